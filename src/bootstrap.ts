@@ -1,0 +1,57 @@
+/**
+ * Builds the application context: config -> keys -> database (embedded when DATABASE_URL is unset) ->
+ * migrations. Used by the CLI; tests use test/helpers/app.ts which builds the same context on a fresh
+ * database.
+ */
+import "./db/types.ts";
+import { type Config, loadConfig } from "./config.ts";
+import { type AppContext, type Clock, systemClock } from "./context.ts";
+import { createSealer } from "./crypto/seal.ts";
+import { startEmbeddedPostgres } from "./db/embedded.ts";
+import { createDb, migrate } from "./db/knex.ts";
+import { resolveKeys } from "./keys.ts";
+import { createLogger, type Logger } from "./log.ts";
+
+export interface Booted {
+  ctx: AppContext;
+  /** Closes the pool and stops the embedded Postgres if one was started. */
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the context. `options.migrate` applies pending migrations (default true).
+ * @throws ConfigError for a bad setting; database errors when Postgres is unreachable.
+ */
+export async function boot(
+  options: { env?: Record<string, string | undefined>; migrate?: boolean; clock?: Clock; logger?: Logger; config?: Config } = {},
+): Promise<Booted> {
+  const config = options.config ?? loadConfig(options.env);
+  const log = options.logger ?? createLogger(config.logLevel);
+  const keys = await resolveKeys(config, log);
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    const embedded = await startEmbeddedPostgres(config.dataDir);
+    url = embedded.url;
+    stopEmbedded = embedded.stop;
+    log.info("embedded PostgreSQL started");
+  }
+  const db = createDb(url);
+  if (options.migrate !== false) await migrate(db);
+  const ctx: AppContext = {
+    config: { ...config, databaseUrl: url },
+    db,
+    log,
+    keys,
+    sealer: createSealer(keys.encryptionKeys),
+    clock: options.clock ?? systemClock,
+    queue: undefined,
+  };
+  return {
+    ctx,
+    async close() {
+      await db.destroy();
+      if (stopEmbedded) await stopEmbedded();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Operator commands: `admin user create`, `admin workspace add-member`, `admin credits grant`.
+ * Each prints one line of JSON on success.
+ */
+import type { Knex } from "../db/knex.ts";
+import { addMember, createUser } from "../domain/accounts.ts";
+import { grantCredits } from "../domain/credits.ts";
+import { isPlan, PLANS } from "../domain/plans.ts";
+import { flags, UsageError } from "./args.ts";
+
+export const ADMIN_USAGE = `admin user create --email E --password P --workspace NAME [--plan ${PLANS.join("|")}]
+admin workspace add-member --workspace-id UUID --email E [--role member|owner]
+admin credits grant --email E --credits N`;
+
+/** Runs an admin command. @returns the JSON result. @throws UsageError or AccountError. */
+export async function runAdmin(db: Knex, argv: string[]): Promise<unknown> {
+  const [noun, verb, ...rest] = argv;
+  const cmd = `${noun ?? ""} ${verb ?? ""}`;
+  if (cmd === "user create") {
+    const f = flags(rest, ["email", "password", "workspace", "plan"], ["email", "password", "workspace"]);
+    if (f.plan !== undefined && !isPlan(f.plan)) throw new UsageError(`--plan must be one of ${PLANS.join(", ")}`);
+    return createUser(db, { email: f.email!, password: f.password!, workspace: f.workspace!, ...(f.plan ? { plan: f.plan } : {}) });
+  }
+  if (cmd === "workspace add-member") {
+    const f = flags(rest, ["workspace-id", "email", "role"], ["workspace-id", "email"]);
+    if (!/^[0-9a-f-]{36}$/i.test(f["workspace-id"]!)) throw new UsageError("--workspace-id must be a UUID");
+    if (f.role !== undefined && f.role !== "member" && f.role !== "owner") throw new UsageError("--role must be member or owner");
+    return addMember(db, f["workspace-id"]!, f.email!, (f.role as "member" | "owner" | undefined) ?? "member");
+  }
+  if (cmd === "credits grant") {
+    const f = flags(rest, ["email", "credits"], ["email", "credits"]);
+    const credits = Number(f.credits);
+    if (!Number.isSafeInteger(credits) || credits <= 0) throw new UsageError("--credits must be a positive integer");
+    const user = await db("users").whereRaw("lower(email) = lower(?)", [f.email!]).first();
+    if (!user) throw new UsageError(`no user with email ${f.email}`);
+    return { user_id: user.id, balance: await grantCredits(db, user.id, credits, "grant:operator") };
+  }
+  throw new UsageError(`unknown admin command "${cmd.trim()}"\n${ADMIN_USAGE}`);
+}

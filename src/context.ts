@@ -1,0 +1,37 @@
+/**
+ * The application context handed to every part of the service: configuration, database, logger, keys,
+ * the clock and the queue. Built once per process (src/bootstrap.ts) or per test (test/helpers/app.ts).
+ * Nothing in it is needed for correctness across instances: all shared state lives in Postgres.
+ */
+import type { Config } from "./config.ts";
+import type { Sealer } from "./crypto/seal.ts";
+import type { Knex } from "./db/knex.ts";
+import type { KeyMaterial } from "./keys.ts";
+import type { Logger } from "./log.ts";
+
+/** Injectable clock (tests move time forward to expire approvals and tokens). */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * Dispatches an operation to the background queue (pg-boss, src/operations/).
+ * @returns the queue's job id. @throws when the queue is unavailable (the caller records `dispatch_failed`).
+ */
+export interface OperationQueue {
+  dispatch(operationId: string): Promise<string>;
+}
+
+export interface AppContext {
+  config: Config;
+  db: Knex;
+  log: Logger;
+  keys: KeyMaterial;
+  /** Encrypts operation arguments/results and provider secrets at rest. */
+  sealer: Sealer;
+  clock: Clock;
+  /** Set when the queue is started (serve and all); undefined in processes that only migrate. */
+  queue: OperationQueue | undefined;
+}

@@ -1,0 +1,84 @@
+/**
+ * Key material: the application encryption key and the token signing keys (service spec 1.12).
+ * From env when set. Outside production, missing keys are generated once and kept in `<dataDir>/keys.json`
+ * (mode 0600) with a warning; in production a missing key is a start-up error.
+ * Signing keys are a JWK set of private ES256 keys; the first is active, the others only verify
+ * (rotation keeps old public keys valid until their tokens expire).
+ */
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { exportJWK, generateKeyPair, type JWK } from "jose";
+import { type Config, ConfigError } from "./config.ts";
+import type { Logger } from "./log.ts";
+
+export interface KeyMaterial {
+  /** base64 32-byte keys; first is active. */
+  encryptionKeys: string[];
+  /** Private JWKs with `kid` and `alg`; first is active. */
+  signingKeys: JWK[];
+}
+
+async function newSigningKey(): Promise<JWK> {
+  const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  jwk.kid = `k-${Date.now().toString(36)}`;
+  jwk.alg = "ES256";
+  jwk.use = "sig";
+  return jwk;
+}
+
+function parseJwks(text: string, variable: string): JWK[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigError(variable, "is not JSON (expected a JWK set with private keys)");
+  }
+  const keys = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown })?.keys;
+  if (!Array.isArray(keys) || keys.length === 0) throw new ConfigError(variable, "holds no keys");
+  for (const k of keys as JWK[]) {
+    if (!k || typeof k !== "object" || !k.kid || !k.d || !k.kty)
+      throw new ConfigError(variable, "every key needs kty, kid and the private part d");
+  }
+  return keys as JWK[];
+}
+
+/**
+ * Resolves the keys for `config`.
+ * @throws ConfigError naming APP_ENCRYPTION_KEY or SIGNING_KEYS when missing in production or malformed.
+ */
+export async function resolveKeys(config: Config, log: Logger): Promise<KeyMaterial> {
+  let signing: JWK[] | undefined;
+  if (config.signingKeys) signing = parseJwks(config.signingKeys, "SIGNING_KEYS");
+  else if (config.signingKeysFile) {
+    if (!existsSync(config.signingKeysFile)) throw new ConfigError("SIGNING_KEYS_FILE", "file does not exist");
+    signing = parseJwks(await readFile(config.signingKeysFile, "utf8"), "SIGNING_KEYS_FILE");
+  }
+  const enc = config.appEncryptionKey ? [config.appEncryptionKey] : undefined;
+  if (enc && signing) return { encryptionKeys: enc, signingKeys: signing };
+  if (config.production) {
+    throw new ConfigError(enc ? "SIGNING_KEYS" : "APP_ENCRYPTION_KEY", "is required in production");
+  }
+  const file = path.resolve(config.dataDir, "keys.json");
+  let stored: { app_encryption_key?: string; signing_keys?: JWK[] } = {};
+  if (existsSync(file)) stored = JSON.parse(await readFile(file, "utf8"));
+  let changed = false;
+  if (!stored.app_encryption_key) {
+    stored.app_encryption_key = (await import("node:crypto")).randomBytes(32).toString("base64");
+    changed = true;
+  }
+  if (!stored.signing_keys?.length) {
+    stored.signing_keys = [await newSigningKey()];
+    changed = true;
+  }
+  if (changed) {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+    log.warn({ file }, "generated development keys (set APP_ENCRYPTION_KEY and SIGNING_KEYS in production)");
+  }
+  return {
+    encryptionKeys: enc ?? [stored.app_encryption_key],
+    signingKeys: signing ?? stored.signing_keys,
+  };
+}

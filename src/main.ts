@@ -1,0 +1,84 @@
+/**
+ * The CLI (package bin `social-mcp`, `npm run cli -- <command>`):
+ *   all (default)  HTTP server + worker + maintenance in one process
+ *   serve          HTTP server only
+ *   worker         queue worker + maintenance only (run any number)
+ *   migrate        apply pending migrations and exit
+ *   admin ...      operator commands (see src/cli/admin.ts)
+ * Errors print one line and exit non-zero.
+ */
+import { boot } from "./bootstrap.ts";
+import { ADMIN_USAGE, runAdmin } from "./cli/admin.ts";
+import { ConfigError } from "./config.ts";
+import { startQueue } from "./operations/queue.ts";
+import { startWorker } from "./operations/worker.ts";
+import { startServer } from "./server.ts";
+
+const USAGE = `usage: social-mcp <all|serve|worker|migrate|admin> [options]\n${ADMIN_USAGE}`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command = "all", ...rest] = argv;
+  if (command === "help" || command === "--help") {
+    console.log(USAGE); // biome-ignore lint/suspicious/noConsole: CLI output
+    return;
+  }
+  if (!["all", "serve", "worker", "migrate", "admin"].includes(command)) throw new Error(`unknown command "${command}"\n${USAGE}`);
+  const quiet = command === "admin" || command === "migrate";
+  const booted = await boot({
+    env: quiet ? { LOG_LEVEL: "warn", ...process.env } : process.env,
+  });
+  const { ctx } = booted;
+  if (command === "migrate") {
+    await booted.close();
+    console.log(JSON.stringify({ migrated: true }));
+    return;
+  }
+  if (command === "admin") {
+    try {
+      console.log(JSON.stringify(await runAdmin(ctx.db, rest)));
+    } finally {
+      await booted.close();
+    }
+    return;
+  }
+  const stops: Array<() => Promise<void>> = [];
+  const queue = await startQueue(ctx);
+  ctx.queue = queue.queue;
+  if (command === "all" || command === "worker") {
+    const worker = await startWorker(ctx);
+    stops.push(() => worker.stop());
+  }
+  if (command === "all" || command === "serve") {
+    const server = await startServer(ctx);
+    stops.unshift(() => server.close());
+    const { publicBaseUrl, resourceUrl } = ctx.config;
+    console.log(
+      [
+        `Social MCP listening on port ${server.port}`,
+        `  base URL:      ${publicBaseUrl}`,
+        `  MCP endpoint:  ${resourceUrl}`,
+        `  reference:     ${publicBaseUrl}/developers/mcp`,
+        "  create a user: npm run cli -- admin user create --email you@example.com --password 'a long password' --workspace 'My workspace'",
+      ].join("\n"),
+    );
+  }
+  stops.push(() => queue.stop());
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.log.info({ signal }, "shutting down");
+    for (const stop of stops) await stop().catch((err) => ctx.log.error({ err }, "shutdown step failed"));
+    await booted.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  const message = err instanceof ConfigError ? `configuration error: ${err.message}` : (err as Error)?.message ?? String(err);
+  console.error(`social-mcp: ${message.split("\n")[0]}`);
+  if (message.includes("\n")) console.error(message.split("\n").slice(1).join("\n"));
+  process.exit(1);
+});

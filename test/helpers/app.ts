@@ -1,0 +1,100 @@
+/**
+ * Starts the real service (HTTP app, optionally queue + worker) on a fresh database and a free port.
+ * The base URL is http://127.0.0.1:<port>; the MCP resource is <base>/mcp.
+ */
+import http from "node:http";
+import { mkdtemp } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { after } from "node:test";
+import { boot } from "../../src/bootstrap.ts";
+import { type AppContext, type Clock, systemClock } from "../../src/context.ts";
+import { createUser, type NewUser } from "../../src/domain/accounts.ts";
+import { startQueue } from "../../src/operations/queue.ts";
+import { startWorker } from "../../src/operations/worker.ts";
+import { startServer } from "../../src/server.ts";
+import { freshDatabase } from "./db.ts";
+
+export interface TestApp {
+  url: string;
+  resource: string;
+  ctx: AppContext;
+  /** Creates a user (default plan creator) with a workspace; returns ids and the credentials. */
+  user(input?: Partial<NewUser>): Promise<{ user_id: string; workspace_id: string; email: string; password: string }>;
+  close(): Promise<void>;
+}
+
+/** A clock tests can move: `clock.advance(seconds)`. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(seconds: number): void {
+    this.offsetMs += seconds * 1000;
+  }
+}
+
+let userCounter = 0;
+
+/**
+ * Starts the app. `env` overrides settings; `worker: true` also starts the queue consumer and maintenance.
+ * Everything is stopped after the file's tests (or by `close()`).
+ */
+export async function startTestApp(
+  options: { env?: Record<string, string>; clock?: Clock; worker?: boolean; queue?: boolean } = {},
+): Promise<TestApp> {
+  const { url: databaseUrl } = await freshDatabase();
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "smcp-test-"));
+  const booted = await boot({
+    env: {
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
+      DATA_DIR: dataDir,
+      PUBLIC_BASE_URL: base,
+      PORT: String(port),
+      ...options.env,
+      DATABASE_URL: databaseUrl,
+    },
+    migrate: false,
+    clock: options.clock ?? systemClock,
+  });
+  const { ctx } = booted;
+  const stops: Array<() => Promise<void>> = [];
+  if (options.queue !== false) {
+    const q = await startQueue(ctx);
+    ctx.queue = q.queue;
+    stops.push(() => q.stop());
+  }
+  if (options.worker) {
+    const w = await startWorker(ctx);
+    stops.unshift(() => w.stop());
+  }
+  const running = await startServer(ctx, server);
+  stops.unshift(() => running.close(1));
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    for (const s of stops) await s().catch(() => {});
+    await booted.close();
+  };
+  after(close);
+  return {
+    url: base,
+    resource: ctx.config.resourceUrl,
+    ctx,
+    async user(input = {}) {
+      userCounter += 1;
+      const email = input.email ?? `user${userCounter}-${Date.now()}@example.test`;
+      const password = input.password ?? "correct horse battery staple";
+      const ids = await createUser(ctx.db, { workspace: `Workspace ${userCounter}`, ...input, email, password });
+      return { ...ids, email, password };
+    },
+    close,
+  };
+}

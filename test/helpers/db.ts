@@ -1,0 +1,37 @@
+/**
+ * A fresh database per test file, cloned from the migrated template that test/run.ts prepares.
+ * Dropped when the file's tests finish.
+ */
+import { randomBytes } from "node:crypto";
+import { after } from "node:test";
+import pg from "pg";
+import "../../src/db/types.ts";
+import { createDb, type Knex, migrate } from "../../src/db/knex.ts";
+
+export interface TestDatabase {
+  url: string;
+  db: Knex;
+}
+
+/** Creates `t_<random>` from the template (or migrates from scratch when run outside test/run.ts). */
+export async function freshDatabase(): Promise<TestDatabase> {
+  const adminUrl = process.env.TEST_ADMIN_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const template = process.env.TEST_TEMPLATE_DATABASE;
+  const name = `t_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = createDb(url.toString(), 10);
+  if (!template) await migrate(db);
+  after(async () => {
+    await db.destroy();
+    const a = new pg.Client({ connectionString: adminUrl });
+    await a.connect();
+    await a.query(`drop database if exists ${name} with (force)`).catch(() => {});
+    await a.end();
+  });
+  return { url: url.toString(), db };
+}

@@ -1,0 +1,80 @@
+/**
+ * `npm test`: picks a PostgreSQL (DATABASE_URL if set, else 127.0.0.1:5432 if reachable, else an embedded
+ * one), migrates a template database once, then runs every test file with node:test through tsx. Each file
+ * clones the template into its own fresh database (test/helpers/db.ts).
+ *
+ * Usage: npm test [-- <file or glob> ...]
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { startEmbeddedPostgres } from "../src/db/embedded.ts";
+import { createDb, migrate } from "../src/db/knex.ts";
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function main(): Promise<number> {
+  let adminUrl = process.env.DATABASE_URL;
+  let stop: (() => Promise<void>) | undefined;
+  if (!adminUrl) {
+    const local = "postgres://postgres@127.0.0.1:5432/postgres";
+    if (await reachable(local)) adminUrl = local;
+    else {
+      const dir = await mkdtemp(path.join(os.tmpdir(), "smcp-pg-"));
+      const embedded = await startEmbeddedPostgres(dir, 54330, "postgres");
+      adminUrl = embedded.url;
+      stop = embedded.stop;
+      console.log(`test: using embedded PostgreSQL in ${dir}`);
+    }
+  }
+  const template = `smcp_template_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${template}`);
+  await admin.query(`create database ${template}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${template}`;
+  const db = createDb(url.toString(), 2);
+  await migrate(db);
+  await db.destroy();
+
+  const files = process.argv.slice(2);
+  const targets = files.length > 0 ? files : ["test/**/*.test.ts"];
+  const concurrency = process.env.TEST_CONCURRENCY ?? "3";
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, "--test-timeout=300000", ...targets],
+      {
+        stdio: "inherit",
+        env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl, TEST_TEMPLATE_DATABASE: template, LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
+      },
+    );
+    child.on("exit", (c) => resolve(c ?? 1));
+  });
+  await admin.query(`drop database if exists ${template}`).catch(() => {});
+  await admin.end();
+  if (stop) await stop();
+  return code;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(`test: ${(err as Error).stack ?? err}`);
+    process.exit(1);
+  },
+);
