@@ -1,0 +1,23 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createLimiter } from "../../src/http/rate-limit.ts";
+import { startTestApp } from "../helpers/app.ts";
+
+const app = await startTestApp();
+
+test("a limiter allows `points` per window, then answers retryAfter in seconds", async () => {
+  const limiter = createLimiter(app.ctx, "t1", 3);
+  for (let i = 0; i < 3; i++) assert.deepEqual(await limiter.consume("k"), { ok: true });
+  const r = await limiter.consume("k");
+  assert.equal(r.ok, false);
+  assert.ok(!r.ok && r.retryAfter >= 1 && r.retryAfter <= 60);
+  assert.deepEqual(await limiter.consume("other"), { ok: true });
+});
+
+test("two limiters with the same name share the count (as two instances would, through Postgres)", async () => {
+  const a = createLimiter(app.ctx, "shared", 2);
+  const b = createLimiter(app.ctx, "shared", 2);
+  assert.equal((await a.consume("u")).ok, true);
+  assert.equal((await b.consume("u")).ok, true);
+  assert.equal((await a.consume("u")).ok, false);
+});
