@@ -24,7 +24,9 @@ export async function up(knex: Knex): Promise<void> {
     `create index operations_maintenance on operations (state, updated_at)
      where state in ('approval_required', 'approved', 'queued', 'running', 'dispatch_failed')`,
   );
-  await knex.raw("create index idempotency_records_operation on idempotency_records (operation_id) where operation_id is not null");
+  await knex.raw(
+    "create index idempotency_records_operation on idempotency_records (operation_id) where operation_id is not null",
+  );
 }
 
 export async function down(): Promise<void> {

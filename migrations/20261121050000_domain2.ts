@@ -11,7 +11,7 @@ const DESIGNS = [
     name: "Bold minimal",
     description: "Large headline on a flat brand colour, one idea per slide.",
     formats: ["square", "portrait"],
-    slide_counts: [3, 4, 5, 6, 7, 8, 9, 10],
+    slide_counts: [4, 5, 6, 7, 8, 10],
     active: true,
   },
   {
@@ -26,7 +26,7 @@ const DESIGNS = [
     id: "story-steps",
     name: "Story steps",
     description: "Numbered steps that walk through a problem, the product and the result.",
-    formats: ["portrait"],
+    formats: ["portrait", "story"],
     slide_counts: [5, 6, 7],
     active: true,
   },

@@ -7,10 +7,14 @@ import { addMember, createUser } from "../domain/accounts.ts";
 import { grantCredits } from "../domain/credits.ts";
 import { isPlan, PLANS } from "../domain/plans.ts";
 import { flags, UsageError } from "./args.ts";
+import { DEMO_USAGE, runDemo } from "./demo.ts";
+import { runSocialAdmin, SOCIAL_USAGE } from "./social.ts";
 
 export const ADMIN_USAGE = `admin user create --email E --password P --workspace NAME [--plan ${PLANS.join("|")}]
 admin workspace add-member --workspace-id UUID --email E [--role member|owner]
-admin credits grant --email E --credits N`;
+admin credits grant --email E --credits N
+${SOCIAL_USAGE}
+${DEMO_USAGE}`;
 
 /** Runs an admin command. @returns the JSON result. @throws UsageError or AccountError. */
 export async function runAdmin(db: Knex, argv: string[]): Promise<unknown> {
@@ -35,5 +39,7 @@ export async function runAdmin(db: Knex, argv: string[]): Promise<unknown> {
     if (!user) throw new UsageError(`no user with email ${f.email}`);
     return { user_id: user.id, balance: await grantCredits(db, user.id, credits, "grant:operator") };
   }
+  if (noun === "social") return runSocialAdmin(db, [verb ?? "", ...rest]);
+  if (noun === "demo") return runDemo(db, argv.slice(1));
   throw new UsageError(`unknown admin command "${cmd.trim()}"\n${ADMIN_USAGE}`);
 }

@@ -16,7 +16,13 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}
 
 function bad(): ToolError {
   return new ToolError("validation_failed", "cursor is not valid; pass the next_cursor of a previous page", [
-    { keyword: "format", instancePath: "/cursor", schemaPath: "#/properties/cursor", params: {}, message: "invalid cursor" },
+    {
+      keyword: "format",
+      instancePath: "/cursor",
+      schemaPath: "#/properties/cursor",
+      params: {},
+      message: "invalid cursor",
+    },
   ]);
 }
 
@@ -37,7 +43,7 @@ export function encodeKeyset(c: KeysetCursor): string {
 /** Decodes a keyset cursor. @throws ToolError validation_failed when malformed. */
 export function decodeKeyset(cursor: string): KeysetCursor {
   const v = decodeJson(cursor) as { k?: unknown; c?: unknown; i?: unknown } | null;
-  if (!v || v.k !== "ts" || typeof v.c !== "string" || !TIMESTAMP.test(v.c) || !isUuid(v.i)) throw bad();
+  if (v?.k !== "ts" || typeof v.c !== "string" || !TIMESTAMP.test(v.c) || !isUuid(v.i)) throw bad();
   return { createdAt: v.c, id: v.i };
 }
 
@@ -49,7 +55,8 @@ export function encodeOffset(offset: number): string {
 /** Decodes an offset cursor; offsets are bounded by `max`. @throws ToolError validation_failed. */
 export function decodeOffset(cursor: string, max: number): number {
   const v = decodeJson(cursor) as { k?: unknown; o?: unknown } | null;
-  if (!v || v.k !== "off" || !Number.isSafeInteger(v.o) || (v.o as number) < 0 || (v.o as number) > max) throw bad();
+  if (v?.k !== "off" || !Number.isSafeInteger(v.o) || (v.o as number) < 0 || (v.o as number) > max)
+    throw bad();
   return v.o as number;
 }
 
@@ -58,7 +65,13 @@ export function pageSize(limit: number | undefined, def = 20, max = 50): number 
   if (limit === undefined) return def;
   if (!Number.isInteger(limit) || limit < 1 || limit > max) {
     throw new ToolError("validation_failed", `limit must be an integer from 1 to ${max}`, [
-      { keyword: "maximum", instancePath: "/limit", schemaPath: "#/properties/limit", params: { limit: max }, message: `must be <= ${max}` },
+      {
+        keyword: "maximum",
+        instancePath: "/limit",
+        schemaPath: "#/properties/limit",
+        params: { limit: max },
+        message: `must be <= ${max}`,
+      },
     ]);
   }
   return limit;

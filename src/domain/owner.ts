@@ -21,3 +21,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(v: unknown): v is string {
   return typeof v === "string" && UUID.test(v);
 }
+
+/** The owner of a tool call: the token's user and consented workspace (never from arguments). */
+export function ownerOf(auth: { userId: string; workspaceId: string }): Owner {
+  return { userId: auth.userId, workspaceId: auth.workspaceId };
+}

@@ -18,13 +18,13 @@ export interface ProductDetails {
   /** Absolute http(s) image URLs (at most 10); never downloaded. */
   image_urls: string[];
   /** Which sources contributed, in precedence order. */
-  sources: Array<"json-ld" | "open-graph" | "meta">;
+  sources: Array<"json_ld" | "open_graph" | "meta">;
 }
 
 const MAX_TITLE = 300;
 const MAX_DESCRIPTION = 5000;
 const MAX_BRAND = 200;
-const MAX_IMAGES = 10;
+const MAX_IMAGES = 20;
 const MAX_URL = 2048;
 
 type Json = unknown;
@@ -54,12 +54,17 @@ function currency(v: Json): string | undefined {
 
 function isType(node: Record<string, Json>, type: string): boolean {
   const t = node["@type"];
-  const matches = (x: Json) => typeof x === "string" && (x === type || x.endsWith(`/${type}`) || x.endsWith(`:${type}`));
+  const matches = (x: Json) =>
+    typeof x === "string" && (x === type || x.endsWith(`/${type}`) || x.endsWith(`:${type}`));
   return Array.isArray(t) ? t.some(matches) : matches(t);
 }
 
 /** Walks JSON-LD values (arrays, `@graph`) and returns every Product node. */
-function productNodes(value: Json, out: Array<Record<string, Json>> = [], depth = 0): Array<Record<string, Json>> {
+function productNodes(
+  value: Json,
+  out: Array<Record<string, Json>> = [],
+  depth = 0,
+): Array<Record<string, Json>> {
   if (depth > 6 || value === null || typeof value !== "object") return out;
   if (Array.isArray(value)) {
     for (const v of value.slice(0, 50)) productNodes(v, out, depth + 1);
@@ -89,7 +94,8 @@ function offerOf(offers: Json): { price?: number; currency?: string } {
     const spec = offer.priceSpecification as Record<string, Json> | undefined;
     const price = parsePrice(offer.price ?? offer.lowPrice ?? spec?.price);
     const cur = currency(offer.priceCurrency ?? spec?.priceCurrency);
-    if (price !== undefined || cur) return { ...(price !== undefined ? { price } : {}), ...(cur ? { currency: cur } : {}) };
+    if (price !== undefined || cur)
+      return { ...(price !== undefined ? { price } : {}), ...(cur ? { currency: cur } : {}) };
   }
   return {};
 }
@@ -105,7 +111,11 @@ function absolute(urls: string[], base: string): string[] {
   for (const u of urls) {
     try {
       const abs = new URL(u.trim(), base);
-      if ((abs.protocol === "http:" || abs.protocol === "https:") && abs.href.length <= MAX_URL && !out.includes(abs.href)) {
+      if (
+        (abs.protocol === "http:" || abs.protocol === "https:") &&
+        abs.href.length <= MAX_URL &&
+        !out.includes(abs.href)
+      ) {
         out.push(abs.href);
       }
     } catch {
@@ -139,7 +149,7 @@ export function extractProductDetails(html: string, pageUrl: string): ProductDet
   });
   const product = products[0];
   if (product) {
-    sources.push("json-ld");
+    sources.push("json_ld");
     set("title", text(product.name, MAX_TITLE));
     set("description", text(product.description, MAX_DESCRIPTION));
     const offer = offerOf(product.offers);
@@ -159,13 +169,15 @@ export function extractProductDetails(html: string, pageUrl: string): ProductDet
     price: parsePrice(meta("property", "product:price:amount") ?? meta("property", "og:price:amount")),
     currency: currency(meta("property", "product:price:currency") ?? meta("property", "og:price:currency")),
     brand: text(meta("property", "product:brand") ?? meta("property", "og:brand"), MAX_BRAND),
-    images: $('meta[property="og:image"], meta[property="og:image:url"], meta[property="og:image:secure_url"]')
+    images: $(
+      'meta[property="og:image"], meta[property="og:image:url"], meta[property="og:image:secure_url"]',
+    )
       .map((_i, el) => $(el).attr("content") ?? "")
       .get()
       .filter(Boolean),
   };
   if (og.title || og.description || og.price !== undefined || og.images.length > 0) {
-    sources.push("open-graph");
+    sources.push("open_graph");
     set("title", og.title);
     set("description", og.description);
     set("price", og.price);

@@ -17,7 +17,11 @@ export interface Quota {
 /** Automation slots of `userId`: every non-deleted automation the user created, in any workspace. */
 export async function automationSlots(db: Knex, userId: string): Promise<Quota> {
   const plan = await userPlan(db, userId);
-  const row = await db("automations").where({ user_id: userId }).whereNull("deleted_at").count({ n: "*" }).first();
+  const row = await db("automations")
+    .where({ user_id: userId })
+    .whereNull("deleted_at")
+    .count({ n: "*" })
+    .first();
   return { used: Number(row?.n ?? 0), allowed: PLAN_QUOTAS[plan].automations };
 }
 
@@ -58,9 +62,13 @@ export async function assertWorkspaceSlot(db: Knex, userId: string): Promise<voi
   await db.raw("select id from users where id = ? for update", [userId]);
   const quota = await ownedWorkspaces(db, userId);
   if (!hasRoom(quota)) {
-    throw new ToolError("forbidden", `the plan allows ${quota.allowed} owned workspaces and ${quota.used} exist`, {
-      quota: "owned_workspaces",
-      ...quota,
-    });
+    throw new ToolError(
+      "forbidden",
+      `the plan allows ${quota.allowed} owned workspaces and ${quota.used} exist`,
+      {
+        quota: "owned_workspaces",
+        ...quota,
+      },
+    );
   }
 }

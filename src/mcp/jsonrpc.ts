@@ -46,7 +46,11 @@ export class RpcError extends Error {
 
 /** Builds an error response object; `id` is echoed from the request (null when it could not be read). */
 export function errorResponse(id: JsonRpcId | null, code: number, message: string, data?: unknown) {
-  return { jsonrpc: "2.0" as const, id, error: data === undefined ? { code, message } : { code, message, data } };
+  return {
+    jsonrpc: "2.0" as const,
+    id,
+    error: data === undefined ? { code, message } : { code, message, data },
+  };
 }
 
 /** Builds a result response object. */
@@ -54,7 +58,8 @@ export function resultResponse(id: JsonRpcId, result: Record<string, unknown>) {
   return { jsonrpc: "2.0" as const, id, result };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Checks that `body` is ONE JSON-RPC request or notification (arrays, responses and malformed objects are
@@ -62,8 +67,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * @throws RpcError
  */
 export function parseMessage(body: unknown): JsonRpcMessage {
-  if (Array.isArray(body)) throw new RpcError(RPC.invalidRequest, "Batches are not supported: send one JSON-RPC message", 400);
-  if (!isObject(body) || body.jsonrpc !== "2.0") throw new RpcError(RPC.invalidRequest, "Not a JSON-RPC 2.0 message", 400);
+  if (Array.isArray(body))
+    throw new RpcError(RPC.invalidRequest, "Batches are not supported: send one JSON-RPC message", 400);
+  if (!isObject(body) || body.jsonrpc !== "2.0")
+    throw new RpcError(RPC.invalidRequest, "Not a JSON-RPC 2.0 message", 400);
   if (!("method" in body)) {
     const what = "result" in body || "error" in body ? "Responses are not accepted here" : "Missing method";
     throw new RpcError(RPC.invalidRequest, what, 400);

@@ -1,7 +1,138 @@
-/** Routes of the MCP endpoint (POST /mcp), issue 4. */
-import { Router } from "express";
+/**
+ * The MCP endpoint, `POST {resource path}` (service spec 4.1, 7, 8, 9; ../shared/spec/mcp-protocol.md).
+ * Fixed order per request:
+ *   MCP disabled or wrong Host -> 404; Origin not allow-listed -> 403 (CORS only for allow-listed origins);
+ *   not POST -> 405 `Allow: POST`; per-IP budget -> 429 `Retry-After`; not JSON -> 415; bearer token -> 401;
+ *   body > 256 KiB -> 413; unparsable JSON -> 400 / -32700; not one JSON-RPC message -> 400 / -32600;
+ *   notification -> 202; revision checks (revision.ts); dispatch (dispatch.ts).
+ * Everything (validators, limiters, parsers, the tool list) is built once here, never per request.
+ */
+import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
+import { rateLimit } from "../http/rate-limit.ts";
+import { authenticateBearer, BearerError } from "../oauth/bearer.ts";
+import { challenge401 } from "../oauth/challenge.ts";
+import { hostMatches } from "../oauth/host.ts";
+import { createRuntime } from "../runtime/pipeline.ts";
+import type { RegisteredTool } from "../runtime/types.ts";
+import { TOOLS } from "../../generated/registry.ts";
+import { createCursorCodec } from "./cursor.ts";
+import { dispatch, type Endpoint } from "./dispatch.ts";
+import { originGuard } from "./guards.ts";
+import { errorResponse, isObject, type JsonRpcId, parseMessage, RPC, RpcError } from "./jsonrpc.ts";
+import { Reply } from "./reply.ts";
+import { resolveRevision } from "./revision.ts";
+import { createToolLister } from "./tools-list.ts";
 
-export function mcpRoutes(_ctx: AppContext): Router {
-  return Router();
+/** Protocol body size limit (service spec 8): 256 KiB. */
+export const MAX_BODY_BYTES = 256 * 1024;
+
+export interface McpRouteOptions {
+  /** The tool catalog (default: the generated registry). Tests inject small fixtures. */
+  tools?: readonly RegisteredTool[];
+}
+
+/** Builds the router of the MCP endpoint for `ctx`. */
+export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Router {
+  const router = Router();
+  const path = new URL(ctx.config.resourceUrl).pathname;
+  const tools = options.tools ?? TOOLS;
+  const ep: Endpoint = {
+    ctx,
+    runtime: createRuntime(ctx, tools),
+    lister: createToolLister(
+      tools,
+      ctx.config.limits.toolsPageSize,
+      createCursorCodec(ctx.keys.encryptionKeys[0]!),
+    ),
+  };
+  const jsonBody = express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false });
+  const perIp = rateLimit(ctx, "mcp:ip", ctx.config.limits.mcpPerIp);
+
+  router.use(path, (req, res, next) => {
+    if (req.path !== "/") return next();
+    if (!ctx.config.mcpEnabled || !hostMatches(ctx, req)) {
+      res.status(404).type("text/plain").send("Not found");
+      return;
+    }
+    next();
+  });
+  const origin = originGuard(ctx);
+  router.use(path, (req, res, next) => (req.path === "/" ? origin(req, res, next) : next()));
+  router.all(path, (req, res, next) => {
+    if (req.method === "POST") return next();
+    res.status(405).set("Allow", "POST").type("text/plain").send("Method not allowed");
+  });
+  router.post(path, perIp, (req, res, next) => {
+    if (!req.is("application/json")) {
+      res.status(415).type("text/plain").send("Content-Type must be application/json");
+      return;
+    }
+    authenticateBearer(ctx, req).then(
+      (auth) => {
+        res.locals.auth = auth;
+        next();
+      },
+      (err) => {
+        if (!(err instanceof BearerError)) return next(err);
+        res
+          .status(401)
+          .set("WWW-Authenticate", challenge401(ctx, err.tokenPresented))
+          .json({
+            error: err.tokenPresented ? "invalid_token" : "unauthorized",
+            error_description: "A valid bearer token is required",
+          });
+      },
+    );
+  });
+  router.post(path, (req, res, next) => {
+    jsonBody(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const e = err as { type?: string; status?: number };
+      if (e.type === "entity.too.large") {
+        res.status(413).type("text/plain").send(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
+        return;
+      }
+      if (e.type === "entity.parse.failed") {
+        res.status(400).json(errorResponse(null, RPC.parseError, "Parse error"));
+        return;
+      }
+      next(err);
+    });
+  });
+  router.post(path, (req: Request, res: Response, next: NextFunction) => {
+    handle(ep, req, res).catch(next);
+  });
+  return router;
+}
+
+const idOf = (body: unknown): JsonRpcId | null => {
+  const id = isObject(body) ? body.id : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+};
+
+async function handle(ep: Endpoint, req: Request, res: Response): Promise<void> {
+  const body: unknown = req.body;
+  let reply: Reply | undefined;
+  try {
+    const msg = parseMessage(body);
+    if (msg.id === undefined) {
+      res.status(202).end();
+      return;
+    }
+    const revision = resolveRevision(req.headers, msg);
+    const meta = msg.params?._meta;
+    const token = isObject(meta) ? meta.progressToken : undefined;
+    const wantsSse =
+      msg.method === "tools/call" &&
+      (typeof token === "string" || typeof token === "number") &&
+      (req.headers.accept ?? "").includes("text/event-stream");
+    reply = new Reply(res, wantsSse ? (token as string | number) : undefined);
+    await dispatch(ep, msg as typeof msg & { id: JsonRpcId }, revision, res.locals.auth, reply);
+  } catch (err) {
+    if (!(err instanceof RpcError)) throw err;
+    const response = errorResponse(idOf(body), err.code, err.message, err.data);
+    if (reply) reply.send(err.status, response);
+    else res.status(err.status).json(response);
+  }
 }

@@ -1,25 +1,142 @@
 /**
- * Bearer token validation for /mcp (issue 3, service spec 5.8): signature (persistent key set, `kid`),
- * `iss`, `aud` = the exact resource, expiry, the live grant (not revoked, same client and resource), the
- * access-token record, account status and current membership in the token's workspace.
- * PLACEHOLDER: the OAuth issue replaces the body; the signature is the contract the MCP endpoint uses.
+ * Bearer token validation for /mcp (issue 3 item 7, service spec 5.8, RFC 6750, RFC 9068): signature
+ * (persistent key set, `kid`, ES256 only), `typ: at+jwt`, `iss`, `aud` = the exact resource, expiry, then
+ * the access-token record, the live grant (not revoked, same client, user, workspace and resource), the
+ * account status and the current membership in the token's workspace. Only the Authorization header is
+ * accepted. `last_used_at` of the grant is written at most once a minute.
  */
 import type { Request } from "express";
+import { errors as joseErrors, jwtVerify } from "jose";
 import type { AppContext } from "../context.ts";
 import type { AuthContext } from "../runtime/types.ts";
+import { signingKeys } from "./keys.ts";
 
 /** Why authentication failed; only `tokenPresented` reaches the wire (as `error="invalid_token"`). */
 export class BearerError extends Error {
-  constructor(readonly tokenPresented: boolean) {
+  constructor(
+    readonly tokenPresented: boolean,
+    /** Internal reason for the logs; never sent to the client. */
+    readonly reason = tokenPresented ? "invalid token" : "no token",
+  ) {
     super(tokenPresented ? "invalid token" : "no token");
     this.name = "BearerError";
   }
 }
 
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Minimum seconds between two `last_used_at` writes of one grant. */
+const LAST_USED_RESOLUTION = 60;
+
+function fail(reason: string): never {
+  throw new BearerError(true, reason);
+}
+
 /**
  * Authenticates the request's `Authorization: Bearer` header (query-string tokens are refused).
- * @throws BearerError when missing or invalid for any reason.
+ * @returns the caller's identity, workspace, grant, client and scopes.
+ * @throws BearerError when missing (`tokenPresented` false) or invalid for any reason (true).
  */
-export async function authenticateBearer(_ctx: AppContext, req: Request): Promise<AuthContext> {
-  throw new BearerError(Boolean(req.headers.authorization));
+export async function authenticateBearer(ctx: AppContext, req: Request): Promise<AuthContext> {
+  const query = (req.query ?? {}) as Record<string, unknown>;
+  if (query.access_token !== undefined) throw new BearerError(true, "token in query string");
+  const body = req.body as Record<string, unknown> | undefined;
+  if (body && typeof body === "object" && !Array.isArray(body) && "access_token" in body)
+    throw new BearerError(true, "token in body");
+  const header = req.headers.authorization;
+  if (!header) throw new BearerError(false);
+  const match = BEARER.exec(header);
+  if (!match) {
+    if (/^bearer\b/i.test(header)) fail("malformed bearer header");
+    throw new BearerError(false, "not a bearer header");
+  }
+  const token = match[1]!;
+  const keys = await signingKeys(ctx.keys);
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, keys.verify, {
+      algorithms: ["ES256"],
+      typ: "at+jwt",
+      issuer: ctx.config.issuerUrl,
+      audience: ctx.config.resourceUrl,
+      currentDate: ctx.clock.now(),
+      requiredClaims: ["exp", "iat", "sub", "jti"],
+    }));
+  } catch (err) {
+    fail(err instanceof joseErrors.JOSEError ? `jwt: ${err.code}` : "jwt: unreadable");
+  }
+  const { sub, jti, client_id, grant_id, workspace_id, scope } = payload;
+  for (const v of [sub, jti, client_id, grant_id, workspace_id])
+    if (typeof v !== "string" || !UUID.test(v)) fail("claim missing or not a uuid");
+  if (typeof scope !== "string") fail("scope claim missing");
+  const row = await ctx
+    .db("oauth_access_tokens as t")
+    .join("oauth_grants as g", "g.id", "t.grant_id")
+    .join("users as u", "u.id", "g.user_id")
+    .leftJoin("memberships as m", function () {
+      this.on("m.workspace_id", "g.workspace_id").andOn("m.user_id", "g.user_id");
+    })
+    .where("t.jti", jti as string)
+    .first(
+      "t.revoked_at as token_revoked_at",
+      "t.expires_at",
+      "t.scope as token_scope",
+      "g.id as grant_id",
+      "g.user_id",
+      "g.workspace_id",
+      "g.client_id",
+      "g.resource",
+      "g.scope as grant_scope",
+      "g.revoked_at as grant_revoked_at",
+      "g.last_used_at",
+      "u.status as user_status",
+      "m.user_id as member",
+    );
+  const now = ctx.clock.now();
+  if (!row) fail("unknown jti");
+  if (row.token_revoked_at || row.grant_revoked_at) fail("revoked");
+  if (new Date(row.expires_at).getTime() <= now.getTime()) fail("expired record");
+  if (
+    row.grant_id !== grant_id ||
+    row.client_id !== client_id ||
+    row.user_id !== sub ||
+    row.workspace_id !== workspace_id
+  )
+    fail("claims differ from grant");
+  if (row.resource !== ctx.config.resourceUrl) fail("grant for another resource");
+  if (row.user_status !== "active") fail("account not active");
+  if (!row.member) fail("membership removed");
+  const granted = new Set(String(row.grant_scope).split(" "));
+  const scopes = new Set(
+    (scope as string)
+      .split(" ")
+      .filter((s) => s && granted.has(s) && String(row.token_scope).split(" ").includes(s)),
+  );
+  await touchGrant(ctx, row.grant_id, row.last_used_at, now);
+  return {
+    userId: row.user_id,
+    workspaceId: row.workspace_id,
+    grantId: row.grant_id,
+    clientId: row.client_id,
+    scopes,
+    tokenId: jti as string,
+  };
+}
+
+/** Writes `last_used_at` when it is older than LAST_USED_RESOLUTION (one conditional write per minute). */
+async function touchGrant(ctx: AppContext, grantId: string, lastUsed: Date | null, now: Date): Promise<void> {
+  const cutoff = new Date(now.getTime() - LAST_USED_RESOLUTION * 1000);
+  if (lastUsed && new Date(lastUsed).getTime() > cutoff.getTime()) return;
+  try {
+    await ctx
+      .db("oauth_grants")
+      .where({ id: grantId })
+      .andWhere((q) => q.whereNull("last_used_at").orWhere("last_used_at", "<=", cutoff))
+      .update({ last_used_at: now });
+  } catch (err) {
+    ctx.log.warn(
+      { err: { name: (err as Error).name }, grant_id: grantId },
+      "could not record last use of a grant",
+    );
+  }
 }

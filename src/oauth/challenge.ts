@@ -34,7 +34,8 @@ export function challenge401(ctx: AppContext, tokenPresented: boolean): string {
  * `scopes` is every scope the operation needs (space-joined).
  */
 export function challenge403(ctx: AppContext, scopes: readonly string[], description?: string): string {
-  const desc = description ?? `The access token lacks the scope ${scopes.join(" ")}; a new consent is required.`;
+  const desc =
+    description ?? `The access token lacks the scope ${scopes.join(" ")}; a new consent is required.`;
   return [
     `Bearer error="insufficient_scope"`,
     `scope=${quote(scopes.join(" "))}`,

@@ -16,7 +16,11 @@ function canonicalHost(url: URL): string {
  * equals the host of one of `urls` (default: the configured MCP resource URL). Default ports compare equal
  * (`example.com:443` matches `https://example.com`). A missing or malformed Host never matches.
  */
-export function hostMatches(ctx: AppContext, req: Request, urls: readonly string[] = [ctx.config.resourceUrl]): boolean {
+export function hostMatches(
+  ctx: AppContext,
+  req: Request,
+  urls: readonly string[] = [ctx.config.resourceUrl],
+): boolean {
   const raw = req.host;
   if (!raw || /[\s/\\@?#]/.test(raw)) return false;
   for (const u of urls) {

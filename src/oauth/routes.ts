@@ -1,7 +1,101 @@
-/** Routes of OAuth metadata, registration, authorize, token and revoke, issue 3. */
-import { Router } from "express";
+/**
+ * Routes of OAuth metadata, registration, authorize, token and revoke (issue 3, service spec 4.4).
+ * All of them answer 404 when MCP is disabled or the Host is not this service's (DNS-rebinding defence).
+ * Limits (service spec 8, per client IP, Postgres-backed): 60/min on /mcp/oauth/*, 10/min on registration,
+ * 30/min on consent decisions. Registration, token, revocation, metadata and JWKS send CORS headers for
+ * the operator's allowlist only, without credentials.
+ */
+import cors from "cors";
+import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
+import { rateLimit } from "../http/rate-limit.ts";
+import { authorizeRoutes } from "./authorize.ts";
+import { OAuthError } from "./errors.ts";
+import { hostMatches, oauthHosts } from "./host.ts";
+import { signingKeys } from "./keys.ts";
+import { authorizationServerMetadata, metadataPaths, protectedResourceMetadata } from "./metadata.ts";
+import { registerEndpoint } from "./register.ts";
+import { revokeEndpoint } from "./revoke.ts";
+import { tokenEndpoint } from "./token.ts";
 
-export function oauthRoutes(_ctx: AppContext): Router {
-  return Router();
+const PREFIXES = [
+  "/.well-known/oauth-protected-resource",
+  "/.well-known/oauth-authorization-server",
+  "/mcp/oauth",
+];
+
+/** The OAuth router. */
+export function oauthRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const hosts = oauthHosts(ctx);
+  router.use(PREFIXES, (req, res, next) => {
+    if (!ctx.config.mcpEnabled || !hostMatches(ctx, req, hosts)) {
+      res.status(404).type("text/plain").send("Not found");
+      return;
+    }
+    next();
+  });
+  const allowed = new Set(ctx.config.corsAllowedOrigins);
+  const corsPublic = cors({
+    origin: (origin, cb) => cb(null, origin !== undefined && allowed.has(origin)),
+    methods: ["GET", "POST"],
+    allowedHeaders: ["Content-Type", "MCP-Protocol-Version"],
+    credentials: false,
+    maxAge: 600,
+  });
+  const json = (body: () => unknown) => (_req: Request, res: Response) => {
+    res.setHeader("Cache-Control", "public, max-age=300");
+    res.json(body());
+  };
+  const paths = metadataPaths(ctx);
+  router.options([...paths.resource, ...paths.server, "/mcp/oauth/:endpoint"], corsPublic);
+  router.get(
+    paths.resource,
+    corsPublic,
+    json(() => protectedResourceMetadata(ctx)),
+  );
+  router.get(
+    paths.server,
+    corsPublic,
+    json(() => authorizationServerMetadata(ctx)),
+  );
+
+  router.use("/mcp/oauth", rateLimit(ctx, "oauth", ctx.config.limits.oauth));
+  router.get("/mcp/oauth/jwks.json", corsPublic, async (_req, res, next) => {
+    try {
+      res.setHeader("Cache-Control", "public, max-age=300");
+      res.json((await signingKeys(ctx.keys)).jwks);
+    } catch (err) {
+      next(err);
+    }
+  });
+  const form = express.urlencoded({ extended: false, limit: "16kb", parameterLimit: 20 });
+  const run =
+    (fn: (ctx: AppContext, req: Request, res: Response) => Promise<void>) =>
+    (req: Request, res: Response, next: (e?: unknown) => void) => {
+      fn(ctx, req, res).catch(next);
+    };
+  router.post(
+    "/mcp/oauth/register",
+    corsPublic,
+    rateLimit(ctx, "register", ctx.config.limits.register),
+    express.json({ limit: "64kb" }),
+    run(registerEndpoint),
+  );
+  router.post("/mcp/oauth/token", corsPublic, form, run(tokenEndpoint));
+  router.post("/mcp/oauth/revoke", corsPublic, form, run(revokeEndpoint));
+  router.use(authorizeRoutes(ctx));
+
+  const bodyErrors: ErrorRequestHandler = (err, req, res, next) => {
+    if (!req.path.startsWith("/mcp/oauth/") || req.path === "/mcp/oauth/authorize") return next(err);
+    const status = typeof err?.status === "number" ? err.status : 500;
+    if (status >= 500) return next(err);
+    const code = req.path === "/mcp/oauth/register" ? "invalid_client_metadata" : "invalid_request";
+    new OAuthError(
+      code,
+      status === 413 ? "the body is too large" : "the body could not be parsed",
+    ).toResponse(res);
+  };
+  router.use(bodyErrors);
+  return router;
 }

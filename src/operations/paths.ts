@@ -1,35 +1,100 @@
 /**
- * The review and queued paths of the tool pipeline (issue 5, DESIGN.md section 3).
- * PLACEHOLDER: the operations issue implements them; the signatures are the contract of src/runtime/.
+ * The review and queued paths of the tool pipeline (issue 5, DESIGN.md section 3, service spec 3.1).
+ * Both run inside the idempotency transaction (`runIdempotent`), so the operation, the native records
+ * `accept` creates and the idempotency record commit together or not at all.
  */
-import { ToolError } from "../errors.ts";
+import { randomUUID } from "node:crypto";
 import type { Knex } from "../db/knex.ts";
+import { ToolError } from "../errors.ts";
+import { afterCommit } from "../runtime/after-commit.ts";
 import type { Envelope, RegisteredTool, ToolContext } from "../runtime/types.ts";
+import { dispatchOperation } from "./dispatch.ts";
+import { approvalUrl, insertOperation } from "./store.ts";
 
 /**
- * Review path: runs `tool.handler.describe`, records an operation in `approval_required` with the sealed
- * arguments, and returns the envelope with `operation_id` and `approval_url`. Nothing runs.
- * `trx` is the idempotency transaction.
+ * Review path: runs `tool.handler.describe` (validates ownership: `not_found` for records the caller does
+ * not own; builds the approval page text), records an operation in `approval_required` with the sealed
+ * arguments and description, expiring `config.worker.approvalTtlSeconds` (1800 s) from now, and returns
+ * `{request_id, status: "approval_required", operation_id, approval_url}`. Nothing runs until the owner
+ * approves in the browser (src/operations/approvals.ts).
+ * @throws ToolError from `describe`; `internal_error` when the tool has no `describe`.
  */
 export async function startReview(
-  _tctx: ToolContext,
-  _tool: RegisteredTool,
-  _args: Record<string, unknown>,
-  _trx: Knex.Transaction,
+  tctx: ToolContext,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  trx: Knex.Transaction,
 ): Promise<Envelope> {
-  throw new ToolError("internal_error", "review path not available yet");
+  const ctx = tctx.app;
+  if (!tool.handler.describe) throw new ToolError("internal_error", `tool ${tool.name} cannot be reviewed`);
+  const operationId = tctx.operationId ?? randomUUID();
+  const opCtx: ToolContext = { ...tctx, operationId, db: trx };
+  const description = await tool.handler.describe(args, opCtx);
+  const expiresAt = new Date(ctx.clock.now().getTime() + ctx.config.worker.approvalTtlSeconds * 1000);
+  await insertOperation(ctx, trx, {
+    id: operationId,
+    grantId: tctx.auth.grantId,
+    userId: tctx.auth.userId,
+    workspaceId: tctx.auth.workspaceId,
+    clientId: tctx.auth.clientId,
+    tool: tool.name,
+    toolScope: tool.scope,
+    state: "approval_required",
+    args,
+    requestId: tctx.requestId,
+    description,
+    approvalExpiresAt: expiresAt,
+  });
+  return {
+    request_id: tctx.requestId,
+    status: "approval_required",
+    operation_id: operationId,
+    approval_url: approvalUrl(ctx, operationId),
+  };
 }
 
 /**
- * Queued path: runs `tool.handler.accept` in `trx`, records an operation in `queued`, dispatches it after
- * commit (failure -> `dispatch_failed`), and returns the `queued` envelope with `operation_id` and the
- * accepted `data`.
+ * Queued path: runs `tool.handler.accept` in `trx` (creates the native records, charges credits, returns
+ * their ids), records an operation in `queued` with the sealed arguments and accepted output, and returns
+ * `{request_id, status: "queued", operation_id, data, credits_charged?}`. The pg-boss job is sent after the
+ * transaction commits; when that fails the operation and the envelope become `dispatch_failed` (a retry of
+ * the identical call with the same key, or maintenance, dispatches it again).
+ * @throws ToolError from `accept`; `internal_error` when the tool has no `accept`.
  */
 export async function startQueued(
-  _tctx: ToolContext,
-  _tool: RegisteredTool,
-  _args: Record<string, unknown>,
-  _trx: Knex.Transaction,
+  tctx: ToolContext,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  trx: Knex.Transaction,
 ): Promise<Envelope> {
-  throw new ToolError("internal_error", "queued path not available yet");
+  const ctx = tctx.app;
+  if (!tool.handler.accept) throw new ToolError("internal_error", `tool ${tool.name} has no accept step`);
+  const operationId = tctx.operationId ?? randomUUID();
+  const opCtx: ToolContext = { ...tctx, operationId, db: trx };
+  const accepted = await tool.handler.accept(args, opCtx);
+  await insertOperation(ctx, trx, {
+    id: operationId,
+    grantId: tctx.auth.grantId,
+    userId: tctx.auth.userId,
+    workspaceId: tctx.auth.workspaceId,
+    clientId: tctx.auth.clientId,
+    tool: tool.name,
+    toolScope: tool.scope,
+    state: "queued",
+    args,
+    requestId: tctx.requestId,
+    accepted,
+  });
+  afterCommit(trx, async (envelope) => {
+    const state = await dispatchOperation(ctx, operationId);
+    return state === "dispatch_failed" ? { ...envelope, status: "dispatch_failed" } : envelope;
+  });
+  const envelope: Envelope = {
+    request_id: tctx.requestId,
+    status: "queued",
+    operation_id: operationId,
+    data: (accepted.data ?? {}) as Record<string, unknown>,
+  };
+  if (accepted.credits_charged !== undefined) envelope.credits_charged = accepted.credits_charged;
+  return envelope;
 }

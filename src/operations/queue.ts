@@ -1,19 +1,40 @@
-/** The operation queue on pg-boss (issue 5). Placeholder until the operations issue lands. */
+/**
+ * The operation queue (service spec 3.1, DESIGN.md section 3): a pg-boss producer that sends one job per
+ * dispatch of an operation to the `operations` queue. Consuming is src/operations/worker.ts.
+ */
 import type { AppContext, OperationQueue } from "../context.ts";
+import { createBoss, ensureQueues, OPERATIONS_QUEUE } from "./boss.ts";
 
 export interface StartedQueue {
   queue: OperationQueue;
   stop(): Promise<void>;
 }
 
-/** Starts the queue client for `ctx` (does not consume jobs). */
-export async function startQueue(_ctx: AppContext): Promise<StartedQueue> {
+/**
+ * Starts the queue client for `ctx` (does not consume jobs): installs or migrates the `pgboss` schema and
+ * creates the queues.
+ * `queue.dispatch(operationId)` resolves with the pg-boss job id and rejects when the queue is unavailable
+ * (the caller records `dispatch_failed`, src/operations/dispatch.ts).
+ * @throws when Postgres is unreachable at start.
+ */
+export async function startQueue(ctx: AppContext): Promise<StartedQueue> {
+  const boss = createBoss(ctx, "producer");
+  await boss.start();
+  await ensureQueues(ctx, boss);
+  let stopped = false;
   return {
     queue: {
-      dispatch: async () => {
-        throw new Error("queue not available");
+      async dispatch(operationId: string): Promise<string> {
+        if (stopped) throw new Error("queue stopped");
+        const id = await boss.send(OPERATIONS_QUEUE, { operation_id: operationId });
+        if (!id) throw new Error("queue refused the job");
+        return id;
       },
     },
-    stop: async () => {},
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await boss.stop({ graceful: false, close: true });
+    },
   };
 }

@@ -1,11 +1,101 @@
-/** The operation worker (issue 5). Placeholder until the operations issue lands. */
+/**
+ * The operation worker (service spec 3.1, 6.3, DESIGN.md section 3): consumes the `operations` queue,
+ * runs the maintenance pass every five minutes and registers the daily analytics sync at midnight
+ * America/New_York. Any number of worker processes may run (`social-mcp worker`); each job is executed at
+ * most once thanks to the claim in src/operations/execute.ts, and pg-boss creates each scheduled job once
+ * per tick across all of them.
+ */
+import type { Job } from "pg-boss";
 import type { AppContext } from "../context.ts";
+import {
+  ANALYTICS_SYNC_CRON,
+  ANALYTICS_SYNC_QUEUE,
+  ANALYTICS_SYNC_TZ,
+  createBoss,
+  ensureQueues,
+  MAINTENANCE_CRON,
+  MAINTENANCE_QUEUE,
+  OPERATIONS_QUEUE,
+} from "./boss.ts";
+import { processOperation } from "./execute.ts";
+import { runMaintenance } from "./maintenance.ts";
+import type { ToolLookup } from "./tools.ts";
 
 export interface StartedWorker {
   stop(): Promise<void>;
 }
 
-/** Starts consuming queued operations and the maintenance schedule. */
-export async function startWorker(_ctx: AppContext): Promise<StartedWorker> {
-  return { stop: async () => {} };
+export interface WorkerOptions {
+  /** Tool lookup for this worker (tests); default: the generated registry. */
+  lookup?: ToolLookup;
+  /** Register the schedules (default true). */
+  schedules?: boolean;
+}
+
+type AnalyticsSync = (ctx: AppContext) => Promise<void>;
+let analyticsSync: AnalyticsSync | undefined;
+
+/** Lets the analytics domain provide the daily provider metrics sync (service spec 6.3). */
+export function setAnalyticsSync(fn: AnalyticsSync): void {
+  analyticsSync = fn;
+}
+
+/**
+ * Starts consuming queued operations (WORKER_CONCURRENCY at a time) and the maintenance schedule, on its
+ * own pg-boss instance.
+ * @throws when Postgres is unreachable at start.
+ */
+export async function startWorker(ctx: AppContext, options: WorkerOptions = {}): Promise<StartedWorker> {
+  const boss = createBoss(ctx, "worker");
+  await boss.start();
+  await ensureQueues(ctx, boss);
+  const processOptions = options.lookup ? { lookup: options.lookup } : {};
+  await boss.work<{ operation_id?: unknown }>(
+    OPERATIONS_QUEUE,
+    {
+      localConcurrency: ctx.config.worker.concurrency,
+      batchSize: 1,
+      // NOTIFY wakes idle pollers at once; under a burst of approvals a single worker process still misses
+      // wake-ups (bench/approval-latency.ts), so the poll floor is pg-boss's minimum: one cheap SKIP LOCKED
+      // fetch per poller every 0.5 s when idle.
+      pollingIntervalSeconds: 0.5,
+      notifyPollingIntervalSeconds: 0.5,
+    },
+    async (jobs: Job<{ operation_id?: unknown }>[]) => {
+      for (const job of jobs) {
+        const id = job.data?.operation_id;
+        if (typeof id !== "string") {
+          ctx.log.warn({ job_id: job.id }, "operations job without operation_id ignored");
+          continue;
+        }
+        try {
+          await processOperation(ctx, id, { ...processOptions, signal: job.signal });
+        } catch (err) {
+          // The job itself completes: pg-boss must never redeliver it (no blind replay). The operation stays
+          // `running` and maintenance marks it `outcome_unknown` after its deadline.
+          ctx.log.error({ operation_id: id, errName: (err as Error)?.name }, "operation processing failed");
+        }
+      }
+    },
+  );
+  await boss.work(MAINTENANCE_QUEUE, { pollingIntervalSeconds: 10 }, async () => {
+    await runMaintenance(ctx);
+  });
+  await boss.work(ANALYTICS_SYNC_QUEUE, { pollingIntervalSeconds: 30 }, async () => {
+    ctx.log.info({ hook: analyticsSync ? "set" : "none" }, "analytics sync");
+    if (analyticsSync) await analyticsSync(ctx);
+  });
+  if (options.schedules !== false) {
+    await boss.schedule(MAINTENANCE_QUEUE, MAINTENANCE_CRON, null, { tz: "UTC" });
+    await boss.schedule(ANALYTICS_SYNC_QUEUE, ANALYTICS_SYNC_CRON, null, { tz: ANALYTICS_SYNC_TZ });
+  }
+  ctx.log.info({ concurrency: ctx.config.worker.concurrency }, "operation worker started");
+  let stopped = false;
+  return {
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await boss.stop({ graceful: true, close: true, timeout: 10_000 });
+    },
+  };
 }

@@ -1,23 +1,173 @@
 /**
- * Idempotency for mutation tools (issue 5, service spec 2.6, 4.2 rule 2): key unique per (connection,
- * tool); same key + same canonical arguments -> the original envelope; different arguments ->
- * `idempotency_conflict`; concurrent duplicates never run twice.
- * PLACEHOLDER: runs `run` once in a transaction; the operations issue implements the real semantics.
+ * Idempotency for mutation tools (issue 5, service spec 2.6, 4.2 rule 2, 7 rule 1).
+ *
+ * The record is keyed by (grant, tool, SHA-256 of the key) and holds the SHA-256 of the canonical JSON of
+ * the arguments (keys sorted, `idempotency_key` itself excluded) and the sealed envelope of the first call.
+ * - Same key, same arguments: the first call's envelope again (same `operation_id`, no second effect).
+ * - Same key, other arguments: ToolError `idempotency_conflict`.
+ * - A new connection (grant) is a new namespace.
+ * - Concurrent duplicates: the first call inserts the record inside the transaction that runs the effect;
+ *   a concurrent `INSERT ... ON CONFLICT DO NOTHING` of the same key blocks on that row until the first
+ *   transaction ends, then finds the committed record and replays it. Nothing runs twice.
+ * - Failures are not remembered: when the first call throws (a ToolError such as `validation_failed` or
+ *   `not_found`, or an internal error) or returns an error envelope, its transaction rolls back together
+ *   with the record, so nothing happened and the same key may be used again once the cause is fixed.
+ *   Waiting duplicates then run themselves (each with no effect unless it succeeds).
+ * - Queued work dispatched after commit (src/operations/paths.ts): a dispatch failure is stored as
+ *   `dispatch_failed`; replaying the identical call re-dispatches the operation and answers `queued`.
  */
 import type { AppContext } from "../context.ts";
+import { sha256 } from "../crypto/seal.ts";
 import type { Knex } from "../db/knex.ts";
+import { ToolError } from "../errors.ts";
+import { dispatchOperation } from "../operations/dispatch.ts";
+import { runCommitHooks, takeCommitHooks } from "./after-commit.ts";
 import type { AuthContext, Envelope, RegisteredTool } from "./types.ts";
 
 /**
- * Runs `run(trx)` at most once for (auth.grantId, tool.name, args.idempotency_key) and returns its envelope,
- * or the stored envelope of the first run. The transaction commits the effect and the record together.
+ * Canonical JSON: object keys sorted (recursively), no whitespace, `undefined` members dropped as
+ * JSON.stringify does. Two argument objects are "the same" exactly when their canonical JSON is equal.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value)) ?? "null";
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === "object" && !(value instanceof Date)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
+    return out;
+  }
+  return value;
+}
+
+/** SHA-256 of the canonical arguments without `idempotency_key`. */
+export function argumentsHash(args: Record<string, unknown>): string {
+  const { idempotency_key: _key, ...rest } = args;
+  return sha256(canonicalJson(rest));
+}
+
+class ErrorEnvelope extends Error {
+  constructor(readonly envelope: Envelope) {
+    super("error envelope");
+  }
+}
+
+/**
+ * Runs `run(trx)` at most once for (auth.grantId, tool.name, args.idempotency_key) and returns its
+ * envelope, or the stored envelope of the first successful run. The transaction commits the effect and the
+ * record together; hooks registered with `afterCommit(trx, ...)` run after the commit and may change the
+ * envelope (which is then stored as changed).
+ * @throws ToolError `idempotency_conflict` (same key, other arguments), `validation_failed` (no key);
+ *   whatever `run` throws (nothing is stored then).
  */
 export async function runIdempotent(
   ctx: AppContext,
-  _auth: AuthContext,
-  _tool: RegisteredTool,
-  _args: Record<string, unknown>,
+  auth: AuthContext,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
   run: (trx: Knex.Transaction) => Promise<Envelope>,
 ): Promise<Envelope> {
-  return ctx.db.transaction((trx) => run(trx));
+  const key = args.idempotency_key;
+  if (typeof key !== "string" || key.length === 0) {
+    throw new ToolError("validation_failed", "idempotency_key is required for this tool", [
+      {
+        keyword: "required",
+        instancePath: "",
+        schemaPath: "#/required",
+        params: { missingProperty: "idempotency_key" },
+      },
+    ]);
+  }
+  const id = { grant_id: auth.grantId, tool: tool.name, key_hash: sha256(key) };
+  const argsHash = argumentsHash(args);
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    let hooksOf: Knex.Transaction | undefined;
+    let outcome:
+      | { kind: "ran"; envelope: Envelope }
+      | { kind: "stored"; row: Record<string, any> }
+      | undefined;
+    try {
+      outcome = await ctx.db.transaction(async (trx) => {
+        const now = ctx.clock.now();
+        const inserted = await trx("idempotency_records")
+          .insert({ ...id, arguments_hash: argsHash, state: "in_flight", created_at: now, updated_at: now })
+          .onConflict(["grant_id", "tool", "key_hash"])
+          .ignore()
+          .returning("key_hash");
+        if (inserted.length === 0) {
+          // Another call holds or held this key; the INSERT above waited for it to commit.
+          const row = await trx("idempotency_records").where(id).first();
+          return row ? { kind: "stored" as const, row } : undefined;
+        }
+        hooksOf = trx;
+        const envelope = await run(trx);
+        if (envelope.error) throw new ErrorEnvelope(envelope);
+        await trx("idempotency_records")
+          .where(id)
+          .update({
+            state: "done",
+            response_sealed: ctx.sealer.seal(envelope),
+            operation_id: envelope.operation_id ?? null,
+            updated_at: ctx.clock.now(),
+          });
+        return { kind: "ran" as const, envelope };
+      });
+    } catch (err) {
+      if (hooksOf) takeCommitHooks(hooksOf);
+      if (err instanceof ErrorEnvelope) return err.envelope;
+      throw err;
+    }
+    if (!outcome) continue; // the record vanished between the conflict and the read (grant deleted): retry
+    if (outcome.kind === "ran") {
+      const hooks = hooksOf ? takeCommitHooks(hooksOf) : [];
+      if (hooks.length === 0) return outcome.envelope;
+      const after = await runCommitHooks(hooks, outcome.envelope);
+      if (after !== outcome.envelope) await store(ctx, id, after);
+      return after;
+    }
+    const { row } = outcome;
+    if (row.arguments_hash !== argsHash) {
+      throw new ToolError(
+        "idempotency_conflict",
+        "This idempotency_key was already used for this tool with different arguments; use a new key for a new request.",
+      );
+    }
+    return replay(ctx, id, ctx.sealer.open<Envelope>(row.response_sealed as string));
+  }
+  throw new ToolError("internal_error", "the idempotency record could not be settled");
+}
+
+/**
+ * The stored envelope of a replay. An operation whose dispatch failed is dispatched again (service spec 3.1:
+ * retrying the identical call with the same key is allowed); a queued envelope reports whether the
+ * operation is in the queue now.
+ */
+async function replay(ctx: AppContext, id: RecordId, envelope: Envelope): Promise<Envelope> {
+  const operationId = envelope.operation_id;
+  if (!operationId) return envelope;
+  const row = await ctx.db("operations").where({ id: operationId }).first("state");
+  if (!row) return envelope;
+  let state = row.state as string;
+  if (state === "dispatch_failed") state = (await dispatchOperation(ctx, operationId)) ?? state;
+  if (envelope.status !== "queued" && envelope.status !== "dispatch_failed") return envelope;
+  const status = state === "dispatch_failed" ? "dispatch_failed" : "queued";
+  if (status === envelope.status) return envelope;
+  const updated: Envelope = { ...envelope, status };
+  await store(ctx, id, updated);
+  return updated;
+}
+
+interface RecordId {
+  grant_id: string;
+  tool: string;
+  key_hash: string;
+}
+
+async function store(ctx: AppContext, id: RecordId, envelope: Envelope): Promise<void> {
+  await ctx
+    .db("idempotency_records")
+    .where(id)
+    .update({ response_sealed: ctx.sealer.seal(envelope), updated_at: ctx.clock.now() });
 }

@@ -1,7 +1,119 @@
-/** Routes of the developer reference (/developers/mcp), issue 2. */
-import { Router } from "express";
+/**
+ * The public developer reference (service spec 4.6), mounted only when MCP is enabled (404 otherwise):
+ * - GET /developers/mcp               HTML guide + tool reference searchable in the page
+ * - GET /developers/mcp/catalog.json  generated/catalog.json, byte for byte
+ * - GET /developers/mcp/guide.md      generated/guide.md
+ * - GET /developers/mcp/download.zip  the reproducible bundle; limited per client IP (default 5 per minute,
+ *                                     RATE_LIMIT_DOWNLOAD) with 429 and Retry-After
+ * Every response has a strong ETag (SHA-256 of the bytes), honours If-None-Match with 304 and is cacheable
+ * for five minutes. The page's CSP allows only its own inline script and style, by hash.
+ */
+import { type Request, type RequestHandler, type Response, Router } from "express";
+import helmet from "helmet";
 import type { AppContext } from "../context.ts";
+import { rateLimit } from "../http/rate-limit.ts";
+import { type Asset, loadReferenceAssets, type ReferenceAssets } from "./reference/files.ts";
 
-export function developerRoutes(_ctx: AppContext): Router {
-  return Router();
+/** Cache lifetime of the reference responses, in seconds. */
+export const REFERENCE_MAX_AGE = 300;
+
+/** True when `header` (an If-None-Match value) matches `etag` (weak comparison, RFC 9110 13.1.2). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  const opaque = etag.replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === opaque);
+}
+
+function send(
+  req: Request,
+  res: Response,
+  asset: Asset,
+  type: string,
+  headers: Record<string, string> = {},
+): void {
+  res.setHeader("ETag", asset.etag);
+  res.setHeader("Cache-Control", `public, max-age=${REFERENCE_MAX_AGE}`);
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  if (etagMatches(req.get("if-none-match"), asset.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(200).setHeader("Content-Type", type);
+  res.setHeader("Content-Length", String(asset.body.length));
+  res.end(req.method === "HEAD" ? undefined : asset.body);
+}
+
+const baseHelmet = (scriptSrc: string[], styleSrc: string[]) =>
+  helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        scriptSrc,
+        styleSrc,
+        imgSrc: ["'self'", "data:"],
+        baseUri: ["'none'"],
+        formAction: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    crossOriginResourcePolicy: { policy: "cross-origin" },
+  });
+
+/** Builds the router; the generated files are read on the first request and kept. */
+export function developerRoutes(ctx: AppContext): Router {
+  const router = Router();
+  if (!ctx.config.mcpEnabled) return router;
+
+  type Loaded = ReferenceAssets & { pageHelmet: RequestHandler };
+  let loading: Promise<Loaded> | undefined;
+  const assets = () => {
+    loading ??= loadReferenceAssets().then(
+      (a) => ({ ...a, pageHelmet: baseHelmet([a.page.scriptHash], [a.page.styleHash]) }),
+      (err: unknown) => {
+        loading = undefined;
+        ctx.log.error(
+          { err: { message: (err as Error).message } },
+          "developer reference unavailable (run npm run codegen)",
+        );
+        throw err;
+      },
+    );
+    return loading;
+  };
+  const serve =
+    (pick: (a: ReferenceAssets) => Asset, type: string, headers?: Record<string, string>): RequestHandler =>
+    (req, res, next) => {
+      assets().then((a) => send(req, res, pick(a), type, headers), next);
+    };
+
+  const dataHelmet = baseHelmet(["'none'"], ["'none'"]);
+  router.get("/developers/mcp", (req, res, next) => {
+    assets().then((a) => {
+      a.pageHelmet(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        send(req, res, a.page, "text/html; charset=utf-8");
+      });
+    }, next);
+  });
+  router.get(
+    "/developers/mcp/catalog.json",
+    dataHelmet,
+    serve((a) => a.catalog, "application/json; charset=utf-8"),
+  );
+  router.get(
+    "/developers/mcp/guide.md",
+    dataHelmet,
+    serve((a) => a.guide, "text/markdown; charset=utf-8"),
+  );
+  router.get(
+    "/developers/mcp/download.zip",
+    dataHelmet,
+    rateLimit(ctx, "download", ctx.config.limits.download),
+    serve((a) => a.bundle, "application/zip", {
+      "Content-Disposition": 'attachment; filename="social-mcp-reference.zip"',
+    }),
+  );
+  return router;
 }

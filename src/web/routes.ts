@@ -1,7 +1,13 @@
-/** Routes of login, logout and the MCP settings pages, issue 3. */
+/** Routes of login, logout and the MCP settings pages, issue 3 (src/web/login.ts, src/web/settings.ts). */
 import { Router } from "express";
 import type { AppContext } from "../context.ts";
+import { loginRoutes } from "./login.ts";
+import { settingsRoutes } from "./settings.ts";
 
-export function browserRoutes(_ctx: AppContext): Router {
-  return Router();
+/** The browser router: /login, /logout, /settings/integrations/mcp and its revoke action. */
+export function browserRoutes(ctx: AppContext): Router {
+  const router = Router();
+  router.use(loginRoutes(ctx));
+  router.use(settingsRoutes(ctx));
+  return router;
 }

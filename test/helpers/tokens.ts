@@ -1,7 +1,9 @@
 /**
  * Test shortcut to a connection: registers a client, records a grant for (user, workspace, scopes) and
- * mints an access token exactly as the token endpoint does (src/oauth/). End-to-end tests use the real
- * OAuth flow instead; this is for tests of the MCP endpoint and the tools.
+ * mints an access token exactly as the token endpoint does (src/oauth/tokens.ts): ES256, `kid`,
+ * `typ: at+jwt`, iss/aud/sub/client_id/scope/grant_id/workspace_id/jti/iat/exp, a row in
+ * oauth_access_tokens; times come from the app's clock. End-to-end tests use the real OAuth flow instead
+ * (test/helpers/oauth-flow.ts); this is for tests of the MCP endpoint and the tools.
  */
 import { randomUUID } from "node:crypto";
 import { importJWK, SignJWT } from "jose";
@@ -39,7 +41,7 @@ export async function connect(
     })
     .returning("id");
   const jti = randomUUID();
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(app.ctx.clock.now().getTime() / 1000);
   await db("oauth_access_tokens").insert({
     jti,
     grant_id: grant.id,

@@ -12,7 +12,9 @@ export function localImageProvider(): ImageProvider {
   return {
     name: "local",
     async generate(request: ImageRequest): Promise<GeneratedImage> {
-      const h = createHash("sha256").update(`${request.seed}\n${request.prompt}\n${request.headline ?? ""}`).digest();
+      const h = createHash("sha256")
+        .update(`${request.seed}\n${request.prompt}\n${request.headline ?? ""}`)
+        .digest();
       const base: Rgb = [h[0]!, h[1]!, h[2]!];
       const accent: Rgb = [255 - h[0]!, h[3]!, 255 - h[2]!];
       const band = 8 + (h[4]! % 24);

@@ -38,7 +38,14 @@ export type Rgb = readonly [number, number, number];
  * @throws RangeError for dimensions outside 1..8192.
  */
 export function encodePng(width: number, height: number, pixel: (x: number, y: number) => Rgb): Buffer {
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > 8192 || height > 8192)
+  if (
+    !Number.isInteger(width) ||
+    !Number.isInteger(height) ||
+    width < 1 ||
+    height < 1 ||
+    width > 8192 ||
+    height > 8192
+  )
     throw new RangeError("PNG dimensions must be integers in 1..8192");
   const stride = width * 3 + 1;
   const raw = Buffer.alloc(stride * height);

@@ -42,4 +42,5 @@ export interface ImageProvider {
 export const FORMAT_SIZES: Record<string, { width: number; height: number }> = {
   square: { width: 1080, height: 1080 },
   portrait: { width: 1080, height: 1350 },
+  story: { width: 1080, height: 1920 },
 };

@@ -36,10 +36,15 @@ export function isLoopback(address: string): boolean {
  * `allowLoopbackPort` (test-only setting FETCH_ALLOW_LOOPBACK_PORT) admits loopback on exactly that port.
  * @returns undefined when allowed, else the reason.
  */
-export function checkDestination(address: string, port: number, allowLoopbackPort?: number): BlockReason | undefined {
+export function checkDestination(
+  address: string,
+  port: number,
+  allowLoopbackPort?: number,
+): BlockReason | undefined {
   const ip = normaliseAddress(address);
   if (!ip) return "address";
-  if (allowLoopbackPort !== undefined && ip.range() === "loopback" && port === allowLoopbackPort) return undefined;
+  if (allowLoopbackPort !== undefined && ip.range() === "loopback" && port === allowLoopbackPort)
+    return undefined;
   if (ip.range() !== "unicast") return "address";
   if (!ALLOWED_PORTS.has(port)) return "port";
   return undefined;

@@ -9,7 +9,13 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupFunction } from "node:net";
 import { Agent, request } from "undici";
-import { type BlockReason, checkDestination, checkUrlSyntax, effectivePort, normaliseAddress } from "./address-policy.ts";
+import {
+  type BlockReason,
+  checkDestination,
+  checkUrlSyntax,
+  effectivePort,
+  normaliseAddress,
+} from "./address-policy.ts";
 
 /** Resolves a host name to its addresses (injectable for tests). */
 export type Resolver = (hostname: string) => Promise<string[]>;
@@ -64,7 +70,8 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_MAX_REDIRECTS = 3;
 
-const systemResolver: Resolver = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolver: Resolver = async (hostname) =>
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 const MESSAGES: Record<BlockReason, string> = {
   scheme: "only http and https URLs without credentials can be fetched",
@@ -76,7 +83,10 @@ const MESSAGES: Record<BlockReason, string> = {
  * Resolves `url`'s host once and returns the single checked address to connect to.
  * @throws GuardedFetchError (scheme, port, address, dns) before any connection is made.
  */
-export async function resolveChecked(url: URL, options: GuardedFetchOptions): Promise<{ address: string; family: 4 | 6 }> {
+export async function resolveChecked(
+  url: URL,
+  options: GuardedFetchOptions,
+): Promise<{ address: string; family: 4 | 6 }> {
   const syntax = checkUrlSyntax(url, options.allowLoopbackPort);
   if (syntax) throw new GuardedFetchError(syntax, MESSAGES[syntax]);
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -102,7 +112,8 @@ export async function resolveChecked(url: URL, options: GuardedFetchOptions): Pr
 /** An agent whose every connection goes to `pinned`, whatever name it was asked to resolve. */
 function pinnedAgent(pinned: { address: string; family: 4 | 6 }, timeoutMs: number): Agent {
   const lookup: LookupFunction = (_hostname, opts, callback) => {
-    if ((opts as { all?: boolean }).all) (callback as any)(null, [{ address: pinned.address, family: pinned.family }]);
+    if ((opts as { all?: boolean }).all)
+      (callback as any)(null, [{ address: pinned.address, family: pinned.family }]);
     else callback(null, pinned.address, pinned.family);
   };
   return new Agent({
@@ -118,7 +129,10 @@ function pinnedAgent(pinned: { address: string; family: 4 | 6 }, timeoutMs: numb
  * Fetches one HTML page under the rules above.
  * @throws GuardedFetchError with a stable `reason` for every refusal or failure.
  */
-export async function guardedFetchHtml(input: string, options: GuardedFetchOptions = {}): Promise<FetchedPage> {
+export async function guardedFetchHtml(
+  input: string,
+  options: GuardedFetchOptions = {},
+): Promise<FetchedPage> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
@@ -142,13 +156,17 @@ export async function guardedFetchHtml(input: string, options: GuardedFetchOptio
       }).catch((err: unknown) => {
         throw signal.aborted
           ? new GuardedFetchError("timeout", "the page did not answer within the time limit")
-          : new GuardedFetchError("network", `the page could not be fetched (${(err as { code?: string })?.code ?? "network error"})`);
+          : new GuardedFetchError(
+              "network",
+              `the page could not be fetched (${(err as { code?: string })?.code ?? "network error"})`,
+            );
       });
       if (res.statusCode >= 300 && res.statusCode < 400 && res.statusCode !== 304) {
         await res.body.dump().catch(() => {});
         const location = headerValue(res.headers.location);
         if (!location) throw new GuardedFetchError("redirect", "a redirect without a location was refused");
-        if (hop >= maxRedirects) throw new GuardedFetchError("too_many_redirects", `more than ${maxRedirects} redirects`);
+        if (hop >= maxRedirects)
+          throw new GuardedFetchError("too_many_redirects", `more than ${maxRedirects} redirects`);
         try {
           url = new URL(location, url);
         } catch {
@@ -163,12 +181,12 @@ export async function guardedFetchHtml(input: string, options: GuardedFetchOptio
       const contentType = headerValue(res.headers["content-type"]) ?? "";
       const mime = contentType.split(";")[0]!.trim().toLowerCase();
       if (mime !== "text/html") {
-        res.body.destroy();
+        discard(res.body);
         throw new GuardedFetchError("content_type", "the URL is not an HTML page");
       }
       const declared = Number(headerValue(res.headers["content-length"]) ?? Number.NaN);
       if (Number.isFinite(declared) && declared > maxBytes) {
-        res.body.destroy();
+        discard(res.body);
         throw new GuardedFetchError("too_large", `the page is larger than ${maxBytes} bytes`);
       }
       const chunks: Buffer[] = [];
@@ -177,7 +195,7 @@ export async function guardedFetchHtml(input: string, options: GuardedFetchOptio
         for await (const chunk of res.body) {
           bytes += (chunk as Buffer).length;
           if (bytes > maxBytes) {
-            res.body.destroy();
+            discard(res.body);
             throw new GuardedFetchError("too_large", `the page is larger than ${maxBytes} bytes`);
           }
           chunks.push(chunk as Buffer);
@@ -193,6 +211,12 @@ export async function guardedFetchHtml(input: string, options: GuardedFetchOptio
       agent.destroy().catch(() => {});
     }
   }
+}
+
+/** Drops a response body without reading it (errors from the teardown are expected and ignored). */
+function discard(body: { on(event: "error", fn: () => void): unknown; destroy(): unknown }): void {
+  body.on("error", () => {});
+  body.destroy();
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

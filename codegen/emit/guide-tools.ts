@@ -1,0 +1,141 @@
+/**
+ * The per-tool part of generated/guide.md: a summary table, then one section per tool (grouped as in
+ * DESIGN.md section 4) with its flags, arguments and an example `tools/call` request built from `example`.
+ */
+import type { CodegenContext, ResolvedTool } from "../context.ts";
+import { isRecord } from "../issues.ts";
+import { GROUPS } from "../spec.ts";
+
+/** Escapes text for a Markdown table cell. */
+export function cell(text: unknown): string {
+  return String(text ?? "")
+    .replace(/\s*\n\s*/g, " ")
+    .replaceAll("|", "\\|");
+}
+
+const yesNo = (b: boolean) => (b ? "yes" : "no");
+
+/** A short type label for a schema: `string (uuid)`, `"draft" \| "scheduled"`, `integer`, `object[]`. */
+export function typeLabel(schema: unknown): string {
+  if (!isRecord(schema)) return "any";
+  if ("const" in schema) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
+  for (const key of ["oneOf", "anyOf"] as const) {
+    const list = schema[key];
+    if (Array.isArray(list)) return list.map(typeLabel).join(" | ");
+  }
+  const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+  return (
+    types
+      .map((t) => {
+        if (t === "array") return `${typeLabel(schema.items)}[]`;
+        if (t === "string" && typeof schema.format === "string") return `string (${schema.format})`;
+        return String(t);
+      })
+      .join(" | ") || "any"
+  );
+}
+
+/** Bounds and default of a schema in words: `1-50, default 20`, `max 2200 chars`. */
+export function constraints(schema: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const min = schema.minimum ?? schema.minLength ?? schema.minItems;
+  const max = schema.maximum ?? schema.maxLength ?? schema.maxItems;
+  const unit = schema.maxLength !== undefined ? " chars" : schema.maxItems !== undefined ? " items" : "";
+  if (min !== undefined && max !== undefined) parts.push(`${min}-${max}${unit}`);
+  else if (max !== undefined) parts.push(`max ${max}${unit}`);
+  else if (min !== undefined) parts.push(`min ${min}${unit}`);
+  if (typeof schema.pattern === "string") parts.push(`pattern \`${schema.pattern}\``);
+  if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
+  return parts.join(", ");
+}
+
+function fieldTable(schema: Record<string, unknown>, emptyText: string): string {
+  const props = isRecord(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const names = Object.keys(props);
+  if (names.length === 0) return `${emptyText}\n`;
+  const rows = names.map((name) => {
+    const s = isRecord(props[name]) ? props[name] : {};
+    const notes = [typeof s.description === "string" ? s.description : "", constraints(s)]
+      .filter(Boolean)
+      .join(" ");
+    return `| \`${name}\` | ${cell(typeLabel(s))} | ${required.has(name) ? "yes" : "no"} | ${cell(notes)} |`;
+  });
+  return ["| Field | Type | Required | Notes |", "|---|---|---|---|", ...rows, ""].join("\n");
+}
+
+/** The JSON-RPC body of a `tools/call` for `tool` with its example arguments (revision 2026-07-28). */
+export function exampleRequest(tool: ResolvedTool, protocolVersion: string): Record<string, unknown> {
+  return {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name: tool.name,
+      arguments: tool.example,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": protocolVersion,
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  };
+}
+
+function toolSection(tool: ResolvedTool, ctx: CodegenContext): string {
+  const flags = [
+    `- Scope: \`${tool.scope}\``,
+    `- Access: ${tool.access}; browser approval: ${yesNo(tool.review)}; queued handler: ${yesNo(tool.queued)}`,
+    `- Budget: ${tool.budget}; credits: ${tool.credits}; plan: ${tool.plan ?? "any"}`,
+    `- Hints: ${Object.entries(tool.annotations)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(", ")}`,
+  ];
+  const flow = tool.review
+    ? "The call answers `approval_required` with an `approval_url` and an `operation_id`; nothing runs until the user approves in the browser. Poll `get_job_status`; once `succeeded`, `data.result` holds the result below."
+    : tool.queued
+      ? "The call answers `queued` with an `operation_id` and the `data` below; a background worker does the rest. Poll `get_job_status` (or the tool-specific read)."
+      : "The call runs inline and answers `succeeded` with the `data` below.";
+  const out = [
+    `### \`${tool.name}\`: ${tool.title}`,
+    "",
+    tool.description.trim(),
+    "",
+    ...flags,
+    "",
+    flow,
+    "",
+    "Arguments:",
+    "",
+    fieldTable(tool.input, "No arguments (`{}`)."),
+  ];
+  if (tool.output) out.push("Returns (`data`):", "", fieldTable(tool.data, "An empty object."));
+  if (tool.result)
+    out.push("Result (`data.result` of get_job_status):", "", fieldTable(tool.result, "An empty object."));
+  out.push(
+    "Example request:",
+    "",
+    "```json",
+    JSON.stringify(exampleRequest(tool, ctx.protocolRevisions[0] ?? ""), null, 2),
+    "```",
+    "",
+  );
+  return out.join("\n");
+}
+
+/** @returns the "Tools" chapter of the guide. */
+export function toolsChapter(ctx: CodegenContext, heading: string): string {
+  const summary = [
+    "| Tool | Group | Scope | Access | Approval | Queued | Budget |",
+    "|---|---|---|---|---|---|---|",
+    ...ctx.tools.map(
+      (t) =>
+        `| \`${t.name}\` | ${t.group} | \`${t.scope}\` | ${t.access} | ${yesNo(t.review)} | ${yesNo(t.queued)} | ${t.budget} |`,
+    ),
+  ].join("\n");
+  const groups = GROUPS.filter((g) => ctx.tools.some((t) => t.group === g)).map((group) => {
+    const tools = ctx.tools.filter((t) => t.group === group);
+    return [`## Tools: ${group}`, "", ...tools.map((t) => toolSection(t, ctx))].join("\n");
+  });
+  return [`## ${heading}`, "", `${ctx.tools.length} tools.`, "", summary, "", ...groups].join("\n");
+}

@@ -1,0 +1,72 @@
+/**
+ * The limits of service spec 8 as the catalog and the guide publish them: per-user budgets, other limits,
+ * the credits table and the plan quotas. Configurable values are the defaults of src/config.ts (an operator
+ * may change them); the rest are fixed by the spec.
+ */
+import { loadConfig } from "../src/config.ts";
+import { PLAN_QUOTAS, PLANS } from "../src/domain/plans.ts";
+
+/** The `limits` object of catalog.json. Units are in the key names. */
+export interface Limits {
+  budgets_per_user_per_minute: Record<"read" | "write" | "ai" | "approval" | "delete", number>;
+  requests_per_minute: Record<
+    "mcp_endpoint_per_ip" | "oauth" | "client_registration" | "browser" | "download",
+    number
+  >;
+  protocol_body_bytes: number;
+  redirect_uris_per_client: { min: number; max: number };
+  access_token_lifetime_seconds: number;
+  refresh_token_lifetime_seconds: number;
+  approval_expiry_seconds: number;
+  stranded_redispatch_after_seconds: number;
+  maintenance_interval_seconds: number;
+  queue_retry_after_min_seconds: number;
+  list_page_size: { default: number; max: number };
+  top_content_items: number;
+  ugc_cta_video_seconds: { min: number; max: number };
+  credits: Array<{ action: string; credits: number }>;
+  plans: Record<string, { owned_workspaces: number | null; automations: number | null }>;
+}
+
+/** Builds the limits from the configuration defaults and the spec's fixed values. */
+export function resolveLimits(): Limits {
+  const config = loadConfig({});
+  return {
+    budgets_per_user_per_minute: { ...config.budgets },
+    requests_per_minute: {
+      mcp_endpoint_per_ip: config.limits.mcpPerIp,
+      oauth: config.limits.oauth,
+      client_registration: config.limits.register,
+      browser: config.limits.browser,
+      download: config.limits.download,
+    },
+    protocol_body_bytes: 256 * 1024,
+    redirect_uris_per_client: { min: 1, max: 10 },
+    access_token_lifetime_seconds: 3600,
+    refresh_token_lifetime_seconds: 30 * 24 * 3600,
+    approval_expiry_seconds: config.worker.approvalTtlSeconds,
+    stranded_redispatch_after_seconds: config.worker.strandedAfterSeconds,
+    maintenance_interval_seconds: 300,
+    queue_retry_after_min_seconds: 1800,
+    list_page_size: { default: 20, max: 50 },
+    top_content_items: 5,
+    ugc_cta_video_seconds: { min: 3, max: 15 },
+    credits: [
+      { action: "each generated image", credits: 5 },
+      { action: "carousel of 6 newly generated images", credits: 30 },
+      { action: "4-image 2x2 video", credits: 20 },
+      { action: "single-fade image", credits: 5 },
+      {
+        action: "6-slide carousel with stored CTA artwork (replaces the last slide, 5 images generated)",
+        credits: 25,
+      },
+      { action: "AI UGC automation (needs a CTA video)", credits: 10 },
+    ],
+    plans: Object.fromEntries(
+      PLANS.map((p) => [
+        p,
+        { owned_workspaces: PLAN_QUOTAS[p].ownedWorkspaces, automations: PLAN_QUOTAS[p].automations },
+      ]),
+    ),
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * `social-mcp admin demo [--email E] [--password P]`: seeds a demo account so that every read tool returns
+ * something at once (issue 6 item 7): a user (plan pro, so analytics tools are allowed) with a workspace,
+ * three products, four images (solid-colour PNGs written to the media store) and a few draft posts.
+ * Prints the email and password (generated when not given) as JSON.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { type Config, loadConfig } from "../config.ts";
+import type { Knex } from "../db/knex.ts";
+import { createUser } from "../domain/accounts.ts";
+import { createMediaAsset } from "../domain/media.ts";
+import { solidPng } from "../domain/png.ts";
+import { createImagePost, createTextPost } from "../domain/posts.ts";
+import { createProduct } from "../domain/products.ts";
+import { localDiskStorage } from "../providers/storage.ts";
+import { flags } from "./args.ts";
+
+export const DEMO_USAGE = "admin demo [--email E] [--password P]";
+
+const IMAGES: Array<{ title: string; labels: string[]; rgb: [number, number, number] }> = [
+  { title: "Glow Serum bottle", labels: ["serum", "bottle", "product"], rgb: [238, 176, 64] },
+  { title: "Trail Runner side view", labels: ["shoe", "running", "product"], rgb: [40, 90, 160] },
+  { title: "Stoneware mug", labels: ["mug", "kitchen", "product"], rgb: [120, 120, 110] },
+  { title: "Summer sale banner", labels: ["banner", "sale", "summer"], rgb: [230, 70, 90] },
+];
+
+/** Seeds the demo data. @returns `{email, password, user_id, workspace_id, products, media, posts}`. */
+export async function runDemo(
+  db: Knex,
+  argv: string[],
+  config: Config = loadConfig(),
+): Promise<Record<string, unknown>> {
+  const f = flags(argv, ["email", "password"]);
+  const email = f.email ?? `demo-${randomBytes(3).toString("hex")}@example.com`;
+  const password = f.password ?? randomBytes(12).toString("base64url");
+  const ids = await createUser(db, {
+    email,
+    password,
+    workspace: "Demo workspace",
+    plan: "pro",
+    displayName: "Demo",
+  });
+  const owner = { userId: ids.user_id, workspaceId: ids.workspace_id };
+  const storage = localDiskStorage(config.media.dir);
+
+  const media: string[] = [];
+  for (const img of IMAGES) {
+    const bytes = solidPng(320, 320, img.rgb);
+    const key = storage.newKey("png");
+    await storage.putBytes(key, bytes);
+    const a = await createMediaAsset(db, owner, {
+      kind: "image",
+      mimeType: "image/png",
+      bytes: bytes.length,
+      width: 320,
+      height: 320,
+      labels: img.labels,
+      title: img.title,
+      originalName: `${img.title.toLowerCase().replace(/\W+/g, "-")}.png`,
+      storageKey: key,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      source: "generated",
+    });
+    media.push(a.asset_id);
+  }
+
+  const products = await db.transaction(async (trx) => [
+    await createProduct(trx, owner, {
+      name: "Glow Serum",
+      description: "Vitamin C face serum, 30 ml. Brightens and evens skin tone.",
+      price: 29.9,
+      currency: "EUR",
+      brand: "Lumen",
+      product_url: "https://shop.example.com/glow-serum",
+      tags: ["skincare", "serum"],
+      image_asset_ids: [media[0]!],
+    }),
+    await createProduct(trx, owner, {
+      name: "Trail Runner 2",
+      description: "Lightweight trail running shoe with a grippy sole.",
+      price: 119,
+      currency: "USD",
+      brand: "Outdoor Co",
+      tags: ["running", "shoes"],
+      image_asset_ids: [media[1]!],
+    }),
+    await createProduct(trx, owner, {
+      name: "Stoneware Mug",
+      description: "Handmade stoneware mug, 350 ml, dishwasher safe.",
+      price: 18,
+      currency: "GBP",
+      brand: "Clay & Co",
+      tags: ["kitchen", "handmade"],
+      image_asset_ids: [media[2]!],
+    }),
+  ]);
+
+  const posts = [
+    await createTextPost(db, owner, {
+      caption: "Our summer sale starts Friday: 20% off everything in the shop!",
+      title: "Summer sale teaser",
+      product_id: null,
+    }),
+    await createTextPost(db, owner, {
+      caption: "Meet Glow Serum: vitamin C for brighter mornings. Now €29.90.",
+      title: "Glow Serum launch",
+      product_id: products[0]!.product_id,
+    }),
+    await createImagePost(db, owner, {
+      media_asset_ids: [media[1]!, media[3]!],
+      caption: "Trail Runner 2 is back in stock. Built for muddy miles.",
+      title: "Trail Runner restock",
+      product_id: products[1]!.product_id,
+    }),
+  ];
+
+  return {
+    email,
+    password,
+    user_id: ids.user_id,
+    workspace_id: ids.workspace_id,
+    products: products.map((p) => p.product_id),
+    media,
+    posts: posts.map((p) => p.post_id),
+    next: "log in at /login, connect an MCP client, and try list_products, list_content, list_media",
+  };
+}

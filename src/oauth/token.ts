@@ -1,0 +1,198 @@
+/**
+ * The token endpoint `POST /mcp/oauth/token` (issue 3 item 5, service spec 4.5, RFC 6749 sections 4.1.3
+ * and 6, RFC 7636 section 4.6, RFC 8707 section 2.2, OAuth 2.1 section 4.3.1). Form data only, public
+ * clients (`client_id`, no secret), no CSRF cookie. Every response is `Cache-Control: no-store`.
+ *
+ * - authorization_code: one-time; any presentation consumes the code; a failed or repeated presentation
+ *   also revokes the grant (a leaked code cannot be redeemed later).
+ * - refresh_token: all checks first, then atomic rotation (presented token consumed, new pair issued). A
+ *   consumed token presented again -> invalid_grant; more than REFRESH_REUSE_GRACE seconds after it was
+ *   consumed it is treated as stolen and the whole grant is revoked.
+ */
+import type { Request, Response } from "express";
+import type { AppContext } from "../context.ts";
+import type { Knex } from "../db/knex.ts";
+import { OAuthError } from "./errors.ts";
+import { isActiveMember, revokeGrant } from "./grants.ts";
+import { parseScope } from "./scope.ts";
+import {
+  type GrantRow,
+  hashSecret,
+  type IssuedTokens,
+  issueTokens,
+  REFRESH_REUSE_GRACE,
+  s256,
+} from "./tokens.ts";
+
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Params = Record<string, unknown>;
+
+function str(params: Params, name: string, required = true): string | undefined {
+  const v = params[name];
+  if (Array.isArray(v)) throw new OAuthError("invalid_request", `${name} is repeated`);
+  if (v === undefined || v === "") {
+    if (required) throw new OAuthError("invalid_request", `${name} is required`);
+    return undefined;
+  }
+  if (typeof v !== "string" || v.length > 4096)
+    throw new OAuthError("invalid_request", `${name} is malformed`);
+  return v;
+}
+
+/** Checks the public client: known id; otherwise invalid_client (401). */
+async function requireClient(params: Params, trx: Knex.Transaction): Promise<string> {
+  const id = str(params, "client_id");
+  if (!id || !UUID.test(id)) throw new OAuthError("invalid_client", "client_id is not a registered client");
+  const row = await trx("oauth_clients").where({ client_id: id }).first("client_id", "grant_types");
+  if (!row) throw new OAuthError("invalid_client", "client_id is not a registered client");
+  const grantType = params.grant_type as string;
+  if (!(row.grant_types as string[]).includes(grantType))
+    throw new OAuthError("unauthorized_client", `the client is not registered for ${grantType}`);
+  return id;
+}
+
+function requireResource(ctx: AppContext, params: Params, expected: string): void {
+  const resource = str(params, "resource", false);
+  if (resource !== ctx.config.resourceUrl || resource !== expected)
+    throw new OAuthError("invalid_target", "resource must be the MCP endpoint the grant was issued for");
+}
+
+/** A deferred side effect that must commit even though the request fails (revocation on misuse). */
+class FailAfterCommit extends Error {
+  constructor(readonly error: OAuthError) {
+    super(error.message);
+  }
+}
+
+async function liveGrant(trx: Knex.Transaction, grantId: string): Promise<GrantRow> {
+  const grant = await trx("oauth_grants").where({ id: grantId }).forUpdate().first();
+  if (!grant || grant.revoked_at) throw new OAuthError("invalid_grant", "the grant was revoked");
+  if (!(await isActiveMember(trx, grant.user_id, grant.workspace_id)))
+    throw new OAuthError("invalid_grant", "the grant is no longer valid");
+  return grant as GrantRow;
+}
+
+async function exchangeCode(ctx: AppContext, params: Params, trx: Knex.Transaction): Promise<IssuedTokens> {
+  const clientId = await requireClient(params, trx);
+  const code = str(params, "code")!;
+  const now = ctx.clock.now();
+  const row = await trx("oauth_authorization_codes")
+    .where({ code_hash: hashSecret(code) })
+    .forUpdate()
+    .first();
+  if (!row) throw new OAuthError("invalid_grant", "the code is invalid");
+  if (row.consumed_at) {
+    await revokeGrant(ctx, row.grant_id, "code_reuse", trx);
+    throw new FailAfterCommit(new OAuthError("invalid_grant", "the code was already used"));
+  }
+  await trx("oauth_authorization_codes").where({ code_hash: row.code_hash }).update({ consumed_at: now });
+  // From here on the code is spent: every refusal commits (the consumption and, for misuse, the revocation).
+  const misuse = async (error: OAuthError): Promise<never> => {
+    await revokeGrant(ctx, row.grant_id, "code_misuse", trx);
+    throw new FailAfterCommit(error);
+  };
+  if (new Date(row.expires_at).getTime() <= now.getTime())
+    return misuse(new OAuthError("invalid_grant", "the code expired"));
+  if (row.client_id !== clientId)
+    return misuse(new OAuthError("invalid_grant", "the code was issued to another client"));
+  if (str(params, "redirect_uri", false) !== row.redirect_uri)
+    return misuse(new OAuthError("invalid_grant", "redirect_uri differs from the authorization request"));
+  const verifier = str(params, "code_verifier", false);
+  if (!verifier || !VERIFIER.test(verifier) || s256(verifier) !== row.code_challenge)
+    return misuse(new OAuthError("invalid_grant", "code_verifier does not match the code_challenge"));
+  try {
+    requireResource(ctx, params, row.resource);
+  } catch (err) {
+    return misuse(err as OAuthError);
+  }
+  let grant: GrantRow;
+  try {
+    grant = await liveGrant(trx, row.grant_id);
+  } catch (err) {
+    if (err instanceof OAuthError) throw new FailAfterCommit(err);
+    throw err;
+  }
+  return issueTokens(ctx, trx, grant, row.scope, row.scope);
+}
+
+async function refresh(ctx: AppContext, params: Params, trx: Knex.Transaction): Promise<IssuedTokens> {
+  const clientId = await requireClient(params, trx);
+  const token = str(params, "refresh_token")!;
+  const now = ctx.clock.now();
+  const row = await trx("oauth_refresh_tokens")
+    .where({ token_hash: hashSecret(token) })
+    .forUpdate()
+    .first();
+  if (!row) throw new OAuthError("invalid_grant", "the refresh token is invalid");
+  const grant = await trx("oauth_grants").where({ id: row.grant_id }).forUpdate().first();
+  if (!grant || grant.client_id !== clientId)
+    throw new OAuthError("invalid_grant", "the refresh token is invalid");
+  if (row.consumed_at) {
+    const age = (now.getTime() - new Date(row.consumed_at).getTime()) / 1000;
+    if (age > REFRESH_REUSE_GRACE) {
+      await revokeGrant(ctx, row.grant_id, "refresh_reuse", trx);
+      throw new FailAfterCommit(new OAuthError("invalid_grant", "the refresh token was already used"));
+    }
+    throw new OAuthError("invalid_grant", "the refresh token was already used");
+  }
+  if (row.revoked_at || grant.revoked_at) throw new OAuthError("invalid_grant", "the grant was revoked");
+  if (new Date(row.expires_at).getTime() <= now.getTime())
+    throw new OAuthError("invalid_grant", "the refresh token expired");
+  requireResource(ctx, params, grant.resource);
+  const held = new Set(String(row.scope).split(" ").filter(Boolean));
+  const asked = parseScope(str(params, "scope", false), { emptyMeansDefault: false });
+  for (const s of asked)
+    if (!held.has(s)) throw new OAuthError("invalid_scope", `scope ${s} was not granted`);
+  const accessScope = asked.length > 0 ? asked.join(" ") : row.scope;
+  const live = await liveGrant(trx, grant.id);
+  const issued = await issueTokens(ctx, trx, live, accessScope, row.scope);
+  await trx("oauth_refresh_tokens")
+    .where({ id: row.id })
+    .update({ consumed_at: now, replaced_by: issued.refreshId });
+  return issued;
+}
+
+/**
+ * Handles a token request (`req.body` parsed as form data). Writes the RFC 6749 5.1 success body
+ * `{access_token, token_type: "Bearer", expires_in: 3600, refresh_token, scope}` or a 5.2 error.
+ */
+export async function tokenEndpoint(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  const params = (req.body ?? {}) as Params;
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Pragma", "no-cache");
+  try {
+    if (!req.is("application/x-www-form-urlencoded"))
+      throw new OAuthError("invalid_request", "the body must be application/x-www-form-urlencoded");
+    const grantType = str(params, "grant_type");
+    if (grantType !== "authorization_code" && grantType !== "refresh_token")
+      throw new OAuthError(
+        "unsupported_grant_type",
+        "grant_type must be authorization_code or refresh_token",
+      );
+    let deferred: OAuthError | undefined;
+    const issued = await ctx.db.transaction(async (trx) => {
+      try {
+        return grantType === "authorization_code"
+          ? await exchangeCode(ctx, params, trx)
+          : await refresh(ctx, params, trx);
+      } catch (err) {
+        if (err instanceof FailAfterCommit) {
+          deferred = err.error;
+          return undefined;
+        }
+        throw err;
+      }
+    });
+    if (deferred || !issued) throw deferred ?? new OAuthError("server_error", "no tokens issued");
+    const { refreshId: _, ...body } = issued;
+    res.status(200).json(body);
+  } catch (err) {
+    if (err instanceof OAuthError) {
+      ctx.log.info({ error: err.code, reason: err.description }, "token request refused");
+      return err.toResponse(res);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Browser approval decisions (service spec 3.1, 4.4): the owner approves or declines an operation in
+ * `approval_required`.
+ * - approve within the TTL with the grant live, the user active, the membership present and the scope still
+ *   granted -> `approved` (one conditional UPDATE: of N concurrent approvals exactly one wins), then one
+ *   pg-boss job -> `queued` (or `dispatch_failed`);
+ * - decline, expiry, or an authorization that no longer holds -> `denied`.
+ * Only the operation's own user can decide; for anyone else the operation does not exist.
+ */
+import type { AppContext } from "../context.ts";
+import { dispatchOperation } from "./dispatch.ts";
+import { authorizationProblem } from "./execute.ts";
+import { loadOperation, type OperationState } from "./store.ts";
+
+export type Decision = "approve" | "decline";
+
+export type DecisionResult =
+  | { kind: "not_found" }
+  /** The operation was not awaiting approval any more (already decided, a second click, a replay). */
+  | { kind: "not_pending"; state: OperationState }
+  | { kind: "expired" }
+  /** The connection lost its authorization; the request was denied. */
+  | { kind: "forbidden" }
+  | { kind: "declined" }
+  | { kind: "approved"; state: OperationState | undefined };
+
+/**
+ * Applies `decision` by `userId` (the browser session's user) to operation `operationId`.
+ * Never throws for a decision that cannot apply; database errors propagate.
+ */
+export async function decideOperation(
+  ctx: AppContext,
+  operationId: string,
+  userId: string,
+  decision: Decision,
+): Promise<DecisionResult> {
+  const op = await loadOperation(ctx.db, operationId);
+  if (!op || op.user_id !== userId) return { kind: "not_found" };
+  const now = ctx.clock.now();
+  const pending = () => ctx.db("operations").where({ id: op.id, state: "approval_required" });
+  const deny = (fields: Record<string, unknown> = {}) =>
+    pending().update({ state: "denied", decided_at: now, updated_at: now, ...fields });
+  const notPending = async (): Promise<DecisionResult> => {
+    const row = await ctx.db("operations").where({ id: op.id }).first("state");
+    return { kind: "not_pending", state: row?.state as OperationState };
+  };
+
+  if (op.state !== "approval_required") return notPending();
+  if (decision === "decline") return (await deny()) > 0 ? { kind: "declined" } : notPending();
+  if (!op.approval_expires_at || op.approval_expires_at.getTime() <= now.getTime()) {
+    await deny({ error_message: "The approval request expired before it was approved." });
+    return { kind: "expired" };
+  }
+  const problem = await authorizationProblem(ctx, op);
+  if (problem) {
+    const n = await deny({ error_code: problem.code, error_message: problem.message });
+    return n > 0 ? { kind: "forbidden" } : notPending();
+  }
+  const won = await pending()
+    .where("approval_expires_at", ">", now)
+    .update({ state: "approved", decided_at: now, updated_at: now });
+  if (won === 0) return notPending();
+  ctx.log.info({ operation_id: op.id, tool: op.tool }, "operation approved");
+  return { kind: "approved", state: await dispatchOperation(ctx, op.id) };
+}

@@ -1,0 +1,69 @@
+/**
+ * pg-boss 12 on the service's own Postgres, in its own schema `pgboss` (DESIGN.md section 1, service spec
+ * 1.12). One place decides the queue names and their retry and expiry settings.
+ *
+ * Settings (service spec 3.1 rule 4, 8): `retryLimit: 0` (pg-boss never redelivers a job on its own; a lost
+ * job is recovered by maintenance, and the operation claim makes any duplicate delivery harmless) and
+ * `expireInSeconds` = QUEUE_RETRY_AFTER_SECONDS (> 1800, validated in src/config.ts), well above the operation
+ * deadline, so pg-boss never treats a job that is still running as lost.
+ */
+import { PgBoss } from "pg-boss";
+import type { AppContext } from "../context.ts";
+
+/** The pg-boss schema. */
+export const BOSS_SCHEMA = "pgboss";
+/** Queue of operations to execute; job data `{ operation_id }`. */
+export const OPERATIONS_QUEUE = "operations";
+/** Scheduled every five minutes (service spec 6.3). */
+export const MAINTENANCE_QUEUE = "operations-maintenance";
+/** Scheduled daily at midnight America/New_York (service spec 6.3): the provider metrics sync. */
+export const ANALYTICS_SYNC_QUEUE = "analytics-sync";
+
+/** Cron of the maintenance pass: every five minutes. */
+export const MAINTENANCE_CRON = "*/5 * * * *";
+/** Cron of the analytics sync: midnight in ANALYTICS_SYNC_TZ. */
+export const ANALYTICS_SYNC_CRON = "0 0 * * *";
+export const ANALYTICS_SYNC_TZ = "America/New_York";
+
+/**
+ * Creates (does not start) a pg-boss instance for `ctx`'s database.
+ * `role` "producer" only sends jobs (serve processes): no supervision, no cron, no LISTEN connection.
+ * `role` "worker" consumes, supervises (expiry, retention) and runs the cron schedules; any number of
+ * workers may run, pg-boss coordinates them through the database.
+ */
+export function createBoss(ctx: AppContext, role: "producer" | "worker"): PgBoss {
+  const url = ctx.config.databaseUrl;
+  if (!url) throw new Error("pg-boss needs the database URL");
+  const worker = role === "worker";
+  const boss = new PgBoss({
+    connectionString: url,
+    schema: BOSS_SCHEMA,
+    application_name: `social-mcp-${role}`,
+    max: worker ? Math.min(4 + ctx.config.worker.concurrency, 20) : 4,
+    supervise: worker,
+    schedule: worker,
+    migrate: true,
+    useListenNotify: worker,
+  });
+  boss.on("error", (err: Error) =>
+    ctx.log.error({ err: { name: err.name, message: err.message } }, "pg-boss error"),
+  );
+  return boss;
+}
+
+/** Creates the queues (idempotent) and brings their settings in line with the configuration. */
+export async function ensureQueues(ctx: AppContext, boss: PgBoss): Promise<void> {
+  const operations = {
+    retryLimit: 0,
+    expireInSeconds: ctx.config.worker.queueRetryAfterSeconds,
+    deleteAfterSeconds: 7 * 24 * 3600,
+    notify: true,
+  };
+  await boss.createQueue(OPERATIONS_QUEUE, operations);
+  await boss.updateQueue(OPERATIONS_QUEUE, operations);
+  // Scheduled jobs: one attempt each; the next tick is the retry. The maintenance pass is bounded well below
+  // the interval.
+  const scheduled = { retryLimit: 0, expireInSeconds: 15 * 60, deleteAfterSeconds: 24 * 3600 };
+  await boss.createQueue(MAINTENANCE_QUEUE, scheduled);
+  await boss.createQueue(ANALYTICS_SYNC_QUEUE, { ...scheduled, expireInSeconds: 3 * 3600 });
+}

@@ -1,0 +1,175 @@
+/**
+ * Executing one operation in a worker (service spec 3.1, DESIGN.md section 3):
+ * 1. claim: one conditional UPDATE `approved`/`queued` -> `running` (sets claimed_at, deadline_at,
+ *    attempts + 1); a duplicate delivery, a second worker or a replay finds nothing to claim and does nothing;
+ * 2. re-check the grant (not revoked), the user (active), the membership, the scope and the MCP enabled flag:
+ *    failure -> `failed` with `forbidden` or `integration_disabled`, the handler never runs;
+ * 3. run `handler.execute(input, ctx, accepted)` with an AbortSignal and the deadline
+ *    (OPERATION_DEADLINE_SECONDS): return -> `succeeded` (result sealed); ToolError -> `failed` (code and
+ *    message); any other exception or the deadline passing -> `outcome_unknown`. Never replayed.
+ * Every final transition is conditional on the row still being `running` in this attempt.
+ */
+import { randomUUID } from "node:crypto";
+import type { AppContext } from "../context.ts";
+import type { ErrorCode } from "../errors.ts";
+import { ToolError } from "../errors.ts";
+import type { ToolContext, ToolOutput } from "../runtime/types.ts";
+import type { OperationRow, OperationState } from "./store.ts";
+import { type ToolLookup, toolLookup } from "./tools.ts";
+
+export interface ProcessOptions {
+  /** Aborted when the worker stops (pg-boss job signal); the handler sees it through its own signal. */
+  signal?: AbortSignal;
+  /** Overrides the tool lookup (default: src/operations/tools.ts). */
+  lookup?: ToolLookup;
+}
+
+export interface ProcessResult {
+  /** False when the claim found nothing (already claimed, finished, denied or unknown id). */
+  claimed: boolean;
+  /** The state this run left the operation in (when claimed). */
+  state?: OperationState;
+}
+
+/**
+ * Claims and runs `operationId`. Never throws for handler failures (they become states); database errors
+ * propagate (the operation then stays `running` and maintenance marks it `outcome_unknown` after its
+ * deadline).
+ */
+export async function processOperation(
+  ctx: AppContext,
+  operationId: string,
+  options: ProcessOptions = {},
+): Promise<ProcessResult> {
+  const now = ctx.clock.now();
+  const deadline = new Date(now.getTime() + ctx.config.worker.operationDeadlineSeconds * 1000);
+  const [op] = (await ctx
+    .db("operations")
+    .where({ id: operationId })
+    .whereIn("state", ["approved", "queued"])
+    .update({
+      state: "running",
+      claimed_at: now,
+      deadline_at: deadline,
+      attempts: ctx.db.raw("attempts + 1"),
+      updated_at: now,
+    })
+    .returning("*")) as OperationRow[];
+  if (!op) {
+    ctx.log.info(
+      { operation_id: operationId },
+      "operation not claimable (duplicate delivery or already decided)",
+    );
+    return { claimed: false };
+  }
+  const log = ctx.log.child({ operation_id: op.id, tool: op.tool, attempt: op.attempts });
+  const finish = async (state: OperationState, fields: Record<string, unknown>): Promise<ProcessResult> => {
+    const at = ctx.clock.now();
+    const n = await ctx
+      .db("operations")
+      .where({ id: op.id, state: "running", attempts: op.attempts })
+      .update({ state, ...fields, finished_at: at, updated_at: at });
+    if (n === 0) log.warn({ state }, "operation left running by another path; result not recorded");
+    else log.info({ state, error_code: fields.error_code ?? undefined }, "operation finished");
+    const row = await ctx.db("operations").where({ id: op.id }).first("state");
+    return { claimed: true, state: row?.state as OperationState };
+  };
+  const fail = (code: ErrorCode, message: string, details?: unknown) =>
+    finish(code === "outcome_unknown" ? "outcome_unknown" : "failed", {
+      error_code: code,
+      error_message: message,
+      error_details: details === undefined ? null : JSON.stringify(details),
+    });
+
+  const denied = await authorizationProblem(ctx, op);
+  if (denied) return fail(denied.code, denied.message);
+  const lookup = options.lookup ?? (await toolLookup(ctx));
+  const tool = lookup(op.tool);
+  if (!tool) return fail("internal_error", `the tool ${op.tool} is not available in this worker`);
+
+  const input = ctx.sealer.open<Record<string, unknown>>(op.arguments_sealed);
+  const accepted = op.accepted_sealed ? ctx.sealer.open<ToolOutput>(op.accepted_sealed) : undefined;
+  const grant = await ctx.db("oauth_grants").where({ id: op.grant_id }).first("scope");
+  const controller = new AbortController();
+  const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
+  const tctx: ToolContext = {
+    app: ctx,
+    auth: {
+      userId: op.user_id,
+      workspaceId: op.workspace_id,
+      grantId: op.grant_id,
+      clientId: op.client_id,
+      scopes: new Set(
+        String(grant?.scope ?? "")
+          .split(" ")
+          .filter(Boolean),
+      ),
+      tokenId: "",
+    },
+    requestId: randomUUID(),
+    operationId: op.id,
+    db: ctx.db,
+    signal,
+    progress: () => {},
+  };
+  const overdue = Symbol("deadline");
+  let timer: NodeJS.Timeout | undefined;
+  const deadlinePassed = new Promise<typeof overdue>((resolve) => {
+    timer = setTimeout(() => resolve(overdue), Math.max(0, deadline.getTime() - ctx.clock.now().getTime()));
+  });
+  log.info("operation running");
+  try {
+    const outcome = await Promise.race([tool.handler.execute(input, tctx, accepted?.data), deadlinePassed]);
+    if (outcome === overdue) {
+      controller.abort(new Error("operation deadline passed"));
+      return await fail(
+        "outcome_unknown",
+        "The operation ran past its deadline; inspect existing records before retrying.",
+      );
+    }
+    return await finish("succeeded", { result_sealed: ctx.sealer.seal(outcome), key_id: ctx.sealer.keyId });
+  } catch (err) {
+    if (err instanceof ToolError && err.code !== "internal_error")
+      return await fail(err.code, err.message, err.details);
+    const e = err as { name?: unknown };
+    log.error({ errName: e?.name }, "operation handler stopped unexpectedly");
+    return await fail(
+      "outcome_unknown",
+      "The handler stopped unexpectedly; inspect existing records before retrying.",
+    );
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+}
+
+/**
+ * Live authorization of an operation's connection (service spec 3.1 "authorization and the MCP enabled flag
+ * are rechecked before executing"). @returns undefined when it may run.
+ */
+export async function authorizationProblem(
+  ctx: AppContext,
+  op: Pick<OperationRow, "grant_id" | "user_id" | "workspace_id" | "tool_scope">,
+): Promise<{ code: ErrorCode; message: string } | undefined> {
+  if (!ctx.config.mcpEnabled)
+    return { code: "integration_disabled", message: "The MCP integration is disabled by the operator." };
+  const grant = await ctx
+    .db("oauth_grants")
+    .where({ id: op.grant_id })
+    .first("revoked_at", "scope", "user_id", "workspace_id");
+  const forbidden = {
+    code: "forbidden" as const,
+    message: "The connection is no longer authorized for this action.",
+  };
+  if (!grant || grant.revoked_at) return forbidden;
+  if (grant.user_id !== op.user_id || grant.workspace_id !== op.workspace_id) return forbidden;
+  if (op.tool_scope && !String(grant.scope).split(" ").includes(op.tool_scope)) return forbidden;
+  const user = await ctx.db("users").where({ id: op.user_id }).first("status");
+  if (user?.status !== "active") return forbidden;
+  const member = await ctx
+    .db("memberships")
+    .where({ user_id: op.user_id, workspace_id: op.workspace_id })
+    .first("role");
+  if (!member) return forbidden;
+  return undefined;
+}

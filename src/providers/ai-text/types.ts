@@ -1,0 +1,64 @@
+/**
+ * The AI text boundary (issue 6 "AI text"): caption, hook and hashtag variations and UGC on-screen hooks.
+ * Every field of a subject is untrusted data (product pages, user captions, briefs): implementations pass
+ * it as data, never as instructions (service spec 5.14).
+ */
+
+/** What the text is about: the fields of a product, a post's caption, or a free brief. */
+export interface TextSubject {
+  kind: "product" | "post" | "brief";
+  name?: string | undefined;
+  description?: string | undefined;
+  brand?: string | undefined;
+  price?: number | undefined;
+  currency?: string | undefined;
+  tags?: string[] | undefined;
+  caption?: string | undefined;
+  brief?: string | undefined;
+}
+
+export const TONES = ["friendly", "professional", "playful", "bold", "minimal"] as const;
+export type Tone = (typeof TONES)[number];
+
+export interface CaptionRequest {
+  subject: TextSubject;
+  /** Variations wanted, 1..10. */
+  count: number;
+  tone: Tone;
+  /** Target network, shapes length and hashtag count. */
+  network?: string | undefined;
+  /** When false, variations carry no hashtags (default true). */
+  includeHashtags?: boolean | undefined;
+}
+
+export interface CaptionVariation {
+  caption: string;
+  hook: string;
+  hashtags: string[];
+}
+
+export interface HookRequest {
+  subject: TextSubject;
+  /** Hooks wanted, 1..10. */
+  count: number;
+  tone: Tone;
+}
+
+/** A text generator. Throws ToolError (`rate_limited`, `internal_error`) with safe messages only. */
+export interface AiTextProvider {
+  readonly name: "local" | "openai-compatible";
+  captions(request: CaptionRequest, signal: AbortSignal): Promise<CaptionVariation[]>;
+  ugcHooks(request: HookRequest, signal: AbortSignal): Promise<string[]>;
+}
+
+/** Bounds applied to every provider's output (lengths in characters). */
+export const LIMITS = { caption: 2200, hook: 120, hashtag: 40, hashtags: 15, ugcHook: 80 } as const;
+
+/** Normalises one hashtag: `#word` with letters, digits and underscores only; undefined if nothing is left. */
+export function normaliseHashtag(tag: string): string | undefined {
+  const body = tag
+    .replace(/^#+/, "")
+    .normalize("NFKC")
+    .replace(/[^\p{L}\p{N}_]/gu, "");
+  return body ? `#${body.slice(0, LIMITS.hashtag - 1)}` : undefined;
+}

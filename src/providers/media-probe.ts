@@ -1,0 +1,98 @@
+/**
+ * Media inspection (issue 6): the type is sniffed from the content with file-type (never from the name);
+ * only JPEG, PNG, WEBP images and MP4 videos are accepted. Image dimensions come from image-size; video
+ * duration and dimensions from ffprobe (spawned with an argument array, no shell, with a timeout).
+ */
+import { spawn } from "node:child_process";
+import { fileTypeFromBuffer } from "file-type";
+import { imageSizeFromFile } from "image-size/fromFile";
+
+export type AcceptedMime = "image/jpeg" | "image/png" | "image/webp" | "video/mp4";
+
+export const ACCEPTED: Record<AcceptedMime, { kind: "image" | "video"; ext: string }> = {
+  "image/jpeg": { kind: "image", ext: "jpg" },
+  "image/png": { kind: "image", ext: "png" },
+  "image/webp": { kind: "image", ext: "webp" },
+  "video/mp4": { kind: "video", ext: "mp4" },
+};
+
+/** Bytes file-type needs to recognise every accepted format. */
+export const SNIFF_BYTES = 4100;
+
+/** The accepted type of a file's first bytes, or undefined (unknown or not allowed). */
+export async function sniffType(head: Uint8Array): Promise<AcceptedMime | undefined> {
+  const type = await fileTypeFromBuffer(head);
+  if (!type) return undefined;
+  // ISO-BMFF variants recognised as MP4 family by file-type: accept only real MP4 brands.
+  const mime =
+    type.mime === "video/mp4" || (type.ext === "mp4" && type.mime.startsWith("video/"))
+      ? "video/mp4"
+      : type.mime;
+  return Object.hasOwn(ACCEPTED, mime) ? (mime as AcceptedMime) : undefined;
+}
+
+/** Width and height in pixels of an image file. @throws when the image cannot be read. */
+export async function imageDimensions(file: string): Promise<{ width: number; height: number }> {
+  const size = await imageSizeFromFile(file);
+  if (!size.width || !size.height) throw new Error("image has no dimensions");
+  const rotated = size.orientation !== undefined && size.orientation >= 5;
+  return rotated ? { width: size.height, height: size.width } : { width: size.width, height: size.height };
+}
+
+export interface VideoInfo {
+  durationSeconds: number;
+  width: number | null;
+  height: number | null;
+}
+
+/**
+ * Probes a video with ffprobe (`ffprobePath`, default /usr/bin/ffprobe) within `timeoutMs` (default 15 s).
+ * @throws Error when ffprobe fails, times out or finds no duration.
+ */
+export function probeVideo(
+  file: string,
+  options: { ffprobePath?: string; timeoutMs?: number } = {},
+): Promise<VideoInfo> {
+  const args = [
+    "-v",
+    "error",
+    "-print_format",
+    "json",
+    "-show_entries",
+    "format=duration:stream=codec_type,width,height",
+    file,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(options.ffprobePath ?? "/usr/bin/ffprobe", args, {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 15_000);
+    child.stdout.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size <= 1_000_000) chunks.push(c);
+    });
+    child.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code !== 0) return reject(new Error(`ffprobe exited with ${code}`));
+      try {
+        const out = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        const duration = Number(out?.format?.duration);
+        if (!Number.isFinite(duration) || duration <= 0) throw new Error("no duration");
+        const video = (out?.streams ?? []).find((s: { codec_type?: string }) => s.codec_type === "video");
+        resolve({
+          durationSeconds: Math.round(duration * 1000) / 1000,
+          width: Number.isInteger(video?.width) ? video.width : null,
+          height: Number.isInteger(video?.height) ? video.height : null,
+        });
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+}

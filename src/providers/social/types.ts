@@ -1,0 +1,66 @@
+/**
+ * The social network provider boundary (service spec 1.8, 2.7): publishing a post to a connected account and
+ * reading lifetime counters for analytics. Credentials reach a provider only as opened (decrypted) values
+ * inside this boundary; they are never returned to callers or serialized.
+ */
+
+/** The seven integrated networks (DESIGN.md section 4). `tiktok` is the short-video network. */
+export const NETWORKS = ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"] as const;
+export type Network = (typeof NETWORKS)[number];
+
+export function isNetwork(v: unknown): v is Network {
+  return typeof v === "string" && (NETWORKS as readonly string[]).includes(v);
+}
+
+/** The account as a provider sees it. */
+export interface ProviderAccount {
+  id: string;
+  network: Network;
+  handle: string | null;
+  /** connected | expired | error */
+  status: string;
+  /** Opened access token, when the provider needs one. */
+  accessToken?: string | undefined;
+}
+
+/** What is being published. `caption` is data, never logged. */
+export interface ProviderPost {
+  deliveryId: string;
+  postId: string;
+  type: string;
+  caption: string | null;
+  mediaAssetIds: string[];
+}
+
+/** Outcome of one publish attempt. `pending`: accepted but not (yet) live; publishing can stay pending. */
+export type PublishOutcome =
+  | { status: "published"; postUrl: string; providerPostId: string }
+  | { status: "pending"; reason: string }
+  | { status: "failed"; reason: string };
+
+/** Lifetime counters as reported by the network; `null` = the network does not report it (missing, not 0). */
+export interface AccountCounters {
+  followers: number | null;
+  views: number | null;
+  likes: number | null;
+  comments: number | null;
+  shares: number | null;
+}
+
+export interface PostCounters {
+  views: number | null;
+  likes: number | null;
+  comments: number | null;
+  shares: number | null;
+  saves: number | null;
+}
+
+export interface SocialProvider {
+  readonly name: string;
+  /** Publishes one delivery. Never throws for a network-side refusal: returns `failed` with a safe reason. */
+  publish(account: ProviderAccount, post: ProviderPost, signal?: AbortSignal): Promise<PublishOutcome>;
+  /** Current lifetime counters of the account, or undefined when the account cannot be read now. */
+  accountCounters(account: ProviderAccount): Promise<AccountCounters | undefined>;
+  /** Current lifetime counters of a published post, or undefined when it cannot be read now. */
+  postCounters(account: ProviderAccount, providerPostId: string): Promise<PostCounters | undefined>;
+}

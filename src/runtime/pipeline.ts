@@ -1,0 +1,230 @@
+/**
+ * The tool pipeline (DESIGN.md section 3, STYLE.md "The request path"), in one visible order:
+ *   (authenticate: done by the endpoint) -> find tool -> scope -> validate input -> plan -> per-user budget
+ *   -> idempotency (writes) -> review | queued | inline handler -> validate output -> envelope -> audit.
+ * Protocol outcomes (unknown tool, missing scope) are returned for the endpoint to put on the wire
+ * (JSON-RPC -32602, HTTP 403); every other outcome is an envelope, `isError` when it carries an error.
+ */
+import { randomUUID } from "node:crypto";
+import type { AppContext } from "../context.ts";
+import type { Knex } from "../db/knex.ts";
+import { userPlan } from "../domain/accounts.ts";
+import { planAtLeast } from "../domain/plans.ts";
+import { ToolError } from "../errors.ts";
+import { createLimiter, type Limiter } from "../http/rate-limit.ts";
+import { startQueued, startReview } from "../operations/paths.ts";
+import { runCommitHooks, takeCommitHooks } from "./after-commit.ts";
+import { writeAudit } from "./audit.ts";
+import { errorEnvelope, successEnvelope } from "./envelope.ts";
+import { runIdempotent } from "./idempotency.ts";
+import type { AuthContext, Budget, Envelope, RegisteredTool, SchemaIssue, ToolContext } from "./types.ts";
+
+/** What the pipeline needs, built once per process (validators are compiled in the registry). */
+export interface Runtime {
+  ctx: AppContext;
+  tools: ReadonlyMap<string, RegisteredTool>;
+  /** Per-user-per-minute limiters by budget (service spec 8), shared across clients and instances. */
+  budgets: Record<Budget, Limiter>;
+}
+
+/** Builds the runtime over `tools` (the generated registry in production, small fixtures in tests). */
+export function createRuntime(ctx: AppContext, tools: readonly RegisteredTool[]): Runtime {
+  const b = ctx.config.budgets;
+  return {
+    ctx,
+    tools: new Map(tools.map((t) => [t.name, t])),
+    budgets: {
+      read: createLimiter(ctx, "budget:read", b.read),
+      write: createLimiter(ctx, "budget:write", b.write),
+      ai: createLimiter(ctx, "budget:ai", b.ai),
+      approval: createLimiter(ctx, "budget:approval", b.approval),
+      delete: createLimiter(ctx, "budget:delete", b.delete),
+    },
+  };
+}
+
+export type CallOutcome =
+  | { kind: "unknown_tool" }
+  | { kind: "insufficient_scope"; scopes: string[] }
+  | { kind: "result"; envelope: Envelope; isError: boolean };
+
+export interface CallOptions {
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  /** Progress sink (SSE when the client asked for it). */
+  progress: ToolContext["progress"];
+}
+
+/** Thrown inside the idempotency transaction when the handler's output breaks the schema (rolls it back). */
+class OutputMismatch extends Error {
+  constructor(readonly issues: SchemaIssue[]) {
+    super("tool output does not match its output schema");
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Runs one tools/call for `auth`. Never throws for tool failures: ToolError becomes an `isError` envelope
+ * with its code; anything else becomes `internal_error` (logged with the request id, never leaked).
+ */
+export async function callTool(
+  rt: Runtime,
+  auth: AuthContext,
+  name: string,
+  rawArgs: unknown,
+  options: CallOptions,
+): Promise<CallOutcome> {
+  const { ctx } = rt;
+  const started = performance.now();
+  const requestId = randomUUID();
+
+  // find tool
+  const tool = rt.tools.get(name);
+  if (!tool) return { kind: "unknown_tool" };
+  const finish = async (envelope: Envelope): Promise<CallOutcome> => {
+    await writeAudit(ctx, {
+      requestId,
+      auth,
+      tool: tool.name,
+      args: rawArgs,
+      durationMs: performance.now() - started,
+      envelope,
+    });
+    return { kind: "result", envelope, isError: envelope.error !== undefined };
+  };
+
+  // scope
+  if (!auth.scopes.has(tool.scope)) {
+    await writeAudit(ctx, {
+      requestId,
+      auth,
+      tool: tool.name,
+      args: rawArgs,
+      durationMs: performance.now() - started,
+      envelope: errorEnvelope(requestId, "insufficient_scope", `${tool.name} needs the scope ${tool.scope}`),
+    });
+    return { kind: "insufficient_scope", scopes: [tool.scope] };
+  }
+
+  try {
+    // validate input: unknown arguments first (named), then the schema (JSON pointers)
+    const args = rawArgs === undefined ? {} : rawArgs;
+    if (!isObject(args)) throw new ToolError("invalid_arguments", "arguments must be an object");
+    const known = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
+    const unknown = Object.keys(args).filter((k) => !Object.hasOwn(known, k));
+    if (unknown.length > 0) {
+      const names = unknown.slice(0, 10).map((k) => JSON.stringify(k.slice(0, 64)));
+      throw new ToolError(
+        "invalid_arguments",
+        `unknown argument${unknown.length > 1 ? "s" : ""} ${names.join(", ")}`,
+        {
+          unknown_arguments: unknown.slice(0, 10).map((k) => k.slice(0, 64)),
+        },
+      );
+    }
+    const issues = tool.validateInput(args);
+    if (issues.length > 0) {
+      const details = issues
+        .filter((i) => i.keyword !== "boolean")
+        .slice(0, 20)
+        .map((i) => ({ instancePath: i.instancePath, keyword: i.keyword, message: i.message }));
+      const first = details[0] ?? { instancePath: "", message: "is invalid" };
+      throw new ToolError(
+        "validation_failed",
+        `argument ${first.instancePath || "/"} ${first.message}`,
+        details,
+      );
+    }
+
+    // plan
+    if (tool.plan) {
+      const plan = await userPlan(ctx.db, auth.userId);
+      if (!planAtLeast(plan, tool.plan))
+        throw new ToolError(
+          "forbidden",
+          `${tool.name} needs the ${tool.plan} plan; this account is on the ${plan} plan`,
+          {
+            required_plan: tool.plan,
+            current_plan: plan,
+          },
+        );
+    }
+
+    // per-user budget
+    const budget = await rt.budgets[tool.budget].consume(auth.userId);
+    if (!budget.ok)
+      throw new ToolError(
+        "rate_limited",
+        `the ${tool.budget} budget of this user is exhausted`,
+        undefined,
+        budget.retryAfter,
+      );
+
+    // idempotency (writes) -> review | queued | inline
+    const tctx: ToolContext = {
+      app: ctx,
+      auth,
+      requestId,
+      operationId: undefined,
+      db: ctx.db,
+      signal: options.signal,
+      progress: options.progress,
+    };
+    const run = async (trx: Knex.Transaction | undefined): Promise<Envelope> => {
+      let envelope: Envelope;
+      if (tool.review || tool.queued) {
+        const t = trx ?? (await ctx.db.transaction());
+        try {
+          const c = { ...tctx, db: t };
+          envelope = tool.review ? await startReview(c, tool, args, t) : await startQueued(c, tool, args, t);
+          if (!trx) {
+            await t.commit();
+            envelope = await runCommitHooks(takeCommitHooks(t), envelope);
+          }
+        } catch (err) {
+          if (!trx) await t.rollback();
+          throw err;
+        }
+      } else {
+        envelope = successEnvelope(
+          requestId,
+          await tool.handler.execute(args, trx ? { ...tctx, db: trx } : tctx),
+        );
+      }
+      // validate output (inside the transaction: a mismatch rolls the effect back)
+      const outIssues = tool.validateOutput(envelope);
+      if (outIssues.length > 0) throw new OutputMismatch(outIssues);
+      return envelope;
+    };
+    const envelope =
+      tool.access === "write" ? await runIdempotent(ctx, auth, tool, args, run) : await run(undefined);
+    return await finish(envelope);
+  } catch (err) {
+    if (err instanceof ToolError) {
+      return finish(
+        errorEnvelope(requestId, err.code, err.message, { retryAfter: err.retryAfter, details: err.details }),
+      );
+    }
+    if (err instanceof OutputMismatch) {
+      ctx.log.error(
+        {
+          requestId,
+          tool: tool.name,
+          issues: err.issues.slice(0, 10).map((i) => ({ path: i.instancePath, keyword: i.keyword })),
+        },
+        "tool output does not match its output schema",
+      );
+    } else {
+      const e = err as { name?: unknown; code?: unknown; stack?: unknown };
+      // The message and the stack's first line may hold values; log only the error's kind and frames.
+      const frames = typeof e?.stack === "string" ? e.stack.split("\n").slice(1, 8).join("\n") : undefined;
+      ctx.log.error(
+        { requestId, tool: tool.name, errName: e?.name, errCode: e?.code, frames },
+        "tool call failed",
+      );
+    }
+    return finish(errorEnvelope(requestId, "internal_error", `the service failed; request id ${requestId}`));
+  }
+}

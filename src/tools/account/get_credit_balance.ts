@@ -1,0 +1,12 @@
+/** get_credit_balance: the account-wide credit balance in credits and the plan (service spec 4.3, 8). */
+import { userPlan } from "../../domain/accounts.ts";
+import { creditBalance } from "../../domain/credits.ts";
+import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import type { ToolHandler } from "../../runtime/types.ts";
+
+export const handler: ToolHandler<ToolInputs["get_credit_balance"], ToolOutputs["get_credit_balance"]> = {
+  async execute(_input, { db, auth }) {
+    const [balance, plan] = await Promise.all([creditBalance(db, auth.userId), userPlan(db, auth.userId)]);
+    return { data: { balance: Math.max(0, balance), plan } };
+  },
+};

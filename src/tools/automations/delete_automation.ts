@@ -1,0 +1,23 @@
+/**
+ * delete_automation (review): `describe` checks ownership at call time and names the automation; `execute`
+ * (worker, after approval) deletes it, freeing its slot. Its runs and generated posts are kept.
+ */
+import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
+import { deleteAutomation } from "../../domain/automations.ts";
+import { ownerOf } from "../../domain/owner.ts";
+import type { ToolHandler } from "../../runtime/types.ts";
+import { describeAutomation } from "./describe-automation.ts";
+
+export const handler: ToolHandler<ToolInputs["delete_automation"], ToolResults["delete_automation"]> = {
+  async describe(input, ctx) {
+    return describeAutomation(
+      ctx,
+      input.automation_id,
+      (name, kind) => `Delete the ${kind} automation “${name}”. Its past runs and posts are kept.`,
+    );
+  },
+  async execute(input, ctx) {
+    const out = await deleteAutomation(ctx.db, ownerOf(ctx.auth), input.automation_id, ctx.app.clock.now());
+    return { data: { automation_id: out.automation_id, deleted: true } };
+  },
+};

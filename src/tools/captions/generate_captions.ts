@@ -1,0 +1,35 @@
+/**
+ * generate_captions: caption, hook and hashtag variations from an owned post, an owned product and/or a
+ * brief, through the configured AI text provider. Free (`credits_charged: 0`); nothing is saved.
+ */
+import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import { generateCaptions } from "../../domain/captions.ts";
+import { ownerOf } from "../../domain/owner.ts";
+import { TEXT_GENERATION_PRICE } from "../../domain/prices.ts";
+import { ToolError } from "../../errors.ts";
+import { aiTextProvider } from "../../providers/ai-text/index.ts";
+import type { ToolHandler } from "../../runtime/types.ts";
+
+export const handler: ToolHandler<ToolInputs["generate_captions"], ToolOutputs["generate_captions"]> = {
+  async execute(input, ctx) {
+    if (!input.post_id && !input.product_id && !input.brief) {
+      throw new ToolError("validation_failed", "give at least one of post_id, product_id or brief");
+    }
+    const variations = await generateCaptions(
+      ctx.db,
+      ownerOf(ctx.auth),
+      aiTextProvider(ctx.app.config),
+      {
+        post_id: input.post_id,
+        product_id: input.product_id,
+        brief: input.brief,
+        count: input.count ?? 3,
+        tone: input.tone ?? "friendly",
+        network: input.network,
+        include_hashtags: input.include_hashtags ?? true,
+      },
+      ctx.signal,
+    );
+    return { data: { variations }, credits_charged: TEXT_GENERATION_PRICE };
+  },
+};

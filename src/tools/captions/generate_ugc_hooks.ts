@@ -1,0 +1,28 @@
+/** generate_ugc_hooks: short on-screen hook lines for UGC videos (<= 80 characters). Free; nothing saved. */
+import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import { generateUgcHooks } from "../../domain/captions.ts";
+import { ownerOf } from "../../domain/owner.ts";
+import { TEXT_GENERATION_PRICE } from "../../domain/prices.ts";
+import { ToolError } from "../../errors.ts";
+import { aiTextProvider } from "../../providers/ai-text/index.ts";
+import type { ToolHandler } from "../../runtime/types.ts";
+
+export const handler: ToolHandler<ToolInputs["generate_ugc_hooks"], ToolOutputs["generate_ugc_hooks"]> = {
+  async execute(input, ctx) {
+    if (!input.product_id && !input.brief)
+      throw new ToolError("validation_failed", "give product_id or brief");
+    const hooks = await generateUgcHooks(
+      ctx.db,
+      ownerOf(ctx.auth),
+      aiTextProvider(ctx.app.config),
+      {
+        product_id: input.product_id,
+        brief: input.brief,
+        count: input.count ?? 5,
+        tone: input.tone ?? "bold",
+      },
+      ctx.signal,
+    );
+    return { data: { hooks: hooks.map((text) => ({ text })) }, credits_charged: TEXT_GENERATION_PRICE };
+  },
+};

@@ -1,0 +1,19 @@
+/** list_carousel_formats: the active carousel design systems with their formats and slide counts, and prices. */
+import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import { listDesigns } from "../../domain/carousels.ts";
+import { PRICES } from "../../domain/prices.ts";
+import type { ToolHandler } from "../../runtime/types.ts";
+
+type Output = ToolOutputs["list_carousel_formats"];
+
+export const handler: ToolHandler<ToolInputs["list_carousel_formats"], Output> = {
+  async execute(_input, ctx) {
+    const designs = await listDesigns(ctx.db);
+    return {
+      data: {
+        designs: designs as Output["designs"],
+        credit_prices: { generated_image: PRICES.generated_image, stored_cta_artwork: 0 },
+      },
+    };
+  },
+};

@@ -1,0 +1,24 @@
+/**
+ * delete_post (review, service spec 3.1): `describe` checks ownership and labels the post with a caption
+ * excerpt; `execute` soft-deletes it after approval and cancels its pending schedules. Idempotent.
+ */
+import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
+import { ownerOf } from "../../domain/owner.ts";
+import { deletePost, getPost, postLabel } from "../../domain/posts.ts";
+import type { ToolHandler } from "../../runtime/types.ts";
+
+export const handler: ToolHandler<ToolInputs["delete_post"], ToolResults["delete_post"]> = {
+  async describe(input, ctx) {
+    const post = await getPost(ctx.db, ownerOf(ctx.auth), input.post_id);
+    const label = postLabel(post);
+    return {
+      summary: `Delete the ${post.type} post “${label}”. Content already published on a social network stays there.`,
+      resources: [{ kind: "post", id: post.post_id, label }],
+      destinations: [],
+    };
+  },
+  async execute(input, ctx) {
+    const result = await deletePost(ctx.db, ownerOf(ctx.auth), input.post_id);
+    return { data: { post_id: result.post_id, deleted: true } };
+  },
+};

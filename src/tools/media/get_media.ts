@@ -1,0 +1,11 @@
+/** get_media: one owned asset by database id (never a path); others' assets are `not_found`. */
+import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import { getMedia } from "../../domain/media.ts";
+import { ownerOf } from "../../domain/owner.ts";
+import type { ToolHandler } from "../../runtime/types.ts";
+
+export const handler: ToolHandler<ToolInputs["get_media"], ToolOutputs["get_media"]> = {
+  async execute(input, ctx) {
+    return { data: (await getMedia(ctx.db, ownerOf(ctx.auth), input.asset_id)) as ToolOutputs["get_media"] };
+  },
+};

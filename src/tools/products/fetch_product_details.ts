@@ -1,0 +1,82 @@
+/**
+ * fetch_product_details (queued, service spec 4.2 rule 6): `accept` checks the URL's syntax and the
+ * product's ownership inline and returns `{url, product_id}`; `execute` (worker) runs the guarded fetch,
+ * extracts the details and, with a product, fills its empty fields. Refusals of the guard become
+ * `validation_failed` with a stable `details.reason`; the page's text is returned as data only.
+ */
+import type { ToolInputs, ToolOutputs, ToolResults } from "../../../generated/tool-types.ts";
+import { ToolError } from "../../errors.ts";
+import { ownerOf } from "../../domain/owner.ts";
+import { extractProductDetails } from "../../domain/product-extract.ts";
+import { attachProductDetails, getProduct } from "../../domain/products.ts";
+import { checkUrlSyntax } from "../../providers/fetch/address-policy.ts";
+import { GuardedFetchError, guardedFetchHtml } from "../../providers/fetch/guarded-fetch.ts";
+import type { ToolContext, ToolHandler } from "../../runtime/types.ts";
+
+type Accepted = ToolOutputs["fetch_product_details"];
+
+function parseUrl(raw: string, ctx: ToolContext): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ToolError("validation_failed", "product_url is not a valid URL", { reason: "scheme" });
+  }
+  const reason = checkUrlSyntax(url, ctx.app.config.fetchAllowLoopbackPort);
+  if (reason) {
+    throw new ToolError(
+      "validation_failed",
+      "product_url must be an http(s) URL on port 80 or 443 without credentials",
+      { reason },
+    );
+  }
+  return url;
+}
+
+export const handler: ToolHandler<
+  ToolInputs["fetch_product_details"],
+  ToolResults["fetch_product_details"],
+  Accepted
+> = {
+  async accept(input, ctx) {
+    const url = parseUrl(input.product_url, ctx);
+    if (input.product_id !== undefined) await getProduct(ctx.db, ownerOf(ctx.auth), input.product_id);
+    return { data: { url: url.toString(), product_id: input.product_id ?? null } };
+  },
+  async execute(input, ctx, accepted) {
+    const owner = ownerOf(ctx.auth);
+    const url = parseUrl(accepted?.url ?? input.product_url, ctx);
+    const productId = accepted?.product_id ?? input.product_id ?? null;
+    if (productId) await getProduct(ctx.db, owner, productId);
+    let page: Awaited<ReturnType<typeof guardedFetchHtml>>;
+    try {
+      page = await guardedFetchHtml(url.toString(), {
+        allowLoopbackPort: ctx.app.config.fetchAllowLoopbackPort,
+        signal: ctx.signal,
+      });
+    } catch (err) {
+      if (err instanceof GuardedFetchError) {
+        throw new ToolError("validation_failed", `the product page was refused: ${err.message}`, {
+          reason: err.reason,
+        });
+      }
+      throw err;
+    }
+    const details = extractProductDetails(page.html, page.url);
+    if (productId) await attachProductDetails(ctx.db, owner, productId, details, url.toString());
+    return {
+      data: {
+        url: url.toString(),
+        final_url: page.url,
+        product_id: productId,
+        title: details.title ?? null,
+        description: details.description ?? null,
+        price: details.price ?? null,
+        currency: details.currency ?? null,
+        brand: details.brand ?? null,
+        image_urls: details.image_urls,
+        sources: details.sources,
+      },
+    };
+  },
+};

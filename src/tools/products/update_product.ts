@@ -1,0 +1,32 @@
+/**
+ * update_product: changes only the fields present in the arguments (`null` clears an optional field);
+ * the field list is explicit, so no other column can be reached (service spec 4.2 rule 6).
+ */
+import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import { ToolError } from "../../errors.ts";
+import { ownerOf } from "../../domain/owner.ts";
+import { type ProductFields, updateProduct } from "../../domain/products.ts";
+import type { ToolHandler } from "../../runtime/types.ts";
+
+const FIELDS = [
+  "name",
+  "description",
+  "price",
+  "currency",
+  "product_url",
+  "brand",
+  "tags",
+  "image_asset_ids",
+] as const;
+
+export const handler: ToolHandler<ToolInputs["update_product"], ToolOutputs["update_product"]> = {
+  async execute(input, ctx) {
+    const fields: Record<string, unknown> = {};
+    for (const f of FIELDS) if (Object.hasOwn(input, f) && input[f] !== undefined) fields[f] = input[f];
+    if (Object.keys(fields).length === 0) {
+      throw new ToolError("validation_failed", "give at least one field to change besides product_id");
+    }
+    const product = await updateProduct(ctx.db, ownerOf(ctx.auth), input.product_id, fields as ProductFields);
+    return { data: product as ToolOutputs["update_product"] };
+  },
+};

@@ -1,0 +1,144 @@
+/**
+ * Login and logout pages (issue 3 item 3). `GET /login` shows an email + password form (fields `email`,
+ * `password`, hidden `return_to` and a login CSRF token bound to a short-lived cookie); `POST /login`
+ * verifies with argon2id (src/domain/accounts.ts), answers one generic error on any failure, rotates the
+ * session and redirects to `return_to` (a path on this site only). `GET /logout` shows a confirm form;
+ * `POST /logout` (session + CSRF) ends the session.
+ */
+import { randomBytes } from "node:crypto";
+import express, { type Request, type Response, Router } from "express";
+import type { AppContext } from "../context.ts";
+import { verifyPassword } from "../domain/accounts.ts";
+import { rateLimit } from "../http/rate-limit.ts";
+import { hasControlOrSpace } from "../oauth/redirect-uri.ts";
+import { html, page } from "./html.ts";
+import { pageHeaders } from "./security.ts";
+import {
+  csrfOk,
+  endSession,
+  loadSession,
+  readCookie,
+  safeEqual,
+  sameOrigin,
+  setCookie,
+  startSession,
+} from "./session.ts";
+
+/** Where a login without `return_to` lands. */
+export const DEFAULT_AFTER_LOGIN = "/settings/integrations/mcp";
+const LOGIN_COOKIE = "smcp_login";
+const LOGIN_COOKIE_TTL = 3600;
+
+/**
+ * `value` when it is a path on this site (`/...`, not `//host`, no backslash, no control characters),
+ * else DEFAULT_AFTER_LOGIN. Open-redirect defence.
+ */
+export function safeReturnTo(value: unknown): string {
+  if (typeof value !== "string" || value.length === 0 || value.length > 4000) return DEFAULT_AFTER_LOGIN;
+  if (!value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return DEFAULT_AFTER_LOGIN;
+  if (hasControlOrSpace(value)) return DEFAULT_AFTER_LOGIN;
+  try {
+    const url = new URL(value, "http://service.invalid");
+    if (url.origin !== "http://service.invalid") return DEFAULT_AFTER_LOGIN;
+  } catch {
+    return DEFAULT_AFTER_LOGIN;
+  }
+  return value;
+}
+
+function loginPage(loginToken: string, returnTo: string, error?: string): string {
+  return page(
+    "Sign in",
+    html`<h1>Sign in</h1>
+${error ? html`<p class="error" role="alert">${error}</p>` : ""}
+<form method="post" action="/login">
+<input type="hidden" name="login_token" value="${loginToken}">
+<input type="hidden" name="return_to" value="${returnTo}">
+<label>Email <input type="email" name="email" autocomplete="username" required></label>
+<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+function renderLogin(ctx: AppContext, res: Response, returnTo: string, status = 200, error?: string): void {
+  const token = randomBytes(24).toString("base64url");
+  setCookie(ctx, res, LOGIN_COOKIE, token, LOGIN_COOKIE_TTL);
+  res
+    .status(status)
+    .type("html")
+    .send(loginPage(token, returnTo, error));
+}
+
+/** The login/logout router. */
+export function loginRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const headers = pageHeaders(ctx);
+  const form = express.urlencoded({ extended: false, limit: "16kb", parameterLimit: 20 });
+  const limit = rateLimit(ctx, "browser", ctx.config.limits.browser);
+
+  router.get("/login", headers, (req, res) => {
+    renderLogin(ctx, res, safeReturnTo(req.query.return_to));
+  });
+
+  router.post("/login", headers, limit, form, async (req: Request, res: Response, next) => {
+    try {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const returnTo = safeReturnTo(body.return_to);
+      const cookieToken = readCookie(req, LOGIN_COOKIE);
+      const formToken = body.login_token;
+      if (
+        !sameOrigin(req) ||
+        !cookieToken ||
+        typeof formToken !== "string" ||
+        !safeEqual(cookieToken, formToken)
+      ) {
+        return renderLogin(ctx, res, returnTo, 403, "The sign-in form expired. Please try again.");
+      }
+      const email = typeof body.email === "string" ? body.email.slice(0, 254) : "";
+      const password = typeof body.password === "string" ? body.password.slice(0, 256) : "";
+      const userId = email && password ? await verifyPassword(ctx.db, email, password) : undefined;
+      if (!userId) return renderLogin(ctx, res, returnTo, 401, "The email or password is not correct.");
+      await startSession(ctx, req, res, userId);
+      setCookie(ctx, res, LOGIN_COOKIE, "", 0);
+      ctx.log.info({ user_id: userId }, "browser login");
+      res.redirect(303, returnTo);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get("/logout", headers, async (req, res, next) => {
+    try {
+      const session = await loadSession(ctx, req);
+      if (!session) {
+        res.redirect(303, "/login");
+        return;
+      }
+      res.type("html").send(
+        page(
+          "Sign out",
+          html`<h1>Sign out</h1><form method="post" action="/logout">
+<input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit">Sign out</button></form>`,
+        ),
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post("/logout", headers, limit, form, async (req, res, next) => {
+    try {
+      const session = await loadSession(ctx, req);
+      if (session && !csrfOk(req, session)) {
+        res.status(403).type("html").send(page("Sign out", html`<p class="error">The form expired.</p>`));
+        return;
+      }
+      await endSession(ctx, req, res);
+      res.redirect(303, "/login");
+    } catch (err) {
+      next(err);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,220 @@
+/**
+ * Streaming media upload (issue 6): parses one multipart form with busboy, requires the `csrf_token` field
+ * before the file (browsers send fields in document order), sniffs the type from the first bytes
+ * (file-type; JPEG/PNG/WEBP/MP4 only, never by name or declared type), streams to a temporary file while
+ * counting bytes against the kind's limit (config `media.maxImageBytes` / `maxVideoBytes`), then measures
+ * (image-size / ffprobe) and moves the file into storage.
+ */
+import { createHash } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import { once } from "node:events";
+import type { Request } from "express";
+import busboy from "busboy";
+import type { AppContext } from "../context.ts";
+import {
+  ACCEPTED,
+  type AcceptedMime,
+  imageDimensions,
+  probeVideo,
+  SNIFF_BYTES,
+  sniffType,
+} from "../providers/media-probe.ts";
+import type { MediaStorage } from "../providers/storage.ts";
+
+/** A refused upload: HTTP status and a message safe to show. */
+export class UploadError extends Error {
+  override name = "UploadError";
+  constructor(
+    readonly status: 400 | 403 | 413 | 415,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface UploadedFile {
+  storageKey: string;
+  mime: AcceptedMime;
+  kind: "image" | "video";
+  bytes: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  originalName: string | null;
+}
+
+export interface UploadResult {
+  fields: Record<string, string>;
+  file: UploadedFile;
+}
+
+const MAX_FIELD_BYTES = 4096;
+
+/**
+ * Reads the multipart request. `checkCsrf(fields)` runs when the file part starts.
+ * @throws UploadError (400 malformed/no file, 403 CSRF, 413 too large, 415 type) with nothing stored.
+ */
+export async function receiveUpload(
+  ctx: AppContext,
+  req: Request,
+  storage: MediaStorage,
+  checkCsrf: (fields: Record<string, string>) => boolean,
+): Promise<UploadResult> {
+  const { maxImageBytes, maxVideoBytes } = ctx.config.media;
+  let bb: busboy.Busboy;
+  try {
+    bb = busboy({
+      headers: req.headers,
+      limits: {
+        files: 1,
+        fields: 10,
+        fieldSize: MAX_FIELD_BYTES,
+        fileSize: Math.max(maxImageBytes, maxVideoBytes) + 1,
+        parts: 12,
+      },
+    });
+  } catch {
+    throw new UploadError(400, "the upload must be a multipart form");
+  }
+  const fields: Record<string, string> = {};
+  let filePromise: Promise<UploadedFile> | undefined;
+  let temp: string | undefined;
+
+  const done = new Promise<void>((resolve, reject) => {
+    bb.on("field", (name, value) => {
+      if (/^[a-z_]{1,32}$/.test(name)) fields[name] = value;
+    });
+    bb.on("file", (_name, stream, info) => {
+      if (filePromise || !checkCsrf(fields)) {
+        stream.resume();
+        if (!filePromise)
+          filePromise = Promise.reject(
+            new UploadError(403, "the form has expired; reload the page and try again"),
+          );
+        filePromise.catch(() => {});
+        return;
+      }
+      filePromise = (async () => {
+        temp = await storage.tempPath();
+        return writeSniffed(stream, temp, info.filename, { maxImageBytes, maxVideoBytes });
+      })();
+      filePromise.catch(() => stream.resume());
+    });
+    bb.on("error", () => reject(new UploadError(400, "the upload could not be read")));
+    bb.on("close", () => resolve());
+  });
+  req.pipe(bb);
+  try {
+    await done;
+    if (!filePromise) throw new UploadError(400, "choose a file to upload");
+    const file = await filePromise;
+    const { storageKey, ...rest } = file;
+    const key = storage.newKey(ACCEPTED[file.mime].ext);
+    await measure(file, temp!);
+    await storage.putFile(key, temp!);
+    temp = undefined;
+    return {
+      fields,
+      file: {
+        ...rest,
+        storageKey: key,
+        width: file.width,
+        height: file.height,
+        durationSeconds: file.durationSeconds,
+      },
+    };
+  } finally {
+    if (temp) await rm(temp, { force: true }).catch(() => {});
+  }
+}
+
+async function writeSniffed(
+  stream: NodeJS.ReadableStream & { truncated?: boolean },
+  temp: string,
+  filename: string | undefined,
+  limits: { maxImageBytes: number; maxVideoBytes: number },
+): Promise<UploadedFile> {
+  const out = createWriteStream(temp, { mode: 0o600 });
+  const hash = createHash("sha256");
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let mime: AcceptedMime | undefined;
+  let limit = Number.POSITIVE_INFINITY;
+  let bytes = 0;
+  const write = async (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > limit) throw new UploadError(413, `the file is larger than ${limit} bytes`);
+    hash.update(chunk);
+    if (!out.write(chunk)) await once(out, "drain");
+  };
+  const decide = async () => {
+    mime = await sniffType(Buffer.concat(head));
+    if (!mime) throw new UploadError(415, "only JPEG, PNG, WEBP images and MP4 videos can be uploaded");
+    limit = ACCEPTED[mime].kind === "image" ? limits.maxImageBytes : limits.maxVideoBytes;
+    const buffered = Buffer.concat(head);
+    head.length = 0;
+    await write(buffered);
+  };
+  // On a refusal the rest of the part is still consumed (and discarded) so that busboy can finish the
+  // request; destroying the part stream mid-way would stall the parser.
+  let failure: unknown;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (failure) continue;
+    try {
+      if (!mime) {
+        head.push(chunk);
+        headBytes += chunk.length;
+        if (headBytes >= SNIFF_BYTES) await decide();
+        continue;
+      }
+      await write(chunk);
+    } catch (err) {
+      failure = err;
+    }
+  }
+  try {
+    if (failure) throw failure;
+    if (!mime) {
+      if (headBytes === 0) throw new UploadError(400, "choose a file to upload");
+      await decide();
+    }
+    if (stream.truncated) throw new UploadError(413, `the file is larger than ${limit} bytes`);
+    out.end();
+    await once(out, "close");
+  } catch (err) {
+    out.destroy();
+    throw err;
+  }
+  const kind = ACCEPTED[mime!].kind;
+  return {
+    storageKey: "",
+    mime: mime!,
+    kind,
+    bytes,
+    sha256: hash.digest("hex"),
+    width: null,
+    height: null,
+    durationSeconds: null,
+    originalName: filename ? filename.replace(/[\\/]/g, "_").slice(0, 200) : null,
+  };
+}
+
+/** Fills dimensions/duration in place. @throws UploadError 415 when the file cannot be decoded. */
+async function measure(file: UploadedFile, path: string): Promise<void> {
+  try {
+    if (file.kind === "image") {
+      const d = await imageDimensions(path);
+      file.width = d.width;
+      file.height = d.height;
+    } else {
+      const v = await probeVideo(path);
+      file.durationSeconds = v.durationSeconds;
+      file.width = v.width;
+      file.height = v.height;
+    }
+  } catch {
+    throw new UploadError(415, `the ${file.kind} could not be read`);
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The HTML of GET /developers/mcp: the guide (generated/guide.md rendered with marked; raw HTML in the
+ * Markdown is escaped, never passed through) and a tool reference built from the catalog, searchable in the
+ * page by name, group, scope and text (client.ts). Static for a given catalog and guide.
+ */
+import { createHash } from "node:crypto";
+import { Marked, type Tokens } from "marked";
+import { esc } from "../html.ts";
+import { PAGE_STYLE, SEARCH_SCRIPT } from "./client.ts";
+
+/** The parts of generated/catalog.json the page and the bundle read. */
+export interface CatalogDoc {
+  _generated: string;
+  protocol_revisions: string[];
+  tools: Array<{
+    name: string;
+    title: string;
+    group: string;
+    description: string;
+    scope: string;
+    access: string;
+    browser_approval: boolean;
+    queued_handler: boolean;
+    budget: string;
+    credits: string;
+    plan: string | null;
+    input_schema: Record<string, unknown>;
+    output_schema: Record<string, unknown>;
+  }>;
+}
+
+/** CSP source for an inline block: `'sha256-<base64>'`. */
+export function cspHash(content: string): string {
+  return `'sha256-${createHash("sha256").update(content, "utf8").digest("base64")}'`;
+}
+
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/<[^>]*>/g, "")
+    .replace(/[^a-z0-9_]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+
+/** Renders the guide; tool headings get the id `tool-<name>`, others a slug of their text. */
+export function renderGuide(markdown: string): string {
+  const marked = new Marked({
+    gfm: true,
+    renderer: {
+      html({ text }: Tokens.HTML | Tokens.Tag): string {
+        return text.trimStart().startsWith("<!--") ? "" : esc(text);
+      },
+      heading({ tokens, depth }: Tokens.Heading): string {
+        const inner = this.parser.parseInline(tokens);
+        const first = tokens[0];
+        const id =
+          depth === 3 && first?.type === "codespan" ? `tool-${(first as Tokens.Codespan).text}` : slug(inner);
+        return `<h${depth} id="${esc(id)}">${inner}</h${depth}>\n`;
+      },
+    },
+  });
+  return marked.parse(markdown, { async: false });
+}
+
+function toolItem(tool: CatalogDoc["tools"][number]): string {
+  const search = [tool.name, tool.title, tool.group, tool.scope, tool.description].join(" ").toLowerCase();
+  const flags = [
+    tool.access,
+    tool.browser_approval ? "browser approval" : "",
+    tool.queued_handler ? "queued" : "",
+    `budget ${tool.budget}`,
+    tool.plan ? `plan ${tool.plan}` : "",
+  ].filter(Boolean);
+  return `<li data-name="${esc(tool.name)}" data-group="${esc(tool.group)}" data-scope="${esc(tool.scope)}" data-search="${esc(search)}">
+<a href="#tool-${esc(tool.name)}"><code>${esc(tool.name)}</code></a> ${esc(tool.title)}
+<div class="meta"><span class="badge">${esc(tool.group)}</span><span class="badge">${esc(tool.scope)}</span>${esc(flags.join(" · "))}</div>
+<details><summary>Description and arguments</summary><p>${esc(tool.description)}</p><pre>${esc(JSON.stringify(tool.input_schema, null, 2))}</pre></details>
+</li>`;
+}
+
+/**
+ * @returns the page and the CSP hashes of its inline script and style.
+ */
+export function renderReferencePage(
+  catalog: CatalogDoc,
+  guideMarkdown: string,
+): { html: string; scriptHash: string; styleHash: string } {
+  const tools = catalog.tools.map(toolItem).join("\n");
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>Social MCP · Developer reference</title>
+<style>${PAGE_STYLE}</style>
+</head>
+<body>
+<header><strong>Social MCP developer reference</strong> ·
+<a href="/developers/mcp/catalog.json">catalog.json</a><a href="/developers/mcp/guide.md">guide.md</a><a href="/developers/mcp/download.zip">download.zip</a></header>
+<main>
+<section id="reference" aria-label="Tool reference">
+<h2>Tools</h2>
+<label for="tool-search">Search by name, group, scope or text (<code>group:media</code>, <code>scope:read:content</code>)</label>
+<input id="tool-search" type="search" autocomplete="off" placeholder="e.g. carousel">
+<p id="tool-count" aria-live="polite">${catalog.tools.length} tools</p>
+<ul id="tool-list">
+${tools}
+</ul>
+</section>
+<article id="guide">
+${renderGuide(guideMarkdown)}
+</article>
+</main>
+<script>${SEARCH_SCRIPT}</script>
+</body>
+</html>
+`;
+  return { html, scriptHash: cspHash(SEARCH_SCRIPT), styleHash: cspHash(PAGE_STYLE) };
+}

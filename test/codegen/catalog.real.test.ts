@@ -1,0 +1,243 @@
+/**
+ * The real catalog (tools.yaml -> generated/): exactly the tools of the DESIGN.md section 4 table with its
+ * flags, every schema compiled and closed, every mutation keyed, the registries of scopes and error codes
+ * published in full, and generated/ up to date with tools.yaml.
+ */
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { REPO_ROOT } from "../../codegen/format.ts";
+import { checkOutputs, emitGenerated, loadContext } from "../../codegen/pipeline.ts";
+import { RESULT_VALIDATORS, TOOLS, TOOLS_BY_NAME } from "../../generated/registry.ts";
+import { errorCodes } from "../../src/errors.ts";
+import { ALL_SCOPES } from "../../src/scopes.ts";
+
+/** DESIGN.md section 4, one row per tool: group, scope, review, queued, budget. */
+const DESIGN: Record<
+  string,
+  [group: string, scope: string, review: boolean, queued: boolean, budget: string]
+> = {
+  get_profile: ["account", "read:profile", false, false, "read"],
+  get_workspace: ["account", "read:workspace", false, false, "read"],
+  get_credit_balance: ["account", "read:profile", false, false, "read"],
+  get_account_settings: ["account", "read:profile", false, false, "read"],
+  get_job_status: ["account", "read:jobs", false, false, "read"],
+  list_products: ["products", "read:products", false, false, "read"],
+  get_product: ["products", "read:products", false, false, "read"],
+  list_product_assets: ["products", "read:products", false, false, "read"],
+  create_product: ["products", "create:products", false, false, "write"],
+  update_product: ["products", "manage:products", false, false, "write"],
+  fetch_product_details: ["products", "create:products", false, true, "ai"],
+  delete_product: ["products", "delete:products", true, false, "delete"],
+  list_content: ["content", "read:content", false, false, "read"],
+  search_content: ["content", "read:content", false, false, "read"],
+  get_post: ["content", "read:content", false, false, "read"],
+  create_text_post: ["content", "create:content", false, false, "write"],
+  create_image_post: ["content", "create:content", false, false, "write"],
+  delete_post: ["content", "delete:content", true, false, "delete"],
+  generate_captions: ["captions", "create:captions", false, false, "ai"],
+  generate_ugc_hooks: ["captions", "create:captions", false, false, "ai"],
+  list_carousel_formats: ["carousels", "read:content", false, false, "read"],
+  get_carousel_outline: ["carousels", "read:content", false, false, "read"],
+  get_carousel: ["carousels", "read:content", false, false, "read"],
+  generate_carousel: ["carousels", "create:carousels", false, true, "ai"],
+  regenerate_carousel_slide: ["carousels", "manage:carousels", false, true, "ai"],
+  retry_carousel: ["carousels", "manage:carousels", false, true, "ai"],
+  approve_carousel: ["carousels", "manage:carousels", true, false, "approval"],
+  list_media: ["media", "read:media", false, false, "read"],
+  search_media: ["media", "read:media", false, false, "read"],
+  get_media: ["media", "read:media", false, false, "read"],
+  list_connected_social_accounts: ["social", "read:social_accounts", false, false, "read"],
+  list_deliveries: ["social", "read:schedules", false, false, "read"],
+  get_schedule: ["social", "read:schedules", false, false, "read"],
+  publish_post: ["social", "publish:content", true, false, "approval"],
+  schedule_post: ["social", "schedule:content", true, false, "approval"],
+  list_automations: ["automations", "read:automations", false, false, "read"],
+  get_automation: ["automations", "read:automations", false, false, "read"],
+  list_automation_runs: ["automations", "read:automations", false, false, "read"],
+  get_automation_run: ["automations", "read:automations", false, false, "read"],
+  create_automation: ["automations", "create:automations", false, false, "write"],
+  update_automation: ["automations", "manage:automations", true, false, "approval"],
+  enable_automation: ["automations", "manage:automations", true, false, "approval"],
+  disable_automation: ["automations", "manage:automations", true, false, "approval"],
+  run_automation: ["automations", "manage:automations", true, false, "approval"],
+  delete_automation: ["automations", "delete:automations", true, false, "delete"],
+  get_account_analytics: ["analytics", "read:analytics", false, false, "read"],
+  get_post_analytics: ["analytics", "read:analytics", false, false, "read"],
+  get_best_performing_content: ["analytics", "read:analytics", false, false, "read"],
+};
+
+interface CatalogTool {
+  name: string;
+  group: string;
+  scope: string;
+  access: string;
+  browser_approval: boolean;
+  queued_handler: boolean;
+  budget: string;
+  plan: string | null;
+  annotations: Record<string, boolean>;
+  input_schema: Record<string, any>;
+  output_schema: Record<string, any>;
+  result_schema?: Record<string, any>;
+  example: Record<string, unknown>;
+}
+
+const catalog = JSON.parse(await readFile(path.join(REPO_ROOT, "generated/catalog.json"), "utf8")) as {
+  tools: CatalogTool[];
+  scopes: Array<{ name: string }>;
+  error_codes: Array<{ code: string; description: string }>;
+  protocol_revisions: string[];
+};
+const guide = await readFile(path.join(REPO_ROOT, "generated/guide.md"), "utf8");
+
+const REQUEST_ID = "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f";
+
+test("generated/ is up to date with tools.yaml (what `npm run codegen -- --check` checks)", async () => {
+  const ctx = await loadContext(path.join(REPO_ROOT, "tools.yaml"));
+  assert.deepEqual(await checkOutputs(REPO_ROOT, await emitGenerated(ctx)), []);
+});
+
+test("the catalog holds exactly the tools of the DESIGN table, sorted, with its flags", () => {
+  const names = catalog.tools.map((t) => t.name);
+  assert.equal(names.length, Object.keys(DESIGN).length);
+  assert.deepEqual(names, Object.keys(DESIGN).sort());
+  for (const tool of catalog.tools) {
+    const [group, scope, review, queued, budget] = DESIGN[tool.name]!;
+    const got = [tool.group, tool.scope, tool.browser_approval, tool.queued_handler, tool.budget];
+    assert.deepEqual(got, [group, scope, review, queued, budget], tool.name);
+    assert.equal(tool.access, budget === "read" ? "read" : "write", `${tool.name}.access`);
+    assert.equal(tool.annotations.readOnlyHint, tool.access === "read", `${tool.name}.readOnlyHint`);
+    if (budget === "delete")
+      assert.equal(tool.annotations.destructiveHint, true, `${tool.name}.destructiveHint`);
+    assert.equal(tool.plan, group === "analytics" ? "pro" : tool.plan, `${tool.name}.plan`);
+  }
+});
+
+test("the registry matches the catalog: same tools, same order, same flags", () => {
+  assert.deepEqual(
+    TOOLS.map((t) => t.name),
+    catalog.tools.map((t) => t.name),
+  );
+  for (const c of catalog.tools) {
+    const r = TOOLS_BY_NAME.get(c.name);
+    assert.ok(r, c.name);
+    assert.deepEqual(
+      [r.scope, r.access, r.review, r.queued, r.budget, r.plan],
+      [c.scope, c.access, c.browser_approval, c.queued_handler, c.budget, c.plan],
+    );
+    assert.deepEqual(r.inputSchema, c.input_schema);
+    assert.deepEqual(r.outputSchema, c.output_schema);
+    assert.equal(typeof r.handler.execute, "function", `${c.name}: handler.execute`);
+    if (r.queued) assert.equal(typeof r.handler.accept, "function", `${c.name}: handler.accept`);
+    if (r.review) assert.equal(typeof r.handler.describe, "function", `${c.name}: handler.describe`);
+    assert.equal(RESULT_VALIDATORS.has(c.name), r.review || r.queued, `${c.name}: result validator`);
+  }
+});
+
+/** Every `type: object` node of a schema, with its JSON pointer. */
+function objectNodes(schema: unknown, at = ""): Array<[string, Record<string, unknown>]> {
+  if (typeof schema !== "object" || schema === null) return [];
+  if (Array.isArray(schema)) return schema.flatMap((s, i) => objectNodes(s, `${at}/${i}`));
+  const node = schema as Record<string, unknown>;
+  const here: Array<[string, Record<string, unknown>]> =
+    node.type === "object" || (Array.isArray(node.type) && node.type.includes("object")) ? [[at, node]] : [];
+  return [...here, ...Object.entries(node).flatMap(([k, v]) => objectNodes(v, `${at}/${k}`))];
+}
+
+test("every schema is closed: each object node has additionalProperties false", () => {
+  for (const t of catalog.tools) {
+    for (const [which, schema] of [
+      ["input", t.input_schema],
+      ["output", t.output_schema],
+      ["result", t.result_schema],
+    ] as const) {
+      for (const [at, node] of objectNodes(schema)) {
+        if (at.endsWith("/details")) continue;
+        assert.equal(node.additionalProperties, false, `${t.name} ${which} ${at || "/"}`);
+      }
+    }
+  }
+});
+
+test("every input schema compiles, accepts the example and rejects an unknown argument", () => {
+  for (const tool of TOOLS) {
+    const example = catalog.tools.find((t) => t.name === tool.name)!.example;
+    assert.deepEqual(tool.validateInput(example), [], `${tool.name}: example`);
+    const issues = tool.validateInput({ ...example, not_an_argument: 1 });
+    assert.ok(
+      issues.some((i) => i.instancePath === "/not_an_argument" || i.keyword === "additionalProperties"),
+      `${tool.name}: unknown argument accepted`,
+    );
+    assert.notDeepEqual(tool.validateInput("not an object"), [], tool.name);
+  }
+});
+
+test("every output schema compiles, accepts a failure envelope and rejects an unknown field", () => {
+  const failure = {
+    request_id: REQUEST_ID,
+    status: "failed",
+    error: { code: "internal_error", message: "boom", request_id: REQUEST_ID },
+  };
+  for (const tool of TOOLS) {
+    assert.deepEqual(tool.validateOutput(failure), [], `${tool.name}: failure envelope`);
+    assert.notDeepEqual(tool.validateOutput({ ...failure, extra: true }), [], `${tool.name}: extra field`);
+    assert.notDeepEqual(tool.validateOutput({ status: "failed" }), [], `${tool.name}: request_id required`);
+    const badCode = { ...failure, error: { ...failure.error, code: "teapot" } };
+    assert.notDeepEqual(tool.validateOutput(badCode), [], `${tool.name}: unknown error code`);
+    if (tool.review) {
+      const pending = {
+        request_id: REQUEST_ID,
+        status: "approval_required",
+        operation_id: REQUEST_ID,
+        approval_url: `http://127.0.0.1/settings/integrations/mcp/requests/${REQUEST_ID}`,
+      };
+      assert.deepEqual(tool.validateOutput(pending), [], `${tool.name}: approval_required envelope`);
+    }
+  }
+});
+
+test("every mutation requires a uuid idempotency_key; reads take none", () => {
+  for (const tool of TOOLS) {
+    const input = tool.inputSchema as { properties: Record<string, any>; required?: string[] };
+    if (tool.access === "write") {
+      assert.deepEqual(
+        [input.properties.idempotency_key?.type, input.properties.idempotency_key?.format],
+        ["string", "uuid"],
+        tool.name,
+      );
+      assert.ok(input.required?.includes("idempotency_key"), `${tool.name}: idempotency_key not required`);
+      const example = { ...catalog.tools.find((t) => t.name === tool.name)!.example };
+      const withBadKey = { ...example, idempotency_key: "not-a-uuid" };
+      assert.ok(
+        tool.validateInput(withBadKey).some((i) => i.instancePath === "/idempotency_key"),
+        tool.name,
+      );
+      delete example.idempotency_key;
+      assert.ok(
+        tool.validateInput(example).some((i) => i.keyword === "required"),
+        `${tool.name}: accepted without idempotency_key`,
+      );
+    } else {
+      assert.equal(input.properties.idempotency_key, undefined, tool.name);
+    }
+  }
+});
+
+test("the catalog and the guide list exactly the registered error codes and scopes", () => {
+  assert.deepEqual(
+    catalog.error_codes.map((e) => e.code),
+    errorCodes,
+  );
+  assert.deepEqual(
+    catalog.scopes.map((s) => s.name),
+    ALL_SCOPES,
+  );
+  const errorsSection = guide.split(/^## /m).find((s) => s.startsWith("Errors\n")) ?? "";
+  const guideCodes = [...errorsSection.matchAll(/^\| `([a-z_]+)` \| /gm)].map((m) => m[1]);
+  assert.deepEqual(guideCodes, errorCodes);
+  for (const scope of ALL_SCOPES) assert.ok(guide.includes(`| \`${scope}\` |`), `guide lacks scope ${scope}`);
+  assert.deepEqual(catalog.protocol_revisions, ["2026-07-28", "2025-11-25", "2025-06-18"]);
+  for (const t of catalog.tools) assert.ok(guide.includes(`### \`${t.name}\``), `guide lacks ${t.name}`);
+});

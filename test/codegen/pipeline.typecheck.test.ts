@@ -1,0 +1,56 @@
+/**
+ * What codegen generates for the fixture type-checks under the repository's strict tsconfig (tsc --noEmit
+ * over generated/ and the stubs), and the generated registry works when imported.
+ */
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { test } from "node:test";
+import { pathToFileURL } from "node:url";
+import type { RegisteredTool } from "../../src/runtime/types.ts";
+import { generatedProject, run } from "./fixture.ts";
+
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+
+test("tsc --noEmit passes over the generated registry, types and stubs", async () => {
+  const root = await generatedProject();
+  const r = await run([tsc, "--noEmit", "-p", path.join(root, "tsconfig.json")], root);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+});
+
+test("the generated registry binds the stubs and validates with compiled schemas", async () => {
+  const root = await generatedProject();
+  const mod = (await import(pathToFileURL(path.join(root, "generated/registry.ts")).href)) as {
+    TOOLS: readonly RegisteredTool[];
+    TOOLS_BY_NAME: ReadonlyMap<string, RegisteredTool>;
+    RESULT_VALIDATORS: ReadonlyMap<string, (v: unknown) => unknown[]>;
+  };
+  assert.deepEqual(
+    mod.TOOLS.map((t) => t.name),
+    ["delete_post", "generate_carousel", "list_products"],
+  );
+  assert.ok(Object.isFrozen(mod.TOOLS));
+  const list = mod.TOOLS_BY_NAME.get("list_products");
+  assert.ok(list);
+  assert.deepEqual(list.validateInput({ limit: 5 }), []);
+  const issues = list.validateInput({ limit: 500, extra: true });
+  assert.ok(issues.some((i) => i.keyword === "maximum" && i.instancePath === "/limit"));
+  assert.ok(issues.some((i) => i.instancePath === "/extra"));
+  const envelope = {
+    request_id: "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+    status: "succeeded",
+    data: { items: [], next_cursor: null },
+  };
+  assert.deepEqual(list.validateOutput(envelope), []);
+  assert.notDeepEqual(list.validateOutput({ ...envelope, status: "done" }), []);
+  assert.notDeepEqual(list.validateOutput({ ...envelope, data: { items: [] } }), []);
+
+  assert.deepEqual([...mod.RESULT_VALIDATORS.keys()], ["delete_post", "generate_carousel"]);
+  const carousel = mod.TOOLS_BY_NAME.get("generate_carousel");
+  assert.equal(typeof carousel?.handler.accept, "function");
+  assert.equal(typeof mod.TOOLS_BY_NAME.get("delete_post")?.handler.describe, "function");
+  await assert.rejects(
+    () => list.handler.execute({}, {} as never),
+    (err: Error & { code?: string }) => err.name === "ToolError" && err.code === "internal_error",
+  );
+});

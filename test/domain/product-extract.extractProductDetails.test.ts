@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { extractProductDetails } from "../../src/domain/product-extract.ts";
+import {
+  AGGREGATE_OFFER_PAGE,
+  JSON_LD_PAGE,
+  META_ONLY_PAGE,
+  OPEN_GRAPH_PAGE,
+} from "../fixtures/product-pages.ts";
+
+test("JSON-LD Product inside @graph wins, with offers, brand and absolute image URLs", () => {
+  const d = extractProductDetails(JSON_LD_PAGE, "https://shop.example.com/p/glow");
+  assert.equal(d.title, "Glow Serum");
+  assert.equal(d.description, "Vitamin C face serum, 30 ml.");
+  assert.equal(d.price, 29.9);
+  assert.equal(d.currency, "EUR");
+  assert.equal(d.brand, "Lumen");
+  assert.deepEqual(d.image_urls, [
+    "https://shop.example.com/img/serum-1.jpg",
+    "https://cdn.example.com/serum-2.jpg",
+  ]);
+  assert.deepEqual(d.sources, ["json_ld"]);
+});
+
+test("Open Graph and product:price tags", () => {
+  const d = extractProductDetails(OPEN_GRAPH_PAGE, "https://outdoor.example/trail");
+  assert.equal(d.title, "Trail Runner 2");
+  assert.equal(d.description, "Lightweight trail shoe with a grippy sole.");
+  assert.equal(d.price, 119);
+  assert.equal(d.currency, "USD");
+  assert.equal(d.brand, "Outdoor Co");
+  assert.deepEqual(d.image_urls, [
+    "https://cdn.example.com/shoe.jpg",
+    "https://cdn.example.com/shoe-side.jpg",
+  ]);
+  assert.deepEqual(d.sources, ["open_graph"]);
+});
+
+test("meta-only page gives title and description, nothing else", () => {
+  const d = extractProductDetails(META_ONLY_PAGE, "https://mugs.example/");
+  assert.equal(d.title, "Handmade Mug");
+  assert.equal(d.description, "Stoneware mug, 350 ml, dishwasher safe.");
+  assert.equal(d.price, undefined);
+  assert.equal(d.currency, undefined);
+  assert.deepEqual(d.image_urls, []);
+  assert.deepEqual(d.sources, ["meta"]);
+});
+
+test("AggregateOffer lowPrice with a decimal comma, @type arrays, plain brand string", () => {
+  const d = extractProductDetails(AGGREGATE_OFFER_PAGE, "https://lamps.example/a/b");
+  assert.equal(d.title, "Desk Lamp");
+  assert.equal(d.price, 1299);
+  assert.equal(d.currency, "EUR");
+  assert.equal(d.brand, "Luxo");
+  assert.deepEqual(d.image_urls, ["https://lamps.example/a/lamp.png"]);
+});
+
+test("non-http image URLs and garbage are dropped; an empty page yields no fields", () => {
+  const d = extractProductDetails(
+    `<meta property="og:image" content="javascript:alert(1)"><meta property="og:image" content="data:image/png;base64,AA">`,
+    "https://x.example/",
+  );
+  assert.deepEqual(d.image_urls, []);
+  const empty = extractProductDetails("", "https://x.example/");
+  assert.deepEqual(empty, { image_urls: [], sources: [] });
+});

@@ -1,0 +1,133 @@
+/**
+ * Test fixtures for the MCP endpoint: small RegisteredTool objects (validators compiled with TypeBox
+ * `Compile`, exactly as the generated registry does) and a second HTTP listener serving `mcpRoutes` over
+ * those tools on the test app's database, with its own resource URL (tokens are minted for it).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { after } from "node:test";
+import express from "express";
+import { Compile } from "typebox/compile";
+import type { AppContext } from "../../src/context.ts";
+import { mcpRoutes } from "../../src/mcp/routes.ts";
+import type {
+  RegisteredTool,
+  SchemaIssue,
+  ToolContext,
+  ToolMeta,
+  ToolOutput,
+} from "../../src/runtime/types.ts";
+import type { TestApp } from "../helpers/app.ts";
+import { connect, type TestConnection } from "../helpers/tokens.ts";
+
+const STATES = [
+  "approval_required",
+  "approved",
+  "queued",
+  "running",
+  "succeeded",
+  "failed",
+  "dispatch_failed",
+  "denied",
+  "outcome_unknown",
+];
+
+/** The full envelope schema around a `data` schema (docs/tools-yaml.md "The envelope output schema"). */
+export function envelopeSchema(data: Record<string, unknown>): Record<string, unknown> {
+  return {
+    type: "object",
+    additionalProperties: false,
+    required: ["request_id", "status"],
+    properties: {
+      request_id: { type: "string", format: "uuid" },
+      status: { type: "string", enum: STATES },
+      data,
+      operation_id: { type: "string", format: "uuid" },
+      approval_url: { type: "string", format: "uri" },
+      credits_charged: { type: "integer", minimum: 0 },
+      error: {
+        type: "object",
+        additionalProperties: false,
+        required: ["code", "message", "request_id"],
+        properties: {
+          code: { type: "string" },
+          message: { type: "string" },
+          request_id: { type: "string", format: "uuid" },
+          retry_after: { type: "integer" },
+          details: {},
+        },
+      },
+    },
+  };
+}
+
+function validator(schema: Record<string, unknown>) {
+  const compiled = Compile(schema as never);
+  return (value: unknown): SchemaIssue[] =>
+    compiled.Check(value) ? [] : ([...compiled.Errors(value)] as unknown as SchemaIssue[]);
+}
+
+/** Builds a RegisteredTool; `execute` is the inline handler. */
+export function fixtureTool(
+  meta: Partial<ToolMeta> & { name: string; data?: Record<string, unknown> },
+  execute: (input: any, ctx: ToolContext) => Promise<ToolOutput>,
+): RegisteredTool {
+  const inputSchema = meta.inputSchema ?? {
+    type: "object",
+    additionalProperties: false,
+    properties: {},
+    required: [],
+  };
+  const outputSchema = envelopeSchema(meta.data ?? { type: "object" });
+  return {
+    title: meta.name.replaceAll("_", " "),
+    group: "account",
+    description: `Fixture tool ${meta.name}.`,
+    scope: "read:profile",
+    access: "read",
+    review: false,
+    queued: false,
+    budget: "read",
+    credits: "none",
+    plan: null,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    ...meta,
+    inputSchema,
+    outputSchema,
+    validateInput: validator(inputSchema),
+    validateOutput: validator(outputSchema),
+    handler: { execute },
+  };
+}
+
+export interface FixtureEndpoint {
+  /** The MCP endpoint URL (also the resource URL of `ctx`). */
+  url: string;
+  ctx: AppContext;
+  connect(who: { user_id: string; workspace_id: string }, scopes: string[]): Promise<TestConnection>;
+}
+
+/** Serves `mcpRoutes(ctx', {tools})` on a new loopback port; closed after the file's tests. */
+export async function startFixtureEndpoint(
+  app: TestApp,
+  tools: readonly RegisteredTool[],
+): Promise<FixtureEndpoint> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const ctx: AppContext = { ...app.ctx, config: { ...app.ctx.config, resourceUrl: url } };
+  const router = mcpRoutes(ctx, { tools });
+  const ex = express();
+  ex.disable("x-powered-by");
+  ex.use(router);
+  server.on("request", ex);
+  after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url, ctx, connect: (who, scopes) => connect({ ...app, ctx }, who, scopes) };
+}

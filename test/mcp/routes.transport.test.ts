@@ -1,0 +1,211 @@
+/**
+ * HTTP layer of POST /mcp (service spec 4.1, 5.3, 5.12, 7, 8; mcp-protocol.md "Transport"): methods,
+ * content type, body size, message shape, notifications, 401 challenges, Origin/CORS, Host, MCP disabled,
+ * the per-IP limit.
+ */
+import assert from "node:assert/strict";
+import http from "node:http";
+import { describe, it } from "node:test";
+import { startTestApp } from "../helpers/app.ts";
+import { postRaw, rpc } from "../helpers/mcp-client.ts";
+import { connect } from "../helpers/tokens.ts";
+import { fixtureTool, startFixtureEndpoint } from "./fixture.ts";
+
+const tools = [fixtureTool({ name: "ping_tool" }, async () => ({ data: {} }))];
+const app = await startTestApp({ queue: false, env: { CORS_ALLOWED_ORIGINS: "https://app.example" } });
+const ep = await startFixtureEndpoint(app, tools);
+const who = await app.user();
+const { token } = await ep.connect(who, ["read:profile"]);
+const json = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  authorization: `Bearer ${token}`,
+};
+
+/** Sends a request with an arbitrary Host header (fetch cannot). */
+function withHost(url: string, host: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: "POST",
+        headers: { ...json, host, "mcp-protocol-version": "2025-11-25" },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("transport", () => {
+  it("answers GET and DELETE with 405 and Allow: POST", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const res = await fetch(ep.url, {
+        method,
+        headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" },
+      });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get("allow"), "POST");
+    }
+  });
+
+  it("requires Content-Type application/json (415)", async () => {
+    const r = await postRaw(ep.url, "{}", { ...json, "content-type": "text/plain" });
+    assert.equal(r.status, 415);
+  });
+
+  it("refuses a body over 256 KiB with 413", async () => {
+    const big = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "ping",
+      params: { pad: "x".repeat(256 * 1024) },
+    });
+    const r = await postRaw(ep.url, big, json);
+    assert.equal(r.status, 413);
+  });
+
+  it("answers unparsable JSON with 400 / -32700", async () => {
+    const r = await postRaw(ep.url, "{nope", json);
+    assert.equal(r.status, 400);
+    assert.equal(r.body.error.code, -32700);
+  });
+
+  it("refuses arrays (batches) and responses with 400 / -32600", async () => {
+    const batch = await postRaw(ep.url, JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "ping" }]), json);
+    assert.equal(batch.status, 400);
+    assert.equal(batch.body.error.code, -32600);
+    const response = await postRaw(ep.url, JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }), json);
+    assert.equal(response.status, 400);
+    assert.equal(response.body.error.code, -32600);
+    assert.equal(response.body.id, 1);
+  });
+
+  it("accepts a notification with 202 and an empty body", async () => {
+    const r = await postRaw(ep.url, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), {
+      ...json,
+      "mcp-protocol-version": "2025-11-25",
+    });
+    assert.equal(r.status, 202);
+    assert.equal(r.text, "");
+  });
+
+  it("never issues a session id", async () => {
+    const r = await rpc(
+      ep.url,
+      "initialize",
+      { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      { revision: "2025-11-25", token },
+    );
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("mcp-session-id"), null);
+  });
+});
+
+describe("authentication", () => {
+  it("answers a request without a token with 401 and resource_metadata, without an error code", async () => {
+    const r = await rpc(ep.url, "tools/list", {}, { validate: false });
+    assert.equal(r.status, 401);
+    const challenge = r.headers.get("www-authenticate") ?? "";
+    assert.match(challenge, /^Bearer /);
+    assert.match(
+      challenge,
+      /resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"/,
+    );
+    assert.doesNotMatch(challenge, /error=/);
+  });
+
+  it('answers a bad token with 401 and error="invalid_token"', async () => {
+    const r = await rpc(ep.url, "tools/list", {}, { token: `${token.slice(0, -4)}AAAA`, validate: false });
+    assert.equal(r.status, 401);
+    assert.match(r.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
+  });
+
+  it("refuses a token minted for another resource", async () => {
+    const other = await connect(app, who, ["read:profile"]); // audience: the main app's resource
+    const r = await rpc(ep.url, "tools/list", {}, { token: other.token, validate: false });
+    assert.equal(r.status, 401);
+  });
+});
+
+describe("Origin, CORS and Host", () => {
+  it("allows requests without Origin (native clients)", async () => {
+    const r = await rpc(ep.url, "tools/list", {}, { token });
+    assert.equal(r.status, 200);
+  });
+
+  it("refuses an Origin that is not allow-listed with 403", async () => {
+    const r = await rpc(
+      ep.url,
+      "tools/list",
+      {},
+      { token, headers: { origin: "https://evil.example" }, validate: false },
+    );
+    assert.equal(r.status, 403);
+    assert.equal(r.headers.get("access-control-allow-origin"), null);
+  });
+
+  it("answers an allow-listed Origin with CORS headers (no wildcard) exposing WWW-Authenticate and Mcp-Protocol-Version", async () => {
+    const r = await rpc(ep.url, "tools/list", {}, { token, headers: { origin: "https://app.example" } });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("access-control-allow-origin"), "https://app.example");
+    assert.equal(r.headers.get("access-control-allow-credentials"), null);
+    const exposed = (r.headers.get("access-control-expose-headers") ?? "").toLowerCase();
+    assert.match(exposed, /www-authenticate/);
+    assert.match(exposed, /mcp-protocol-version/);
+    const preflight = await fetch(ep.url, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://app.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type, mcp-protocol-version",
+      },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get("access-control-allow-origin"), "https://app.example");
+    const badPreflight = await fetch(ep.url, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
+    });
+    assert.equal(badPreflight.status, 403);
+  });
+
+  it("answers a Host other than the resource's with 404 (DNS rebinding)", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+    assert.equal(await withHost(ep.url, "evil.example.com", body), 404);
+    assert.equal(await withHost(ep.url, new URL(ep.url).host, body), 200);
+  });
+});
+
+describe("MCP disabled and per-IP limit", () => {
+  it("answers 404 on /mcp when MCP is disabled", async () => {
+    const off = await startTestApp({ queue: false, env: { MCP_ENABLED: "false" } });
+    const r = await rpc(off.resource, "tools/list", {}, { validate: false });
+    assert.equal(r.status, 404);
+    const get = await fetch(off.resource);
+    assert.equal(get.status, 404);
+  });
+
+  it("answers 429 with Retry-After after the per-IP budget", async () => {
+    const limited = await startTestApp({ queue: false, env: { RATE_LIMIT_MCP_IP: "3" } });
+    const lep = await startFixtureEndpoint(limited, tools);
+    const u = await limited.user();
+    const { token: t } = await lep.connect(u, ["read:profile"]);
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof rpc>> | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = await rpc(lep.url, "tools/list", {}, { token: t, validate: false });
+      statuses.push(last.status);
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+    const retry = Number(last?.headers.get("retry-after"));
+    assert.ok(Number.isInteger(retry) && retry >= 1 && retry <= 60);
+  });
+});

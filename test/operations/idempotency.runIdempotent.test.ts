@@ -1,0 +1,133 @@
+/**
+ * Idempotency through the real pipeline, real Postgres and real pg-boss workers (service spec 2.6, 4.2
+ * rule 2, 7 rule 1).
+ */
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { describe, test } from "node:test";
+import { ToolError } from "../../src/errors.ts";
+import type { Runtime } from "../../src/runtime/pipeline.ts";
+import type { AuthContext } from "../../src/runtime/types.ts";
+import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { call, connection, key, makeTool, stateOf, useTools, waitFor, type Who } from "./helpers.ts";
+
+let executions = 0;
+
+const createThing = makeTool({
+  name: "create_thing",
+  scope: "create:products",
+  queued: true,
+  properties: { name: { type: "string", maxLength: 100 }, fail: { type: "boolean" } },
+  required: ["name"],
+  handler: {
+    async accept(input, ctx) {
+      if (input.fail) throw new ToolError("validation_failed", "asked to fail");
+      const [row] = await ctx
+        .db("products")
+        .insert({ user_id: ctx.auth.userId, workspace_id: ctx.auth.workspaceId, name: input.name })
+        .returning("id");
+      return { data: { product_id: row.id } };
+    },
+    async execute(_input, ctx, accepted) {
+      executions += 1;
+      await ctx.db("products").where({ id: accepted.product_id }).update({ description: "processed" });
+      return { data: { product_id: accepted.product_id, processed: true } };
+    },
+  },
+});
+
+const app: TestApp = await startTestApp({ worker: true, env: { RATE_LIMIT_WRITES: "1000" } });
+const rt: Runtime = useTools(app, [createThing]);
+const owner: Who = await app.user();
+const auth: AuthContext = await connection(app, owner, ["create:products", "read:jobs"]);
+
+const products = (name: string) =>
+  app.ctx.db("products").where({ name }).count<{ count: string }[]>({ count: "*" });
+
+describe("runIdempotent", () => {
+  test("20 concurrent identical calls with one key make one operation and one effect", async () => {
+    const k = key();
+    const envelopes = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        call(rt, auth, "create_thing", { idempotency_key: k, name: "Concurrent lamp" }),
+      ),
+    );
+    const ids = new Set(envelopes.map((e) => e.operation_id));
+    assert.equal(ids.size, 1, "every duplicate answers with the same operation_id");
+    for (const e of envelopes) {
+      assert.equal(e.error, undefined);
+      assert.equal(e.status, "queued");
+    }
+    const [opId] = [...ids];
+    assert.ok(opId);
+    assert.equal(Number((await products("Concurrent lamp"))[0]?.count), 1, "accept ran once");
+    const ops = await app.ctx
+      .db("operations")
+      .where({ grant_id: auth.grantId, tool: "create_thing" })
+      .whereIn("id", [opId]);
+    assert.equal(ops.length, 1);
+    const before = executions;
+    await waitFor(
+      () => stateOf(app.ctx, opId),
+      (s) => s === "succeeded",
+    );
+    // Replays after the run still answer with the first envelope and run nothing again.
+    const again = await call(rt, auth, "create_thing", { idempotency_key: k, name: "Concurrent lamp" });
+    assert.equal(again.operation_id, opId);
+    assert.equal(again.request_id, envelopes[0]?.request_id);
+    assert.equal(Number((await products("Concurrent lamp"))[0]?.count), 1);
+    assert.ok(executions - before <= 1, "the handler ran at most once after the burst");
+    const row = await app.ctx.db("operations").where({ id: opId }).first();
+    assert.equal(row.attempts, 1, "claimed exactly once");
+  });
+
+  test("same key with other arguments is idempotency_conflict; key order does not matter", async () => {
+    const k = key();
+    const first = await call(rt, auth, "create_thing", { idempotency_key: k, name: "Blue vase" });
+    assert.equal(first.status, "queued");
+    const conflict = await call(rt, auth, "create_thing", { idempotency_key: k, name: "Red vase" });
+    assert.equal(conflict.error?.code, "idempotency_conflict");
+    const reordered = await call(rt, auth, "create_thing", { name: "Blue vase", idempotency_key: k });
+    assert.equal(reordered.operation_id, first.operation_id);
+    assert.equal(Number((await products("Red vase"))[0]?.count), 0);
+  });
+
+  test("a new connection is a new namespace", async () => {
+    const k = key();
+    const a = await call(rt, auth, "create_thing", { idempotency_key: k, name: "Namespace chair" });
+    const other = await connection(app, owner, ["create:products", "read:jobs"]);
+    const b = await call(rt, other, "create_thing", { idempotency_key: k, name: "Namespace chair" });
+    assert.ok(a.operation_id && b.operation_id);
+    assert.notEqual(a.operation_id, b.operation_id);
+    assert.equal(Number((await products("Namespace chair"))[0]?.count), 2);
+  });
+
+  test("a failed first call does not poison the key: nothing is stored and the key can be used again", async () => {
+    const k = key();
+    const failed = await call(rt, auth, "create_thing", { idempotency_key: k, name: "Fixable", fail: true });
+    assert.equal(failed.error?.code, "validation_failed");
+    const records = await app.ctx
+      .db("idempotency_records")
+      .where({ grant_id: auth.grantId, tool: "create_thing" });
+    assert.ok(
+      records.every((r) => r.state === "done"),
+      "no record is left in flight",
+    );
+    const conflict = await call(rt, auth, "create_thing", { idempotency_key: k, name: "Fixable" });
+    assert.equal(conflict.error, undefined, "the key was released with the rolled-back call");
+    assert.equal(conflict.status, "queued");
+  });
+
+  test("records hold only hashes of the key and arguments and a sealed envelope", async () => {
+    const k = randomUUID();
+    await call(rt, auth, "create_thing", { idempotency_key: k, name: "Secret-ish name 123" });
+    const rows = await app.ctx.db("idempotency_records").where({ grant_id: auth.grantId });
+    const text = JSON.stringify(rows);
+    assert.ok(!text.includes(k), "the key is stored hashed");
+    assert.ok(!text.includes("Secret-ish name 123"), "arguments are not stored in plaintext");
+    assert.ok(
+      rows.every((r) => /^[0-9a-f]{64}$/.test(r.key_hash) && /^[0-9a-f]{64}$/.test(r.arguments_hash)),
+    );
+    assert.ok(rows.every((r) => String(r.response_sealed).startsWith("v1.")));
+  });
+});

@@ -1,0 +1,163 @@
+/** syncAnalytics and the Pro analytics tools: saved lifetime counters, null vs 0, coverage, cohorts, top 5. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { syncAnalytics } from "../../../src/domain/analytics-sync.ts";
+import { localSocialProvider } from "../../../src/providers/social/local.ts";
+import { handler as accountHandler } from "../../../src/tools/analytics/get_account_analytics.ts";
+import { handler as bestHandler } from "../../../src/tools/analytics/get_best_performing_content.ts";
+import { handler as postHandler } from "../../../src/tools/analytics/get_post_analytics.ts";
+import { handler as publishHandler } from "../../../src/tools/social/publish_post.ts";
+import { account, inline, key, named, reviewed, setup, textPost, toolError } from "../carousels/fixtures.ts";
+
+const accountAnalytics = named("get_account_analytics", accountHandler);
+const postAnalytics = named("get_post_analytics", postHandler);
+const best = named("get_best_performing_content", bestHandler);
+const publish = named("publish_post", publishHandler);
+
+const { app, me, other, peer } = await setup("pro");
+const insta = await account(app, me, "instagram", "Insta");
+const linkedin = await account(app, me, "linkedin", "LinkedIn");
+const expired = await account(app, me, "facebook", "Old page", "expired");
+
+const posts: string[] = [];
+for (let i = 0; i < 4; i++) {
+  const id = await textPost(app, me, `Post number ${i}`);
+  await reviewed(app, me, publish, {
+    post_id: id,
+    social_account_ids: [insta, linkedin],
+    idempotency_key: key(),
+  });
+  posts.push(id);
+}
+const pendingPost = await textPost(app, me, "Never published");
+await reviewed(app, me, publish, {
+  post_id: pendingPost,
+  social_account_ids: [expired],
+  idempotency_key: key(),
+});
+
+test("before any sync, counters are null and coverage is none (missing, not zero)", async () => {
+  const out = await inline(app, me, accountAnalytics, {});
+  assert.equal(out.data.accounts.length, 3);
+  for (const a of out.data.accounts) {
+    assert.equal(a.synced_at, null);
+    assert.equal(a.coverage, "none");
+    assert.equal(a.views, null);
+  }
+  const p = await inline(app, me, postAnalytics, { post_id: posts[0]! });
+  assert.equal(p.data.deliveries.length, 2);
+  assert.ok(p.data.deliveries.every((d) => d.coverage === "none" && d.views === null));
+  assert.deepEqual((await inline(app, me, best, {})).data.items, []);
+});
+
+test("syncAnalytics saves provider counters; unreported metrics stay null and make coverage partial", async () => {
+  const report = await syncAnalytics(app.ctx);
+  assert.ok(report.accounts_synced >= 2);
+  assert.ok(report.accounts_skipped >= 1, "the expired account cannot be read");
+  assert.ok(report.posts_synced >= 8);
+  const out = await inline(app, me, accountAnalytics, {});
+  const ig = out.data.accounts.find((a) => a.social_account_id === insta)!;
+  const li = out.data.accounts.find((a) => a.social_account_id === linkedin)!;
+  const fb = out.data.accounts.find((a) => a.social_account_id === expired)!;
+  const expected = await localSocialProvider().accountCounters({
+    id: insta,
+    network: "instagram",
+    handle: null,
+    status: "connected",
+  });
+  assert.deepEqual(
+    { followers: ig.followers, views: ig.views, likes: ig.likes, comments: ig.comments, shares: ig.shares },
+    expected,
+  );
+  assert.equal(ig.coverage, "complete");
+  assert.equal(ig.synced_at, report.synced_at);
+  assert.equal(li.views, null);
+  assert.equal(li.coverage, "partial");
+  assert.equal(fb.coverage, "none");
+  const filtered = await inline(app, me, accountAnalytics, { network: "linkedin" });
+  assert.deepEqual(
+    filtered.data.accounts.map((a) => a.social_account_id),
+    [linkedin],
+  );
+
+  const p = await inline(app, me, postAnalytics, { post_id: posts[0]! });
+  const liDelivery = p.data.deliveries.find((d) => d.network === "linkedin")!;
+  assert.equal(liDelivery.views, null);
+  assert.equal(liDelivery.saves, null);
+  assert.equal(liDelivery.coverage, "partial");
+  const igDelivery = p.data.deliveries.find((d) => d.network === "instagram")!;
+  assert.equal(igDelivery.coverage, "complete");
+  assert.equal(typeof igDelivery.views, "number");
+  // A delivery that never got published has no analytics.
+  assert.deepEqual((await inline(app, me, postAnalytics, { post_id: pendingPost })).data.deliveries, []);
+});
+
+test("best performing content ranks by available views, at most 5, within a publication cohort", async () => {
+  const out0 = await inline(app, me, best, {});
+  assert.equal(out0.data.items.length, 4, "linkedin deliveries have no views and are not ranked");
+  for (let i = 4; i < 7; i++) {
+    const id = await textPost(app, me, `Post number ${i}`);
+    await reviewed(app, me, publish, { post_id: id, social_account_ids: [insta], idempotency_key: key() });
+    posts.push(id);
+  }
+  await syncAnalytics(app.ctx);
+  const out = await inline(app, me, best, {});
+  assert.equal(out.data.items.length, 5, "at most five items");
+  assert.ok(out.data.items.every((i) => i.network === "instagram"));
+  const views = out.data.items.map((i) => i.views);
+  assert.deepEqual(
+    views,
+    [...views].sort((a, b) => b - a),
+  );
+  assert.deepEqual(out.data.window, { published_from: null, published_to: null });
+  assert.equal((await inline(app, me, best, { limit: 2 })).data.items.length, 2);
+
+  // Move one post's publication into the past: a window selects by published_at, not by sync time.
+  const old = await app.ctx.db("deliveries").where({ post_id: posts[0], social_account_id: insta }).first();
+  await app.ctx
+    .db("deliveries")
+    .where({ id: old.id })
+    .update({ published_at: new Date("2026-01-15T12:00:00Z") });
+  const january = await inline(app, me, best, {
+    published_from: "2026-01-01T00:00:00Z",
+    published_to: "2026-01-31T23:59:59Z",
+  });
+  assert.deepEqual(
+    january.data.items.map((i) => i.delivery_id),
+    [old.id],
+  );
+  assert.equal(january.data.items[0]!.caption_excerpt, "Post number 0");
+  const inverted = await toolError(
+    inline(app, me, best, { published_from: "2026-02-01T00:00:00Z", published_to: "2026-01-01T00:00:00Z" }),
+  );
+  assert.equal(inverted.code, "validation_failed");
+  assert.deepEqual((await inline(app, me, best, { network: "x" })).data.items, []);
+});
+
+test("other users see none of it; foreign posts and accounts are not_found", async () => {
+  for (const who of [other, peer]) {
+    await app.ctx.db("subscriptions").where({ user_id: who.user_id }).update({ plan: "pro" });
+    assert.equal(
+      (await toolError(inline(app, who, postAnalytics, { post_id: posts[0]! }))).code,
+      "not_found",
+    );
+    assert.equal(
+      (await toolError(inline(app, who, accountAnalytics, { social_account_id: insta }))).code,
+      "not_found",
+    );
+    assert.deepEqual((await inline(app, who, best, {})).data.items, []);
+  }
+});
+
+test("analytics needs the Pro plan (domain double-check)", async () => {
+  const growth = await app.user({ plan: "growth" });
+  for (const [h, input] of [
+    [accountAnalytics, {}],
+    [best, {}],
+    [postAnalytics, { post_id: posts[0]! }],
+  ] as const) {
+    const err = await toolError(inline(app, growth, h as never, input as never));
+    assert.equal(err.code, "forbidden");
+    assert.match(err.message, /Pro plan/);
+  }
+});

@@ -1,0 +1,259 @@
+/**
+ * Fixtures for the Domain II tool tests: a real app on a fresh database, ToolContexts built as the pipeline
+ * builds them (inline and `accept` in a transaction, worker `execute` on the pool), and owned records.
+ */
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { Compile } from "typebox/compile";
+import { ALL_SCOPES } from "../../../src/scopes.ts";
+import { addMember } from "../../../src/domain/accounts.ts";
+import { grantCredits } from "../../../src/domain/credits.ts";
+import { connectSocialAccount } from "../../../src/domain/social.ts";
+import { ToolError } from "../../../src/errors.ts";
+import type { Knex } from "../../../src/db/knex.ts";
+import type { ToolContext, ToolHandler, ToolOutput } from "../../../src/runtime/types.ts";
+import { startTestApp, type TestApp } from "../../helpers/app.ts";
+import type { Plan } from "../../../src/domain/plans.ts";
+
+export interface Who {
+  user_id: string;
+  workspace_id: string;
+  email: string;
+}
+
+/** The app plus three callers: `me`, `peer` (another member of my workspace) and `other` (another workspace). */
+export async function setup(plan: Plan = "creator") {
+  const app = await startTestApp({ queue: false });
+  const me = await app.user({ plan });
+  await grantCredits(app.ctx.db, me.user_id, 2000, "test:grant");
+  const other = await app.user({ plan });
+  const peerUser = await app.user({ plan });
+  await addMember(app.ctx.db, me.workspace_id, peerUser.email);
+  const peer = { user_id: peerUser.user_id, workspace_id: me.workspace_id, email: peerUser.email };
+  return { app, me, other, peer };
+}
+
+/** A ToolContext for `who` over `db` (a transaction for inline/accept, the pool for execute). */
+export function toolContext(
+  app: TestApp,
+  who: Who,
+  db: Knex | Knex.Transaction = app.ctx.db,
+  operationId?: string,
+): ToolContext {
+  return {
+    app: app.ctx,
+    auth: {
+      userId: who.user_id,
+      workspaceId: who.workspace_id,
+      grantId: randomUUID(),
+      clientId: randomUUID(),
+      scopes: new Set(ALL_SCOPES),
+      tokenId: randomUUID(),
+    },
+    requestId: randomUUID(),
+    operationId: operationId ?? randomUUID(),
+    db,
+    signal: new AbortController().signal,
+    progress() {},
+  };
+}
+
+/** The tool name of a handler module's path is not known at runtime: tests name it for schema checks. */
+const names = new WeakMap<object, string>();
+
+/** Registers `handler` under its tool name so that every call's input and output are schema-checked. */
+export function named<H extends object>(tool: string, handler: H): H {
+  names.set(handler, tool);
+  return handler;
+}
+
+function check(handler: object, part: "input" | "data" | "result", value: unknown): void {
+  const tool = names.get(handler);
+  if (tool) assertSchema(tool, part, value);
+}
+
+/** Runs an inline handler as the pipeline does: in a transaction that commits only on success. */
+export async function inline<I, O>(
+  app: TestApp,
+  who: Who,
+  handler: ToolHandler<I, O>,
+  input: I,
+): Promise<ToolOutput<O>> {
+  check(handler, "input", input);
+  const out = await app.ctx.db.transaction((trx) => handler.execute(input, toolContext(app, who, trx)));
+  check(handler, "data", out.data);
+  return out;
+}
+
+/** Runs a queued handler: `accept` in a transaction, then `execute` on the pool with the accepted data. */
+export async function queued<I, O, A>(app: TestApp, who: Who, handler: ToolHandler<I, O, A>, input: I) {
+  check(handler, "input", input);
+  const operationId = randomUUID();
+  const accepted = await app.ctx.db.transaction((trx) =>
+    handler.accept!(input, toolContext(app, who, trx, operationId)),
+  );
+  check(handler, "data", accepted.data);
+  const result = await handler.execute(input, toolContext(app, who, app.ctx.db, operationId), accepted.data);
+  check(handler, "result", result.data);
+  return { accepted, result };
+}
+
+/** Runs a review handler: `describe` at call time, then `execute` as the worker after approval. */
+export async function reviewed<I, O>(app: TestApp, who: Who, handler: ToolHandler<I, O>, input: I) {
+  check(handler, "input", input);
+  const description = await handler.describe!(input, toolContext(app, who));
+  const result = await handler.execute(input, toolContext(app, who));
+  check(handler, "result", result.data);
+  return { description, result };
+}
+
+/** Awaits `p` and returns the ToolError it rejects with (fails if it resolves or throws something else). */
+export async function toolError(p: Promise<unknown>): Promise<ToolError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof ToolError) return err;
+    throw err;
+  }
+  throw new Error("expected a ToolError");
+}
+
+/** Inserts an owned product. */
+export async function product(app: TestApp, who: Who, fields: Record<string, unknown> = {}): Promise<string> {
+  const [row] = await app.ctx
+    .db("products")
+    .insert({
+      workspace_id: who.workspace_id,
+      user_id: who.user_id,
+      name: "Glow Serum",
+      description: "A vitamin C serum for brighter skin. Absorbs in seconds. Fragrance free.",
+      brand: "Lumen",
+      price_minor: 2900,
+      currency: "USD",
+      product_url: "https://shop.example.com/glow",
+      tags: JSON.stringify(["skincare"]),
+      ...fields,
+    })
+    .returning("id");
+  return row.id;
+}
+
+/** Inserts an owned media asset record (kind image or video; `duration_seconds` for videos). */
+export async function media(
+  app: TestApp,
+  who: Who,
+  kind: "image" | "video",
+  durationSeconds: number | null = null,
+): Promise<string> {
+  const [row] = await app.ctx
+    .db("media_assets")
+    .insert({
+      workspace_id: who.workspace_id,
+      user_id: who.user_id,
+      kind,
+      mime_type: kind === "image" ? "image/png" : "video/mp4",
+      bytes: 1000,
+      width: 1080,
+      height: 1080,
+      duration_seconds: durationSeconds,
+      storage_key: `test/${randomUUID()}`,
+      title: `${kind} asset`,
+    })
+    .returning("id");
+  return row.id;
+}
+
+/** Attaches stored CTA artwork (an owned image with role cta_artwork) to a product. */
+export async function ctaArtwork(app: TestApp, who: Who, productId: string): Promise<string> {
+  const assetId = await media(app, who, "image");
+  await app.ctx
+    .db("product_assets")
+    .insert({ product_id: productId, media_asset_id: assetId, role: "cta_artwork" });
+  return assetId;
+}
+
+/** Connects a social account for `who` (with sealed tokens, to prove they never leak). */
+export async function account(
+  app: TestApp,
+  who: Who,
+  network: string,
+  name = `My ${network}`,
+  status = "connected",
+) {
+  const a = await connectSocialAccount(
+    app.ctx.db,
+    app.ctx.sealer,
+    { userId: who.user_id, workspaceId: who.workspace_id },
+    {
+      network,
+      displayName: name,
+      handle: `@${network}_handle`,
+      accessToken: "secret-access-token-value",
+      refreshToken: "secret-refresh-token-value",
+      providerMetadata: { page_id: "secret-page-id" },
+    },
+  );
+  if (status !== "connected")
+    await app.ctx.db("social_accounts").where({ id: a.social_account_id }).update({ status });
+  return a.social_account_id;
+}
+
+/** A draft text post of `who`. */
+export async function textPost(app: TestApp, who: Who, caption = "Hello from the tests"): Promise<string> {
+  const [row] = await app.ctx
+    .db("posts")
+    .insert({ workspace_id: who.workspace_id, user_id: who.user_id, type: "text", status: "draft", caption })
+    .returning("id");
+  return row.id;
+}
+
+/** The user's credit balance. */
+export async function balance(app: TestApp, who: Who): Promise<number> {
+  const row = await app.ctx
+    .db("credit_ledger")
+    .where({ user_id: who.user_id })
+    .sum({ total: "delta" })
+    .first();
+  return Number(row?.total ?? 0);
+}
+
+/** Sets the user's balance to exactly `credits`. */
+export async function setBalance(app: TestApp, who: Who, credits: number): Promise<void> {
+  const now = await balance(app, who);
+  if (now !== credits)
+    await app.ctx
+      .db("credit_ledger")
+      .insert({ user_id: who.user_id, delta: credits - now, reason: "test:adjust" });
+}
+
+export const key = () => randomUUID();
+
+const catalog = JSON.parse(
+  readFileSync(new URL("../../../generated/catalog.json", import.meta.url), "utf8"),
+) as {
+  tools: Array<{ name: string; input_schema: object; output_schema: object; result_schema?: object }>;
+};
+const compiled = new Map<string, ReturnType<typeof Compile>>();
+
+/**
+ * Asserts that `value` conforms to the catalog schema of `tool`: `input` (arguments), `data` (the envelope's
+ * data of an inline or accepted call) or `result` (a queued or review tool's worker result).
+ */
+export function assertSchema(tool: string, part: "input" | "data" | "result", value: unknown): void {
+  const id = `${tool}:${part}`;
+  let c = compiled.get(id);
+  if (!c) {
+    const entry = catalog.tools.find((t) => t.name === tool);
+    if (!entry) throw new Error(`no tool ${tool} in the catalog`);
+    const schema =
+      part === "input" ? entry.input_schema : part === "result" ? entry.result_schema : entry.output_schema;
+    if (!schema) throw new Error(`tool ${tool} has no ${part} schema`);
+    c = Compile(schema as never);
+    compiled.set(id, c);
+  }
+  const subject = part === "data" ? { request_id: randomUUID(), status: "succeeded", data: value } : value;
+  if (!c.Check(subject)) {
+    const errors = [...c.Errors(subject)].map((e) => `${e.instancePath} ${e.message}`);
+    throw new Error(`${tool} ${part} does not conform to the catalog: ${errors.join("; ")}`);
+  }
+}

@@ -1,0 +1,197 @@
+/** generate_carousel, get_carousel, get_carousel_outline, list_carousel_formats over a real database. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { localDiskStorage } from "../../../src/providers/storage.ts";
+import { imageSize } from "image-size";
+import { handler as generateHandler } from "../../../src/tools/carousels/generate_carousel.ts";
+import { handler as getCarouselHandler } from "../../../src/tools/carousels/get_carousel.ts";
+import { handler as getOutlineHandler } from "../../../src/tools/carousels/get_carousel_outline.ts";
+import { handler as formatsHandler } from "../../../src/tools/carousels/list_carousel_formats.ts";
+import {
+  balance,
+  named,
+  ctaArtwork,
+  inline,
+  key,
+  product,
+  queued,
+  setBalance,
+  setup,
+  toolContext,
+  toolError,
+} from "./fixtures.ts";
+
+const generate = named("generate_carousel", generateHandler);
+const getCarousel = named("get_carousel", getCarouselHandler);
+const getOutline = named("get_carousel_outline", getOutlineHandler);
+const formats = named("list_carousel_formats", formatsHandler);
+
+const { app, me, other, peer } = await setup();
+
+test("list_carousel_formats lists only active designs with their formats, slide counts and prices", async () => {
+  const out = await inline(app, me, formats, {});
+  const ids = out.data.designs.map((d) => d.design_id);
+  assert.deepEqual(ids, ["bold-minimal", "product-showcase", "story-steps"]);
+  assert.ok(!ids.includes("legacy-collage"));
+  const showcase = out.data.designs.find((d) => d.design_id === "product-showcase")!;
+  assert.deepEqual(showcase.slide_counts, [4, 6, 8]);
+  assert.deepEqual(out.data.credit_prices, { generated_image: 5, stored_cta_artwork: 0 });
+});
+
+test("generate_carousel accepts, charges 30 for 6 slides and generates 6 real PNG slides", async () => {
+  const productId = await product(app, me);
+  const before = await balance(app, me);
+  const { accepted, result } = await queued(app, me, generate, {
+    product_id: productId,
+    slide_count: 6,
+    design_id: "bold-minimal",
+    format: "portrait",
+    prompt: "Focus on brightness",
+    idempotency_key: key(),
+  });
+  assert.equal(accepted.credits_charged, 30);
+  assert.equal(before - (await balance(app, me)), 30);
+  assert.deepEqual(Object.keys(accepted.data).sort(), ["post_id", "run_id"]);
+  assert.equal(result.data.status, "succeeded");
+  const post = await app.ctx.db("posts").where({ id: accepted.data.post_id }).first();
+  assert.equal(post.type, "carousel");
+  assert.equal(post.status, "draft");
+  assert.equal(post.media_asset_ids.length, 6);
+
+  const view = await inline(app, me, getCarousel, { post_id: accepted.data.post_id });
+  assert.equal(view.data.run.status, "succeeded");
+  assert.equal(view.data.run.kind, "generate");
+  assert.equal(view.data.run.credits_charged, 30);
+  assert.equal(view.data.slides.length, 6);
+  for (const s of view.data.slides) {
+    assert.equal(s.status, "ready");
+    const asset = await app.ctx.db("media_assets").where({ id: s.image_asset_id }).first();
+    assert.equal(asset.source, "generated");
+    assert.equal(asset.user_id, me.user_id);
+    const stored = await localDiskStorage(app.ctx.config.media.dir).read(asset.storage_key);
+    const bytes = Buffer.concat(await stored.stream.toArray());
+    assert.deepEqual(imageSize(bytes), { height: 1350, width: 1080, type: "png" });
+    assert.equal(bytes.length, Number(asset.bytes));
+  }
+  // The prompt is stored sealed, never in clear.
+  const slide = await app.ctx.db("carousel_slides").where({ post_id: accepted.data.post_id }).first();
+  assert.ok(!String(slide.image_prompt_sealed).includes("brightness"));
+
+  const outline = await inline(app, me, getOutline, { post_id: accepted.data.post_id });
+  assert.equal(outline.data.slide_count, 6);
+  assert.equal(outline.data.design_id, "bold-minimal");
+  assert.equal(outline.data.slides.length, 6);
+  assert.match(outline.data.slides[0]!.headline, /Glow Serum/);
+  assert.equal(outline.data.slides[5]!.headline, "Get yours today");
+  assert.ok(outline.data.slides.some((s) => s.headline === "$29.00"));
+});
+
+test("with use_cta_artwork the last slide reuses the stored artwork: 6 slides cost 25", async () => {
+  const productId = await product(app, me);
+  const artwork = await ctaArtwork(app, me, productId);
+  const { accepted } = await queued(app, me, generate, {
+    product_id: productId,
+    slide_count: 6,
+    design_id: "product-showcase",
+    use_cta_artwork: true,
+    idempotency_key: key(),
+  });
+  assert.equal(accepted.credits_charged, 25);
+  const view = await inline(app, me, getCarousel, { post_id: accepted.data.post_id });
+  assert.equal(view.data.slides[5]!.image_asset_id, artwork);
+  assert.ok(view.data.slides.every((s) => s.status === "ready"));
+});
+
+test("use_cta_artwork without stored artwork is validation_failed and charges nothing", async () => {
+  const productId = await product(app, me);
+  const before = await balance(app, me);
+  const err = await toolError(
+    queued(app, me, generate, {
+      product_id: productId,
+      slide_count: 6,
+      design_id: "bold-minimal",
+      use_cta_artwork: true,
+      idempotency_key: key(),
+    }),
+  );
+  assert.equal(err.code, "validation_failed");
+  assert.equal(await balance(app, me), before);
+});
+
+test("unsupported slide count, inactive or unknown design and unsupported format are validation_failed", async () => {
+  const productId = await product(app, me);
+  const cases = [
+    { design_id: "product-showcase", slide_count: 5 },
+    { design_id: "legacy-collage", slide_count: 4 },
+    { design_id: "no-such-design", slide_count: 6 },
+    { design_id: "bold-minimal", slide_count: 6, format: "story" },
+  ];
+  for (const c of cases) {
+    const err = await toolError(
+      queued(app, me, generate, { product_id: productId, ...c, idempotency_key: key() } as never),
+    );
+    assert.equal(err.code, "validation_failed", JSON.stringify(c));
+  }
+});
+
+test("a product of another workspace or of another member is not_found", async () => {
+  for (const owner of [other, peer]) {
+    const productId = await product(app, owner);
+    const err = await toolError(
+      queued(app, me, generate, {
+        product_id: productId,
+        slide_count: 6,
+        design_id: "bold-minimal",
+        idempotency_key: key(),
+      }),
+    );
+    assert.equal(err.code, "not_found");
+  }
+  const mine = await product(app, me);
+  const { accepted } = await queued(app, me, generate, {
+    product_id: mine,
+    slide_count: 4,
+    design_id: "bold-minimal",
+    idempotency_key: key(),
+  });
+  for (const who of [other, peer]) {
+    assert.equal(
+      (await toolError(inline(app, who, getCarousel, { post_id: accepted.data.post_id }))).code,
+      "not_found",
+    );
+    assert.equal(
+      (await toolError(inline(app, who, getOutline, { post_id: accepted.data.post_id }))).code,
+      "not_found",
+    );
+  }
+});
+
+test("insufficient credits are refused before any record is created", async () => {
+  const poor = await app.user();
+  const productId = await product(app, poor);
+  await setBalance(app, poor, 29);
+  const err = await toolError(
+    queued(app, poor, generate, {
+      product_id: productId,
+      slide_count: 6,
+      design_id: "bold-minimal",
+      idempotency_key: key(),
+    }),
+  );
+  assert.equal(err.code, "forbidden");
+  assert.match(err.message, /insufficient credits/);
+  assert.equal(await balance(app, poor), 29);
+  assert.equal((await app.ctx.db("posts").where({ user_id: poor.user_id })).length, 0);
+  assert.equal((await app.ctx.db("carousel_runs").where({ user_id: poor.user_id })).length, 0);
+});
+
+test("accept refuses to run outside the caller's transaction", async () => {
+  const productId = await product(app, me);
+  await assert.rejects(
+    generate.accept!(
+      { product_id: productId, slide_count: 4, design_id: "bold-minimal", idempotency_key: key() },
+      toolContext(app, me),
+    ),
+    /transaction/,
+  );
+});

@@ -1,0 +1,205 @@
+/** list_connected_social_accounts, publish_post and list_deliveries over a real database and the local provider. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { handler as listAccountsHandler } from "../../../src/tools/social/list_connected_social_accounts.ts";
+import { handler as listDeliveriesHandler } from "../../../src/tools/social/list_deliveries.ts";
+import { handler as publishHandler } from "../../../src/tools/social/publish_post.ts";
+import {
+  account,
+  inline,
+  key,
+  named,
+  product,
+  reviewed,
+  setup,
+  textPost,
+  toolContext,
+  toolError,
+} from "../carousels/fixtures.ts";
+
+const listAccounts = named("list_connected_social_accounts", listAccountsHandler);
+const listDeliveries = named("list_deliveries", listDeliveriesHandler);
+const publish = named("publish_post", publishHandler);
+
+const { app, me, other, peer } = await setup();
+const insta = await account(app, me, "instagram", "Shop Insta");
+const linkedin = await account(app, me, "linkedin", "Shop LinkedIn");
+const tiktok = await account(app, me, "tiktok", "Shop TikTok");
+const expired = await account(app, me, "facebook", "Old Page", "expired");
+const othersAccount = await account(app, other, "instagram", "Other Insta");
+const peersAccount = await account(app, peer, "x", "Peer X");
+
+test("list_connected_social_accounts returns the safe projection of my accounts only", async () => {
+  const out = await inline(app, me, listAccounts, {});
+  assert.deepEqual(out.data.items.map((a) => a.display_name).sort(), [
+    "Old Page",
+    "Shop Insta",
+    "Shop LinkedIn",
+    "Shop TikTok",
+  ]);
+  for (const item of out.data.items) {
+    assert.deepEqual(Object.keys(item).sort(), [
+      "display_name",
+      "handle",
+      "network",
+      "social_account_id",
+      "status",
+    ]);
+  }
+  const text = JSON.stringify(out.data);
+  assert.ok(!text.includes("secret"), "no token or provider metadata in the projection");
+  const row = await app.ctx.db("social_accounts").where({ id: insta }).first();
+  assert.ok(!row.access_token_sealed.includes("secret"), "tokens are sealed at rest");
+  assert.equal(app.ctx.sealer.open(row.access_token_sealed), "secret-access-token-value");
+  assert.equal(out.data.items.find((a) => a.social_account_id === expired)!.status, "expired");
+  assert.ok(
+    !out.data.items.some(
+      (a) => a.social_account_id === othersAccount || a.social_account_id === peersAccount,
+    ),
+  );
+});
+
+test("publish_post describes the post and destinations, then publishes with post URLs", async () => {
+  const postId = await textPost(app, me, "Summer sale starts now");
+  const { description, result } = await reviewed(app, me, publish, {
+    post_id: postId,
+    social_account_ids: [insta, linkedin],
+    idempotency_key: key(),
+  });
+  assert.match(
+    description.summary,
+    /Publish the text post “Summer sale starts now” now to Shop Insta \(Instagram\), Shop LinkedIn \(LinkedIn\)/,
+  );
+  assert.deepEqual(description.resources, [{ kind: "post", id: postId, label: "Summer sale starts now" }]);
+  assert.deepEqual(description.destinations, [
+    { name: "Shop Insta", network: "instagram" },
+    { name: "Shop LinkedIn", network: "linkedin" },
+  ]);
+  assert.equal(result.data.deliveries.length, 2);
+  for (const d of result.data.deliveries) {
+    assert.equal(d.status, "published");
+    assert.match(d.post_url!, /^https:\/\//);
+    assert.ok(d.published_at);
+  }
+  const post = await app.ctx.db("posts").where({ id: postId }).first();
+  assert.equal(post.status, "published");
+  const listed = await inline(app, me, listDeliveries, { post_id: postId });
+  assert.deepEqual(
+    listed.data.items.map((d) => d.post_url).sort(),
+    result.data.deliveries.map((d) => d.post_url).sort(),
+  );
+});
+
+test("publishing to an account that is not connected stays pending", async () => {
+  const postId = await textPost(app, me);
+  const { result } = await reviewed(app, me, publish, {
+    post_id: postId,
+    social_account_ids: [expired],
+    idempotency_key: key(),
+  });
+  assert.equal(result.data.deliveries[0]!.status, "pending");
+  assert.equal(result.data.deliveries[0]!.post_url, null);
+  assert.equal((await app.ctx.db("posts").where({ id: postId }).first()).status, "publishing");
+});
+
+test("tiktok is rejected at call time with a clear validation_failed, before any approval", async () => {
+  const postId = await textPost(app, me);
+  const err = await toolError(
+    publish.describe!(
+      { post_id: postId, social_account_ids: [insta, tiktok], idempotency_key: key() },
+      toolContext(app, me),
+    ),
+  );
+  assert.equal(err.code, "validation_failed");
+  assert.match(
+    err.message,
+    /tiktok needs creator options and per-post consent in the service's own review UI/,
+  );
+  assert.equal((await app.ctx.db("deliveries").where({ post_id: postId })).length, 0);
+});
+
+test("foreign posts and accounts are not_found", async () => {
+  const mine = await textPost(app, me);
+  for (const ids of [[othersAccount], [peersAccount], [insta, othersAccount]]) {
+    const err = await toolError(
+      publish.describe!(
+        { post_id: mine, social_account_ids: ids, idempotency_key: key() },
+        toolContext(app, me),
+      ),
+    );
+    assert.equal(err.code, "not_found");
+  }
+  for (const who of [other, peer]) {
+    const err = await toolError(
+      publish.describe!(
+        { post_id: mine, social_account_ids: [insta], idempotency_key: key() },
+        toolContext(app, who),
+      ),
+    );
+    assert.equal(err.code, "not_found");
+    assert.equal((await toolError(inline(app, who, listDeliveries, { post_id: mine }))).code, "not_found");
+  }
+});
+
+test("a carousel must be approved before it is published", async () => {
+  const productId = await product(app, me);
+  const [post] = await app.ctx
+    .db("posts")
+    .insert({
+      workspace_id: me.workspace_id,
+      user_id: me.user_id,
+      type: "carousel",
+      status: "draft",
+      product_id: productId,
+    })
+    .returning("id");
+  const err = await toolError(
+    publish.describe!(
+      { post_id: post.id, social_account_ids: [insta], idempotency_key: key() },
+      toolContext(app, me),
+    ),
+  );
+  assert.equal(err.code, "validation_failed");
+  assert.match(err.message, /approve_carousel/);
+});
+
+test("the post is re-checked at execution: deleted after approval -> not_found, no delivery", async () => {
+  const postId = await textPost(app, me);
+  await publish.describe!(
+    { post_id: postId, social_account_ids: [insta], idempotency_key: key() },
+    toolContext(app, me),
+  );
+  await app.ctx.db("posts").where({ id: postId }).update({ deleted_at: new Date() });
+  const err = await toolError(
+    publish.execute(
+      { post_id: postId, social_account_ids: [insta], idempotency_key: key() },
+      toolContext(app, me),
+    ),
+  );
+  assert.equal(err.code, "not_found");
+  assert.equal((await app.ctx.db("deliveries").where({ post_id: postId })).length, 0);
+});
+
+test("list_deliveries pages newest first with an opaque cursor", async () => {
+  const postId = await textPost(app, me);
+  for (let i = 0; i < 3; i++)
+    await reviewed(app, me, publish, {
+      post_id: postId,
+      social_account_ids: [insta],
+      idempotency_key: key(),
+    });
+  const first = await inline(app, me, listDeliveries, { post_id: postId, limit: 2 });
+  assert.equal(first.data.items.length, 2);
+  assert.ok(first.data.next_cursor);
+  const second = await inline(app, me, listDeliveries, {
+    post_id: postId,
+    limit: 2,
+    cursor: first.data.next_cursor!,
+  });
+  assert.equal(second.data.items.length, 1);
+  assert.equal(second.data.next_cursor, null);
+  const ids = [...first.data.items, ...second.data.items].map((d) => d.delivery_id);
+  assert.equal(new Set(ids).size, 3);
+  const bad = await toolError(inline(app, me, listDeliveries, { cursor: "not-a-cursor" }));
+  assert.equal(bad.code, "validation_failed");
+});
