@@ -23,7 +23,13 @@ export interface Booted {
  * @throws ConfigError for a bad setting; database errors when Postgres is unreachable.
  */
 export async function boot(
-  options: { env?: Record<string, string | undefined>; migrate?: boolean; clock?: Clock; logger?: Logger; config?: Config } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    migrate?: boolean;
+    clock?: Clock;
+    logger?: Logger;
+    config?: Config;
+  } = {},
 ): Promise<Booted> {
   const config = options.config ?? loadConfig(options.env);
   const log = options.logger ?? createLogger(config.logLevel);

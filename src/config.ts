@@ -171,7 +171,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     .filter(Boolean);
   for (const o of origins) {
     if (o === "*" || !/^https?:\/\/[^/]+$/.test(o))
-      throw new ConfigError("CORS_ALLOWED_ORIGINS", `"${o}" is not an origin (scheme://host[:port]); no wildcards`);
+      throw new ConfigError(
+        "CORS_ALLOWED_ORIGINS",
+        `"${o}" is not an origin (scheme://host[:port]); no wildcards`,
+      );
   }
   if (production && picked.FETCH_ALLOW_LOOPBACK_PORT)
     throw new ConfigError("FETCH_ALLOW_LOOPBACK_PORT", "is a test-only setting and is refused in production");
@@ -204,7 +207,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxImageBytes: num("MEDIA_MAX_IMAGE_BYTES", 20 * 1024 * 1024),
       maxVideoBytes: num("MEDIA_MAX_VIDEO_BYTES", 200 * 1024 * 1024),
     },
-    fetchAllowLoopbackPort: picked.FETCH_ALLOW_LOOPBACK_PORT ? Number(picked.FETCH_ALLOW_LOOPBACK_PORT) : undefined,
+    fetchAllowLoopbackPort: picked.FETCH_ALLOW_LOOPBACK_PORT
+      ? Number(picked.FETCH_ALLOW_LOOPBACK_PORT)
+      : undefined,
     budgets: {
       read: num("RATE_LIMIT_READS", 120),
       write: num("RATE_LIMIT_WRITES", 30),

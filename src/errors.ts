@@ -6,16 +6,19 @@
 /** Domain error codes of service spec 7, in the spec's order. */
 export const ERROR_CODES = {
   invalid_arguments: "The arguments are not of the tool's shape: an unknown argument or a malformed request.",
-  validation_failed: "An argument broke a rule of the input schema or of the domain; `details` gives JSON pointers.",
+  validation_failed:
+    "An argument broke a rule of the input schema or of the domain; `details` gives JSON pointers.",
   not_found: "No such record for this user and workspace (records of others are never revealed).",
   insufficient_scope: "The token lacks a scope the operation needs; a new consent is required.",
   forbidden: "The plan, the credits or the current authorization do not allow this action.",
-  account_setup_required: "The account must be set up in the browser first (for example a connected social account).",
+  account_setup_required:
+    "The account must be set up in the browser first (for example a connected social account).",
   integration_disabled: "The MCP integration is disabled by the operator.",
   idempotency_conflict: "The idempotency key was already used for this tool with different arguments.",
   rate_limited: "A per-user budget is exhausted; retry after `retry_after` seconds, with jitter.",
   internal_error: "The service failed; the request id identifies it in the operator's logs.",
-  outcome_unknown: "The outcome of an operation cannot be confirmed; inspect existing records before retrying.",
+  outcome_unknown:
+    "The outcome of an operation cannot be confirmed; inspect existing records before retrying.",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -52,7 +52,8 @@ export async function resolveKeys(config: Config, log: Logger): Promise<KeyMater
   let signing: JWK[] | undefined;
   if (config.signingKeys) signing = parseJwks(config.signingKeys, "SIGNING_KEYS");
   else if (config.signingKeysFile) {
-    if (!existsSync(config.signingKeysFile)) throw new ConfigError("SIGNING_KEYS_FILE", "file does not exist");
+    if (!existsSync(config.signingKeysFile))
+      throw new ConfigError("SIGNING_KEYS_FILE", "file does not exist");
     signing = parseJwks(await readFile(config.signingKeysFile, "utf8"), "SIGNING_KEYS_FILE");
   }
   const enc = config.appEncryptionKey ? [config.appEncryptionKey] : undefined;

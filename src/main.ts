@@ -22,7 +22,8 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE); // biome-ignore lint/suspicious/noConsole: CLI output
     return;
   }
-  if (!["all", "serve", "worker", "migrate", "admin"].includes(command)) throw new Error(`unknown command "${command}"\n${USAGE}`);
+  if (!["all", "serve", "worker", "migrate", "admin"].includes(command))
+    throw new Error(`unknown command "${command}"\n${USAGE}`);
   const quiet = command === "admin" || command === "migrate";
   const booted = await boot({
     env: quiet ? { LOG_LEVEL: "warn", ...process.env } : process.env,
@@ -77,7 +78,10 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  const message = err instanceof ConfigError ? `configuration error: ${err.message}` : (err as Error)?.message ?? String(err);
+  const message =
+    err instanceof ConfigError
+      ? `configuration error: ${err.message}`
+      : ((err as Error)?.message ?? String(err));
   console.error(`social-mcp: ${message.split("\n")[0]}`);
   if (message.includes("\n")) console.error(message.split("\n").slice(1).join("\n"));
   process.exit(1);

@@ -60,7 +60,12 @@ async function main(): Promise<number> {
       ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, "--test-timeout=300000", ...targets],
       {
         stdio: "inherit",
-        env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl, TEST_TEMPLATE_DATABASE: template, LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
+        env: {
+          ...process.env,
+          TEST_ADMIN_DATABASE_URL: adminUrl,
+          TEST_TEMPLATE_DATABASE: template,
+          LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
+        },
       },
     );
     child.on("exit", (c) => resolve(c ?? 1));

@@ -22,19 +22,32 @@ export async function runAdmin(db: Knex, argv: string[]): Promise<unknown> {
   const cmd = `${noun ?? ""} ${verb ?? ""}`;
   if (cmd === "user create") {
     const f = flags(rest, ["email", "password", "workspace", "plan"], ["email", "password", "workspace"]);
-    if (f.plan !== undefined && !isPlan(f.plan)) throw new UsageError(`--plan must be one of ${PLANS.join(", ")}`);
-    return createUser(db, { email: f.email!, password: f.password!, workspace: f.workspace!, ...(f.plan ? { plan: f.plan } : {}) });
+    if (f.plan !== undefined && !isPlan(f.plan))
+      throw new UsageError(`--plan must be one of ${PLANS.join(", ")}`);
+    return createUser(db, {
+      email: f.email!,
+      password: f.password!,
+      workspace: f.workspace!,
+      ...(f.plan ? { plan: f.plan } : {}),
+    });
   }
   if (cmd === "workspace add-member") {
     const f = flags(rest, ["workspace-id", "email", "role"], ["workspace-id", "email"]);
     if (!/^[0-9a-f-]{36}$/i.test(f["workspace-id"]!)) throw new UsageError("--workspace-id must be a UUID");
-    if (f.role !== undefined && f.role !== "member" && f.role !== "owner") throw new UsageError("--role must be member or owner");
-    return addMember(db, f["workspace-id"]!, f.email!, (f.role as "member" | "owner" | undefined) ?? "member");
+    if (f.role !== undefined && f.role !== "member" && f.role !== "owner")
+      throw new UsageError("--role must be member or owner");
+    return addMember(
+      db,
+      f["workspace-id"]!,
+      f.email!,
+      (f.role as "member" | "owner" | undefined) ?? "member",
+    );
   }
   if (cmd === "credits grant") {
     const f = flags(rest, ["email", "credits"], ["email", "credits"]);
     const credits = Number(f.credits);
-    if (!Number.isSafeInteger(credits) || credits <= 0) throw new UsageError("--credits must be a positive integer");
+    if (!Number.isSafeInteger(credits) || credits <= 0)
+      throw new UsageError("--credits must be a positive integer");
     const user = await db("users").whereRaw("lower(email) = lower(?)", [f.email!]).first();
     if (!user) throw new UsageError(`no user with email ${f.email}`);
     return { user_id: user.id, balance: await grantCredits(db, user.id, credits, "grant:operator") };

@@ -36,12 +36,19 @@ export function createSealer(keysBase64: string[]): Sealer {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", keys.get(activeId)!, iv);
       const ct = Buffer.concat([cipher.update(JSON.stringify(value ?? null), "utf8"), cipher.final()]);
-      return ["v1", activeId, iv.toString("base64url"), ct.toString("base64url"), cipher.getAuthTag().toString("base64url")].join(".");
+      return [
+        "v1",
+        activeId,
+        iv.toString("base64url"),
+        ct.toString("base64url"),
+        cipher.getAuthTag().toString("base64url"),
+      ].join(".");
     },
     open<T>(sealed: string): T {
       const [v, id, iv, ct, tag] = sealed.split(".");
       const key = id ? keys.get(id) : undefined;
-      if (v !== "v1" || !key || !iv || ct === undefined || !tag) throw new Error("sealed value: unknown format or key");
+      if (v !== "v1" || !key || !iv || ct === undefined || !tag)
+        throw new Error("sealed value: unknown format or key");
       const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
       decipher.setAuthTag(Buffer.from(tag, "base64url"));
       const pt = Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]);

@@ -20,7 +20,11 @@ export interface EmbeddedDb {
  * @param dataDir the service data directory; the cluster goes in `<dataDir>/postgres`.
  * @throws when the cluster cannot start (port taken, corrupt data dir).
  */
-export async function startEmbeddedPostgres(dataDir: string, port = 54329, database = "social_mcp"): Promise<EmbeddedDb> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  port = 54329,
+  database = "social_mcp",
+): Promise<EmbeddedDb> {
   const dir = path.resolve(dataDir, "postgres");
   await mkdir(path.dirname(dir), { recursive: true });
   const pg = new EmbeddedPostgres({
@@ -36,7 +40,10 @@ export async function startEmbeddedPostgres(dataDir: string, port = 54329, datab
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/${database}`;
   // Another process of ours (e.g. `npm start`) already runs this cluster: share it, do not stop it.
   if (existsSync(path.join(dir, "postmaster.pid")) && (await canConnect(port))) {
-    await ensureDatabase(new pgLib.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` }), database);
+    await ensureDatabase(
+      new pgLib.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` }),
+      database,
+    );
     return { url, stop: async () => {} };
   }
   if (!existsSync(path.join(dir, "PG_VERSION"))) await pg.initialise();
@@ -46,7 +53,10 @@ export async function startEmbeddedPostgres(dataDir: string, port = 54329, datab
 }
 
 async function canConnect(port: number): Promise<boolean> {
-  const client = new pgLib.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, connectionTimeoutMillis: 2000 });
+  const client = new pgLib.Client({
+    connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    connectionTimeoutMillis: 2000,
+  });
   try {
     await client.connect();
     return true;

@@ -23,12 +23,18 @@ export interface NewUser {
  * (default creator) and the plan's starting credits, in one transaction.
  * @throws AccountError when the email is taken or a field is empty/too long.
  */
-export async function createUser(db: Knex, input: NewUser): Promise<{ user_id: string; workspace_id: string }> {
+export async function createUser(
+  db: Knex,
+  input: NewUser,
+): Promise<{ user_id: string; workspace_id: string }> {
   const email = input.email.trim();
-  if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new AccountError("email is not a valid address");
-  if (input.password.length < 8 || input.password.length > 256) throw new AccountError("password must be 8 to 256 characters");
+  if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254)
+    throw new AccountError("email is not a valid address");
+  if (input.password.length < 8 || input.password.length > 256)
+    throw new AccountError("password must be 8 to 256 characters");
   const workspace = input.workspace.trim();
-  if (!workspace || workspace.length > 120) throw new AccountError("workspace name must be 1 to 120 characters");
+  if (!workspace || workspace.length > 120)
+    throw new AccountError("workspace name must be 1 to 120 characters");
   const plan = input.plan ?? "creator";
   const passwordHash = await argon2.hash(input.password, { type: argon2.argon2id });
   return db.transaction(async (trx) => {
@@ -49,12 +55,20 @@ export async function createUser(db: Knex, input: NewUser): Promise<{ user_id: s
  * Adds `email`'s user to a workspace as a member (idempotent).
  * @throws AccountError when the user or workspace does not exist.
  */
-export async function addMember(db: Knex, workspaceId: string, email: string, role: "member" | "owner" = "member") {
+export async function addMember(
+  db: Knex,
+  workspaceId: string,
+  email: string,
+  role: "member" | "owner" = "member",
+) {
   const user = await db("users").whereRaw("lower(email) = lower(?)", [email]).first();
   if (!user) throw new AccountError(`no user with email ${email}`);
   const ws = await db("workspaces").where({ id: workspaceId }).first();
   if (!ws) throw new AccountError(`no workspace ${workspaceId}`);
-  await db("memberships").insert({ workspace_id: workspaceId, user_id: user.id, role }).onConflict(["workspace_id", "user_id"]).ignore();
+  await db("memberships")
+    .insert({ workspace_id: workspaceId, user_id: user.id, role })
+    .onConflict(["workspace_id", "user_id"])
+    .ignore();
   return { user_id: user.id as string, workspace_id: workspaceId };
 }
 

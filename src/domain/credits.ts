@@ -30,7 +30,14 @@ export async function grantCredits(
  */
 export async function chargeCredits(
   trx: Knex.Transaction,
-  charge: { userId: string; workspaceId: string; credits: number; reason: string; referenceId?: string; operationId?: string },
+  charge: {
+    userId: string;
+    workspaceId: string;
+    credits: number;
+    reason: string;
+    referenceId?: string;
+    operationId?: string;
+  },
 ): Promise<void> {
   if (charge.credits === 0) return;
   await trx.raw("select id from users where id = ? for update", [charge.userId]);

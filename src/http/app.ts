@@ -31,10 +31,15 @@ export function createApp(ctx: AppContext): Express {
     res.status(404).type("text/plain").send("Not found");
   });
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
-    const status = typeof err?.status === "number" && err.status >= 400 && err.status < 600 ? err.status : 500;
-    if (status >= 500) ctx.log.error({ err: { name: err?.name, stack: err?.stack }, path: req.path }, "unhandled error");
+    const status =
+      typeof err?.status === "number" && err.status >= 400 && err.status < 600 ? err.status : 500;
+    if (status >= 500)
+      ctx.log.error({ err: { name: err?.name, stack: err?.stack }, path: req.path }, "unhandled error");
     if (res.headersSent) return;
-    res.status(status).type("text/plain").send(status >= 500 ? "Internal error" : "Bad request");
+    res
+      .status(status)
+      .type("text/plain")
+      .send(status >= 500 ? "Internal error" : "Bad request");
   };
   app.use(onError);
   return app;

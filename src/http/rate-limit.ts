@@ -33,7 +33,8 @@ export function createLimiter(ctx: AppContext, name: string, points: number, dur
         await limiter.consume(key, 1);
         return { ok: true };
       } catch (res) {
-        if (res instanceof RateLimiterRes) return { ok: false, retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+        if (res instanceof RateLimiterRes)
+          return { ok: false, retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
         throw res;
       }
     },

@@ -21,7 +21,9 @@ export interface TestApp {
   resource: string;
   ctx: AppContext;
   /** Creates a user (default plan creator) with a workspace; returns ids and the credentials. */
-  user(input?: Partial<NewUser>): Promise<{ user_id: string; workspace_id: string; email: string; password: string }>;
+  user(
+    input?: Partial<NewUser>,
+  ): Promise<{ user_id: string; workspace_id: string; email: string; password: string }>;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,8 @@ let userCounter = 0;
 export async function startTestApp(
   options: { env?: Record<string, string>; clock?: Clock; worker?: boolean; queue?: boolean } = {},
 ): Promise<TestApp> {
-  const { url: databaseUrl } = await freshDatabase();
+  const database = await freshDatabase({ autoDrop: false });
+  const databaseUrl = database.url;
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
@@ -82,6 +85,7 @@ export async function startTestApp(
     closed = true;
     for (const s of stops) await s().catch(() => {});
     await booted.close();
+    await database.drop();
   };
   after(close);
   return {
@@ -92,7 +96,12 @@ export async function startTestApp(
       userCounter += 1;
       const email = input.email ?? `user${userCounter}-${Date.now()}@example.test`;
       const password = input.password ?? "correct horse battery staple";
-      const ids = await createUser(ctx.db, { workspace: `Workspace ${userCounter}`, ...input, email, password });
+      const ids = await createUser(ctx.db, {
+        workspace: `Workspace ${userCounter}`,
+        ...input,
+        email,
+        password,
+      });
       return { ...ids, email, password };
     },
     close,

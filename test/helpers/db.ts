@@ -11,11 +11,19 @@ import { createDb, type Knex, migrate } from "../../src/db/knex.ts";
 export interface TestDatabase {
   url: string;
   db: Knex;
+  /** Closes the pool and drops the database (idempotent). */
+  drop(): Promise<void>;
 }
 
-/** Creates `t_<random>` from the template (or migrates from scratch when run outside test/run.ts). */
-export async function freshDatabase(): Promise<TestDatabase> {
-  const adminUrl = process.env.TEST_ADMIN_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+/**
+ * Creates `t_<random>` from the template (or migrates from scratch when run outside test/run.ts).
+ * By default it is dropped after the file's tests; `autoDrop: false` leaves that to the caller's `drop()`.
+ */
+export async function freshDatabase(options: { autoDrop?: boolean } = {}): Promise<TestDatabase> {
+  const adminUrl =
+    process.env.TEST_ADMIN_DATABASE_URL ??
+    process.env.DATABASE_URL ??
+    "postgres://postgres@127.0.0.1:5432/postgres";
   const template = process.env.TEST_TEMPLATE_DATABASE;
   const name = `t_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -26,12 +34,16 @@ export async function freshDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   const db = createDb(url.toString(), 10);
   if (!template) await migrate(db);
-  after(async () => {
+  let dropped = false;
+  const drop = async () => {
+    if (dropped) return;
+    dropped = true;
     await db.destroy();
     const a = new pg.Client({ connectionString: adminUrl });
     await a.connect();
     await a.query(`drop database if exists ${name} with (force)`).catch(() => {});
     await a.end();
-  });
-  return { url: url.toString(), db };
+  };
+  if (options.autoDrop !== false) after(drop);
+  return { url: url.toString(), db, drop };
 }
