@@ -17,7 +17,7 @@ export const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
   PORT: Int(3000, 0, 65535),
   HOST: Type.Optional(Type.String({ minLength: 1 })),
-  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+$" })),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+/?$" })),
   MCP_RESOURCE_URL: Type.Optional(Type.String({ pattern: "^https?://[^?#]+$" })),
   OAUTH_ISSUER_URL: Type.Optional(Type.String({ pattern: "^https?://[^?#]+$" })),
   MCP_ENABLED: Type.Optional(Bool),

@@ -1,14 +1,16 @@
 /**
  * Key material: the application encryption key and the token signing keys (service spec 1.12).
  * From env when set. Outside production, missing keys are generated once and kept in `<dataDir>/keys.json`
- * (mode 0600) with a warning; in production a missing key is a start-up error.
+ * (mode 0600; the signing keys sealed with the application key) with a warning; in production a missing key is a start-up error.
  * Signing keys are a JWK set of private ES256 keys; the first is active, the others only verify
  * (rotation keeps old public keys valid until their tokens expire).
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { randomBytes } from "node:crypto";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
+import { createSealer } from "./crypto/seal.ts";
 import { type Config, ConfigError } from "./config.ts";
 import type { Logger } from "./log.ts";
 
@@ -62,15 +64,31 @@ export async function resolveKeys(config: Config, log: Logger): Promise<KeyMater
     throw new ConfigError(enc ? "SIGNING_KEYS" : "APP_ENCRYPTION_KEY", "is required in production");
   }
   const file = path.resolve(config.dataDir, "keys.json");
-  let stored: { app_encryption_key?: string; signing_keys?: JWK[] } = {};
-  if (existsSync(file)) stored = JSON.parse(await readFile(file, "utf8"));
+  const stored: { app_encryption_key?: string; signing_keys_sealed?: string } = existsSync(file)
+    ? JSON.parse(await readFile(file, "utf8"))
+    : {};
   let changed = false;
-  if (!stored.app_encryption_key) {
-    stored.app_encryption_key = (await import("node:crypto")).randomBytes(32).toString("base64");
+  let appKey = enc?.[0] ?? stored.app_encryption_key;
+  if (!appKey) {
+    appKey = randomBytes(32).toString("base64");
+    stored.app_encryption_key = appKey;
     changed = true;
   }
-  if (!stored.signing_keys?.length) {
-    stored.signing_keys = [await newSigningKey()];
+  // Signing keys at rest are sealed with the application key (AES-256-GCM), never plain JWKs.
+  const sealer = createSealer([appKey]);
+  if (!signing && stored.signing_keys_sealed) {
+    try {
+      signing = sealer.open<JWK[]>(stored.signing_keys_sealed);
+    } catch {
+      throw new ConfigError(
+        "APP_ENCRYPTION_KEY",
+        `cannot open the signing keys in ${file}: the key differs from the one that sealed them`,
+      );
+    }
+  }
+  if (!signing) {
+    signing = [await newSigningKey()];
+    stored.signing_keys_sealed = sealer.seal(signing);
     changed = true;
   }
   if (changed) {
@@ -79,7 +97,7 @@ export async function resolveKeys(config: Config, log: Logger): Promise<KeyMater
     log.warn({ file }, "generated development keys (set APP_ENCRYPTION_KEY and SIGNING_KEYS in production)");
   }
   return {
-    encryptionKeys: enc ?? [stored.app_encryption_key],
-    signingKeys: signing ?? stored.signing_keys,
+    encryptionKeys: [appKey],
+    signingKeys: signing,
   };
 }

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { ConfigError, loadConfig } from "../../src/config.ts";
+
+test("defaults: base URL from PORT, resource {base}/mcp, issuer {base}, service spec 8 limits", () => {
+  const c = loadConfig({ PORT: "4100" });
+  assert.equal(c.publicBaseUrl, "http://localhost:4100");
+  assert.equal(c.resourceUrl, "http://localhost:4100/mcp");
+  assert.equal(c.issuerUrl, "http://localhost:4100");
+  assert.equal(c.mcpEnabled, true);
+  assert.deepEqual(c.budgets, { read: 120, write: 30, ai: 5, approval: 5, delete: 3 });
+  assert.equal(c.limits.mcpPerIp, 240);
+  assert.equal(c.limits.download, 5);
+  assert.ok(c.worker.queueRetryAfterSeconds > 1800);
+});
+
+test("explicit URLs lose trailing slashes and override the defaults", () => {
+  const c = loadConfig({
+    PUBLIC_BASE_URL: "https://mcp.example.com/",
+    MCP_RESOURCE_URL: "https://api.example.com/mcp/",
+  });
+  assert.equal(c.publicBaseUrl, "https://mcp.example.com");
+  assert.equal(c.resourceUrl, "https://api.example.com/mcp");
+  assert.equal(c.issuerUrl, "https://mcp.example.com");
+});
+
+const bad: Array<[Record<string, string>, string]> = [
+  [{ PORT: "http" }, "PORT"],
+  [{ PORT: "70000" }, "PORT"],
+  [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+  [{ PUBLIC_BASE_URL: "ftp://x" }, "PUBLIC_BASE_URL"],
+  [{ MCP_ENABLED: "yes" }, "MCP_ENABLED"],
+  [{ CORS_ALLOWED_ORIGINS: "*" }, "CORS_ALLOWED_ORIGINS"],
+  [{ CORS_ALLOWED_ORIGINS: "https://a.example/path" }, "CORS_ALLOWED_ORIGINS"],
+  [{ APP_ENCRYPTION_KEY: "short" }, "APP_ENCRYPTION_KEY"],
+  [{ RATE_LIMIT_READS: "0" }, "RATE_LIMIT_READS"],
+  [{ QUEUE_RETRY_AFTER_SECONDS: "1800" }, "QUEUE_RETRY_AFTER_SECONDS"],
+  [{ AI_TEXT_PROVIDER: "openai-compatible" }, "AI_TEXT_BASE_URL"],
+  [{ AI_TEXT_PROVIDER: "gpt" }, "AI_TEXT_PROVIDER"],
+  [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+  [{ NODE_ENV: "production", FETCH_ALLOW_LOOPBACK_PORT: "8080" }, "FETCH_ALLOW_LOOPBACK_PORT"],
+];
+
+for (const [env, variable] of bad) {
+  test(`a bad ${variable} is a ConfigError naming it (${JSON.stringify(env)})`, () => {
+    assert.throws(
+      () => loadConfig(env),
+      (e: unknown) =>
+        e instanceof ConfigError && e.variable === variable && e.message.startsWith(`${variable}:`),
+    );
+  });
+}
