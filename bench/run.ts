@@ -2,8 +2,8 @@
  * `npm run bench`: throughput and latency of `tools/call get_profile` (2026-07-28, valid bearer token) on
  * the real service, side by side with a bare node:http JSON-RPC responder measured in the same run, at 8
  * and 64 connections (autocannon). The service path includes everything a real call pays: per-IP limit,
- * token validation (signature + grant/membership lookup), per-user budget, the handler's queries, output
- * validation and the audit insert, all on Postgres.
+ * token validation (signature + grant/membership lookup on every request), per-user budget, the handler's
+ * query, output validation and the audit insert committed before the response, all on Postgres.
  *
  * Settings (env): DATABASE_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_DURATION (seconds per run, default 10), BENCH_CONNECTIONS (default "8,64").

@@ -30,6 +30,15 @@ export interface RunSummary {
   status: string;
 }
 
+export interface RunOptions {
+  /**
+   * A scheduled run's daily slot (src/domain/automations-schedule.ts): the run gets trigger `schedule`, and
+   * the unique (automation_id, scheduled_slot) index makes a second run of the same slot fail with a unique
+   * violation (23505) before anything is charged or created.
+   */
+  scheduledSlot?: Date | undefined;
+}
+
 /**
  * Runs the owner's automation once. Credits are charged together with the run record; a short balance
  * refuses the run before anything is created.
@@ -41,6 +50,7 @@ export async function runAutomation(
   automationId: string,
   operationId: string | undefined,
   signal?: AbortSignal,
+  options: RunOptions = {},
 ): Promise<RunSummary & { credits_charged: number }> {
   const runId = randomUUID();
   const started = await app.db.transaction(async (trx) => {
@@ -81,7 +91,8 @@ export async function runAutomation(
       ...ownedBy(owner),
       automation_id: a.automation_id,
       kind: a.kind,
-      trigger: "manual",
+      trigger: options.scheduledSlot ? "schedule" : "manual",
+      scheduled_slot: options.scheduledSlot ?? null,
       status: "running",
       credits_charged: credits,
       post_id: carousel?.post_id ?? null,

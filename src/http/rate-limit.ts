@@ -42,13 +42,15 @@ export function createLimiter(ctx: AppContext, name: string, points: number, dur
 }
 
 /**
- * Express middleware: 429 with `Retry-After` (seconds) when `key(req)` (default: client IP) is over the limit.
+ * Express middleware: 429 with `Retry-After` (seconds) and `Cache-Control: no-store` when `key(req)` (default:
+ * client IP) is over the limit; `options.json` answers with a JSON error body (API routes such as OAuth).
  */
 export function rateLimit(
   ctx: AppContext,
   name: string,
   points: number,
   key: (req: Request) => string = (req) => req.ip ?? "unknown",
+  options: { json?: boolean } = {},
 ): RequestHandler {
   const limiter = createLimiter(ctx, name, points);
   return (req, res, next) => {
@@ -56,7 +58,13 @@ export function rateLimit(
       (r) => {
         if (r.ok) return next();
         res.setHeader("Retry-After", String(r.retryAfter));
-        res.status(429).type("text/plain").send("Too many requests");
+        res.setHeader("Cache-Control", "no-store");
+        if (options.json) {
+          res.status(429).json({
+            error: "rate_limited",
+            error_description: `Too many requests; retry after ${r.retryAfter} seconds`,
+          });
+        } else res.status(429).type("text/plain").send("Too many requests");
       },
       (err) => next(err),
     );

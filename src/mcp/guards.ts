@@ -1,11 +1,12 @@
 /**
  * Origin guard of the MCP endpoint (service spec 5.12: absent -> allowed, not allow-listed -> 403) and CORS
- * for allow-listed origins only. The Host check and the OAuth challenges live in src/oauth/ (host.ts,
- * challenge.ts), shared with the metadata routes.
+ * for allow-listed origins only; the per-IP limit of /mcp (service spec 8). The Host check and the OAuth
+ * challenges live in src/oauth/ (host.ts, challenge.ts), shared with the metadata routes.
  */
 import cors from "cors";
 import type { RequestHandler } from "express";
 import type { AppContext } from "../context.ts";
+import { createLimiter, type Limiter } from "../http/rate-limit.ts";
 
 /**
  * Origin validation + CORS: no Origin passes; an allow-listed Origin gets CORS headers (never a wildcard, no
@@ -38,4 +39,50 @@ export function originGuard(ctx: AppContext): RequestHandler {
     }
     corsHandler(req, res, next);
   };
+}
+
+/** The per-IP limiter of /mcp, and a local hint of which IPs are over it in their current window. */
+export interface IpLimiter extends Limiter {
+  /**
+   * True when this process saw `ip` refused and its window has not ended: the next consume will be refused
+   * too (counts only grow within a window), so the endpoint skips work it would throw away. A hint only:
+   * the answer always comes from the shared count.
+   */
+  isLimited(ip: string): boolean;
+}
+
+/** Bound of the hint map (entries; cleared when full, which only costs a lookup per cleared IP). */
+const MAX_LIMITED_IPS = 10_000;
+
+/** Builds the per-IP limiter of /mcp (`mcp:ip`, `limits.mcpPerIp` requests per minute), once per router. */
+export function ipLimiter(ctx: AppContext): IpLimiter {
+  const limiter = createLimiter(ctx, "mcp:ip", ctx.config.limits.mcpPerIp);
+  const limitedUntil = new Map<string, number>();
+  return {
+    async consume(ip) {
+      const r = await limiter.consume(ip);
+      if (!r.ok) {
+        if (limitedUntil.size >= MAX_LIMITED_IPS) limitedUntil.clear();
+        limitedUntil.set(ip, Date.now() + r.retryAfter * 1000 - 1000);
+      }
+      return r;
+    },
+    isLimited(ip) {
+      const until = limitedUntil.get(ip);
+      if (until === undefined) return false;
+      if (until > Date.now()) return true;
+      limitedUntil.delete(ip);
+      return false;
+    },
+  };
+}
+
+/** A promise's outcome as a value (so that a lookup started early never becomes an unhandled rejection). */
+export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+export function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  return p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
 }

@@ -61,6 +61,10 @@ export function resolveRevision(headers: IncomingHttpHeaders, msg: JsonRpcMessag
   const header = headerValue(headers, "mcp-protocol-version");
   const meta = msg.params?._meta;
   const metaVersion = isObject(meta) ? meta[META_VERSION] : undefined;
+  // A dual-revision server serves an `initialize` as legacy, whatever `_meta` it carries; only a
+  // 2026-07-28 header makes it a (removed) method of the current revision.
+  if (msg.method === "initialize" && (header === undefined || isLegacy(header)))
+    return { kind: "legacy", version: header };
   if (metaVersion === undefined && (header === undefined || isLegacy(header))) {
     if (header === undefined && msg.method !== "initialize" && msg.id !== undefined)
       throw new RpcError(

@@ -2,14 +2,14 @@
  * The MCP endpoint, `POST {resource path}` (service spec 4.1, 7, 8, 9; ../shared/spec/mcp-protocol.md).
  * Fixed order per request:
  *   MCP disabled or wrong Host -> 404; Origin not allow-listed -> 403 (CORS only for allow-listed origins);
- *   not POST -> 405 `Allow: POST`; per-IP budget -> 429 `Retry-After`; not JSON -> 415; bearer token -> 401;
+ *   not POST -> 405 `Allow: POST`; per-IP budget -> 429 `Retry-After`; not JSON -> 415; bearer token -> 401
+ *   (the per-IP count and the token lookup run concurrently; the answer keeps this order);
  *   body > 256 KiB -> 413; unparsable JSON -> 400 / -32700; not one JSON-RPC message -> 400 / -32600;
  *   notification -> 202; revision checks (revision.ts); dispatch (dispatch.ts).
  * Everything (validators, limiters, parsers, the tool list) is built once here, never per request.
  */
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
-import { rateLimit } from "../http/rate-limit.ts";
 import { authenticateBearer, BearerError } from "../oauth/bearer.ts";
 import { challenge401 } from "../oauth/challenge.ts";
 import { hostMatches } from "../oauth/host.ts";
@@ -18,7 +18,7 @@ import type { RegisteredTool } from "../runtime/types.ts";
 import { TOOLS } from "../../generated/registry.ts";
 import { createCursorCodec } from "./cursor.ts";
 import { dispatch, type Endpoint } from "./dispatch.ts";
-import { originGuard } from "./guards.ts";
+import { ipLimiter, originGuard, settle } from "./guards.ts";
 import { errorResponse, isObject, type JsonRpcId, parseMessage, RPC, RpcError } from "./jsonrpc.ts";
 import { Reply } from "./reply.ts";
 import { resolveRevision } from "./revision.ts";
@@ -47,7 +47,7 @@ export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Route
     ),
   };
   const jsonBody = express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false });
-  const perIp = rateLimit(ctx, "mcp:ip", ctx.config.limits.mcpPerIp);
+  const ipLimit = ipLimiter(ctx);
 
   router.use(path, (req, res, next) => {
     if (req.path !== "/") return next();
@@ -63,27 +63,39 @@ export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Route
     if (req.method === "POST") return next();
     res.status(405).set("Allow", "POST").type("text/plain").send("Method not allowed");
   });
-  router.post(path, perIp, (req, res, next) => {
-    if (!req.is("application/json")) {
-      res.status(415).type("text/plain").send("Content-Type must be application/json");
-      return;
-    }
-    authenticateBearer(ctx, req).then(
-      (auth) => {
-        res.locals.auth = auth;
-        next();
-      },
-      (err) => {
-        if (!(err instanceof BearerError)) return next(err);
-        res
-          .status(401)
-          .set("WWW-Authenticate", challenge401(ctx, err.tokenPresented))
-          .json({
-            error: err.tokenPresented ? "invalid_token" : "unauthorized",
-            error_description: "A valid bearer token is required",
-          });
-      },
-    );
+  router.post(path, (req, res, next) => {
+    // The per-IP count and the token lookup are independent round trips: run them together, answer in the
+    // fixed order (429, then 415, then 401). An IP already over its limit in this window gets no lookup.
+    const ip = req.ip ?? "unknown";
+    const json = Boolean(req.is("application/json"));
+    const lookup = json && !ipLimit.isLimited(ip) ? settle(authenticateBearer(ctx, req)) : undefined;
+    const gate = async (): Promise<void> => {
+      const limit = await ipLimit.consume(ip);
+      if (!limit.ok) {
+        res.setHeader("Retry-After", String(limit.retryAfter));
+        res.status(429).type("text/plain").send("Too many requests");
+        return;
+      }
+      if (!json) {
+        res.status(415).type("text/plain").send("Content-Type must be application/json");
+        return;
+      }
+      const auth = await (lookup ?? settle(authenticateBearer(ctx, req)));
+      if (auth.ok) {
+        res.locals.auth = auth.value;
+        return next();
+      }
+      const err = auth.error;
+      if (!(err instanceof BearerError)) return next(err);
+      res
+        .status(401)
+        .set("WWW-Authenticate", challenge401(ctx, err.tokenPresented))
+        .json({
+          error: err.tokenPresented ? "invalid_token" : "unauthorized",
+          error_description: "A valid bearer token is required",
+        });
+    };
+    gate().catch(next);
   });
   router.post(path, (req, res, next) => {
     jsonBody(req, res, (err?: unknown) => {

@@ -4,11 +4,18 @@
  * the access-token record, the live grant (not revoked, same client, user, workspace and resource), the
  * account status and the current membership in the token's workspace. Only the Authorization header is
  * accepted. `last_used_at` of the grant is written at most once a minute.
+ *
+ * Hot path (bench/README.md): the signature check of a token is remembered per process (`verifyJwt`: the
+ * signature and the static claims of a given token never change; `exp`/`nbf` are re-checked against the
+ * clock on every use), and everything that can change (revocation, grant, account status, membership) is
+ * read by ONE prepared statement on every request, never cached.
  */
+import { createHash } from "node:crypto";
 import type { Request } from "express";
 import { errors as joseErrors, jwtVerify } from "jose";
 import type { AppContext } from "../context.ts";
 import type { AuthContext } from "../runtime/types.ts";
+import { runPrepared, statement } from "../runtime/prepared.ts";
 import { signingKeys } from "./keys.ts";
 
 /** Why authentication failed; only `tokenPresented` reaches the wire (as `error="invalid_token"`). */
@@ -27,6 +34,47 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Minimum seconds between two `last_used_at` writes of one grant. */
 const LAST_USED_RESOLUTION = 60;
+
+/**
+ * Everything that can revoke a token, read in one statement on every request: the access-token record by
+ * `jti`, its grant, the account status and the membership in the grant's workspace (null when removed).
+ */
+const TOKEN_LOOKUP = statement(
+  "bearer-token-lookup",
+  `select t.revoked_at as token_revoked_at, t.expires_at, t.scope as token_scope,
+          g.id as grant_id, g.user_id, g.workspace_id, g.client_id, g.resource, g.scope as grant_scope,
+          g.revoked_at as grant_revoked_at, g.last_used_at,
+          u.status as user_status, m.user_id as member
+     from oauth_access_tokens t
+     join oauth_grants g on g.id = t.grant_id
+     join users u on u.id = g.user_id
+     left join memberships m on m.workspace_id = g.workspace_id and m.user_id = g.user_id
+    where t.jti = $1
+    limit 1`,
+);
+
+interface TokenRow {
+  token_revoked_at: Date | null;
+  expires_at: Date;
+  token_scope: string;
+  grant_id: string;
+  user_id: string;
+  workspace_id: string;
+  client_id: string;
+  resource: string;
+  grant_scope: string;
+  grant_revoked_at: Date | null;
+  last_used_at: Date | null;
+  user_status: string;
+  member: string | null;
+}
+
+/** Tokens whose signature and static claims were verified, by SHA-256 of the token (bounded, per context). */
+const MAX_VERIFIED = 10_000;
+const verified = new WeakMap<
+  AppContext,
+  { keys: AppContext["keys"]; tokens: Map<string, Record<string, unknown>> }
+>();
 
 function fail(reason: string): never {
   throw new BearerError(true, reason);
@@ -50,48 +98,12 @@ export async function authenticateBearer(ctx: AppContext, req: Request): Promise
     if (/^bearer\b/i.test(header)) fail("malformed bearer header");
     throw new BearerError(false, "not a bearer header");
   }
-  const token = match[1]!;
-  const keys = await signingKeys(ctx.keys);
-  let payload: Record<string, unknown>;
-  try {
-    ({ payload } = await jwtVerify(token, keys.verify, {
-      algorithms: ["ES256"],
-      typ: "at+jwt",
-      issuer: ctx.config.issuerUrl,
-      audience: ctx.config.resourceUrl,
-      currentDate: ctx.clock.now(),
-      requiredClaims: ["exp", "iat", "sub", "jti"],
-    }));
-  } catch (err) {
-    fail(err instanceof joseErrors.JOSEError ? `jwt: ${err.code}` : "jwt: unreadable");
-  }
+  const payload = await verifyJwt(ctx, match[1]!);
   const { sub, jti, client_id, grant_id, workspace_id, scope } = payload;
   for (const v of [sub, jti, client_id, grant_id, workspace_id])
     if (typeof v !== "string" || !UUID.test(v)) fail("claim missing or not a uuid");
   if (typeof scope !== "string") fail("scope claim missing");
-  const row = await ctx
-    .db("oauth_access_tokens as t")
-    .join("oauth_grants as g", "g.id", "t.grant_id")
-    .join("users as u", "u.id", "g.user_id")
-    .leftJoin("memberships as m", function () {
-      this.on("m.workspace_id", "g.workspace_id").andOn("m.user_id", "g.user_id");
-    })
-    .where("t.jti", jti as string)
-    .first(
-      "t.revoked_at as token_revoked_at",
-      "t.expires_at",
-      "t.scope as token_scope",
-      "g.id as grant_id",
-      "g.user_id",
-      "g.workspace_id",
-      "g.client_id",
-      "g.resource",
-      "g.scope as grant_scope",
-      "g.revoked_at as grant_revoked_at",
-      "g.last_used_at",
-      "u.status as user_status",
-      "m.user_id as member",
-    );
+  const [row] = await runPrepared<TokenRow>(ctx.db, TOKEN_LOOKUP, [jti]);
   const now = ctx.clock.now();
   if (!row) fail("unknown jti");
   if (row.token_revoked_at || row.grant_revoked_at) fail("revoked");
@@ -121,6 +133,55 @@ export async function authenticateBearer(ctx: AppContext, req: Request): Promise
     scopes,
     tokenId: jti as string,
   };
+}
+
+/**
+ * Verifies the access token JWT (RFC 9068 section 4): ES256 signature by a configured key, `typ: at+jwt`,
+ * `iss`, `aud`, required claims and `exp`/`nbf` against `ctx.clock`. A token verified once is remembered
+ * (by its SHA-256) so that later uses only re-check `exp` and `nbf`; failures are never remembered.
+ * @throws BearerError on any failure.
+ */
+async function verifyJwt(ctx: AppContext, token: string): Promise<Record<string, unknown>> {
+  let entry = verified.get(ctx);
+  if (!entry || entry.keys !== ctx.keys) {
+    // A new key set invalidates what the old one verified.
+    entry = { keys: ctx.keys, tokens: new Map() };
+    verified.set(ctx, entry);
+  }
+  const cache = entry.tokens;
+  const id = createHash("sha256").update(token).digest("base64url");
+  const now = ctx.clock.now();
+  const known = cache.get(id);
+  if (known) {
+    const seconds = Math.floor(now.getTime() / 1000);
+    if ((known.exp as number) <= seconds) {
+      cache.delete(id);
+      fail("jwt: ERR_JWT_EXPIRED");
+    }
+    if (typeof known.nbf === "number" && known.nbf > seconds) fail("jwt: ERR_JWT_CLAIM_VALIDATION_FAILED");
+    return known;
+  }
+  const keys = await signingKeys(ctx.keys);
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, keys.verify, {
+      algorithms: ["ES256"],
+      typ: "at+jwt",
+      issuer: ctx.config.issuerUrl,
+      audience: ctx.config.resourceUrl,
+      currentDate: now,
+      requiredClaims: ["exp", "iat", "sub", "jti"],
+    }));
+  } catch (err) {
+    fail(err instanceof joseErrors.JOSEError ? `jwt: ${err.code}` : "jwt: unreadable");
+  }
+  if (cache.size >= MAX_VERIFIED) {
+    // Drop the oldest entry (Map keeps insertion order).
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  cache.set(id, payload);
+  return payload;
 }
 
 /** Writes `last_used_at` when it is older than LAST_USED_RESOLUTION (one conditional write per minute). */

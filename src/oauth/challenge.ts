@@ -3,6 +3,7 @@
  * spec 5.3 and 7). The MCP endpoint renders the 401/403 responses; this module builds the header values.
  */
 import type { AppContext } from "../context.ts";
+import { ALL_SCOPES } from "../scopes.ts";
 
 /**
  * URL of the RFC 9728 protected resource metadata for the configured resource: the well-known path with
@@ -19,11 +20,14 @@ function quote(value: string): string {
 }
 
 /**
- * The 401 challenge: `Bearer resource_metadata="<PRM URL>"`, plus `, error="invalid_token"` when the
- * request carried a token (missing tokens get no error code, RFC 6750 section 3.1).
+ * The 401 challenge: `Bearer resource_metadata="<PRM URL>", scope="<scopes>"`, plus
+ * `, error="invalid_token"` when the request carried a token (missing tokens get no error code, RFC 6750
+ * section 3.1). `scope` (RFC 6750 section 3; MCP authorization "scope selection": clients use it first)
+ * lists the same scopes as the protected resource metadata's `scopes_supported`, so a client following
+ * either source asks for the same consent.
  */
 export function challenge401(ctx: AppContext, tokenPresented: boolean): string {
-  let value = `Bearer resource_metadata=${quote(resourceMetadataUrl(ctx))}`;
+  let value = `Bearer resource_metadata=${quote(resourceMetadataUrl(ctx))}, scope=${quote(ALL_SCOPES.join(" "))}`;
   if (tokenPresented) value += `, error="invalid_token"`;
   return value;
 }

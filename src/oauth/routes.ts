@@ -60,7 +60,7 @@ export function oauthRoutes(ctx: AppContext): Router {
     json(() => authorizationServerMetadata(ctx)),
   );
 
-  router.use("/mcp/oauth", rateLimit(ctx, "oauth", ctx.config.limits.oauth));
+  router.use("/mcp/oauth", rateLimit(ctx, "oauth", ctx.config.limits.oauth, undefined, { json: true }));
   router.get("/mcp/oauth/jwks.json", corsPublic, async (_req, res, next) => {
     try {
       res.setHeader("Cache-Control", "public, max-age=300");
@@ -78,7 +78,7 @@ export function oauthRoutes(ctx: AppContext): Router {
   router.post(
     "/mcp/oauth/register",
     corsPublic,
-    rateLimit(ctx, "register", ctx.config.limits.register),
+    rateLimit(ctx, "register", ctx.config.limits.register, undefined, { json: true }),
     express.json({ limit: "64kb" }),
     run(registerEndpoint),
   );

@@ -19,6 +19,14 @@ export const MAINTENANCE_QUEUE = "operations-maintenance";
 /** Scheduled daily at midnight America/New_York (service spec 6.3): the provider metrics sync. */
 export const ANALYTICS_SYNC_QUEUE = "analytics-sync";
 
+/**
+ * Scheduled every minute: daily automation slots and due post schedules (src/operations/scheduler.ts).
+ * Five minutes would start a 09:00 automation or schedule up to five minutes late.
+ */
+export const SCHEDULER_QUEUE = "scheduler";
+/** Cron of the scheduler pass: every minute. */
+export const SCHEDULER_CRON = "* * * * *";
+
 /** Cron of the maintenance pass: every five minutes. */
 export const MAINTENANCE_CRON = "*/5 * * * *";
 /** Cron of the analytics sync: midnight in ANALYTICS_SYNC_TZ. */
@@ -66,4 +74,7 @@ export async function ensureQueues(ctx: AppContext, boss: PgBoss): Promise<void>
   const scheduled = { retryLimit: 0, expireInSeconds: 15 * 60, deleteAfterSeconds: 24 * 3600 };
   await boss.createQueue(MAINTENANCE_QUEUE, scheduled);
   await boss.createQueue(ANALYTICS_SYNC_QUEUE, { ...scheduled, expireInSeconds: 3 * 3600 });
+  // Scheduled automation runs generate content inside the pass: allow an hour (one tick's job may overlap
+  // the next ones; the slot claims keep every run single).
+  await boss.createQueue(SCHEDULER_QUEUE, { ...scheduled, expireInSeconds: 3600 });
 }

@@ -19,6 +19,13 @@ export async function dispatchOperation(
   ctx: AppContext,
   operationId: string,
 ): Promise<OperationState | undefined> {
+  // The row says `queued` BEFORE the job exists: a worker that receives the job at once must find a
+  // claimable row (approved/queued), never a `dispatch_failed` one it would skip, stranding the operation.
+  await ctx
+    .db("operations")
+    .where({ id: operationId })
+    .whereIn("state", ["approved", "queued", "dispatch_failed"])
+    .update({ state: "queued", queued_at: ctx.clock.now(), updated_at: ctx.clock.now() });
   let jobId: string;
   try {
     if (!ctx.queue) throw new Error("no queue in this process");
@@ -28,27 +35,18 @@ export async function dispatchOperation(
       { operation_id: operationId, err: { name: (err as Error)?.name } },
       "operation dispatch failed",
     );
-    const now = ctx.clock.now();
     await ctx
       .db("operations")
       .where({ id: operationId })
       .whereIn("state", ["approved", "queued"])
-      .update({ state: "dispatch_failed", updated_at: now });
+      .update({ state: "dispatch_failed", updated_at: ctx.clock.now() });
     return currentState(ctx, operationId);
   }
-  // A worker may already have claimed the job (state running or later): then only the bookkeeping changes.
-  const now = ctx.clock.now();
-  const waiting = "state in ('approved', 'queued', 'dispatch_failed')";
+  // A worker may already have claimed the job (state running or later): only the bookkeeping changes.
   await ctx
     .db("operations")
     .where({ id: operationId })
-    .update({
-      state: ctx.db.raw(`case when ${waiting} then 'queued' else state end`),
-      queued_at: ctx.db.raw(`case when ${waiting} then ?::timestamptz else queued_at end`, [now]),
-      updated_at: ctx.db.raw(`case when ${waiting} then ?::timestamptz else updated_at end`, [now]),
-      job_id: jobId,
-      dispatch_count: ctx.db.raw("dispatch_count + 1"),
-    });
+    .update({ job_id: jobId, dispatch_count: ctx.db.raw("dispatch_count + 1") });
   ctx.log.debug({ operation_id: operationId, job_id: jobId }, "operation dispatched");
   return currentState(ctx, operationId);
 }

@@ -5,11 +5,15 @@
  * 2. re-check the grant (not revoked), the user (active), the membership, the scope and the MCP enabled flag:
  *    failure -> `failed` with `forbidden` or `integration_disabled`, the handler never runs;
  * 3. run `handler.execute(input, ctx, accepted)` with an AbortSignal and the deadline
- *    (OPERATION_DEADLINE_SECONDS): return -> `succeeded` (result sealed); ToolError -> `failed` (code and
- *    message); any other exception or the deadline passing -> `outcome_unknown`. Never replayed.
+ *    (OPERATION_DEADLINE_SECONDS): return -> the result's `data` is checked against the tool's `result`
+ *    schema (generated/registry.ts RESULT_VALIDATORS) -> `succeeded` (result sealed), or on a mismatch
+ *    `failed` with `internal_error` (the issues are logged with the operation id, never stored or shown);
+ *    ToolError -> `failed` (code and message); any other exception or the deadline passing ->
+ *    `outcome_unknown`. Never replayed.
  * Every final transition is conditional on the row still being `running` in this attempt.
  */
 import { randomUUID } from "node:crypto";
+import { RESULT_VALIDATORS } from "../../generated/registry.ts";
 import type { AppContext } from "../context.ts";
 import type { ErrorCode } from "../errors.ts";
 import { ToolError } from "../errors.ts";
@@ -125,6 +129,19 @@ export async function processOperation(
       return await fail(
         "outcome_unknown",
         "The operation ran past its deadline; inspect existing records before retrying.",
+      );
+    }
+    const issues = RESULT_VALIDATORS.get(op.tool)?.((outcome as ToolOutput | undefined)?.data) ?? [];
+    if (issues.length > 0) {
+      // The effect ran but its result breaks the published schema: a bug of the handler. Only the schema
+      // locations go to the log (never values); the client sees a generic internal_error.
+      log.error(
+        { issues: issues.slice(0, 10).map((i) => ({ path: i.instancePath, keyword: i.keyword })) },
+        "operation result does not match the tool's result schema",
+      );
+      return await fail(
+        "internal_error",
+        "The action ran but returned an invalid result; check your records before retrying.",
       );
     }
     return await finish("succeeded", { result_sealed: ctx.sealer.seal(outcome), key_id: ctx.sealer.keyId });

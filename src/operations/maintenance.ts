@@ -5,10 +5,28 @@
  * 2. operations stranded in `approved`/`queued` for more than STRANDED_AFTER_SECONDS (10 min) since their
  *    last dispatch, and every `dispatch_failed` one -> dispatched again (the claim keeps it exactly-once);
  * 3. `running` past its deadline -> `outcome_unknown` (never replayed);
- * 4. expired rows of the shared rate-limit table deleted.
+ * 4. expired rows of the shared rate-limit table deleted;
+ * 5. idempotency records older than IDEMPOTENCY_RETENTION_SECONDS (7 days) deleted, except those of an
+ *    operation that is not final yet (docs/operations.md);
+ * 6. post schedules whose time has come published (`publishDueSchedules`, which claims each schedule, so
+ *    a schedule is published once across workers; the per-minute scheduler pass does the same sooner).
+ * Steps 4 to 6 are independent: one failing is logged, the others still run, and the pass then throws.
  */
 import type { AppContext } from "../context.ts";
+import { publishDueSchedules } from "../domain/schedules.ts";
 import { dispatchOperation } from "./dispatch.ts";
+import { FINAL_STATES } from "./store.ts";
+
+/**
+ * How long an idempotency record is kept, seconds (7 days). A retry with the same key after that is a new
+ * request. Records of operations that are still waiting, queued or running are kept until they finish.
+ */
+export const IDEMPOTENCY_RETENTION_SECONDS = 7 * 24 * 3600;
+/** Idempotency records deleted per statement (the sweep loops up to IDEMPOTENCY_SWEEP_MAX per pass). */
+const IDEMPOTENCY_BATCH = 5000;
+const IDEMPOTENCY_SWEEP_MAX = 100_000;
+/** Due post schedules published per pass. */
+const SCHEDULE_BATCH = 100;
 
 export interface MaintenanceReport {
   /** Approvals moved to `denied` because they expired. */
@@ -19,14 +37,22 @@ export interface MaintenanceReport {
   redispatchFailed: number;
   /** `running` operations moved to `outcome_unknown`. */
   overdue: number;
+  /** Post schedules published. */
+  schedulesPublished: number;
   /** Rate-limit rows deleted. */
   rateLimitRows: number;
+  /** Idempotency records deleted (older than the retention). */
+  idempotencyRecords: number;
 }
 
 /** At most this many operations are redispatched per pass (the next pass takes the rest). */
 const REDISPATCH_BATCH = 500;
 
-/** Runs one maintenance pass at `ctx.clock.now()`. Safe to run concurrently with itself and with workers. */
+/**
+ * Runs one maintenance pass at `ctx.clock.now()`. Safe to run concurrently with itself and with workers.
+ * @throws after all steps ran, when one of the independent steps (4 to 6) failed; database errors of
+ *   steps 1 to 3 propagate at once.
+ */
 export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport> {
   const now = ctx.clock.now();
   const { worker } = ctx.config;
@@ -76,9 +102,56 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
       updated_at: now,
     });
 
-  const rateLimitRows = await ctx.db("rate_limits").where("expire", "<", now.getTime()).delete();
+  const failed: string[] = [];
+  const step = async (name: string, fn: () => Promise<number>): Promise<number> => {
+    try {
+      return await fn();
+    } catch (err) {
+      failed.push(name);
+      ctx.log.error({ step: name, errName: (err as Error)?.name }, "maintenance step failed");
+      return 0;
+    }
+  };
+  const rateLimitRows = await step("rate_limits", () =>
+    ctx.db("rate_limits").where("expire", "<", now.getTime()).delete(),
+  );
+  const idempotencyRecords = await step("idempotency", () => sweepIdempotencyRecords(ctx, now));
+  const schedulesPublished = await step("schedules", () => publishDueSchedules(ctx, SCHEDULE_BATCH));
 
-  const report = { expired, redispatched: stranded.length, redispatchFailed, overdue, rateLimitRows };
+  const report: MaintenanceReport = {
+    expired,
+    redispatched: stranded.length,
+    redispatchFailed,
+    overdue,
+    schedulesPublished,
+    rateLimitRows,
+    idempotencyRecords,
+  };
   ctx.log.info(report, "maintenance pass");
+  if (failed.length > 0) throw new Error(`maintenance steps failed: ${failed.join(", ")}`);
   return report;
+}
+
+/**
+ * Deletes idempotency records created before `now` - IDEMPOTENCY_RETENTION_SECONDS whose operation (if
+ * any) is final or gone, in batches. @returns the number deleted.
+ */
+async function sweepIdempotencyRecords(ctx: AppContext, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - IDEMPOTENCY_RETENTION_SECONDS * 1000);
+  let total = 0;
+  while (total < IDEMPOTENCY_SWEEP_MAX) {
+    const result = await ctx.db.raw(
+      `delete from idempotency_records where ctid in (
+         select r.ctid from idempotency_records r
+         where r.created_at < ?
+           and (r.operation_id is null or not exists (
+             select 1 from operations o where o.id = r.operation_id and o.state <> all(?::text[])))
+         limit ?)`,
+      [before, [...FINAL_STATES], IDEMPOTENCY_BATCH],
+    );
+    const n = result.rowCount ?? 0;
+    total += n;
+    if (n < IDEMPOTENCY_BATCH) break;
+  }
+  return total;
 }

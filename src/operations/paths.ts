@@ -30,7 +30,8 @@ export async function startReview(
   const operationId = tctx.operationId ?? randomUUID();
   const opCtx: ToolContext = { ...tctx, operationId, db: trx };
   const description = await tool.handler.describe(args, opCtx);
-  const expiresAt = new Date(ctx.clock.now().getTime() + ctx.config.worker.approvalTtlSeconds * 1000);
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + ctx.config.worker.approvalTtlSeconds * 1000);
   await insertOperation(ctx, trx, {
     id: operationId,
     grantId: tctx.auth.grantId,
@@ -44,6 +45,7 @@ export async function startReview(
     requestId: tctx.requestId,
     description,
     approvalExpiresAt: expiresAt,
+    now,
   });
   return {
     request_id: tctx.requestId,

@@ -78,6 +78,8 @@ export interface NewOperation {
   accepted?: ToolOutput | undefined;
   description?: ApprovalDescription | undefined;
   approvalExpiresAt?: Date | undefined;
+  /** Creation time (default `ctx.clock.now()`); the review path passes the instant its expiry counts from. */
+  now?: Date | undefined;
 }
 
 /**
@@ -89,7 +91,7 @@ export async function insertOperation(
   db: Knex | Knex.Transaction,
   op: NewOperation,
 ): Promise<void> {
-  const now = ctx.clock.now();
+  const now = op.now ?? ctx.clock.now();
   await db("operations").insert({
     id: op.id,
     grant_id: op.grantId,

@@ -1,12 +1,14 @@
 /**
- * The operation worker (service spec 3.1, 6.3, DESIGN.md section 3): consumes the `operations` queue,
- * runs the maintenance pass every five minutes and registers the daily analytics sync at midnight
+ * The operation worker (service spec 3.1, 6.3, 8, DESIGN.md section 3): consumes the `operations` queue,
+ * runs the maintenance pass every five minutes, the scheduler pass (daily automation slots, due post
+ * schedules) every minute and the provider metrics sync (src/domain/analytics-sync.ts) daily at midnight
  * America/New_York. Any number of worker processes may run (`social-mcp worker`); each job is executed at
  * most once thanks to the claim in src/operations/execute.ts, and pg-boss creates each scheduled job once
  * per tick across all of them.
  */
 import type { Job } from "pg-boss";
 import type { AppContext } from "../context.ts";
+import { syncAnalytics } from "../domain/analytics-sync.ts";
 import {
   ANALYTICS_SYNC_CRON,
   ANALYTICS_SYNC_QUEUE,
@@ -16,9 +18,12 @@ import {
   MAINTENANCE_CRON,
   MAINTENANCE_QUEUE,
   OPERATIONS_QUEUE,
+  SCHEDULER_CRON,
+  SCHEDULER_QUEUE,
 } from "./boss.ts";
 import { processOperation } from "./execute.ts";
 import { runMaintenance } from "./maintenance.ts";
+import { runSchedulerPass } from "./scheduler.ts";
 import type { ToolLookup } from "./tools.ts";
 
 export interface StartedWorker {
@@ -32,12 +37,18 @@ export interface WorkerOptions {
   schedules?: boolean;
 }
 
-type AnalyticsSync = (ctx: AppContext) => Promise<void>;
-let analyticsSync: AnalyticsSync | undefined;
+type AnalyticsSync = (ctx: AppContext) => Promise<unknown>;
 
-/** Lets the analytics domain provide the daily provider metrics sync (service spec 6.3). */
-export function setAnalyticsSync(fn: AnalyticsSync): void {
-  analyticsSync = fn;
+/** The default daily job: the provider metrics sync of src/domain/analytics-sync.ts. */
+const defaultAnalyticsSync: AnalyticsSync = (ctx) => syncAnalytics(ctx);
+let analyticsSync: AnalyticsSync = defaultAnalyticsSync;
+
+/**
+ * Replaces the daily provider metrics sync (service spec 6.3) for every worker of this process; `undefined`
+ * restores the default (`syncAnalytics`). For tests and operators who plug in another sync.
+ */
+export function setAnalyticsSync(fn: AnalyticsSync | undefined): void {
+  analyticsSync = fn ?? defaultAnalyticsSync;
 }
 
 /**
@@ -81,12 +92,16 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
   await boss.work(MAINTENANCE_QUEUE, { pollingIntervalSeconds: 10 }, async () => {
     await runMaintenance(ctx);
   });
-  await boss.work(ANALYTICS_SYNC_QUEUE, { pollingIntervalSeconds: 30 }, async () => {
-    ctx.log.info({ hook: analyticsSync ? "set" : "none" }, "analytics sync");
-    if (analyticsSync) await analyticsSync(ctx);
+  await boss.work(SCHEDULER_QUEUE, { pollingIntervalSeconds: 5 }, async () => {
+    await runSchedulerPass(ctx);
+  });
+  await boss.work(ANALYTICS_SYNC_QUEUE, { pollingIntervalSeconds: 10 }, async () => {
+    ctx.log.info("analytics sync started");
+    await analyticsSync(ctx);
   });
   if (options.schedules !== false) {
     await boss.schedule(MAINTENANCE_QUEUE, MAINTENANCE_CRON, null, { tz: "UTC" });
+    await boss.schedule(SCHEDULER_QUEUE, SCHEDULER_CRON, null, { tz: "UTC" });
     await boss.schedule(ANALYTICS_SYNC_QUEUE, ANALYTICS_SYNC_CRON, null, { tz: ANALYTICS_SYNC_TZ });
   }
   ctx.log.info({ concurrency: ctx.config.worker.concurrency }, "operation worker started");

@@ -128,15 +128,42 @@ export async function runIdempotent(
       return after;
     }
     const { row } = outcome;
-    if (row.arguments_hash !== argsHash) {
-      throw new ToolError(
-        "idempotency_conflict",
-        "This idempotency_key was already used for this tool with different arguments; use a new key for a new request.",
-      );
-    }
+    if (row.arguments_hash !== argsHash) throw conflict();
     return replay(ctx, id, ctx.sealer.open<Envelope>(row.response_sealed as string));
   }
   throw new ToolError("internal_error", "the idempotency record could not be settled");
+}
+
+/**
+ * Looks up a finished record of (auth.grantId, tool.name, args.idempotency_key) without taking a lock, so
+ * that the pipeline can answer an exact retry before it spends the per-user budget (a retry is not new
+ * work). Returns the stored envelope (re-dispatching as `runIdempotent` does) or undefined when there is
+ * no finished record (none yet, or one in flight: `runIdempotent` settles those).
+ * @throws ToolError `idempotency_conflict` when the finished record holds other arguments.
+ */
+export async function peekIdempotent(
+  ctx: AppContext,
+  auth: AuthContext,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+): Promise<Envelope | undefined> {
+  const key = args.idempotency_key;
+  if (typeof key !== "string" || key.length === 0) return undefined;
+  const id = { grant_id: auth.grantId, tool: tool.name, key_hash: sha256(key) };
+  const row = await ctx
+    .db("idempotency_records")
+    .where(id)
+    .first("state", "arguments_hash", "response_sealed");
+  if (!row || row.state !== "done" || !row.response_sealed) return undefined;
+  if (row.arguments_hash !== argumentsHash(args)) throw conflict();
+  return replay(ctx, id, ctx.sealer.open<Envelope>(row.response_sealed as string));
+}
+
+function conflict(): ToolError {
+  return new ToolError(
+    "idempotency_conflict",
+    "This idempotency_key was already used for this tool with different arguments; use a new key for a new request.",
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The tool pipeline (DESIGN.md section 3, STYLE.md "The request path"), in one visible order:
  *   (authenticate: done by the endpoint) -> find tool -> scope -> validate input -> plan -> per-user budget
+ *   (an exact retry of a finished write is answered from its idempotency record before the budget)
  *   -> idempotency (writes) -> review | queued | inline handler -> validate output -> envelope -> audit.
  * Protocol outcomes (unknown tool, missing scope) are returned for the endpoint to put on the wire
  * (JSON-RPC -32602, HTTP 403); every other outcome is an envelope, `isError` when it carries an error.
@@ -16,7 +17,7 @@ import { startQueued, startReview } from "../operations/paths.ts";
 import { runCommitHooks, takeCommitHooks } from "./after-commit.ts";
 import { writeAudit } from "./audit.ts";
 import { errorEnvelope, successEnvelope } from "./envelope.ts";
-import { runIdempotent } from "./idempotency.ts";
+import { peekIdempotent, runIdempotent } from "./idempotency.ts";
 import type { AuthContext, Budget, Envelope, RegisteredTool, SchemaIssue, ToolContext } from "./types.ts";
 
 /** What the pipeline needs, built once per process (validators are compiled in the registry). */
@@ -150,6 +151,12 @@ export async function callTool(
             current_plan: plan,
           },
         );
+    }
+
+    // an exact retry of a finished write is answered from its record, without spending the budget
+    if (tool.access === "write") {
+      const prior = await peekIdempotent(ctx, auth, tool, args);
+      if (prior) return await finish(prior);
     }
 
     // per-user budget

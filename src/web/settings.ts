@@ -1,15 +1,24 @@
 /**
- * MCP settings page (issue 3 item 8, service spec 4.4): `GET /settings/integrations/mcp` lists the user's
- * connections (client, workspace, scopes in plain words, created, last used) and pending approval
- * requests; `POST /settings/integrations/mcp/connections/{uuid}/revoke` (session + CSRF) revokes one. A
- * connection of another user is "not found".
+ * MCP settings page (issue 3 item 8, issue 5 item 7, service spec 2.1, 4.4): `GET /settings/integrations/mcp`
+ * lists the user's connections (client, workspace, scopes in plain words, created, last used) and, per
+ * connection, its pending approval requests and its recent requests with their states, each linking to its
+ * request page (src/operations/requests.ts `listRequestsForUser`); `POST
+ * /settings/integrations/mcp/connections/{uuid}/revoke` (session + CSRF) revokes one. A connection of
+ * another user is "not found". Every value on the page is escaped (src/web/html.ts).
+ *
+ * Which connections are listed (docs/oauth.md): every live grant that has had a token issued, and a grant
+ * whose one-time code is still redeemable (the user just approved consent and the application has not
+ * finished connecting): the user sees and can revoke it at once. A grant whose code expired unredeemed can
+ * never be used and is not shown. Revoked connections appear only under "Requests", when they made some.
  */
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { rateLimit } from "../http/rate-limit.ts";
-import { listConnections, revokeGrant } from "../oauth/grants.ts";
+import { revokeGrant } from "../oauth/grants.ts";
+import { type ConnectionRequests, listRequestsForUser, type RequestSummary } from "../operations/requests.ts";
+import type { OperationState } from "../operations/store.ts";
 import { isScope, SCOPES } from "../scopes.ts";
-import { html, page } from "./html.ts";
+import { html, page, type RawHtml } from "./html.ts";
 import { pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 
@@ -20,61 +29,151 @@ function when(d: Date | string | null): string {
   return d ? new Date(d).toISOString().replace("T", " ").slice(0, 16) + " UTC" : "never";
 }
 
-interface PendingRequest {
+/** Short words for a request's state (service spec 3.1); the state code is shown beside them. */
+const STATE_WORDS: Record<OperationState, string> = {
+  approval_required: "Waiting for your approval",
+  approved: "Approved",
+  queued: "Approved, queued",
+  running: "Running",
+  succeeded: "Done",
+  failed: "Failed",
+  dispatch_failed: "Queued again soon",
+  denied: "Declined or expired",
+  outcome_unknown: "Outcome unknown: check your records",
+};
+
+interface ConnectionRow {
   id: string;
-  tool: string;
-  created_at: Date;
   client_name: string | null;
+  workspace_name: string;
+  scope: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  /** False while the application has not redeemed its authorization code yet. */
+  connected: boolean;
 }
 
-async function pendingRequests(ctx: AppContext, userId: string): Promise<PendingRequest[]> {
+/** The user's live connections, newest first (see the module comment for which grants count). */
+async function connectionsOf(ctx: AppContext, userId: string): Promise<ConnectionRow[]> {
+  const now = ctx.clock.now();
   return ctx
-    .db("operations as o")
-    .join("oauth_clients as c", "c.client_id", "o.client_id")
-    .where({ "o.user_id": userId, "o.state": "approval_required" })
-    .where((q) => q.whereNull("o.approval_expires_at").orWhere("o.approval_expires_at", ">", ctx.clock.now()))
-    .orderBy("o.created_at", "desc")
-    .limit(50)
-    .select("o.id", "o.tool", "o.created_at", "c.client_name");
+    .db("oauth_grants as g")
+    .join("oauth_clients as c", "c.client_id", "g.client_id")
+    .join("workspaces as w", "w.id", "g.workspace_id")
+    .where("g.user_id", userId)
+    .whereNull("g.revoked_at")
+    .where((q) =>
+      q
+        .whereExists((t) => t.select(1).from("oauth_access_tokens as t").whereRaw("t.grant_id = g.id"))
+        .orWhereExists((k) =>
+          k
+            .select(1)
+            .from("oauth_authorization_codes as k")
+            .whereRaw("k.grant_id = g.id")
+            .whereNull("k.consumed_at")
+            .where("k.expires_at", ">", now),
+        ),
+    )
+    .orderBy("g.created_at", "desc")
+    .select(
+      "g.id",
+      "c.client_name",
+      "w.name as workspace_name",
+      "g.scope",
+      "g.created_at",
+      "g.last_used_at",
+      ctx.db.raw(
+        "exists (select 1 from oauth_access_tokens t where t.grant_id = g.id) as connected",
+      ) as unknown as string,
+    );
+}
+
+function stateCell(r: RequestSummary, now: Date): RawHtml {
+  const expired = r.state === "approval_required" && (r.approval_expires_at?.getTime() ?? 0) <= now.getTime();
+  const words = expired ? "Expired" : STATE_WORDS[r.state];
+  return html`<span class="state" data-state="${r.state}">${words}</span> <span class="muted">(${r.state}${r.error_code ? html`, ${r.error_code}` : ""})</span>`;
+}
+
+function requestsBlock(group: ConnectionRequests | undefined, now: Date): RawHtml {
+  if (!group || (group.pending.length === 0 && group.recent.length === 0))
+    return html`<p class="muted">No requests from this connection yet.</p>`;
+  const link = (r: RequestSummary) =>
+    html`<a href="${SETTINGS_PATH}/requests/${r.operation_id}">${r.title}</a>`;
+  const pending = group.pending.map(
+    (r) => html`<li data-operation-id="${r.operation_id}">${link(r)}${r.summary ? html`: ${r.summary}` : ""}
+<span class="muted">(requested ${when(r.created_at)}, expires ${when(r.approval_expires_at)})</span></li>`,
+  );
+  const recent = group.recent.map(
+    (r) => html`<tr data-operation-id="${r.operation_id}"><td>${link(r)}</td><td>${r.summary ?? ""}</td>
+<td>${stateCell(r, now)}</td><td>${when(r.created_at)}</td><td>${when(r.updated_at)}</td></tr>`,
+  );
+  return html`${
+    pending.length > 0
+      ? html`<h4>Waiting for your approval</h4><ul class="pending">${pending}</ul>`
+      : html`<p class="muted">Nothing waits for your approval.</p>`
+  }
+${
+  recent.length > 0
+    ? html`<h4>Recent requests</h4><table class="recent"><thead><tr><th>Request</th><th>What</th><th>Status</th><th>Requested</th><th>Updated</th></tr></thead>
+<tbody>${recent}</tbody></table>`
+    : ""
+}`;
 }
 
 async function settingsPage(ctx: AppContext, session: BrowserSession, notice?: string): Promise<string> {
-  const connections = await listConnections(ctx.db, session.userId);
-  const requests = await pendingRequests(ctx, session.userId);
+  const now = ctx.clock.now();
+  const connections = await connectionsOf(ctx, session.userId);
+  const groups = new Map((await listRequestsForUser(ctx, session.userId)).map((g) => [g.grant_id, g]));
   const user = await ctx.db("users").where({ id: session.userId }).first("email");
+  const appName = (name: string | null) =>
+    html`${name ?? "Unnamed application"} <span class="muted">(unverified)</span>`;
   const rows = connections.map(
-    (
-      c,
-    ) => html`<tr data-connection-id="${c.id}"><td>${c.client_name ?? "Unnamed application"} <span class="muted">(unverified)</span></td>
+    (c) => html`<tr data-connection-id="${c.id}"><td>${appName(c.client_name)}</td>
 <td>${c.workspace_name}</td>
 <td><ul>${c.scope
       .split(" ")
       .filter(isScope)
       .map((s) => html`<li>${SCOPES[s]}</li>`)}</ul></td>
-<td>${when(c.created_at)}</td><td>${when(c.last_used_at)}</td>
+<td>${when(c.created_at)}</td><td>${c.connected ? when(c.last_used_at) : html`<span class="muted">Waiting for the application to finish connecting</span>`}</td>
 <td><form method="post" action="${SETTINGS_PATH}/connections/${c.id}/revoke">
 <input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit">Revoke</button></form></td></tr>`,
   );
-  const pending = requests.map(
-    (
-      r,
-    ) => html`<li><a href="${SETTINGS_PATH}/requests/${r.id}">${r.tool}</a> from ${r.client_name ?? "an unnamed application"},
-${when(r.created_at)}</li>`,
+  const sections = connections.map(
+    (c) => html`<section class="connection-requests" id="requests-${c.id}" data-requests-for="${c.id}">
+<h3>${appName(c.client_name)} · ${c.workspace_name} <span class="muted">(connected ${when(c.created_at)})</span></h3>
+${requestsBlock(groups.get(c.id), now)}</section>`,
   );
+  const live = new Set(connections.map((c) => c.id));
+  const former = [...groups.values()]
+    .filter((g) => !live.has(g.grant_id))
+    .map(
+      (
+        g,
+      ) => html`<section class="connection-requests" id="requests-${g.grant_id}" data-requests-for="${g.grant_id}">
+<h3>${appName(g.client_name)} <span class="muted">${g.revoked ? "(revoked)" : "(not connected)"}</span></h3>
+${requestsBlock(g, now)}</section>`,
+    );
+  const waiting = [...groups.values()].reduce((n, g) => n + g.pending.length, 0);
   return page(
     "MCP connections",
     html`<h1>MCP connections</h1>
 <p class="muted">Signed in as ${user?.email ?? ""}. <a href="/logout">Sign out</a></p>
 ${notice ? html`<p class="warn" role="status">${notice}</p>` : ""}
-<h2>Pending requests</h2>
-${pending.length ? html`<ul>${pending}</ul>` : html`<p class="muted">No requests wait for your approval.</p>`}
+<p id="pending-count">${
+      waiting > 0
+        ? html`<strong>${waiting} request${waiting === 1 ? "" : "s"} ${waiting === 1 ? "waits" : "wait"} for your approval.</strong> Open a request to approve or decline it.`
+        : "No requests wait for your approval."
+    }</p>
 <h2>Connected applications</h2>
 ${
   rows.length
     ? html`<table><thead><tr><th>Application</th><th>Workspace</th><th>Permissions</th><th>Connected</th><th>Last used</th><th></th></tr></thead>
 <tbody>${rows}</tbody></table>`
     : html`<p class="muted">No application is connected.</p>`
-}`,
+}
+<h2>Requests</h2>
+<p class="muted">What connected assistants asked to do, by connection. Names and summaries come from your own records and are shown as plain text.</p>
+${sections.length + former.length > 0 ? html`${sections}${former}` : html`<p class="muted">No requests yet.</p>`}`,
   );
 }
 

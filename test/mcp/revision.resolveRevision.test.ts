@@ -200,6 +200,22 @@ describe("legacy revisions", () => {
     assert.equal(unknown.body.result.resultType, undefined);
   });
 
+  it("serves an initialize that carries modern _meta but no version header as legacy", async () => {
+    const r = await rpc(
+      ep.url,
+      "initialize",
+      {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "dual", version: "1" },
+        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" },
+      },
+      { revision: "2025-11-25", token },
+    );
+    assert.equal(r.status, 200);
+    assert.equal(r.body.result.protocolVersion, "2025-11-25");
+  });
+
   it("ping answers {} and results carry no resultType", async () => {
     const ping = await rpc(ep.url, "ping", {}, { revision: "2025-11-25", token });
     assert.deepEqual(ping.body.result, {});

@@ -4,18 +4,20 @@ import { test } from "node:test";
 import { loadConfig } from "../../src/config.ts";
 import type { AppContext } from "../../src/context.ts";
 import { challenge401, challenge403, resourceMetadataUrl } from "../../src/oauth/challenge.ts";
+import { ALL_SCOPES } from "../../src/scopes.ts";
 
 const ctx = { config: loadConfig({ PUBLIC_BASE_URL: "https://svc.example" }) } as unknown as AppContext;
 
-test("the 401 challenge names the path-suffixed PRM URL, with invalid_token only when a token was sent", () => {
+test("the 401 challenge names the path-suffixed PRM URL and the scopes, with invalid_token only when a token was sent", () => {
   assert.equal(resourceMetadataUrl(ctx), "https://svc.example/.well-known/oauth-protected-resource/mcp");
+  const scope = ALL_SCOPES.join(" ");
   assert.equal(
     challenge401(ctx, false),
-    'Bearer resource_metadata="https://svc.example/.well-known/oauth-protected-resource/mcp"',
+    `Bearer resource_metadata="https://svc.example/.well-known/oauth-protected-resource/mcp", scope="${scope}"`,
   );
   assert.equal(
     challenge401(ctx, true),
-    'Bearer resource_metadata="https://svc.example/.well-known/oauth-protected-resource/mcp", error="invalid_token"',
+    `Bearer resource_metadata="https://svc.example/.well-known/oauth-protected-resource/mcp", scope="${scope}", error="invalid_token"`,
   );
 });
 

@@ -78,7 +78,10 @@ const app = await startTestApp({ queue: false, env: { RATE_LIMIT_READS: "1000" }
 const ep = await startFixtureEndpoint(app, tools);
 const who = await app.user();
 const { token } = await ep.connect(who, ["read:profile", "create:content"]);
-const limitedApp = await startTestApp({ queue: false, env: { RATE_LIMIT_READS: "2" } });
+const limitedApp = await startTestApp({
+  queue: false,
+  env: { RATE_LIMIT_READS: "2", RATE_LIMIT_WRITES: "2" },
+});
 const limitedEp = await startFixtureEndpoint(limitedApp, tools);
 
 describe("callTool pipeline", () => {
@@ -249,5 +252,25 @@ describe("per-user budget", () => {
     const other = await limitedApp.user();
     const c = await limitedEp.connect(other, ["read:profile"]);
     assert.equal((await call(c.token)).body.result.structuredContent.status, "succeeded");
+  });
+
+  it("answers an exact retry of a finished write from its record, without spending the write budget", async () => {
+    const who = await limitedApp.user();
+    const { token: t } = await limitedEp.connect(who, ["create:content"]);
+    const write = (key: string) =>
+      rpc(
+        limitedEp.url,
+        "tools/call",
+        { name: "write_thing", arguments: { idempotency_key: key } },
+        { token: t },
+      );
+    const keys = ["3f0e7a52-1b7c-4d3e-9a41-6c2b8d0e5f11", "3f0e7a52-1b7c-4d3e-9a41-6c2b8d0e5f12"];
+    const first = (await write(keys[0]!)).body.result.structuredContent;
+    assert.equal(first.status, "succeeded");
+    assert.equal((await write(keys[1]!)).body.result.structuredContent.status, "succeeded");
+    const spent = (await write("3f0e7a52-1b7c-4d3e-9a41-6c2b8d0e5f13")).body.result.structuredContent;
+    assert.equal(spent.error.code, "rate_limited");
+    const retry = (await write(keys[0]!)).body.result.structuredContent;
+    assert.deepEqual(retry, first);
   });
 });

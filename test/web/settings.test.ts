@@ -90,7 +90,7 @@ test("another user's connection is not found and stays active", async () => {
   assert.equal(bad.status, 404);
 });
 
-test("pending approval requests are listed with a link to their page", async () => {
+test("pending approval requests are listed under their connection with a link to their page", async () => {
   const c = await connect(app, alice, ["delete:content"]);
   const [op] = await app.ctx
     .db("operations")
@@ -108,7 +108,9 @@ test("pending approval requests are listed with a link to their page", async () 
     .returning("id");
   const jar = await signedIn(alice);
   const $ = cheerio.load(await (await jar.fetch("/settings/integrations/mcp")).text());
-  const link = $(`a[href="/settings/integrations/mcp/requests/${op.id}"]`);
+  const link = $(
+    `section[data-requests-for="${c.grantId}"] ul.pending a[href="/settings/integrations/mcp/requests/${op.id}"]`,
+  );
   assert.equal(link.length, 1);
-  assert.equal(link.text(), "delete_post");
+  assert.equal(link.text(), "Delete post");
 });

@@ -1,19 +1,39 @@
-/** get_profile: the identity of the user who authorized the connection (service spec 4.3). */
-import { userPlan } from "../../domain/accounts.ts";
+/**
+ * get_profile: the identity of the user who authorized the connection (service spec 4.3), with the plan of
+ * the active subscription (`creator` without one, as `userPlan`), read in one query (it is the call of the
+ * /mcp benchmark, bench/README.md).
+ */
+import type { Plan } from "../../domain/plans.ts";
 import { notFound } from "../../errors.ts";
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
 import type { ToolHandler } from "../../runtime/types.ts";
 
+interface ProfileRow {
+  id: string;
+  email: string;
+  display_name: string | null;
+  plan: Plan | null;
+}
+
 export const handler: ToolHandler<ToolInputs["get_profile"], ToolOutputs["get_profile"]> = {
   async execute(_input, { db, auth }) {
-    const user = await db("users").where({ id: auth.userId }).first("id", "email", "display_name");
+    const user: ProfileRow | undefined = await db("users as u")
+      .where("u.id", auth.userId)
+      .first(
+        "u.id",
+        "u.email",
+        "u.display_name",
+        db.raw(
+          "(select s.plan from subscriptions s where s.user_id = u.id and s.status = 'active' limit 1) as plan",
+        ),
+      );
     if (!user) throw notFound("user");
     return {
       data: {
-        user_id: user.id as string,
-        email: user.email as string,
-        display_name: (user.display_name as string | null) ?? null,
-        plan: await userPlan(db, auth.userId),
+        user_id: user.id,
+        email: user.email,
+        display_name: user.display_name ?? null,
+        plan: user.plan ?? "creator",
       },
     };
   },
