@@ -9,7 +9,7 @@ import { type Config, loadConfig } from "../config.ts";
 import type { Knex } from "../db/knex.ts";
 import { createUser } from "../domain/accounts.ts";
 import { createMediaAsset } from "../domain/media.ts";
-import { solidPng } from "../domain/png.ts";
+import { encodePng } from "../providers/ai-image/png.ts";
 import { createImagePost, createTextPost } from "../domain/posts.ts";
 import { createProduct } from "../domain/products.ts";
 import { localDiskStorage } from "../providers/storage.ts";
@@ -45,7 +45,7 @@ export async function runDemo(
 
   const media: string[] = [];
   for (const img of IMAGES) {
-    const bytes = solidPng(320, 320, img.rgb);
+    const bytes = encodePng(320, 320, () => img.rgb);
     const key = storage.newKey("png");
     await storage.putBytes(key, bytes);
     const a = await createMediaAsset(db, owner, {

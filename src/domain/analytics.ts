@@ -38,6 +38,22 @@ function coverage(row: Record<string, unknown>, metrics: readonly string[]): Cov
 const ACCOUNT_METRICS = ["followers", "views", "likes", "comments", "shares"] as const;
 const POST_METRICS = ["views", "likes", "comments", "shares", "saves"] as const;
 
+/**
+ * The saved counters `metrics` of a joined metrics row (each a number, or `null` when the network did not
+ * report it), then `synced_at` (ISO 8601 or `null` when never synced) and `coverage`, in that key order.
+ */
+function savedCounters<M extends string>(
+  row: Record<string, unknown>,
+  metrics: readonly M[],
+): Record<M, number | null> & { synced_at: string | null; coverage: Coverage } {
+  const counters = Object.fromEntries(metrics.map((m) => [m, num(row[m])])) as Record<M, number | null>;
+  return {
+    ...counters,
+    synced_at: row.synced_at ? new Date(row.synced_at as string | Date).toISOString() : null,
+    coverage: coverage(row, metrics),
+  };
+}
+
 /** Saved counters of the owner's connected accounts, optionally one account or one network. */
 export async function accountAnalytics(
   db: Knex,
@@ -58,13 +74,7 @@ export async function accountAnalytics(
     accounts: rows.map((r: any) => ({
       social_account_id: r.id as string,
       network: r.network as string,
-      followers: num(r.followers),
-      views: num(r.views),
-      likes: num(r.likes),
-      comments: num(r.comments),
-      shares: num(r.shares),
-      synced_at: r.synced_at ? new Date(r.synced_at).toISOString() : null,
-      coverage: coverage(r, ACCOUNT_METRICS),
+      ...savedCounters(r, ACCOUNT_METRICS),
     })),
   };
 }
@@ -85,13 +95,7 @@ export async function postAnalytics(db: Knex, owner: Owner, postId: string) {
     deliveries: rows.map((r: any) => ({
       delivery_id: r.id as string,
       network: r.network as string,
-      views: num(r.views),
-      likes: num(r.likes),
-      comments: num(r.comments),
-      shares: num(r.shares),
-      saves: num(r.saves),
-      synced_at: r.synced_at ? new Date(r.synced_at).toISOString() : null,
-      coverage: coverage(r, POST_METRICS),
+      ...savedCounters(r, POST_METRICS),
     })),
   };
 }

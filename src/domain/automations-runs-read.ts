@@ -4,7 +4,7 @@
  */
 import type { Knex } from "../db/knex.ts";
 import { notFound } from "../errors.ts";
-import { decodeKeyset, encodeKeyset, pageSize } from "./cursor.ts";
+import { keysetPage, pageSize } from "./cursor.ts";
 import { type Owner, ownedBy, isUuid } from "./owner.ts";
 import { ownedAutomation } from "./automations.ts";
 
@@ -69,26 +69,9 @@ export async function listAutomationRuns(
 ) {
   const limit = pageSize(f.limit);
   if (f.automation_id) await ownedAutomation(db, owner, f.automation_id);
-  const q = db("automation_runs")
-    .where(ownedBy(owner))
-    .select("*", db.raw("created_at::text as created_key"));
+  const q = db("automation_runs").where(ownedBy(owner)).select("*");
   if (f.automation_id) q.where({ automation_id: f.automation_id });
   if (f.kind) q.where({ kind: f.kind });
-  if (f.cursor) {
-    const c = decodeKeyset(f.cursor);
-    q.whereRaw("(created_at, id) < (?::timestamptz, ?::uuid)", [c.createdAt, c.id]);
-  }
-  const rows = await q
-    .orderBy([
-      { column: "created_at", order: "desc" },
-      { column: "id", order: "desc" },
-    ])
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map(automationRunView),
-    next_cursor:
-      rows.length > limit && last ? encodeKeyset({ createdAt: last.created_key, id: last.id }) : null,
-  };
+  const page = await keysetPage(db, q, { limit, cursor: f.cursor });
+  return { items: page.rows.map(automationRunView), next_cursor: page.next_cursor };
 }

@@ -6,7 +6,7 @@
 import type { Knex } from "../db/knex.ts";
 import { notFound, ToolError } from "../errors.ts";
 import { type AutomationKind, type AutomationSettings, validateSettings } from "./automations-config.ts";
-import { decodeKeyset, encodeKeyset, pageSize } from "./cursor.ts";
+import { keysetPage, pageSize } from "./cursor.ts";
 import { type Owner, ownedBy, isUuid } from "./owner.ts";
 import { assertAutomationSlot } from "./quotas.ts";
 
@@ -203,27 +203,9 @@ export async function listAutomations(
   },
 ) {
   const limit = pageSize(f.limit);
-  const q = db("automations")
-    .where(ownedBy(owner))
-    .whereNull("deleted_at")
-    .select("*", db.raw("created_at::text as created_key"));
+  const q = db("automations").where(ownedBy(owner)).whereNull("deleted_at").select("*");
   if (f.kind) q.where({ kind: f.kind });
   if (f.status) q.where({ status: f.status });
-  if (f.cursor) {
-    const c = decodeKeyset(f.cursor);
-    q.whereRaw("(created_at, id) < (?::timestamptz, ?::uuid)", [c.createdAt, c.id]);
-  }
-  const rows = await q
-    .orderBy([
-      { column: "created_at", order: "desc" },
-      { column: "id", order: "desc" },
-    ])
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map(automationView),
-    next_cursor:
-      rows.length > limit && last ? encodeKeyset({ createdAt: last.created_key, id: last.id }) : null,
-  };
+  const page = await keysetPage(db, q, { limit, cursor: f.cursor });
+  return { items: page.rows.map(automationView), next_cursor: page.next_cursor };
 }

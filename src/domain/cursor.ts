@@ -4,6 +4,7 @@
  * Postgres prints it) and id, or of an offset for ranked lists. Decoding validates the shape strictly;
  * anything else is `validation_failed`. A cursor only narrows a query that is already owner-scoped.
  */
+import type { Knex } from "../db/knex.ts";
 import { ToolError } from "../errors.ts";
 import { isUuid } from "./owner.ts";
 
@@ -75,4 +76,74 @@ export function pageSize(limit: number | undefined, def = 20, max = 50): number 
     ]);
   }
   return limit;
+}
+
+/** One page of rows and the opaque cursor of the next page (`null` on the last page). */
+export interface Page<R> {
+  rows: R[];
+  next_cursor: string | null;
+}
+
+/** The column under which `keysetPage` selects a row's exact `created_at` text. */
+const KEY = "created_key";
+
+/**
+ * Runs one newest-first keyset page of `q`: adds `created_at::text as created_key` to its select list,
+ * narrows it to rows strictly before `page.cursor` by `(created_at, id)` when a cursor is given, orders by
+ * `created_at desc, id desc`, fetches `page.limit + 1` rows and returns the first `page.limit` with the
+ * cursor of the next page (`null` when no further row exists). `q` must already select the row's `id` and
+ * carry every owner filter; `table` qualifies `created_at` and `id` (e.g. `"d"` for `deliveries as d`).
+ * `page.limit` is already clamped (see `pageSize`).
+ * @throws ToolError validation_failed for a malformed cursor (before any query runs).
+ */
+export async function keysetPage<R extends { id: string }>(
+  db: Knex,
+  q: Knex.QueryBuilder,
+  page: { limit: number; cursor?: string | undefined },
+  table?: string,
+): Promise<Page<R & { created_key: string }>> {
+  const createdAt = table ? `${table}.created_at` : "created_at";
+  const id = table ? `${table}.id` : "id";
+  q.select(db.raw(`??::text as ${KEY}`, [createdAt]));
+  if (page.cursor) {
+    const c = decodeKeyset(page.cursor);
+    q.whereRaw("(??, ??) < (?::timestamptz, ?::uuid)", [createdAt, id, c.createdAt, c.id]);
+  }
+  const rows: Array<R & { created_key: string }> = await q
+    .orderBy([
+      { column: createdAt, order: "desc" },
+      { column: id, order: "desc" },
+    ])
+    .limit(page.limit + 1);
+  const out = rows.slice(0, page.limit);
+  const last = out[out.length - 1];
+  return {
+    rows: out,
+    next_cursor:
+      rows.length > page.limit && last ? encodeKeyset({ createdAt: last.created_key, id: last.id }) : null,
+  };
+}
+
+/**
+ * Runs one page of a ranked list (search): orders `q` by `rank desc, created_at desc, id desc`, skips
+ * `page.offset` rows (from `decodeOffset`) and fetches at most `page.limit + 1`, never reaching past row
+ * `page.max`. Returns the first rows of the page and an offset cursor when more rows are reachable.
+ * Runs no query when the offset already is at `max`. `q` must select a numeric `rank` column.
+ */
+export async function rankedPage<R>(
+  q: Knex.QueryBuilder,
+  page: { limit: number; offset: number; max: number },
+): Promise<Page<R>> {
+  const take = Math.min(page.limit, page.max - page.offset);
+  if (take <= 0) return { rows: [], next_cursor: null };
+  const rows: R[] = await q
+    .orderBy([
+      { column: "rank", order: "desc" },
+      { column: "created_at", order: "desc" },
+      { column: "id", order: "desc" },
+    ])
+    .offset(page.offset)
+    .limit(take + 1);
+  const more = rows.length > take && page.offset + take < page.max;
+  return { rows: rows.slice(0, take), next_cursor: more ? encodeOffset(page.offset + take) : null };
 }

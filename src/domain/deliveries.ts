@@ -7,7 +7,7 @@ import type { AppContext } from "../context.ts";
 import type { Knex } from "../db/knex.ts";
 import { notFound, ToolError } from "../errors.ts";
 import { socialProvider } from "../providers/social/index.ts";
-import { decodeKeyset, encodeKeyset, pageSize } from "./cursor.ts";
+import { keysetPage, pageSize } from "./cursor.ts";
 import { type Owner, ownedBy, isUuid } from "./owner.ts";
 import { providerAccount } from "./social.ts";
 
@@ -56,8 +56,7 @@ export function deliveriesQuery(db: Knex, owner: Owner) {
   return db("deliveries as d")
     .join("social_accounts as a", "a.id", "d.social_account_id")
     .where(ownedBy(owner, "d"))
-    .select(COLUMNS)
-    .select(db.raw("d.created_at::text as created_at_text"));
+    .select(COLUMNS);
 }
 
 export interface DeliveryFilter {
@@ -83,23 +82,8 @@ export async function listDeliveries(
   if (filter.post_id) q.where("d.post_id", filter.post_id);
   if (filter.schedule_id) q.where("d.schedule_id", filter.schedule_id);
   if (filter.status) q.where("d.status", filter.status);
-  if (filter.cursor) {
-    const c = decodeKeyset(filter.cursor);
-    q.whereRaw("(d.created_at, d.id) < (?::timestamptz, ?::uuid)", [c.createdAt, c.id]);
-  }
-  const rows = await q
-    .orderBy([
-      { column: "d.created_at", order: "desc" },
-      { column: "d.id", order: "desc" },
-    ])
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map(deliveryView),
-    next_cursor:
-      rows.length > limit && last ? encodeKeyset({ createdAt: last.created_at_text, id: last.id }) : null,
-  };
+  const page = await keysetPage(db, q, { limit, cursor: filter.cursor }, "d");
+  return { items: page.rows.map(deliveryView), next_cursor: page.next_cursor };
 }
 
 /** Statuses from which a post may be published or scheduled; carousels need approval first. */

@@ -5,7 +5,7 @@
  */
 import type { Knex } from "../db/knex.ts";
 import { ToolError } from "../errors.ts";
-import { decodeKeyset, decodeOffset, encodeKeyset, encodeOffset, pageSize } from "./cursor.ts";
+import { decodeOffset, keysetPage, pageSize, rankedPage } from "./cursor.ts";
 import { isUuid, type Owner, ownedBy } from "./owner.ts";
 
 export type MediaKind = "image" | "video";
@@ -75,25 +75,10 @@ export async function listMedia(
   opts: { limit?: number | undefined; cursor?: string | undefined; kind?: MediaKind | undefined } = {},
 ): Promise<MediaPage> {
   const limit = pageSize(opts.limit);
-  const q = owned(db, owner).select([...COLUMNS, db.raw("created_at::text as created_key")]);
+  const q = owned(db, owner).select(COLUMNS);
   if (opts.kind) q.where({ kind: opts.kind });
-  if (opts.cursor) {
-    const c = decodeKeyset(opts.cursor);
-    q.whereRaw("(created_at, id) < (?::timestamptz, ?::uuid)", [c.createdAt, c.id]);
-  }
-  const rows = await q
-    .orderBy([
-      { column: "created_at", order: "desc" },
-      { column: "id", order: "desc" },
-    ])
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map(toMediaAsset),
-    next_cursor:
-      rows.length > limit && last ? encodeKeyset({ createdAt: last.created_key, id: last.id }) : null,
-  };
+  const page = await keysetPage(db, q, { limit, cursor: opts.cursor });
+  return { items: page.rows.map(toMediaAsset), next_cursor: page.next_cursor };
 }
 
 /** Search results are bounded: at most this many rows are reachable through cursors. */
@@ -123,23 +108,10 @@ export async function searchMedia(
     .select(db.raw("ts_rank(search, websearch_to_tsquery('simple', ?)) as rank", [query]))
     .whereRaw("search @@ websearch_to_tsquery('simple', ?)", [query]);
   if (opts.kind) q.where({ kind: opts.kind });
-  const take = Math.min(limit, MAX_SEARCH_RESULTS - offset);
-  const rows =
-    take <= 0
-      ? []
-      : await q
-          .orderBy([
-            { column: "rank", order: "desc" },
-            { column: "created_at", order: "desc" },
-            { column: "id", order: "desc" },
-          ])
-          .offset(offset)
-          .limit(take + 1);
-  const page = rows.slice(0, take);
-  const more = rows.length > take && offset + take < MAX_SEARCH_RESULTS;
+  const page = await rankedPage<Record<string, any>>(q, { limit, offset, max: MAX_SEARCH_RESULTS });
   return {
-    items: page.map((r) => ({ ...toMediaAsset(r), rank: Number(r.rank) })),
-    next_cursor: more ? encodeOffset(offset + take) : null,
+    items: page.rows.map((r) => ({ ...toMediaAsset(r), rank: Number(r.rank) })),
+    next_cursor: page.next_cursor,
   };
 }
 

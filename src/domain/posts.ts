@@ -6,7 +6,7 @@
  */
 import type { Knex } from "../db/knex.ts";
 import { ToolError } from "../errors.ts";
-import { decodeKeyset, encodeKeyset, pageSize } from "./cursor.ts";
+import { keysetPage, pageSize } from "./cursor.ts";
 import { requireOwnedAssets } from "./media.ts";
 import { isUuid, type Owner, ownedBy } from "./owner.ts";
 
@@ -86,6 +86,46 @@ function checkCaption(caption: string | undefined, required: boolean): string | 
   return c;
 }
 
+/** The fields every draft a tool creates may carry besides its content. */
+interface DraftFields {
+  title?: string | null | undefined;
+  status?: string | undefined;
+  product_id?: string | null | undefined;
+}
+
+/** Tools create drafts only. @throws ToolError validation_failed for any other requested `status`. */
+function requireDraftStatus(status: string | undefined): void {
+  if (status !== undefined && status !== "draft")
+    throw new ToolError("validation_failed", "status must be draft");
+}
+
+/**
+ * Inserts an owned draft of `type` with the (trimmed) title and the owned product of `input`, plus the
+ * type's own `content` columns, and returns its detail. Content is validated by the caller first.
+ * @throws ToolError not_found for a foreign or deleted product.
+ */
+async function insertDraft(
+  db: Knex,
+  owner: Owner,
+  type: PostType,
+  input: DraftFields,
+  content: { caption: string | null; media_asset_ids?: string },
+): Promise<PostDetail> {
+  const productId = await requireOwnedProduct(db, owner, input.product_id);
+  const [row] = await db("posts")
+    .insert({
+      user_id: owner.userId,
+      workspace_id: owner.workspaceId,
+      type,
+      status: "draft",
+      title: input.title?.trim() || null,
+      product_id: productId,
+      ...content,
+    })
+    .returning("id");
+  return getPost(db, owner, row.id);
+}
+
 /**
  * Saves a text post as a draft (service spec 4.3 `create_text_post`): never published by this call.
  * @throws ToolError validation_failed (empty caption, status other than draft), not_found (foreign product).
@@ -93,28 +133,11 @@ function checkCaption(caption: string | undefined, required: boolean): string | 
 export async function createTextPost(
   db: Knex,
   owner: Owner,
-  input: {
-    caption: string;
-    title?: string | null | undefined;
-    status?: string | undefined;
-    product_id?: string | null | undefined;
-  },
+  input: DraftFields & { caption: string },
 ): Promise<PostDetail> {
-  if (input.status !== undefined && input.status !== "draft")
-    throw new ToolError("validation_failed", "status must be draft");
+  requireDraftStatus(input.status);
   const caption = checkCaption(input.caption, true);
-  const productId = await requireOwnedProduct(db, owner, input.product_id);
-  const [row] = await db("posts")
-    .insert({
-      ...ownedRow(owner),
-      type: "text",
-      status: "draft",
-      caption,
-      title: input.title?.trim() || null,
-      product_id: productId,
-    })
-    .returning("id");
-  return getPost(db, owner, row.id);
+  return insertDraft(db, owner, "text", input, { caption });
 }
 
 /**
@@ -124,36 +147,16 @@ export async function createTextPost(
 export async function createImagePost(
   db: Knex,
   owner: Owner,
-  input: {
-    media_asset_ids: string[];
-    caption?: string | undefined;
-    title?: string | null | undefined;
-    status?: string | undefined;
-    product_id?: string | null | undefined;
-  },
+  input: DraftFields & { media_asset_ids: string[]; caption?: string | undefined },
 ): Promise<PostDetail> {
-  if (input.status !== undefined && input.status !== "draft")
-    throw new ToolError("validation_failed", "status must be draft");
+  requireDraftStatus(input.status);
   if (input.media_asset_ids.length === 0)
     throw new ToolError("validation_failed", "at least one image asset is needed");
   const ids = await requireOwnedAssets(db, owner, input.media_asset_ids, "image");
-  const productId = await requireOwnedProduct(db, owner, input.product_id);
-  const [row] = await db("posts")
-    .insert({
-      ...ownedRow(owner),
-      type: "image",
-      status: "draft",
-      caption: checkCaption(input.caption, false),
-      title: input.title?.trim() || null,
-      product_id: productId,
-      media_asset_ids: JSON.stringify(ids),
-    })
-    .returning("id");
-  return getPost(db, owner, row.id);
-}
-
-function ownedRow(owner: Owner) {
-  return { user_id: owner.userId, workspace_id: owner.workspaceId };
+  return insertDraft(db, owner, "image", input, {
+    caption: checkCaption(input.caption, false),
+    media_asset_ids: JSON.stringify(ids),
+  });
 }
 
 /** The owner's post with carousel and delivery summaries. @throws ToolError not_found. */
@@ -202,26 +205,11 @@ export async function listContent(
   } = {},
 ): Promise<{ items: PostSummary[]; next_cursor: string | null }> {
   const limit = pageSize(opts.limit);
-  const q = owned(db, owner).select("*", db.raw("created_at::text as created_key"));
+  const q = owned(db, owner).select("*");
   if (opts.status) q.where({ status: opts.status });
   if (opts.type) q.where({ type: opts.type });
-  if (opts.cursor) {
-    const c = decodeKeyset(opts.cursor);
-    q.whereRaw("(created_at, id) < (?::timestamptz, ?::uuid)", [c.createdAt, c.id]);
-  }
-  const rows = await q
-    .orderBy([
-      { column: "created_at", order: "desc" },
-      { column: "id", order: "desc" },
-    ])
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map(toPostSummary),
-    next_cursor:
-      rows.length > limit && last ? encodeKeyset({ createdAt: last.created_key, id: last.id }) : null,
-  };
+  const page = await keysetPage(db, q, { limit, cursor: opts.cursor });
+  return { items: page.rows.map(toPostSummary), next_cursor: page.next_cursor };
 }
 
 /**

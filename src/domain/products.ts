@@ -5,7 +5,7 @@
  */
 import type { Knex } from "../db/knex.ts";
 import { ToolError } from "../errors.ts";
-import { decodeKeyset, encodeKeyset, pageSize } from "./cursor.ts";
+import { keysetPage, pageSize } from "./cursor.ts";
 import { requireOwnedAssets } from "./media.ts";
 import { fromMinor, toMinor } from "./money.ts";
 import { isUuid, type Owner, ownedBy } from "./owner.ts";
@@ -92,7 +92,7 @@ export async function listProducts(
   opts: { limit?: number | undefined; cursor?: string | undefined; query?: string | undefined } = {},
 ): Promise<{ items: Product[]; next_cursor: string | null }> {
   const limit = pageSize(opts.limit);
-  const q = owned(db, owner).select("*", db.raw("created_at::text as created_key"));
+  const q = owned(db, owner).select("*");
   const text = opts.query?.trim();
   if (text) {
     const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -102,26 +102,14 @@ export async function listProducts(
         .orWhereRaw("exists (select 1 from jsonb_array_elements_text(tags) t where t ilike ?)", [like]);
     });
   }
-  if (opts.cursor) {
-    const c = decodeKeyset(opts.cursor);
-    q.whereRaw("(created_at, id) < (?::timestamptz, ?::uuid)", [c.createdAt, c.id]);
-  }
-  const rows = await q
-    .orderBy([
-      { column: "created_at", order: "desc" },
-      { column: "id", order: "desc" },
-    ])
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
+  const page = await keysetPage<Record<string, any> & { id: string }>(db, q, { limit, cursor: opts.cursor });
   const assets = await assetIdsOf(
     db,
-    page.map((r) => r.id),
+    page.rows.map((r) => r.id),
   );
-  const last = page[page.length - 1];
   return {
-    items: page.map((r) => toProduct(r, assets.get(r.id) ?? [])),
-    next_cursor:
-      rows.length > limit && last ? encodeKeyset({ createdAt: last.created_key, id: last.id }) : null,
+    items: page.rows.map((r) => toProduct(r, assets.get(r.id) ?? [])),
+    next_cursor: page.next_cursor,
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Knex } from "../db/knex.ts";
 import { ToolError } from "../errors.ts";
-import { decodeOffset, encodeOffset, pageSize } from "./cursor.ts";
+import { decodeOffset, pageSize, rankedPage } from "./cursor.ts";
 import { type Owner, ownedBy } from "./owner.ts";
 import { type PostStatus, type PostSummary, type PostType, toPostSummary } from "./posts.ts";
 
@@ -37,8 +37,6 @@ export async function searchContent(
   const query = opts.query.trim();
   if (!query) throw new ToolError("validation_failed", "query must not be empty");
   const offset = opts.cursor ? decodeOffset(opts.cursor, MAX_CONTENT_RESULTS) : 0;
-  const take = Math.min(limit, MAX_CONTENT_RESULTS - offset);
-  if (take <= 0) return { items: [], next_cursor: null };
   const q = db("posts")
     .where(ownedBy(owner))
     .whereNull("deleted_at")
@@ -46,18 +44,9 @@ export async function searchContent(
     .select("*", db.raw("ts_rank(search, websearch_to_tsquery('english', ?)) as rank", [query]));
   if (opts.status) q.where({ status: opts.status });
   if (opts.type) q.where({ type: opts.type });
-  const rows = await q
-    .orderBy([
-      { column: "rank", order: "desc" },
-      { column: "created_at", order: "desc" },
-      { column: "id", order: "desc" },
-    ])
-    .offset(offset)
-    .limit(take + 1);
-  const page = rows.slice(0, take);
-  const more = rows.length > take && offset + take < MAX_CONTENT_RESULTS;
+  const page = await rankedPage<Record<string, any>>(q, { limit, offset, max: MAX_CONTENT_RESULTS });
   return {
-    items: page.map((r) => ({ ...toPostSummary(r), rank: Number(r.rank) })),
-    next_cursor: more ? encodeOffset(offset + take) : null,
+    items: page.rows.map((r) => ({ ...toPostSummary(r), rank: Number(r.rank) })),
+    next_cursor: page.next_cursor,
   };
 }

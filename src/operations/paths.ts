@@ -9,7 +9,28 @@ import { ToolError } from "../errors.ts";
 import { afterCommit } from "../runtime/after-commit.ts";
 import type { Envelope, RegisteredTool, ToolContext } from "../runtime/types.ts";
 import { dispatchOperation } from "./dispatch.ts";
-import { approvalUrl, insertOperation } from "./store.ts";
+import { approvalUrl, insertOperation, type NewOperation } from "./store.ts";
+
+/** The operation's id and who started it with which tool: the caller's grant, user, workspace and client. */
+function startedBy(
+  tctx: ToolContext,
+  tool: RegisteredTool,
+  operationId: string,
+): Pick<
+  NewOperation,
+  "id" | "grantId" | "userId" | "workspaceId" | "clientId" | "tool" | "toolScope" | "requestId"
+> {
+  return {
+    id: operationId,
+    grantId: tctx.auth.grantId,
+    userId: tctx.auth.userId,
+    workspaceId: tctx.auth.workspaceId,
+    clientId: tctx.auth.clientId,
+    tool: tool.name,
+    toolScope: tool.scope,
+    requestId: tctx.requestId,
+  };
+}
 
 /**
  * Review path: runs `tool.handler.describe` (validates ownership: `not_found` for records the caller does
@@ -33,16 +54,9 @@ export async function startReview(
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + ctx.config.worker.approvalTtlSeconds * 1000);
   await insertOperation(ctx, trx, {
-    id: operationId,
-    grantId: tctx.auth.grantId,
-    userId: tctx.auth.userId,
-    workspaceId: tctx.auth.workspaceId,
-    clientId: tctx.auth.clientId,
-    tool: tool.name,
-    toolScope: tool.scope,
+    ...startedBy(tctx, tool, operationId),
     state: "approval_required",
     args,
-    requestId: tctx.requestId,
     description,
     approvalExpiresAt: expiresAt,
     now,
@@ -75,16 +89,9 @@ export async function startQueued(
   const opCtx: ToolContext = { ...tctx, operationId, db: trx };
   const accepted = await tool.handler.accept(args, opCtx);
   await insertOperation(ctx, trx, {
-    id: operationId,
-    grantId: tctx.auth.grantId,
-    userId: tctx.auth.userId,
-    workspaceId: tctx.auth.workspaceId,
-    clientId: tctx.auth.clientId,
-    tool: tool.name,
-    toolScope: tool.scope,
+    ...startedBy(tctx, tool, operationId),
     state: "queued",
     args,
-    requestId: tctx.requestId,
     accepted,
   });
   afterCommit(trx, async (envelope) => {

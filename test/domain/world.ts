@@ -6,40 +6,13 @@
 import { randomUUID } from "node:crypto";
 import { addMember } from "../../src/domain/accounts.ts";
 import { createMediaAsset, type MediaKind } from "../../src/domain/media.ts";
-import { ALL_SCOPES } from "../../src/scopes.ts";
-import type { ToolContext } from "../../src/runtime/types.ts";
 import type { TestApp } from "../helpers/app.ts";
+import { toolContextFor, type Who } from "../helpers/tool-context.ts";
 
-export interface Who {
-  user_id: string;
-  workspace_id: string;
-  email: string;
-}
+export type { Who };
 
 /** A ToolContext for `who` on the app's pool (inline handlers get a transaction in production). */
-export function toolCtx(
-  app: TestApp,
-  who: { user_id: string; workspace_id: string },
-  over: Partial<ToolContext> = {},
-): ToolContext {
-  return {
-    app: app.ctx,
-    auth: {
-      userId: who.user_id,
-      workspaceId: who.workspace_id,
-      grantId: randomUUID(),
-      clientId: randomUUID(),
-      scopes: new Set(ALL_SCOPES),
-      tokenId: randomUUID(),
-    },
-    requestId: randomUUID(),
-    operationId: undefined,
-    db: app.ctx.db,
-    signal: new AbortController().signal,
-    progress() {},
-    ...over,
-  };
-}
+export const toolCtx = toolContextFor;
 
 /** Owner A, member B of A's workspace, and C in another workspace. */
 export async function world(app: TestApp): Promise<{ a: Who; b: Who; c: Who }> {

@@ -6,14 +6,22 @@
  *   mcpSchemaErrors("2025-11-25", "InitializeResult", result)   // [] when valid
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { Ajv as Ajv07, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 
 export type McpRevision = "2026-07-28" | "2025-11-25" | "2025-06-18";
 
-const SCHEMA_DIR = process.env.MCP_SCHEMA_DIR ?? "/work/shared/spec/mcp-schema";
+/** `MCP_SCHEMA_DIR`, else the `shared/` checked out beside this repository, else the workplace's copy. */
+const SCHEMA_DIR =
+  process.env.MCP_SCHEMA_DIR ??
+  [
+    fileURLToPath(new URL("../../../shared/spec/mcp-schema", import.meta.url)),
+    "/work/shared/spec/mcp-schema",
+  ].find((dir) => existsSync(dir)) ??
+  "shared/spec/mcp-schema (not found: set MCP_SCHEMA_DIR)";
 const addFormats = addFormatsModule as unknown as (ajv: unknown) => void;
 
 const compiled = new Map<

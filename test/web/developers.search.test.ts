@@ -3,31 +3,14 @@
  * violations), and typing into the search box filters the tool reference by name, group and scope.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { after, test } from "node:test";
-import { chromium, type Page } from "playwright-core";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
 import { startTestApp } from "../helpers/app.ts";
+import { launchBrowser, requireChromium } from "../helpers/browser.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-if (!existsSync(CHROMIUM)) {
-  throw new Error(
-    `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run this test`,
-  );
-}
-
+requireChromium();
 const app = await startTestApp({ queue: false });
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
-});
-after(() => browser.close());
+const browser = await launchBrowser();
 
 const catalog = (await (await fetch(`${app.url}/developers/mcp/catalog.json`)).json()) as {
   tools: Array<{ name: string; group: string; scope: string }>;

@@ -1,6 +1,7 @@
 /**
  * A minimal PNG encoder (RGB, 8 bits per channel, no interlace) over node:zlib, enough for the local image
- * provider to produce real, valid images without a native dependency. PNG spec (W3C, 2nd ed.) sections 5, 11.
+ * provider (and the demo seed's solid-colour images) to produce real, valid images without a native
+ * dependency. PNG spec (W3C, 2nd ed.) sections 5, 11.
  */
 import { deflateSync } from "node:zlib";
 

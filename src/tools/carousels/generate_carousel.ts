@@ -6,10 +6,8 @@
  */
 import type { ToolInputs, ToolOutputs, ToolResults } from "../../../generated/tool-types.ts";
 import { acceptCarouselGeneration } from "../../domain/carousels.ts";
-import { executeCarouselRun } from "../../domain/carousels-run.ts";
-import { ownerOf } from "../../domain/owner.ts";
 import type { ToolHandler } from "../../runtime/types.ts";
-import { acceptedRun, runMeta, transactionOf } from "./run-meta.ts";
+import { acceptCarouselRun, executeAcceptedRun } from "./run-meta.ts";
 
 type Accepted = ToolOutputs["generate_carousel"];
 
@@ -19,21 +17,11 @@ export const handler: ToolHandler<
   Accepted
 > = {
   async accept(input, ctx) {
-    const a = await acceptCarouselGeneration(transactionOf(ctx), ownerOf(ctx.auth), input, runMeta(ctx));
-    return { data: { post_id: a.post_id, run_id: a.run_id }, credits_charged: a.credits_charged };
+    return acceptCarouselRun(input, ctx, acceptCarouselGeneration);
   },
   async execute(_input, ctx, accepted) {
-    const { run_id } = acceptedRun(accepted);
-    const out = await executeCarouselRun(ctx.app, ownerOf(ctx.auth), run_id, {
-      signal: ctx.signal,
-      progress: (done, total) => ctx.progress(done, total, `${done} of ${total} slides generated`),
-    });
-    return {
-      data: {
-        post_id: out.post_id,
-        run_id: out.run_id,
-        status: out.status as ToolResults["generate_carousel"]["status"],
-      },
-    };
+    return executeAcceptedRun(ctx, accepted, (done, total) =>
+      ctx.progress(done, total, `${done} of ${total} slides generated`),
+    );
   },
 };

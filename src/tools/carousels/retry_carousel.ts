@@ -5,27 +5,16 @@
  */
 import type { ToolInputs, ToolOutputs, ToolResults } from "../../../generated/tool-types.ts";
 import { acceptCarouselRetry } from "../../domain/carousels.ts";
-import { executeCarouselRun } from "../../domain/carousels-run.ts";
-import { ownerOf } from "../../domain/owner.ts";
 import type { ToolHandler } from "../../runtime/types.ts";
-import { acceptedRun, runMeta, transactionOf } from "./run-meta.ts";
+import { acceptCarouselRun, executeAcceptedRun } from "./run-meta.ts";
 
 type Accepted = ToolOutputs["retry_carousel"];
 
 export const handler: ToolHandler<ToolInputs["retry_carousel"], ToolResults["retry_carousel"], Accepted> = {
   async accept(input, ctx) {
-    const a = await acceptCarouselRetry(transactionOf(ctx), ownerOf(ctx.auth), input, runMeta(ctx));
-    return { data: { post_id: a.post_id, run_id: a.run_id }, credits_charged: a.credits_charged };
+    return acceptCarouselRun(input, ctx, acceptCarouselRetry);
   },
   async execute(_input, ctx, accepted) {
-    const { run_id } = acceptedRun(accepted);
-    const out = await executeCarouselRun(ctx.app, ownerOf(ctx.auth), run_id, { signal: ctx.signal });
-    return {
-      data: {
-        post_id: out.post_id,
-        run_id: out.run_id,
-        status: out.status as ToolResults["retry_carousel"]["status"],
-      },
-    };
+    return executeAcceptedRun(ctx, accepted);
   },
 };

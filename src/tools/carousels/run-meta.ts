@@ -1,7 +1,9 @@
 /** Shared by the queued carousel handlers: the run bookkeeping a carousel accept needs from the context. */
-import type { RunMeta } from "../../domain/carousels.ts";
+import type { Accepted, RunMeta } from "../../domain/carousels.ts";
+import { executeCarouselRun } from "../../domain/carousels-run.ts";
+import { type Owner, ownerOf } from "../../domain/owner.ts";
 import type { Knex } from "../../db/knex.ts";
-import type { ToolContext } from "../../runtime/types.ts";
+import type { ToolContext, ToolOutput } from "../../runtime/types.ts";
 
 /** Operation id, clock, sealer and the operation deadline of `ctx`. */
 export function runMeta(ctx: ToolContext): RunMeta {
@@ -30,4 +32,36 @@ export function transactionOf(ctx: ToolContext): Knex.Transaction {
   const db = ctx.db as Knex.Transaction & { isTransaction?: boolean };
   if (!db.isTransaction) throw new Error("accept must run inside the caller's transaction");
   return db;
+}
+
+/** A carousel run's status as the queued carousel tools report it. */
+export type RunStatus = "queued" | "running" | "succeeded" | "failed";
+
+/**
+ * The `accept` part of a queued carousel tool: runs the domain step `start` in the caller's transaction with
+ * the caller as owner and this operation's run bookkeeping, and returns `{data: {post_id, run_id},
+ * credits_charged}`. @throws ToolError from `start`; Error outside a transaction (see `transactionOf`).
+ */
+export async function acceptCarouselRun<I>(
+  input: I,
+  ctx: ToolContext,
+  start: (trx: Knex.Transaction, owner: Owner, input: I, meta: RunMeta) => Promise<Accepted>,
+): Promise<ToolOutput<{ post_id: string; run_id: string }>> {
+  const a = await start(transactionOf(ctx), ownerOf(ctx.auth), input, runMeta(ctx));
+  return { data: { post_id: a.post_id, run_id: a.run_id }, credits_charged: a.credits_charged };
+}
+
+/**
+ * The worker's `execute` part of a queued carousel tool: generates the slides of the accepted run and returns
+ * `{data: {post_id, run_id, status}}`. `progress(done, total)` counts generated slides.
+ * @throws Error without an accepted run; whatever `executeCarouselRun` throws.
+ */
+export async function executeAcceptedRun(
+  ctx: ToolContext,
+  accepted: { post_id: string; run_id: string } | undefined,
+  progress?: (done: number, total: number) => void,
+): Promise<ToolOutput<{ post_id: string; run_id: string; status: RunStatus }>> {
+  const { run_id } = acceptedRun(accepted);
+  const out = await executeCarouselRun(ctx.app, ownerOf(ctx.auth), run_id, { signal: ctx.signal, progress });
+  return { data: { post_id: out.post_id, run_id: out.run_id, status: out.status as RunStatus } };
 }

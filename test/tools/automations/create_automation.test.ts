@@ -17,7 +17,7 @@ import {
   named,
   product,
   reviewed,
-  setup,
+  setupWithProduct,
   toolContext,
   toolError,
 } from "../carousels/fixtures.ts";
@@ -30,9 +30,7 @@ const enable = named("enable_automation", enableHandler);
 const disable = named("disable_automation", disableHandler);
 const remove = named("delete_automation", deleteHandler);
 
-const { app, me, other, peer } = await setup("growth");
-const productId = await product(app, me);
-const cta = await media(app, me, "video", 10);
+const { app, me, other, peer, productId, cta } = await setupWithProduct("growth", 10);
 
 const ugc = (extra: Record<string, unknown> = {}) => ({
   kind: "video" as const,

@@ -11,12 +11,10 @@ import {
   balance,
   inline,
   key,
-  media,
   named,
-  product,
   reviewed,
   setBalance,
-  setup,
+  setupWithProduct,
   toolContext,
   toolError,
 } from "../carousels/fixtures.ts";
@@ -27,9 +25,7 @@ const getRun = named("get_automation_run", getRunHandler);
 const listRuns = named("list_automation_runs", listRunsHandler);
 const getCarousel = named("get_carousel", getCarouselHandler);
 
-const { app, me, other, peer } = await setup("pro");
-const productId = await product(app, me);
-const cta = await media(app, me, "video", 8);
+const { app, me, other, peer, productId, cta } = await setupWithProduct("pro", 8);
 
 async function automation(
   configuration: Record<string, unknown>,

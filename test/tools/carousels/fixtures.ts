@@ -5,7 +5,6 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Compile } from "typebox/compile";
-import { ALL_SCOPES } from "../../../src/scopes.ts";
 import { addMember } from "../../../src/domain/accounts.ts";
 import { grantCredits } from "../../../src/domain/credits.ts";
 import { connectSocialAccount } from "../../../src/domain/social.ts";
@@ -13,13 +12,10 @@ import { ToolError } from "../../../src/errors.ts";
 import type { Knex } from "../../../src/db/knex.ts";
 import type { ToolContext, ToolHandler, ToolOutput } from "../../../src/runtime/types.ts";
 import { startTestApp, type TestApp } from "../../helpers/app.ts";
+import { toolContextFor, type Who } from "../../helpers/tool-context.ts";
 import type { Plan } from "../../../src/domain/plans.ts";
 
-export interface Who {
-  user_id: string;
-  workspace_id: string;
-  email: string;
-}
+export type { Who };
 
 /** The app plus three callers: `me`, `peer` (another member of my workspace) and `other` (another workspace). */
 export async function setup(plan: Plan = "creator") {
@@ -33,6 +29,17 @@ export async function setup(plan: Plan = "creator") {
   return { app, me, other, peer };
 }
 
+/**
+ * `setup(plan)` plus what the automation tests build on: an owned product of `me` (`productId`) and an owned
+ * CTA video of `me` lasting `ctaSeconds` seconds (`cta`).
+ */
+export async function setupWithProduct(plan: Plan, ctaSeconds: number) {
+  const world = await setup(plan);
+  const productId = await product(world.app, world.me);
+  const cta = await media(world.app, world.me, "video", ctaSeconds);
+  return { ...world, productId, cta };
+}
+
 /** A ToolContext for `who` over `db` (a transaction for inline/accept, the pool for execute). */
 export function toolContext(
   app: TestApp,
@@ -40,22 +47,7 @@ export function toolContext(
   db: Knex | Knex.Transaction = app.ctx.db,
   operationId?: string,
 ): ToolContext {
-  return {
-    app: app.ctx,
-    auth: {
-      userId: who.user_id,
-      workspaceId: who.workspace_id,
-      grantId: randomUUID(),
-      clientId: randomUUID(),
-      scopes: new Set(ALL_SCOPES),
-      tokenId: randomUUID(),
-    },
-    requestId: randomUUID(),
-    operationId: operationId ?? randomUUID(),
-    db,
-    signal: new AbortController().signal,
-    progress() {},
-  };
+  return toolContextFor(app, who, { db, operationId: operationId ?? randomUUID() });
 }
 
 /** The tool name of a handler module's path is not known at runtime: tests name it for schema checks. */
