@@ -43,10 +43,12 @@ export async function boot(
     log.info("embedded PostgreSQL started");
   }
   const db = createDb(url);
+  const countersDb = createDb(url, 4, { asyncCommit: true });
   if (options.migrate !== false) await migrate(db);
   const ctx: AppContext = {
     config: { ...config, databaseUrl: url },
     db,
+    countersDb,
     log,
     keys,
     sealer: createSealer(keys.encryptionKeys),
@@ -57,6 +59,7 @@ export async function boot(
     ctx,
     async close() {
       await db.destroy();
+      await countersDb.destroy();
       if (stopEmbedded) await stopEmbedded();
     },
   };

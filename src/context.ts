@@ -27,6 +27,12 @@ export interface OperationQueue {
 export interface AppContext {
   config: Config;
   db: Knex;
+  /**
+   * A small pool for the shared rate-limit counters (src/http/rate-limit.ts), with asynchronous commit:
+   * a counter lives one minute and need not survive a crash of PostgreSQL, and not waiting for the WAL
+   * flush keeps the hot counter rows locked for less time (bench/README.md).
+   */
+  countersDb: Knex;
   log: Logger;
   keys: KeyMaterial;
   /** Encrypts operation arguments/results and provider secrets at rest. */

@@ -11,13 +11,28 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations", import.m
 
 /**
  * Opens a pool on `databaseUrl`. `max` is the pool size (connections).
- * Dates are returned as JS Date; bigint counts (e.g. bytes) as numbers where safe (see pg type parser below).
+ * `asyncCommit` sets `synchronous_commit = off` on every connection of the pool: commits are visible to all
+ * sessions at once but are not waited for on disk, so a crash of PostgreSQL itself may lose the last
+ * fraction of a second of them. Only for data that may be lost that way (the one-minute rate-limit
+ * counters); never for the main pool.
+ * Dates are returned as JS Date; bigint counts (e.g. bytes) as numbers where safe (src/db/types.ts).
  */
-export function createDb(databaseUrl: string, max = 10): Knex {
+export function createDb(databaseUrl: string, max = 10, options: { asyncCommit?: boolean } = {}): Knex {
   return knexFactory({
     client: "pg",
     connection: { connectionString: databaseUrl, application_name: "social-mcp" },
-    pool: { min: 0, max },
+    pool: {
+      min: 0,
+      max,
+      ...(options.asyncCommit
+        ? {
+            afterCreate: (
+              conn: { query(sql: string, cb: (err: Error | null) => void): void },
+              done: (err: Error | null, c: unknown) => void,
+            ) => conn.query("set synchronous_commit = off", (err) => done(err, conn)),
+          }
+        : {}),
+    },
     migrations: { directory: MIGRATIONS_DIR, loadExtensions: [".ts"], tableName: "knex_migrations" },
   });
 }

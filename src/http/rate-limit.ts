@@ -1,6 +1,7 @@
 /**
  * Fixed-window rate limits shared across instances (service spec 8): rate-limiter-flexible's Postgres
- * store on the `rate_limits` table. One limiter per (name, points); keys are e.g. a user id or client IP.
+ * store on the `rate_limits` table, through `ctx.countersDb` (a small pool that commits asynchronously, see
+ * src/context.ts). One limiter per (name, points); keys are e.g. a user id or client IP.
  */
 import type { Request, RequestHandler } from "express";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
@@ -18,7 +19,7 @@ export interface Limiter {
 /** Creates a limiter of `points` per `durationSeconds` (default 60) named `name` (the key prefix). */
 export function createLimiter(ctx: AppContext, name: string, points: number, durationSeconds = 60): Limiter {
   const limiter = new RateLimiterPostgres({
-    storeClient: ctx.db,
+    storeClient: ctx.countersDb,
     storeType: "knex",
     tableName: "rate_limits",
     tableCreated: true,
