@@ -22,7 +22,13 @@ test("hostMatches compares the Host with the resource URL's host", () => {
     ["https://mcp.example.com/mcp", undefined, false],
     ["https://mcp.example.com/mcp", "", false],
     ["http://127.0.0.1:3000/mcp", "127.0.0.1:3000", true],
-    ["http://127.0.0.1:3000/mcp", "localhost:3000", false],
+    ["http://127.0.0.1:3000/mcp", "localhost:3000", true],
+    ["http://localhost:3000/mcp", "127.0.0.1:3000", true],
+    ["http://localhost:3000/mcp", "[::1]:3000", true],
+    ["http://localhost:3000/mcp", "127.0.0.1:3001", false],
+    ["http://localhost:3000/mcp", "localhost.evil.net:3000", false],
+    ["http://localhost:3000/mcp", "127.0.0.2:3000", false],
+    ["https://mcp.example.com/mcp", "127.0.0.1", false],
     ["http://127.0.0.1:3000/mcp", "127.0.0.1", false],
   ];
   for (const [resource, host, want] of table)
