@@ -2,7 +2,7 @@
  * The pino logger. Redacts authorization headers, cookies, tokens, passwords, prompts and captions wherever
  * they appear; request bodies are never logged (service spec 7 rule 7).
  */
-import { pino, type Logger } from "pino";
+import { type DestinationStream, type Logger, pino } from "pino";
 
 export type { Logger };
 
@@ -23,7 +23,11 @@ const REDACT = [
   "*.arguments",
 ];
 
-/** Creates the service logger. `level` is a pino level; "silent" disables output (tests). */
-export function createLogger(level = "info"): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: "[redacted]" }, base: { service: "social-mcp" } });
+/**
+ * Creates the service logger. `level` is a pino level; "silent" disables output. `destination` (default
+ * stdout) receives one JSON line per entry (tests capture it to prove what never reaches a log).
+ */
+export function createLogger(level = "info", destination?: DestinationStream): Logger {
+  const options = { level, redact: { paths: REDACT, censor: "[redacted]" }, base: { service: "social-mcp" } };
+  return destination ? pino(options, destination) : pino(options);
 }

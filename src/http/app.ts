@@ -18,6 +18,23 @@ export function createApp(ctx: AppContext): Express {
   app.disable("x-powered-by");
   app.set("trust proxy", ctx.config.trustProxy);
   app.set("etag", false);
+  app.use((req, res, next) => {
+    // Access log: method, path without the query string (a token may hide there), status, duration (ms).
+    // Never headers or bodies (service spec 7 rule 7).
+    const started = performance.now();
+    res.on("finish", () => {
+      ctx.log.info(
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round(performance.now() - started),
+        },
+        "request",
+      );
+    });
+    next();
+  });
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });

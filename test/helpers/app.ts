@@ -13,6 +13,7 @@ import { type AppContext, type Clock, systemClock } from "../../src/context.ts";
 import { createUser, type NewUser } from "../../src/domain/accounts.ts";
 import { startQueue } from "../../src/operations/queue.ts";
 import { startWorker } from "../../src/operations/worker.ts";
+import type { Logger } from "../../src/log.ts";
 import { startServer } from "../../src/server.ts";
 import { freshDatabase } from "./db.ts";
 
@@ -45,7 +46,13 @@ let userCounter = 0;
  * Everything is stopped after the file's tests (or by `close()`).
  */
 export async function startTestApp(
-  options: { env?: Record<string, string>; clock?: Clock; worker?: boolean; queue?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    worker?: boolean;
+    queue?: boolean;
+    logger?: Logger;
+  } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase({ autoDrop: false });
   const databaseUrl = database.url;
@@ -65,6 +72,7 @@ export async function startTestApp(
     },
     migrate: false,
     clock: options.clock ?? systemClock,
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   const { ctx } = booted;
   const stops: Array<() => Promise<void>> = [];
