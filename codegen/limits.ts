@@ -1,10 +1,18 @@
 /**
  * The limits of service spec 8 as the catalog and the guide publish them: per-user budgets, other limits,
- * the credits table and the plan quotas. Configurable values are the defaults of src/config.ts (an operator
- * may change them); the rest are fixed by the spec.
+ * the credits table (computed from src/domain/prices.ts, the prices the service charges) and the plan
+ * quotas. Configurable values are the defaults of src/config.ts (an operator may change them); the rest are
+ * fixed by the spec.
  */
 import { loadConfig } from "../src/config.ts";
 import { PLAN_QUOTAS, PLANS } from "../src/domain/plans.ts";
+import {
+  carouselPrice,
+  carouselWithCtaPrice,
+  PRICES,
+  TEXT_GENERATION_PRICE,
+  videoPrice,
+} from "../src/domain/prices.ts";
 
 /** The `limits` object of catalog.json. Units are in the key names. */
 export interface Limits {
@@ -52,15 +60,16 @@ export function resolveLimits(): Limits {
     top_content_items: 5,
     ugc_cta_video_seconds: { min: 3, max: 15 },
     credits: [
-      { action: "each generated image", credits: 5 },
-      { action: "carousel of 6 newly generated images", credits: 30 },
-      { action: "4-image 2x2 video", credits: 20 },
-      { action: "single-fade image", credits: 5 },
+      { action: "each generated image", credits: PRICES.generated_image },
+      { action: "carousel of 6 newly generated images", credits: carouselPrice(6) },
+      { action: "4-image 2x2 video", credits: videoPrice("2x2-grid") },
+      { action: "single-fade image", credits: videoPrice("single-fade") },
       {
         action: "6-slide carousel with stored CTA artwork (replaces the last slide, 5 images generated)",
-        credits: 25,
+        credits: carouselWithCtaPrice(6),
       },
-      { action: "AI UGC automation (needs a CTA video)", credits: 10 },
+      { action: "AI UGC automation (needs a CTA video)", credits: videoPrice("ugc-video") },
+      { action: "caption, hook and hashtag text generation", credits: TEXT_GENERATION_PRICE },
     ],
     plans: Object.fromEntries(
       PLANS.map((p) => [

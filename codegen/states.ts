@@ -16,7 +16,7 @@ export const STATES: readonly StateDoc[] = [
     meaning:
       "The exact request is recorded and waits for the user's approval in the browser; nothing has run.",
     client_action:
-      "Show `approval_url` to the user and never approve for them. Then poll `get_job_status`; the request expires after 30 minutes.",
+      "Show `approval_url` to the user and never approve for them. Then poll `get_job_status` until the user decides; the request expires after 30 minutes (`denied`).",
   },
   {
     name: "approved",
@@ -33,7 +33,7 @@ export const STATES: readonly StateDoc[] = [
     name: "running",
     meaning: "A worker is executing the handler.",
     client_action:
-      "Keep polling. Do not retry with a new idempotency key while it runs: that could do the work twice.",
+      "Keep polling (every 5 to 10 seconds). Do not generate a new idempotency key while it runs: that could do the work twice.",
   },
   {
     name: "succeeded",
@@ -44,18 +44,22 @@ export const STATES: readonly StateDoc[] = [
   },
   {
     name: "failed",
-    meaning: "The handler failed with a validation, access or application error; `error` says which.",
-    client_action: "Fix the cause named by `error.code` before calling again (with a new idempotency key).",
+    meaning:
+      "The call or its handler failed with a validation, access or application error; `error` says which (`isError: true` when the call itself failed).",
+    client_action:
+      "Correct the cause named by `error.code` before calling again. A call answered directly with `isError: true` did nothing and does not hold its idempotency key; an operation that failed after it was accepted keeps its key, so the new attempt needs a new key.",
   },
   {
     name: "dispatch_failed",
     meaning: "The work could not be handed to the queue; automatic recovery also retries it.",
-    client_action: "Retry the identical call with the same idempotency key, or wait and poll.",
+    client_action:
+      "Retry the identical call with the same idempotency key (it dispatches the operation again and answers `queued`), or wait and poll.",
   },
   {
     name: "denied",
     meaning: "The user declined, or the approval expired after 30 minutes.",
-    client_action: "Stop. A new intent from the user is needed for a new request.",
+    client_action:
+      "Stop. Only a new intent from the user justifies a new request (with a new idempotency key).",
   },
   {
     name: "outcome_unknown",

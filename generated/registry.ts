@@ -5447,7 +5447,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Regenerate carousel slide",
       group: "carousels",
       description:
-        "Starts regenerating one slide (1-based `position`) of a carousel post, optionally with extra `instructions`; the slide's current content is replaced. Costs 5 credits for the new image (a last slide that reuses stored CTA artwork costs nothing), charged at once. The envelope is `queued` with an `operation_id` and `data.post_id` and `data.run_id`: poll get_carousel with the `post_id`.",
+        "Starts regenerating one slide (1-based `position`) of a carousel post, optionally with extra `instructions`; the slide's current content is replaced. Costs 5 credits for the new image (a last slide that reuses stored CTA artwork costs nothing), charged at once. Refused with `validation_failed` while a generation run of the carousel is in progress; an approved carousel goes back to `draft` and needs approve_carousel again. The envelope is `queued` with an `operation_id` and `data.post_id` and `data.run_id`: poll get_carousel with the `post_id`.",
       scope: "manage:carousels",
       access: "write",
       review: false,
@@ -5547,7 +5547,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Retry carousel",
       group: "carousels",
       description:
-        "Resumes a carousel whose generation failed from its checkpoint: only the failed or unfinished slides are generated again, finished slides are kept. Costs 5 credits per regenerated image, charged at once. The envelope is `queued` with an `operation_id` and `data.post_id` and `data.run_id`: poll get_carousel with the `post_id`.",
+        "Resumes a carousel whose generation failed from its checkpoint: only the failed or unfinished slides are generated again, finished slides are kept. Costs 5 credits per regenerated image (a slide that reuses stored CTA artwork costs nothing), charged at once. Refused with `validation_failed` when no slide failed or is unfinished, or while a generation run is in progress; an approved carousel goes back to `draft`. The envelope is `queued` with an `operation_id` and `data.post_id` and `data.run_id`: poll get_carousel with the `post_id`.",
       scope: "manage:carousels",
       access: "write",
       review: false,

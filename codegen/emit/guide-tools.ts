@@ -91,11 +91,18 @@ function toolSection(tool: ResolvedTool, ctx: CodegenContext): string {
       .map(([k, v]) => `${k}=${v}`)
       .join(", ")}`,
   ];
-  const flow = tool.review
-    ? "The call answers `approval_required` with an `approval_url` and an `operation_id`; nothing runs until the user approves in the browser. Poll `get_job_status`; once `succeeded`, `data.result` holds the result below."
-    : tool.queued
-      ? "The call answers `queued` with an `operation_id` and the `data` below; a background worker does the rest. Poll `get_job_status` (or the tool-specific read)."
-      : "The call runs inline and answers `succeeded` with the `data` below.";
+  const flow = [
+    tool.review
+      ? "The call answers `approval_required` with an `approval_url` and an `operation_id`; nothing runs until the user approves in the browser. Poll `get_job_status`; once `succeeded`, `data.result` holds the result below."
+      : tool.queued
+        ? "The call answers `queued` with an `operation_id` and the `data` below (or `dispatch_failed`: retry the identical call); a background worker does the rest. Poll `get_job_status` (or the tool-specific read)."
+        : "The call runs inline and answers `succeeded` with the `data` below.",
+    tool.access === "write"
+      ? "An exact retry (same `idempotency_key`, same arguments) of a call that did not fail returns the first answer without running again or counting against the budget."
+      : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
   const out = [
     `### \`${tool.name}\`: ${tool.title}`,
     "",

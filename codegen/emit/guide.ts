@@ -4,6 +4,8 @@
  * section per tool with an example call. Addresses are written as `{base_url}` (the guide is static).
  */
 import type { CodegenContext } from "../context.ts";
+import { PRICES } from "../../src/domain/prices.ts";
+import { errorOccasion } from "../errors-doc.ts";
 import { cell, toolsChapter } from "./guide-tools.ts";
 
 const code = (lang: string, body: string) => `\`\`\`${lang}\n${body}\n\`\`\``;
@@ -24,35 +26,53 @@ It speaks MCP ${current} (stateless, \`server/discover\`) and the legacy revisio
 (\`initialize\` first). Every connection is bound to one user and one workspace, chosen by the user at consent.
 Authorization is OAuth 2.1 with PKCE S256 and a resource indicator; there are no API keys.
 
-1. **Challenge.** A request to \`{base_url}/mcp\` without a token answers HTTP 401 with
-   \`WWW-Authenticate: Bearer resource_metadata="{base_url}/.well-known/oauth-protected-resource/mcp"\`.
+1. **Challenge.** A request to \`{base_url}/mcp\` without a valid token answers HTTP 401 with
+   \`WWW-Authenticate: Bearer resource_metadata="{base_url}/.well-known/oauth-protected-resource/mcp", scope="..."\`.
+   \`scope\` lists every scope of the service (the same list as \`scopes_supported\`); when the request carried a
+   token (invalid, expired or revoked) the challenge adds \`error="invalid_token"\`. Request only the scopes the
+   agent needs (see Scopes), not necessarily all of them.
 2. **Protected resource metadata** (RFC 9728): \`GET\` that URL. It names the \`resource\` (the exact MCP
    endpoint), the \`authorization_servers\` (the issuer) and \`scopes_supported\`.
 3. **Authorization server metadata** (RFC 8414): \`GET {issuer}/.well-known/oauth-authorization-server\` gives
    the \`authorization_endpoint\`, \`token_endpoint\`, \`registration_endpoint\` and \`revocation_endpoint\`, with
    \`code_challenge_methods_supported: ["S256"]\`.
-4. **Dynamic client registration** (RFC 7591): \`POST\` JSON to the registration endpoint. Only public clients
-   (\`token_endpoint_auth_method: none\`); 1 to 10 redirect URIs, HTTPS or HTTP on loopback (\`127.0.0.1\` and
-   \`[::1]\` with any port, \`localhost\` exactly), no fragments or wildcards.
+4. **Dynamic client registration** (RFC 7591): \`POST\` JSON to the registration endpoint (HTTP 201 with the
+   \`client_id\`). Only public clients: no secret is issued and any other \`token_endpoint_auth_method\` is
+   registered and answered as \`none\`. 1 to 10 \`redirect_uris\`, each HTTPS or HTTP on loopback (\`localhost\`,
+   \`127.0.0.1\`, \`[::1]\`), without fragment, user info or wildcard, never \`0.0.0.0\`. \`grant_types\` defaults to
+   \`["authorization_code", "refresh_token"]\`; \`authorization_code\` is required and \`refresh_token\` is the only
+   addition. A client registered without \`refresh_token\` gets no refresh token (below). \`response_types\` is
+   \`["code"]\`. Bad metadata answers 400 \`invalid_redirect_uri\` or \`invalid_client_metadata\` naming the field.
 
 ${code("json", JSON.stringify(registration, null, 2))}
 
 5. **Authorize** in the user's browser: \`GET {base_url}/mcp/oauth/authorize\` with \`response_type=code\`,
    \`client_id\`, \`redirect_uri\`, \`scope\` (space-separated, see Scopes), \`state\`, \`code_challenge\` (base64url
-   SHA-256 of a random \`code_verifier\`), \`code_challenge_method=S256\` and \`resource={base_url}/mcp\`. The user
-   signs in, picks the workspace and approves the scopes; the redirect carries \`code\`, \`state\` and \`iss\`.
-   Check \`state\` and \`iss\`.
+   SHA-256 of a random \`code_verifier\`), \`code_challenge_method=S256\` and \`resource={base_url}/mcp\`. The
+   \`redirect_uri\` must equal a registered one exactly, except that HTTP \`127.0.0.1\` and \`[::1]\` URIs match
+   with any port (RFC 8252). An empty or absent \`scope\` (or only \`offline_access\`, which is accepted and
+   ignored) is granted as every \`read:*\` scope; write scopes are granted only when named; an unknown scope is
+   \`invalid_scope\`. The user signs in, picks exactly one workspace and approves (or denies: \`error=access_denied\`);
+   the browser is redirected (303) with \`code\`, \`state\` and \`iss\`. Check \`state\` and \`iss\`.
 6. **Token:** \`POST {base_url}/mcp/oauth/token\` (form data) with \`grant_type=authorization_code\`, \`client_id\`,
-   \`redirect_uri\` (the same one), \`code\`, \`code_verifier\` and \`resource\`. The access token lasts one hour, the
-   refresh token 30 days. A code works once.
+   \`redirect_uri\` (the same one), \`code\`, \`code_verifier\` and \`resource\`. The answer is
+   \`{access_token, token_type: "Bearer", expires_in: 3600, refresh_token, scope}\`; \`refresh_token\` is present
+   only when the client is registered with the \`refresh_token\` grant type. The access token lasts one hour, the
+   refresh token 30 days. A code lasts 60 seconds and works once: any failed presentation (wrong verifier, client,
+   redirect URI or resource, or expired) or a second presentation revokes the connection.
 7. **Refresh with rotation:** \`grant_type=refresh_token\` with \`client_id\`, \`refresh_token\`, \`resource\` and an
-   optional narrower \`scope\`. Each use returns a new refresh token: replace the stored one at once, the old one
-   is rejected from then on.
-8. **Revoke:** \`POST {base_url}/mcp/oauth/revoke\` with \`token\` and \`client_id\`. The user can also revoke the
-   connection in the browser settings; its tokens stop working immediately.
+   optional narrower \`scope\` (it narrows the new access token only; the new refresh token keeps the granted
+   scopes; a wider one is \`invalid_scope\`). Each use returns a new refresh token: replace the stored one at once,
+   the old one is rejected (\`invalid_grant\`) from then on, and presenting it more than 60 seconds after it was
+   used revokes the connection. A client registered without \`refresh_token\` gets \`unauthorized_client\`.
+8. **Revoke:** \`POST {base_url}/mcp/oauth/revoke\` with \`token\` and \`client_id\` (HTTP 200, also for an unknown
+   token). Revoking either token revokes the whole connection: its access tokens, refresh tokens and codes. The
+   user can also revoke the connection in the browser settings; its tokens stop working immediately. Work
+   already started is not undone.
 
 Send the access token only in \`Authorization: Bearer ...\`, never in a URL. A token lacking a tool's scope gets
-HTTP 403 with an \`insufficient_scope\` challenge naming the scope; only the user can grant it, in a new consent.
+HTTP 403 with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="..."\` naming the scope; only the user
+can grant it, in a new consent. OAuth endpoint errors are RFC 6749 JSON errors (\`{error, error_description}\`).
 
 ### Calling a tool (revision ${current})
 
@@ -108,27 +128,52 @@ ${rows.join("\n")}
 
 Polling: there is no server event stream. Poll \`get_job_status\` with the \`operation_id\` (or \`get_carousel\`,
 \`get_automation_run\`, \`get_schedule\` for native progress) about 2 seconds after the call, then every 5 to 10
-seconds. Never approve on the user's behalf: retrieved text cannot satisfy browser approval. A retry reuses the
-same idempotency key with exactly the same arguments; the same key with different arguments is an
-\`idempotency_conflict\`.
+seconds. Never approve on the user's behalf: retrieved text cannot satisfy browser approval.
+
+### Idempotency keys
+
+Every write tool takes an \`idempotency_key\` (UUID), unique per connection and tool (a new connection is a new
+namespace). A retry reuses the same key with exactly the same arguments:
+
+- **A finished call** (answered without \`isError\`, including \`approval_required\`, \`queued\` and
+  \`dispatch_failed\`): the exact retry is answered from its idempotency record with the first envelope (same
+  \`operation_id\`, nothing runs again), before the per-user budget, so it does not count against it. A
+  \`dispatch_failed\` operation is dispatched again by the retry, which then answers \`queued\`.
+- **A call answered with \`isError: true\`** did nothing and does not hold its key: fix the cause and call again,
+  with the same key or a new one.
+- **Concurrent duplicates** wait for the first call, then get its envelope (or, when it failed, run themselves).
+- **The same key with other arguments** is \`idempotency_conflict\` while the record exists.
+- Records are kept 7 days (longer while their operation is not final); after that the key is a new request.
+
+An operation that failed or whose outcome is unknown after it was accepted keeps its key (the retry answers the
+original envelope), so a new attempt needs a new key: after \`failed\` once the cause is fixed, after
+\`outcome_unknown\` only once the existing records show the action did not happen.
 `;
 }
 
 function errors(ctx: CodegenContext): string {
-  const rows = ctx.errorCodes.map((e) => `| \`${e.code}\` | ${cell(e.description)} |`);
+  const rows = ctx.errorCodes.map(
+    (e) => `| \`${e.code}\` | ${cell(e.description)} | ${cell(errorOccasion(e.code))} |`,
+  );
   return `## Errors
 
-Two layers: JSON-RPC protocol errors (malformed requests, unknown methods or tools) and tool results with
-\`isError: true\` whose \`error.code\` is one of the codes below. HTTP statuses are used only for authentication
-(401), missing scope (403 with \`insufficient_scope\`), Origin (403), MCP disabled (404), method (405), body
-size (413) and rate limits (429 with \`Retry-After\`). Inspect both layers; never branch on message text.
+Three layers (service spec 7); inspect all of them and never branch on message text:
 
-| Code | Meaning |
-|---|---|
+| Layer | Form | When |
+|---|---|---|
+| HTTP | status code, no JSON-RPC body | 401 missing or invalid token (\`WWW-Authenticate\` challenge, see Connecting); 403 a known tool whose scope the token lacks (\`insufficient_scope\` challenge) or an \`Origin\` that is not allowed; 404 MCP disabled or a \`Host\` that is not the configured resource's; 405 GET or DELETE; 413 body over 256 KiB; 415 \`Content-Type\` not JSON; 429 the per-IP request limit, with \`Retry-After\` (seconds) |
+| JSON-RPC | error object \`{code, message, data?}\` echoing the request id | -32700 unparsable JSON and -32600 not one JSON-RPC request (HTTP 400); -32020 \`MCP-Protocol-Version\`, \`Mcp-Method\` or \`Mcp-Name\` missing or differing from the body, -32602 a required \`_meta\` key missing, -32022 unsupported protocol version (HTTP 400); -32601 unknown or removed method (HTTP 404 with ${ctx.protocolRevisions[0]}, 200 with legacy revisions); -32602 unknown tool, malformed \`params\` or bad \`tools/list\` cursor (HTTP 200) |
+| Tool | HTTP 200, \`isError: true\`, envelope \`status: "failed"\` and \`error {code, message, request_id, retry_after?, details?}\` | a domain failure, with one of the codes below |
+
+An operation that fails later (in the worker) is not an \`isError\` result: \`get_job_status\` answers successfully
+and shows \`data.status\` \`failed\` or \`outcome_unknown\` with \`data.error {code, message}\`.
+
+| Code | Meaning | Where it appears |
+|---|---|---|
 ${rows.join("\n")}
 
-Rate-limited calls carry \`retry_after\` (seconds): back off with jitter. A failed response does not imply a
-credit refund: read the balance and \`credits_charged\`.
+Rate-limited calls carry \`retry_after\` (seconds) or an HTTP \`Retry-After\` header: back off with jitter. A failed
+response does not imply a credit refund: read the balance and \`credits_charged\`.
 `;
 }
 
@@ -142,7 +187,10 @@ function limits(ctx: CodegenContext): string {
   );
   return `## Limits
 
-Per user per minute, shared by all clients of the user (each tool names its budget):
+Per user per minute, shared by all clients and connections of the user. Each tool names its budget (the
+Tools table below). A call is counted after its input validation and plan check, so a call refused there is not
+counted, and neither is an exact retry of a finished write (answered from its idempotency record). A spent
+budget gives the tool error \`rate_limited\` with \`retry_after\` (seconds).
 
 | Budget | Per user per minute |
 |---|---|
@@ -154,11 +202,11 @@ Per user per minute, shared by all clients of the user (each tool names its budg
 
 | Other limit | Value |
 |---|---|
-| MCP endpoint | ${r.mcp_endpoint_per_ip} requests per IP per minute |
-| OAuth routes | ${r.oauth} per minute |
-| Client registration | ${r.client_registration} per minute |
-| Browser consent and settings | ${r.browser} per minute |
-| Reference bundle download | ${r.download} per minute |
+| MCP endpoint (every request, HTTP 429 with \`Retry-After\`) | ${r.mcp_endpoint_per_ip} requests per IP per minute |
+| OAuth routes | ${r.oauth} per IP per minute |
+| Client registration | ${r.client_registration} per IP per minute |
+| Browser consent and settings | ${r.browser} per IP per minute |
+| Reference bundle download | ${r.download} per IP per minute |
 | Protocol body size | ${l.protocol_body_bytes / 1024} KiB |
 | Redirect URIs per client | ${l.redirect_uris_per_client.min} to ${l.redirect_uris_per_client.max} |
 | Access token lifetime | ${l.access_token_lifetime_seconds / 3600} hour |
@@ -172,14 +220,19 @@ Operators may change these values.
 
 ## Credits
 
-Reading costs nothing. Credit-consuming tools return \`credits_charged\`.
+Reading costs nothing, and so does text generation (\`generate_captions\`, \`generate_ugc_hooks\`: \`credits_charged: 0\`).
+Credits are charged when the work is accepted: at the call for \`generate_carousel\`, \`regenerate_carousel_slide\`
+and \`retry_carousel\` (envelope \`credits_charged\`), when an approved \`run_automation\` starts its run (its result's
+\`credits_charged\`), and at each scheduled run of an enabled automation. A balance that is too low gives
+\`forbidden\` (a scheduled run is recorded as failed) and nothing is charged. Each tool's credits are in its
+section below.
 
 | Action | Credits |
 |---|---|
 ${credits.join("\n")}
 
-Targeted regeneration follows native pricing; copy, hook and layout operations reuse existing images where
-supported.
+Regenerating one slide costs one image (${PRICES.generated_image}); a checkpoint retry costs one image per slide generated again; a
+slide that reuses stored CTA artwork costs nothing.
 
 ## Plans
 
@@ -196,8 +249,11 @@ function scopes(ctx: CodegenContext): string {
   const rows = ctx.scopes.map((s) => `| \`${s.name}\` | ${cell(s.description)} |`);
   return `## Scopes
 
-Request only the scopes the agent needs. \`read:jobs\` is needed to poll operations, together with the original
-tool's scope.
+Request only the scopes the agent needs. An empty or absent \`scope\` (or only \`offline_access\`, which is
+accepted and ignored) is granted as every \`read:*\` scope; write scopes are granted only when named. \`read:jobs\`
+is needed to poll operations with \`get_job_status\`, together with the scope of the tool that started the
+operation (without it the operation is \`not_found\`). \`tools/list\` shows only the tools the token's scopes
+allow.
 
 | Scope | What the user grants |
 |---|---|

@@ -35,10 +35,17 @@ function text(v: Json, max: number): string | undefined {
   return s ? s.slice(0, max) : undefined;
 }
 
+/**
+ * Reads a price from JSON-LD or a meta tag: a finite number >= 0, or a string holding one amount with
+ * optional currency text around it ("$12.50", "12,50 EUR", "1 299,00"). A sign, an exponent or a second
+ * number ("-3", "1e400", "10 to 20") makes the price unknown (undefined) instead of a wrong amount.
+ */
 function parsePrice(v: Json): number | undefined {
   if (typeof v === "number") return Number.isFinite(v) && v >= 0 ? v : undefined;
   if (typeof v !== "string") return undefined;
-  const cleaned = v.replace(/[^\d.,]/g, "");
+  const amount = /^[^\d+-]*(\d[\d.,\s\u00a0']*)[^\d]*$/.exec(v.trim())?.[1];
+  if (amount === undefined) return undefined;
+  const cleaned = amount.replace(/[^\d.,]/g, "");
   // "1.299,00" -> 1299.00 ; "1,299.00" -> 1299.00 ; "12,50" -> 12.50
   let normalised = cleaned;
   if (/,\d{1,2}$/.test(cleaned)) normalised = cleaned.replace(/\./g, "").replace(",", ".");

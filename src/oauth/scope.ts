@@ -1,7 +1,7 @@
 /**
  * Parsing of the `scope` parameter (RFC 6749 section 3.3) against the service's scopes (src/scopes.ts).
- * `offline_access` is accepted and ignored (refresh tokens are always issued). An empty or absent scope
- * means the read scopes (docs/oauth.md "Empty scope").
+ * `offline_access` is accepted and ignored (refresh tokens follow the client's registered `grant_types`).
+ * An empty or absent scope means the read scopes (docs/oauth.md "Empty scope").
  */
 import { ALL_SCOPES, isScope, type Scope } from "../scopes.ts";
 import { OAuthError } from "./errors.ts";

@@ -4,7 +4,8 @@
  * clients (`client_id`, no secret), no CSRF cookie. Every response is `Cache-Control: no-store`.
  *
  * - authorization_code: one-time; any presentation consumes the code; a failed or repeated presentation
- *   also revokes the grant (a leaked code cannot be redeemed later).
+ *   also revokes the grant (a leaked code cannot be redeemed later). A refresh token is issued only to a
+ *   client registered with the `refresh_token` grant type (RFC 7591 section 2).
  * - refresh_token: all checks first, then atomic rotation (presented token consumed, new pair issued). A
  *   consumed token presented again -> invalid_grant; more than REFRESH_REUSE_GRACE seconds after it was
  *   consumed it is treated as stolen and the whole grant is revoked.
@@ -41,16 +42,27 @@ function str(params: Params, name: string, required = true): string | undefined 
   return v;
 }
 
-/** Checks the public client: known id; otherwise invalid_client (401). */
-async function requireClient(params: Params, trx: Knex.Transaction): Promise<string> {
+/** A registered public client as the token endpoint sees it. */
+interface TokenClient {
+  id: string;
+  /** Whether the registered `grant_types` include `refresh_token` (RFC 7591 section 2). */
+  mayRefresh: boolean;
+}
+
+/**
+ * Checks the public client: known id (otherwise invalid_client, 401) registered for the requested
+ * `grant_type` (otherwise unauthorized_client, RFC 6749 section 5.2).
+ */
+async function requireClient(params: Params, trx: Knex.Transaction): Promise<TokenClient> {
   const id = str(params, "client_id");
   if (!id || !UUID.test(id)) throw new OAuthError("invalid_client", "client_id is not a registered client");
   const row = await trx("oauth_clients").where({ client_id: id }).first("client_id", "grant_types");
   if (!row) throw new OAuthError("invalid_client", "client_id is not a registered client");
   const grantType = params.grant_type as string;
-  if (!(row.grant_types as string[]).includes(grantType))
+  const grantTypes = row.grant_types as string[];
+  if (!grantTypes.includes(grantType))
     throw new OAuthError("unauthorized_client", `the client is not registered for ${grantType}`);
-  return id;
+  return { id, mayRefresh: grantTypes.includes("refresh_token") };
 }
 
 function requireResource(ctx: AppContext, params: Params, expected: string): void {
@@ -75,7 +87,8 @@ async function liveGrant(trx: Knex.Transaction, grantId: string): Promise<GrantR
 }
 
 async function exchangeCode(ctx: AppContext, params: Params, trx: Knex.Transaction): Promise<IssuedTokens> {
-  const clientId = await requireClient(params, trx);
+  const client = await requireClient(params, trx);
+  const clientId = client.id;
   const code = str(params, "code")!;
   const now = ctx.clock.now();
   const row = await trx("oauth_authorization_codes")
@@ -114,11 +127,13 @@ async function exchangeCode(ctx: AppContext, params: Params, trx: Knex.Transacti
     if (err instanceof OAuthError) throw new FailAfterCommit(err);
     throw err;
   }
-  return issueTokens(ctx, trx, grant, row.scope, row.scope);
+  // A client registered without the refresh_token grant gets no refresh token (it could never use one).
+  return issueTokens(ctx, trx, grant, row.scope, client.mayRefresh ? row.scope : null);
 }
 
 async function refresh(ctx: AppContext, params: Params, trx: Knex.Transaction): Promise<IssuedTokens> {
-  const clientId = await requireClient(params, trx);
+  // requireClient refuses (unauthorized_client) a client registered without the refresh_token grant.
+  const clientId = (await requireClient(params, trx)).id;
   const token = str(params, "refresh_token")!;
   const now = ctx.clock.now();
   const row = await trx("oauth_refresh_tokens")
@@ -150,13 +165,14 @@ async function refresh(ctx: AppContext, params: Params, trx: Knex.Transaction): 
   const issued = await issueTokens(ctx, trx, live, accessScope, row.scope);
   await trx("oauth_refresh_tokens")
     .where({ id: row.id })
-    .update({ consumed_at: now, replaced_by: issued.refreshId });
+    .update({ consumed_at: now, replaced_by: issued.refreshId ?? null });
   return issued;
 }
 
 /**
  * Handles a token request (`req.body` parsed as form data). Writes the RFC 6749 5.1 success body
- * `{access_token, token_type: "Bearer", expires_in: 3600, refresh_token, scope}` or a 5.2 error.
+ * `{access_token, token_type: "Bearer", expires_in: 3600, refresh_token, scope}` or a 5.2 error;
+ * `refresh_token` is left out for a client whose registered `grant_types` lack `refresh_token`.
  */
 export async function tokenEndpoint(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const params = (req.body ?? {}) as Params;

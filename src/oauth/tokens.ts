@@ -46,14 +46,18 @@ export interface IssuedTokens {
   access_token: string;
   token_type: "Bearer";
   expires_in: number;
-  refresh_token: string;
+  /** Absent when the client is not registered for the `refresh_token` grant. */
+  refresh_token?: string;
   scope: string;
-  /** Id of the new refresh token row (for `replaced_by`). */
-  refreshId: string;
+  /** Id of the new refresh token row (for `replaced_by`); absent with `refresh_token`. */
+  refreshId?: string;
 }
 
 /**
- * Records and signs a new access token and refresh token for `grant` in `trx`.
+ * Records and signs a new access token for `grant` in `trx` and, when `refreshScope` is a string, a new
+ * refresh token holding that scope. `refreshScope` is `null` for a client whose registered `grant_types`
+ * lack `refresh_token` (RFC 7591 section 2, RFC 6749 section 5.1: the refresh token is optional): such a
+ * client could never use one, so none is minted or stored.
  * `accessScope` may be narrower than `refreshScope` (refresh with a narrowed `scope`, RFC 6749 section 6).
  */
 export async function issueTokens(
@@ -61,7 +65,7 @@ export async function issueTokens(
   trx: Knex.Transaction,
   grant: GrantRow,
   accessScope: string,
-  refreshScope: string,
+  refreshScope: string | null,
 ): Promise<IssuedTokens> {
   const now = ctx.clock.now();
   const iat = Math.floor(now.getTime() / 1000);
@@ -72,15 +76,6 @@ export async function issueTokens(
     scope: accessScope,
     expires_at: new Date((iat + ACCESS_TOKEN_TTL) * 1000),
   });
-  const refresh = randomToken();
-  const [row] = await trx("oauth_refresh_tokens")
-    .insert({
-      token_hash: hashSecret(refresh),
-      grant_id: grant.id,
-      scope: refreshScope,
-      expires_at: new Date(now.getTime() + REFRESH_TOKEN_TTL * 1000),
-    })
-    .returning("id");
   const keys = await signingKeys(ctx.keys);
   const access = await new SignJWT({
     client_id: grant.client_id,
@@ -96,12 +91,21 @@ export async function issueTokens(
     .setIssuedAt(iat)
     .setExpirationTime(iat + ACCESS_TOKEN_TTL)
     .sign(keys.sign.key);
-  return {
+  const issued: IssuedTokens = {
     access_token: access,
     token_type: "Bearer",
     expires_in: ACCESS_TOKEN_TTL,
-    refresh_token: refresh,
     scope: accessScope,
-    refreshId: row.id as string,
   };
+  if (refreshScope === null) return issued;
+  const refresh = randomToken();
+  const [row] = await trx("oauth_refresh_tokens")
+    .insert({
+      token_hash: hashSecret(refresh),
+      grant_id: grant.id,
+      scope: refreshScope,
+      expires_at: new Date(now.getTime() + REFRESH_TOKEN_TTL * 1000),
+    })
+    .returning("id");
+  return { ...issued, refresh_token: refresh, refreshId: row.id as string };
 }

@@ -127,10 +127,17 @@ export async function callTool(
     }
     const issues = tool.validateInput(args);
     if (issues.length > 0) {
+      const seen = new Set<string>();
       const details = issues
         .filter((i) => i.keyword !== "boolean")
-        .slice(0, 20)
-        .map((i) => ({ instancePath: i.instancePath, keyword: i.keyword, message: i.message }));
+        .map((i) => ({ instancePath: i.instancePath, keyword: i.keyword, message: i.message }))
+        .filter((d) => {
+          const k = `${d.instancePath}\u0000${d.keyword}\u0000${d.message}`;
+          if (seen.has(k)) return false; // oneOf/anyOf branches repeat the same failure
+          seen.add(k);
+          return true;
+        })
+        .slice(0, 20);
       const first = details[0] ?? { instancePath: "", message: "is invalid" };
       throw new ToolError(
         "validation_failed",

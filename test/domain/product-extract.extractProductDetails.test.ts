@@ -64,3 +64,21 @@ test("non-http image URLs and garbage are dropped; an empty page yields no field
   const empty = extractProductDetails("", "https://x.example/");
   assert.deepEqual(empty, { image_urls: [], sources: [] });
 });
+
+test("a signed, exponent or ranged price string is unknown, never a different amount", () => {
+  const page = (price: string) =>
+    `<html><head><script type="application/ld+json">{"@type":"Product","name":"X","offers":{"price":${JSON.stringify(price)},"priceCurrency":"USD"}}</script></head></html>`;
+  for (const bad of ["-3", "1e400", "2E3", "10 to 20", "+5"]) {
+    assert.equal(extractProductDetails(page(bad), "https://shop.example/").price, undefined, bad);
+  }
+  const good: Array<[string, number]> = [
+    ["12.50", 12.5],
+    ["$12.50", 12.5],
+    ["12,50 EUR", 12.5],
+    ["1 299,00", 1299],
+    ["USD 1,299.99", 1299.99],
+  ];
+  for (const [text, value] of good) {
+    assert.equal(extractProductDetails(page(text), "https://shop.example/").price, value, text);
+  }
+});

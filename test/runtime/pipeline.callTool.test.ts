@@ -31,6 +31,25 @@ const tools = [
     },
     async (input: { caption: string }) => ({ data: { length: input.caption.length } }),
   ),
+  fixtureTool(
+    {
+      name: "either",
+      inputSchema: {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          v: {
+            oneOf: [
+              { type: "integer", minimum: 5 },
+              { type: "integer", maximum: 1 },
+            ],
+          },
+        },
+        required: ["v"],
+      },
+    },
+    async () => ({ data: {} }),
+  ),
   fixtureTool({ name: "needs_jobs", scope: "read:jobs" }, async () => ({ data: {} })),
   fixtureTool({ name: "pro_only", plan: "pro", scope: "read:analytics" }, async () => ({ data: {} })),
   fixtureTool({ name: "fails_domain" }, async () => {
@@ -98,6 +117,17 @@ describe("callTool pipeline", () => {
     assert.deepEqual(result.structuredContent.data, { length: 5 });
     assert.match(result.structuredContent.request_id, /^[0-9a-f-]{36}$/);
     assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
+  });
+
+  it("lists each schema failure once, even when several oneOf branches report it", async () => {
+    const r = await call("either", { v: "text" });
+    const sc = r.body.result.structuredContent;
+    assert.equal(sc.error.code, "validation_failed");
+    const keys = sc.error.details.map((d: { instancePath: string; keyword: string; message: string }) =>
+      [d.instancePath, d.keyword, d.message].join(" "),
+    );
+    assert.ok(keys.some((k: string) => k.startsWith("/v type")));
+    assert.equal(new Set(keys).size, keys.length);
   });
 
   it("answers an unknown tool with JSON-RPC -32602", async () => {
