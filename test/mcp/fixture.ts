@@ -7,18 +7,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after } from "node:test";
 import express from "express";
-import { Compile } from "typebox/compile";
 import type { AppContext } from "../../src/context.ts";
 import { mcpRoutes } from "../../src/mcp/routes.ts";
-import type {
-  RegisteredTool,
-  SchemaIssue,
-  ToolContext,
-  ToolMeta,
-  ToolOutput,
-} from "../../src/runtime/types.ts";
+import type { RegisteredTool, ToolContext, ToolMeta, ToolOutput } from "../../src/runtime/types.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { connect, type TestConnection } from "../helpers/tokens.ts";
+import { validator } from "../helpers/validator.ts";
 
 const STATES = [
   "approval_required",
@@ -59,12 +53,6 @@ export function envelopeSchema(data: Record<string, unknown>): Record<string, un
       },
     },
   };
-}
-
-function validator(schema: Record<string, unknown>) {
-  const compiled = Compile(schema as never);
-  return (value: unknown): SchemaIssue[] =>
-    compiled.Check(value) ? [] : ([...compiled.Errors(value)] as unknown as SchemaIssue[]);
 }
 
 /** Builds a RegisteredTool; `execute` is the inline handler. */

@@ -3,38 +3,15 @@
  * validators), a connection's AuthContext, calls through the real pipeline, browser sessions and polling.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import Compile from "typebox/compile";
 import type { AppContext } from "../../src/context.ts";
 import { sha256 } from "../../src/crypto/seal.ts";
 import { setToolLookup } from "../../src/operations/tools.ts";
 import { callTool, createRuntime, type Runtime } from "../../src/runtime/pipeline.ts";
-import type {
-  AuthContext,
-  Envelope,
-  RegisteredTool,
-  SchemaIssue,
-  ToolHandler,
-  Validator,
-} from "../../src/runtime/types.ts";
+import type { AuthContext, Envelope, RegisteredTool, ToolHandler } from "../../src/runtime/types.ts";
 import type { Scope } from "../../src/scopes.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { connect } from "../helpers/tokens.ts";
-
-function validator(schema: Record<string, unknown>): Validator {
-  const compiled = Compile(schema);
-  return (value) =>
-    compiled.Check(value)
-      ? []
-      : compiled.Errors(value).map(
-          (e): SchemaIssue => ({
-            keyword: e.keyword,
-            instancePath: e.instancePath,
-            schemaPath: e.schemaPath,
-            params: { ...e.params },
-            message: e.message,
-          }),
-        );
-}
+import { validator } from "../helpers/validator.ts";
 
 export interface ToolSpec {
   name: string;
