@@ -6,7 +6,7 @@
  *   runtime (the tool pipeline), generated/ (the registry binds handlers)
  *   tools
  *   domain
- *   context.ts (the application context: config, db, providers)
+ *   context.ts, tool-contract.ts (the application context and the tool handler contract: types)
  *   providers
  *   db, config, crypto, errors, log, keys, scopes
  * A module may import its own layer or any layer below it, never one above. Checked by `npm run lint`.
@@ -15,10 +15,10 @@ const layers = [
   { name: "top", path: "^src/(main|server|app|bootstrap)\\.ts$|^src/cli/" },
   { name: "http", path: "^src/http/" },
   { name: "surface", path: "^src/(mcp|oauth|web|operations)/" },
-  { name: "runtime", path: "^src/runtime/|^generated/" },
-  { name: "tools", path: "^src/tools/" },
+  { name: "runtime", path: "^src/runtime/|^generated/registry\\.ts$" },
+  { name: "tools", path: "^src/tools/|^generated/tool-types\\.ts$" },
   { name: "domain", path: "^src/domain/" },
-  { name: "context", path: "^src/context\\.ts$" },
+  { name: "context", path: "^src/(context|tool-contract)\\.ts$" },
   { name: "providers", path: "^src/providers/" },
   { name: "base", path: "^src/(db|crypto)/|^src/(config|errors|log|keys|scopes)\\.ts$" },
 ];

@@ -18,13 +18,13 @@ import pg from "pg";
 import { boot } from "../src/bootstrap.ts";
 import type { AppContext } from "../src/context.ts";
 import { createDb, migrate } from "../src/db/knex.ts";
-import { createUser } from "../src/domain/accounts.ts";
+import { createUser } from "../src/domain/account/accounts.ts";
 import { decideOperation } from "../src/operations/approvals.ts";
-import { startReview } from "../src/operations/paths.ts";
+import { startReview } from "../src/runtime/paths.ts";
 import { startQueue } from "../src/operations/queue.ts";
 import { setToolLookup } from "../src/operations/tools.ts";
 import { startWorker } from "../src/operations/worker.ts";
-import type { AuthContext, RegisteredTool } from "../src/runtime/types.ts";
+import type { AuthContext, RegisteredTool } from "../src/tool-contract.ts";
 
 const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? 200);
 const APPROVERS = Number(process.env.BENCH_APPROVERS ?? 4);

@@ -18,7 +18,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { boot } from "../src/bootstrap.ts";
-import { createUser } from "../src/domain/accounts.ts";
+import { createUser } from "../src/domain/account/accounts.ts";
 import { startServer } from "../src/server.ts";
 import type { TestApp } from "../test/helpers/app.ts";
 import { connect } from "../test/helpers/tokens.ts";

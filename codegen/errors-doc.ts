@@ -1,7 +1,7 @@
 /**
  * Where each domain error code of src/errors.ts reaches a client (service spec 7), as the guide publishes
  * it. The codes and their meanings come from src/errors.ts; this adds the layer and the occasion, checked
- * against the runtime (src/runtime/pipeline.ts, src/operations/execute.ts, src/operations/status.ts,
+ * against the runtime (src/runtime/pipeline.ts, src/operations/execute.ts, src/domain/operations/status.ts,
  * src/mcp/dispatch.ts). A code missing here fails codegen (see `errorOccasion`).
  */
 import type { ErrorCode } from "../src/errors.ts";

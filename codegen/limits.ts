@@ -1,18 +1,18 @@
 /**
  * The limits of service spec 8 as the catalog and the guide publish them: per-user budgets, other limits,
- * the credits table (computed from src/domain/prices.ts, the prices the service charges) and the plan
+ * the credits table (computed from src/domain/account/prices.ts, the prices the service charges) and the plan
  * quotas. Configurable values are the defaults of src/config.ts (an operator may change them); the rest are
  * fixed by the spec.
  */
 import { loadConfig } from "../src/config.ts";
-import { PLAN_QUOTAS, PLANS } from "../src/domain/plans.ts";
+import { PLAN_QUOTAS, PLANS } from "../src/domain/account/plans.ts";
 import {
   carouselPrice,
   carouselWithCtaPrice,
   PRICES,
   TEXT_GENERATION_PRICE,
   videoPrice,
-} from "../src/domain/prices.ts";
+} from "../src/domain/account/prices.ts";
 
 /** The `limits` object of catalog.json. Units are in the key names. */
 export interface Limits {

@@ -3,7 +3,7 @@
  * The tool registry: metadata, compiled validators and handler bindings (docs/tools-yaml.md).
  */
 import { Compile } from "typebox/compile";
-import type { RegisteredTool, SchemaIssue, ToolHandler, ToolMeta, Validator } from "../src/runtime/types.ts";
+import type { RegisteredTool, SchemaIssue, ToolHandler, ToolMeta, Validator } from "../src/tool-contract.ts";
 import { handler as approve_carousel_handler } from "../src/tools/carousels/approve_carousel.ts";
 import { handler as create_automation_handler } from "../src/tools/automations/create_automation.ts";
 import { handler as create_image_post_handler } from "../src/tools/content/create_image_post.ts";

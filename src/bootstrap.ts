@@ -11,6 +11,7 @@ import { startEmbeddedPostgres } from "./db/embedded.ts";
 import { createDb, migrate } from "./db/knex.ts";
 import { resolveKeys } from "./keys.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { buildProviders, type Providers } from "./providers/providers.ts";
 
 export interface Booted {
   ctx: AppContext;
@@ -29,6 +30,8 @@ export async function boot(
     clock?: Clock;
     logger?: Logger;
     config?: Config;
+    /** Replaces providers that config would select (tests bring fakes at the boundary). */
+    providers?: Partial<Providers>;
   } = {},
 ): Promise<Booted> {
   const config = options.config ?? loadConfig(options.env);
@@ -53,6 +56,7 @@ export async function boot(
     keys,
     sealer: createSealer(keys.encryptionKeys),
     clock: options.clock ?? systemClock,
+    providers: buildProviders(config, options.providers),
     queue: undefined,
   };
   return {

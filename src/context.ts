@@ -8,6 +8,7 @@ import type { Sealer } from "./crypto/seal.ts";
 import type { Knex } from "./db/knex.ts";
 import type { KeyMaterial } from "./keys.ts";
 import type { Logger } from "./log.ts";
+import type { Providers } from "./providers/providers.ts";
 
 /** Injectable clock (tests move time forward to expire approvals and tokens). */
 export interface Clock {
@@ -28,7 +29,7 @@ export interface AppContext {
   config: Config;
   db: Knex;
   /**
-   * A small pool for the shared rate-limit counters (src/http/rate-limit.ts), with asynchronous commit:
+   * A small pool for the shared rate-limit counters (src/runtime/rate-limit.ts), with asynchronous commit:
    * a counter lives one minute and need not survive a crash of PostgreSQL, and not waiting for the WAL
    * flush keeps the hot counter rows locked for less time (bench/README.md).
    */
@@ -38,6 +39,8 @@ export interface AppContext {
   /** Encrypts operation arguments/results and provider secrets at rest. */
   sealer: Sealer;
   clock: Clock;
+  /** The boundaries to the outside (AI, video, networks, storage, fetch), built once from config. */
+  providers: Providers;
   /** Set when the queue is started (serve and all); undefined in processes that only migrate. */
   queue: OperationQueue | undefined;
 }

@@ -4,7 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AppContext } from "./context.ts";
-import { createApp } from "./http/app.ts";
+import { createApp } from "./app.ts";
 
 export interface RunningServer {
   server: http.Server;

@@ -4,7 +4,7 @@
  * section per tool with an example call. Addresses are written as `{base_url}` (the guide is static).
  */
 import type { CodegenContext } from "../context.ts";
-import { PRICES } from "../../src/domain/prices.ts";
+import { PRICES } from "../../src/domain/account/prices.ts";
 import { errorOccasion } from "../errors-doc.ts";
 import { cell, toolsChapter } from "./guide-tools.ts";
 

@@ -1,6 +1,6 @@
 /**
  * Emits generated/registry.ts with ts-morph (in-memory file system): per tool its ToolMeta
- * (src/runtime/types.ts), validators compiled once at module load with TypeBox `Compile`, and the handler
+ * (src/tool-contract.ts), validators compiled once at module load with TypeBox `Compile`, and the handler
  * imported from `src/tools/<group>/<name>.ts`. Exports TOOLS (sorted by name), TOOLS_BY_NAME,
  * RESULT_SCHEMAS and RESULT_VALIDATORS (worker results of review and queued tools).
  */
@@ -42,7 +42,7 @@ export function emitRegistry(ctx: CodegenContext): string {
   );
   file.addImportDeclaration({ moduleSpecifier: "typebox/compile", namedImports: ["Compile"] });
   file.addImportDeclaration({
-    moduleSpecifier: "../src/runtime/types.ts",
+    moduleSpecifier: "../src/tool-contract.ts",
     isTypeOnly: true,
     namedImports: ["RegisteredTool", "SchemaIssue", "ToolHandler", "ToolMeta", "Validator"],
   });

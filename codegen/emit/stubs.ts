@@ -1,7 +1,7 @@
 /**
  * Emits a typed handler stub `src/tools/<group>/<name>.ts` (DESIGN.md section 2). Written only when the file
  * does not exist; from then on it is hand-written code that codegen never touches. The stub's members follow
- * the flags (src/runtime/types.ts ToolHandler): inline tools `execute`; review tools `describe` + `execute`
+ * the flags (src/tool-contract.ts ToolHandler): inline tools `execute`; review tools `describe` + `execute`
  * (returning the result); queued tools `accept` (returning the output) + `execute` (returning the result).
  */
 import type { ResolvedTool } from "../context.ts";
@@ -32,7 +32,7 @@ export function emitStub(tool: ResolvedTool): string {
  */
 import type { ${imports.join(", ")} } from "../../../generated/tool-types.ts";
 import { ToolError } from "../../errors.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ${type} = {
 ${members.join("\n")}

@@ -3,9 +3,9 @@
  * Each prints one line of JSON on success.
  */
 import type { Knex } from "../db/knex.ts";
-import { addMember, createUser } from "../domain/accounts.ts";
-import { grantCredits } from "../domain/credits.ts";
-import { isPlan, PLANS } from "../domain/plans.ts";
+import { addMember, createUser } from "../domain/account/accounts.ts";
+import { grantCredits } from "../domain/account/credits.ts";
+import { isPlan, PLANS } from "../domain/account/plans.ts";
 import { flags, UsageError } from "./args.ts";
 import { DEMO_USAGE, runDemo } from "./demo.ts";
 import { runSocialAdmin, SOCIAL_USAGE } from "./social.ts";

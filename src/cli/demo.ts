@@ -7,11 +7,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type Config, loadConfig } from "../config.ts";
 import type { Knex } from "../db/knex.ts";
-import { createUser } from "../domain/accounts.ts";
-import { createMediaAsset } from "../domain/media.ts";
+import { createUser } from "../domain/account/accounts.ts";
+import { createMediaAsset } from "../domain/media/media.ts";
 import { encodePng } from "../providers/ai-image/png.ts";
-import { createImagePost, createTextPost } from "../domain/posts.ts";
-import { createProduct } from "../domain/products.ts";
+import { createImagePost, createTextPost } from "../domain/content/posts.ts";
+import { createProduct } from "../domain/products/products.ts";
 import { localDiskStorage } from "../providers/storage.ts";
 import { flags } from "./args.ts";
 

@@ -4,7 +4,7 @@
  * no credentials). Tools can never connect accounts (service spec 1.9). Prints the safe projection.
  */
 import type { Knex } from "../db/knex.ts";
-import { connectSocialAccount } from "../domain/social.ts";
+import { connectSocialAccount } from "../domain/social/accounts.ts";
 import { NETWORKS } from "../providers/social/types.ts";
 import { flags, UsageError } from "./args.ts";
 

@@ -8,7 +8,7 @@
 import type { AppContext } from "../context.ts";
 import { type CallOutcome, callTool, type Runtime } from "../runtime/pipeline.ts";
 import { callToolResult } from "../runtime/envelope.ts";
-import type { AuthContext } from "../runtime/types.ts";
+import type { AuthContext } from "../tool-contract.ts";
 import { challenge403 } from "../oauth/challenge.ts";
 import { type JsonRpcMessage, RPC, RpcError, resultResponse } from "./jsonrpc.ts";
 import type { Reply } from "./reply.ts";

@@ -6,7 +6,7 @@
 import cors from "cors";
 import type { RequestHandler } from "express";
 import type { AppContext } from "../context.ts";
-import { createLimiter, type Limiter } from "../http/rate-limit.ts";
+import { createLimiter, type Limiter } from "../runtime/rate-limit.ts";
 
 /**
  * Origin validation + CORS: no Origin passes; an allow-listed Origin gets CORS headers (never a wildcard, no

@@ -14,7 +14,7 @@ import { authenticateBearer, BearerError } from "../oauth/bearer.ts";
 import { challenge401 } from "../oauth/challenge.ts";
 import { hostMatches } from "../oauth/host.ts";
 import { createRuntime } from "../runtime/pipeline.ts";
-import type { RegisteredTool } from "../runtime/types.ts";
+import type { RegisteredTool } from "../tool-contract.ts";
 import { TOOLS } from "../../generated/registry.ts";
 import { createCursorCodec } from "./cursor.ts";
 import { dispatch, type Endpoint } from "./dispatch.ts";

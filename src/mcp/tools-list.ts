@@ -4,7 +4,7 @@
  * depends only on the scope set, so listing twice with the same scopes gives identical bytes; pages are
  * memoized per scope set (bounded), so the hot path does no filtering or serialization work.
  */
-import type { RegisteredTool } from "../runtime/types.ts";
+import type { RegisteredTool } from "../tool-contract.ts";
 import type { CursorCodec } from "./cursor.ts";
 import { RPC, RpcError } from "./jsonrpc.ts";
 

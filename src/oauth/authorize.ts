@@ -7,7 +7,7 @@
  */
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
-import { rateLimit } from "../http/rate-limit.ts";
+import { rateLimit } from "../runtime/rate-limit.ts";
 import { isScope, type Scope } from "../scopes.ts";
 import { authorizeErrorPage, consentPage } from "../web/consent.ts";
 import { allowFormActionTo, pageHeaders } from "../web/security.ts";

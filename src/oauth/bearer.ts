@@ -14,8 +14,8 @@ import { createHash } from "node:crypto";
 import type { Request } from "express";
 import { errors as joseErrors, jwtVerify } from "jose";
 import type { AppContext } from "../context.ts";
-import type { AuthContext } from "../runtime/types.ts";
-import { runPrepared, statement } from "../runtime/prepared.ts";
+import type { AuthContext } from "../tool-contract.ts";
+import { runPrepared, statement } from "../db/prepared.ts";
 import { signingKeys } from "./keys.ts";
 
 /** Why authentication failed; only `tokenPresented` reaches the wire (as `error="invalid_token"`). */

@@ -8,7 +8,7 @@
 import cors from "cors";
 import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
-import { rateLimit } from "../http/rate-limit.ts";
+import { rateLimit } from "../runtime/rate-limit.ts";
 import { authorizeRoutes } from "./authorize.ts";
 import { OAuthError } from "./errors.ts";
 import { hostMatches, oauthHosts } from "./host.ts";

@@ -8,9 +8,9 @@
  * Only the operation's own user can decide; for anyone else the operation does not exist.
  */
 import type { AppContext } from "../context.ts";
-import { dispatchOperation } from "./dispatch.ts";
+import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { authorizationProblem } from "./execute.ts";
-import { loadOperation, type OperationState } from "./store.ts";
+import { loadOperation, type OperationState } from "../domain/operations/store.ts";
 
 export type Decision = "approve" | "decline";
 

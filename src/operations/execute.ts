@@ -17,8 +17,8 @@ import { RESULT_VALIDATORS } from "../../generated/registry.ts";
 import type { AppContext } from "../context.ts";
 import type { ErrorCode } from "../errors.ts";
 import { ToolError } from "../errors.ts";
-import type { ToolContext, ToolOutput } from "../runtime/types.ts";
-import type { OperationRow, OperationState } from "./store.ts";
+import type { ToolContext, ToolOutput } from "../tool-contract.ts";
+import type { OperationRow, OperationState } from "../domain/operations/store.ts";
 import { type ToolLookup, toolLookup } from "./tools.ts";
 
 export interface ProcessOptions {

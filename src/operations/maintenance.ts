@@ -13,9 +13,9 @@
  * Steps 4 to 6 are independent: one failing is logged, the others still run, and the pass then throws.
  */
 import type { AppContext } from "../context.ts";
-import { publishDueSchedules } from "../domain/schedules.ts";
-import { dispatchOperation } from "./dispatch.ts";
-import { FINAL_STATES } from "./store.ts";
+import { publishDueSchedules } from "../domain/social/schedules.ts";
+import { dispatchOperation } from "../domain/operations/dispatch.ts";
+import { FINAL_STATES } from "../domain/operations/store.ts";
 
 /**
  * How long an idempotency record is kept, seconds (7 days). A retry with the same key after that is a new

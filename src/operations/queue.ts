@@ -14,7 +14,7 @@ export interface StartedQueue {
  * Starts the queue client for `ctx` (does not consume jobs): installs or migrates the `pgboss` schema and
  * creates the queues.
  * `queue.dispatch(operationId)` resolves with the pg-boss job id and rejects when the queue is unavailable
- * (the caller records `dispatch_failed`, src/operations/dispatch.ts).
+ * (the caller records `dispatch_failed`, src/domain/operations/dispatch.ts).
  * @throws when Postgres is unreachable at start.
  */
 export async function startQueue(ctx: AppContext): Promise<StartedQueue> {

@@ -4,7 +4,12 @@
  * states. Rendering is the settings page's (src/web/); this returns plain data, every text still unescaped.
  */
 import type { AppContext } from "../context.ts";
-import { approvalUrl, type OperationRow, type OperationState, openDescription } from "./store.ts";
+import {
+  approvalUrl,
+  type OperationRow,
+  type OperationState,
+  openDescription,
+} from "../domain/operations/store.ts";
 import { toolLookup } from "./tools.ts";
 
 export interface RequestSummary {

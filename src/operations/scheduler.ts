@@ -1,14 +1,14 @@
 /**
  * The per-minute scheduler pass (pg-boss schedule `scheduler`, one job per minute across all workers;
  * docs/operations.md): starts the automation runs of daily slots that came due
- * (src/domain/automations-schedule.ts) and publishes post schedules whose time has come
- * (src/domain/schedules.ts). Both claim their rows, so overlapping passes on several workers never run a
+ * (src/domain/automations/schedule.ts) and publishes post schedules whose time has come
+ * (src/domain/social/schedules.ts). Both claim their rows, so overlapping passes on several workers never run a
  * slot or publish a schedule twice. The five-minute maintenance pass also publishes due schedules, as a
  * backstop when this job is late.
  */
 import type { AppContext } from "../context.ts";
-import { runDueAutomations, type SchedulePassReport } from "../domain/automations-schedule.ts";
-import { publishDueSchedules } from "../domain/schedules.ts";
+import { runDueAutomations, type SchedulePassReport } from "../domain/automations/schedule.ts";
+import { publishDueSchedules } from "../domain/social/schedules.ts";
 
 /** Schedules published per pass (the next pass takes the rest). */
 export const SCHEDULE_BATCH = 100;

@@ -5,7 +5,7 @@
  */
 import { TOOLS_BY_NAME } from "../../generated/registry.ts";
 import type { AppContext } from "../context.ts";
-import type { RegisteredTool } from "../runtime/types.ts";
+import type { RegisteredTool } from "../tool-contract.ts";
 
 export type ToolLookup = (name: string) => RegisteredTool | undefined;
 

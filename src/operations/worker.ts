@@ -1,14 +1,14 @@
 /**
  * The operation worker (service spec 3.1, 6.3, 8, DESIGN.md section 3): consumes the `operations` queue,
  * runs the maintenance pass every five minutes, the scheduler pass (daily automation slots, due post
- * schedules) every minute and the provider metrics sync (src/domain/analytics-sync.ts) daily at midnight
+ * schedules) every minute and the provider metrics sync (src/domain/analytics/sync.ts) daily at midnight
  * America/New_York. Any number of worker processes may run (`social-mcp worker`); each job is executed at
  * most once thanks to the claim in src/operations/execute.ts, and pg-boss creates each scheduled job once
  * per tick across all of them.
  */
 import type { Job } from "pg-boss";
 import type { AppContext } from "../context.ts";
-import { syncAnalytics } from "../domain/analytics-sync.ts";
+import { syncAnalytics } from "../domain/analytics/sync.ts";
 import {
   ANALYTICS_SYNC_CRON,
   ANALYTICS_SYNC_QUEUE,
@@ -39,7 +39,7 @@ export interface WorkerOptions {
 
 type AnalyticsSync = (ctx: AppContext) => Promise<unknown>;
 
-/** The default daily job: the provider metrics sync of src/domain/analytics-sync.ts. */
+/** The default daily job: the provider metrics sync of src/domain/analytics/sync.ts. */
 const defaultAnalyticsSync: AnalyticsSync = (ctx) => syncAnalytics(ctx);
 let analyticsSync: AnalyticsSync = defaultAnalyticsSync;
 

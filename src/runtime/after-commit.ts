@@ -5,7 +5,7 @@
  * `runIdempotent` (src/runtime/idempotency.ts) runs the hooks of its transaction once it committed.
  */
 import type { Knex } from "../db/knex.ts";
-import type { Envelope } from "./types.ts";
+import type { Envelope } from "../tool-contract.ts";
 
 export type CommitHook = (envelope: Envelope) => Promise<Envelope>;
 

@@ -4,7 +4,7 @@
  * duration, the envelope status and the error code.
  */
 import type { AppContext } from "../context.ts";
-import type { AuthContext, Envelope } from "./types.ts";
+import type { AuthContext, Envelope } from "../tool-contract.ts";
 
 const MAX_NAMES = 64;
 const MAX_NAME_LENGTH = 64;

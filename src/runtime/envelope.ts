@@ -3,7 +3,7 @@
  * `content` carries the envelope as JSON text, `structuredContent` the envelope, `isError` marks failures.
  */
 import type { ErrorCode } from "../errors.ts";
-import type { Envelope, ToolOutput } from "./types.ts";
+import type { Envelope, ToolOutput } from "../tool-contract.ts";
 
 /** The envelope of a handler that returned (`succeeded`). `credits_charged` only when the handler set it. */
 export function successEnvelope(requestId: string, output: ToolOutput): Envelope {

@@ -13,16 +13,16 @@
  *   `not_found`, or an internal error) or returns an error envelope, its transaction rolls back together
  *   with the record, so nothing happened and the same key may be used again once the cause is fixed.
  *   Waiting duplicates then run themselves (each with no effect unless it succeeds).
- * - Queued work dispatched after commit (src/operations/paths.ts): a dispatch failure is stored as
+ * - Queued work dispatched after commit (src/runtime/paths.ts): a dispatch failure is stored as
  *   `dispatch_failed`; replaying the identical call re-dispatches the operation and answers `queued`.
  */
 import type { AppContext } from "../context.ts";
 import { sha256 } from "../crypto/seal.ts";
 import type { Knex } from "../db/knex.ts";
 import { ToolError } from "../errors.ts";
-import { dispatchOperation } from "../operations/dispatch.ts";
+import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { runCommitHooks, takeCommitHooks } from "./after-commit.ts";
-import type { AuthContext, Envelope, RegisteredTool } from "./types.ts";
+import type { AuthContext, Envelope, RegisteredTool } from "../tool-contract.ts";
 
 /**
  * Canonical JSON: object keys sorted (recursively), no whitespace, `undefined` members dropped as

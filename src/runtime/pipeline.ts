@@ -9,16 +9,23 @@
 import { randomUUID } from "node:crypto";
 import type { AppContext } from "../context.ts";
 import type { Knex } from "../db/knex.ts";
-import { userPlan } from "../domain/accounts.ts";
-import { planAtLeast } from "../domain/plans.ts";
+import { userPlan } from "../domain/account/accounts.ts";
+import { planAtLeast } from "../domain/account/plans.ts";
 import { ToolError } from "../errors.ts";
-import { createLimiter, type Limiter } from "../http/rate-limit.ts";
-import { startQueued, startReview } from "../operations/paths.ts";
+import { createLimiter, type Limiter } from "./rate-limit.ts";
+import { startQueued, startReview } from "./paths.ts";
 import { runCommitHooks, takeCommitHooks } from "./after-commit.ts";
 import { writeAudit } from "./audit.ts";
 import { errorEnvelope, successEnvelope } from "./envelope.ts";
 import { peekIdempotent, runIdempotent } from "./idempotency.ts";
-import type { AuthContext, Budget, Envelope, RegisteredTool, SchemaIssue, ToolContext } from "./types.ts";
+import type {
+  AuthContext,
+  Budget,
+  Envelope,
+  RegisteredTool,
+  SchemaIssue,
+  ToolContext,
+} from "../tool-contract.ts";
 
 /** What the pipeline needs, built once per process (validators are compiled in the registry). */
 export interface Runtime {

@@ -11,7 +11,7 @@
 import { type Request, type RequestHandler, type Response, Router } from "express";
 import helmet from "helmet";
 import type { AppContext } from "../context.ts";
-import { rateLimit } from "../http/rate-limit.ts";
+import { rateLimit } from "../runtime/rate-limit.ts";
 import { type Asset, loadReferenceAssets, type ReferenceAssets } from "./reference/files.ts";
 
 /** Cache lifetime of the reference responses, in seconds. */

@@ -1,15 +1,15 @@
 /**
  * Login and logout pages (issue 3 item 3). `GET /login` shows an email + password form (fields `email`,
  * `password`, hidden `return_to` and a login CSRF token bound to a short-lived cookie); `POST /login`
- * verifies with argon2id (src/domain/accounts.ts), answers one generic error on any failure, rotates the
+ * verifies with argon2id (src/domain/account/accounts.ts), answers one generic error on any failure, rotates the
  * session and redirects to `return_to` (a path on this site only). `GET /logout` shows a confirm form;
  * `POST /logout` (session + CSRF) ends the session.
  */
 import { randomBytes } from "node:crypto";
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
-import { verifyPassword } from "../domain/accounts.ts";
-import { rateLimit } from "../http/rate-limit.ts";
+import { verifyPassword } from "../domain/account/accounts.ts";
+import { rateLimit } from "../runtime/rate-limit.ts";
 import { hasControlOrSpace } from "../oauth/redirect-uri.ts";
 import { html, page } from "./html.ts";
 import { pageHeaders } from "./security.ts";

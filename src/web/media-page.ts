@@ -2,7 +2,7 @@
  * The /media page (issue 6): the user's media of one workspace and the upload form. Every value is
  * escaped (src/web/html.ts); labels and titles are inert text.
  */
-import type { MediaAsset } from "../domain/media.ts";
+import type { MediaAsset } from "../domain/media/media.ts";
 import { html, page, type RawHtml } from "./html.ts";
 
 export interface MediaPageModel {

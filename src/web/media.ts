@@ -10,9 +10,9 @@
 import { Router, type Request, type Response } from "express";
 import helmet from "helmet";
 import type { AppContext } from "../context.ts";
-import { createMediaAsset, listMedia, mediaFileOfUser } from "../domain/media.ts";
+import { createMediaAsset, listMedia, mediaFileOfUser } from "../domain/media/media.ts";
 import { isUuid } from "../domain/owner.ts";
-import { localDiskStorage, type MediaStorage } from "../providers/storage.ts";
+import type { MediaStorage } from "../providers/storage.ts";
 import { renderMediaPage } from "./media-page.ts";
 import { receiveUpload, UploadError } from "./media-upload.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
@@ -50,10 +50,7 @@ function parseLabels(raw: string | undefined): string[] {
 }
 
 /** Builds the media router. `storage` defaults to local disk under config `media.dir`. */
-export function mediaRoutes(
-  ctx: AppContext,
-  storage: MediaStorage = localDiskStorage(ctx.config.media.dir),
-): Router {
+export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.providers.storage): Router {
   const router = Router();
   const session = requireSession(ctx);
   const headers = helmet({

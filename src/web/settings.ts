@@ -13,10 +13,10 @@
  */
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
-import { rateLimit } from "../http/rate-limit.ts";
+import { rateLimit } from "../runtime/rate-limit.ts";
 import { revokeGrant } from "../oauth/grants.ts";
 import { type ConnectionRequests, listRequestsForUser, type RequestSummary } from "../operations/requests.ts";
-import type { OperationState } from "../operations/store.ts";
+import type { OperationState } from "../domain/operations/store.ts";
 import { isScope, SCOPES } from "../scopes.ts";
 import { html, page, type RawHtml } from "./html.ts";
 import { pageHeaders } from "./security.ts";

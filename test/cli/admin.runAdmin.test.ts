@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { runAdmin } from "../../src/cli/admin.ts";
-import { creditBalance } from "../../src/domain/credits.ts";
+import { creditBalance } from "../../src/domain/account/credits.ts";
 import { freshDatabase } from "../helpers/db.ts";
 
 const { db } = await freshDatabase();

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
-import type { RegisteredTool } from "../../src/runtime/types.ts";
+import type { RegisteredTool } from "../../src/tool-contract.ts";
 import { generatedProject, run } from "./fixture.ts";
 
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");

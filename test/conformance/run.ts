@@ -21,7 +21,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { boot } from "../../src/bootstrap.ts";
-import { createUser } from "../../src/domain/accounts.ts";
+import { createUser } from "../../src/domain/account/accounts.ts";
 import { ALL_SCOPES } from "../../src/scopes.ts";
 import { startServer } from "../../src/server.ts";
 import type { TestApp } from "../helpers/app.ts";

@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Clock } from "../../src/context.ts";
-import { createAutomation } from "../../src/domain/automations.ts";
-import { runDueAutomations } from "../../src/domain/automations-schedule.ts";
-import { grantCredits } from "../../src/domain/credits.ts";
+import { createAutomation } from "../../src/domain/automations/automations.ts";
+import { runDueAutomations } from "../../src/domain/automations/schedule.ts";
+import { grantCredits } from "../../src/domain/account/credits.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { balance, product, setBalance } from "../tools/carousels/fixtures.ts";
 

@@ -1,7 +1,7 @@
 /** Daily automation slots in a time zone (service spec 8): window bounds, midnight, DST gaps and overlaps. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { slotsBetween, zonedInstant } from "../../src/domain/automations-schedule.ts";
+import { slotsBetween, zonedInstant } from "../../src/domain/automations/schedule.ts";
 
 const iso = (d: Date) => d.toISOString();
 const at = (s: string) => new Date(s);

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { inflateSync } from "node:zlib";
 import { test } from "node:test";
 import { imageSize } from "image-size";
-import { buildOutline } from "../../src/domain/carousels-outline.ts";
+import { buildOutline } from "../../src/domain/carousels/outline.ts";
 import { localImageProvider } from "../../src/providers/ai-image/local.ts";
 
 const serum = {

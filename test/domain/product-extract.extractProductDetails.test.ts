@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { extractProductDetails } from "../../src/domain/product-extract.ts";
+import { extractProductDetails } from "../../src/domain/products/extract.ts";
 import {
   AGGREGATE_OFFER_PAGE,
   JSON_LD_PAGE,

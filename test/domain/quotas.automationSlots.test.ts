@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { carouselPrice, carouselWithCtaPrice, PRICES, videoPrice } from "../../src/domain/prices.ts";
+import { carouselPrice, carouselWithCtaPrice, PRICES, videoPrice } from "../../src/domain/account/prices.ts";
 import {
   assertAutomationSlot,
   assertWorkspaceSlot,
   automationSlots,
   ownedWorkspaces,
-} from "../../src/domain/quotas.ts";
+} from "../../src/domain/account/quotas.ts";
 import { freshDatabase } from "../helpers/db.ts";
-import { createUser } from "../../src/domain/accounts.ts";
+import { createUser } from "../../src/domain/account/accounts.ts";
 
 const { db } = await freshDatabase();
 

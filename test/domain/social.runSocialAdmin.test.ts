@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { runAdmin } from "../../src/cli/admin.ts";
 import { UsageError } from "../../src/cli/args.ts";
-import { listSocialAccounts } from "../../src/domain/social.ts";
+import { listSocialAccounts } from "../../src/domain/social/accounts.ts";
 import { startTestApp } from "../helpers/app.ts";
 
 const app = await startTestApp({ queue: false });

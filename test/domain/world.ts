@@ -4,8 +4,8 @@
  * real database of a started test app.
  */
 import { randomUUID } from "node:crypto";
-import { addMember } from "../../src/domain/accounts.ts";
-import { createMediaAsset, type MediaKind } from "../../src/domain/media.ts";
+import { addMember } from "../../src/domain/account/accounts.ts";
+import { createMediaAsset, type MediaKind } from "../../src/domain/media/media.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { toolContextFor, type Who } from "../helpers/tool-context.ts";
 

@@ -2,8 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { imageSize } from "image-size";
 import { runAdmin } from "../../src/cli/admin.ts";
-import { verifyPassword } from "../../src/domain/accounts.ts";
-import { localDiskStorage } from "../../src/providers/storage.ts";
+import { verifyPassword } from "../../src/domain/account/accounts.ts";
 import { handler as getMedia } from "../../src/tools/media/get_media.ts";
 import { handler as listMedia } from "../../src/tools/media/list_media.ts";
 import { handler as searchMedia } from "../../src/tools/media/search_media.ts";
@@ -39,7 +38,7 @@ test("admin demo seeds a user whose read tools all return data", async () => {
   assert.equal(one.data.width, 320);
   // The stored file is a real PNG of the recorded size.
   const row = await app.ctx.db("media_assets").where({ id: one.data.asset_id }).first();
-  const { stream } = await localDiskStorage(app.ctx.config.media.dir).read(row.storage_key);
+  const { stream } = await app.ctx.providers.storage.read(row.storage_key);
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(c as Buffer);
   const bytes = Buffer.concat(chunks);

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { addMember } from "../../src/domain/accounts.ts";
+import { addMember } from "../../src/domain/account/accounts.ts";
 import { JSON_LD_PAGE } from "../fixtures/product-pages.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { connect } from "../helpers/tokens.ts";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { addMember } from "../../src/domain/accounts.ts";
+import { addMember } from "../../src/domain/account/accounts.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { launchBrowser, requireChromium } from "../helpers/browser.ts";
 import { mcpSchemaErrors } from "../helpers/mcp-schema.ts";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Request } from "express";
 import { decodeJwt } from "jose";
-import { addMember } from "../../src/domain/accounts.ts";
+import { addMember } from "../../src/domain/account/accounts.ts";
 import { authenticateBearer } from "../../src/oauth/bearer.ts";
 import { ALL_SCOPES } from "../../src/scopes.ts";
 import { startTestApp } from "../helpers/app.ts";

@@ -10,10 +10,11 @@ import path from "node:path";
 import { after } from "node:test";
 import { boot } from "../../src/bootstrap.ts";
 import { type AppContext, type Clock, systemClock } from "../../src/context.ts";
-import { createUser, type NewUser } from "../../src/domain/accounts.ts";
+import { createUser, type NewUser } from "../../src/domain/account/accounts.ts";
 import { startQueue } from "../../src/operations/queue.ts";
 import { startWorker } from "../../src/operations/worker.ts";
 import type { Logger } from "../../src/log.ts";
+import type { Providers } from "../../src/providers/providers.ts";
 import { startServer } from "../../src/server.ts";
 import { freshDatabase } from "./db.ts";
 
@@ -52,6 +53,8 @@ export async function startTestApp(
     worker?: boolean;
     queue?: boolean;
     logger?: Logger;
+    /** Providers to use instead of the configured ones (fakes at the boundary). */
+    providers?: Partial<Providers>;
   } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase({ autoDrop: false });
@@ -73,6 +76,7 @@ export async function startTestApp(
     migrate: false,
     clock: options.clock ?? systemClock,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.providers ? { providers: options.providers } : {}),
   });
   const { ctx } = booted;
   const stops: Array<() => Promise<void>> = [];

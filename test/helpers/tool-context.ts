@@ -1,10 +1,10 @@
 /**
- * ToolContexts for handler tests, built as the runtime builds them (src/runtime/types.ts `ToolContext`):
+ * ToolContexts for handler tests, built as the runtime builds them (src/tool-contract.ts `ToolContext`):
  * the caller's identity with every scope, fresh grant, client, token and request ids, the app's pool as
  * `db`, no operation, a signal that never aborts and a progress callback that ignores its reports.
  */
 import { randomUUID } from "node:crypto";
-import type { ToolContext } from "../../src/runtime/types.ts";
+import type { ToolContext } from "../../src/tool-contract.ts";
 import { ALL_SCOPES } from "../../src/scopes.ts";
 import type { TestApp } from "./app.ts";
 

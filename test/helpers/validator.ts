@@ -3,7 +3,7 @@
  * does for the catalog (TypeBox `Compile` once; issues in the TypeBox/Ajv shape).
  */
 import { Compile } from "typebox/compile";
-import type { SchemaIssue, Validator } from "../../src/runtime/types.ts";
+import type { SchemaIssue, Validator } from "../../src/tool-contract.ts";
 
 export function validator(schema: Record<string, unknown>): Validator {
   const compiled = Compile(schema as never);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createLimiter } from "../../src/http/rate-limit.ts";
+import { createLimiter } from "../../src/runtime/rate-limit.ts";
 import { startTestApp } from "../helpers/app.ts";
 
 const app = await startTestApp();

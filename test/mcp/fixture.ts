@@ -9,7 +9,7 @@ import { after } from "node:test";
 import express from "express";
 import type { AppContext } from "../../src/context.ts";
 import { mcpRoutes } from "../../src/mcp/routes.ts";
-import type { RegisteredTool, ToolContext, ToolMeta, ToolOutput } from "../../src/runtime/types.ts";
+import type { RegisteredTool, ToolContext, ToolMeta, ToolOutput } from "../../src/tool-contract.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { connect, type TestConnection } from "../helpers/tokens.ts";
 import { validator } from "../helpers/validator.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as cheerio from "cheerio";
-import { addMember } from "../../src/domain/accounts.ts";
+import { addMember } from "../../src/domain/account/accounts.ts";
 import { DEFAULT_SCOPES } from "../../src/oauth/scope.ts";
 import { startTestApp, TestClock } from "../helpers/app.ts";
 import {

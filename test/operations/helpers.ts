@@ -7,7 +7,7 @@ import type { AppContext } from "../../src/context.ts";
 import { sha256 } from "../../src/crypto/seal.ts";
 import { setToolLookup } from "../../src/operations/tools.ts";
 import { callTool, createRuntime, type Runtime } from "../../src/runtime/pipeline.ts";
-import type { AuthContext, Envelope, RegisteredTool, ToolHandler } from "../../src/runtime/types.ts";
+import type { AuthContext, Envelope, RegisteredTool, ToolHandler } from "../../src/tool-contract.ts";
 import type { Scope } from "../../src/scopes.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { connect } from "../helpers/tokens.ts";

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
 import { ToolError } from "../../src/errors.ts";
 import type { Runtime } from "../../src/runtime/pipeline.ts";
-import type { AuthContext } from "../../src/runtime/types.ts";
+import type { AuthContext } from "../../src/tool-contract.ts";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
 import { call, connection, key, makeTool, stateOf, useTools, waitFor, type Who } from "./helpers.ts";
 

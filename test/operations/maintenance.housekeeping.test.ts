@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
-import { schedulePost } from "../../src/domain/schedules.ts";
+import { schedulePost } from "../../src/domain/social/schedules.ts";
 import { IDEMPOTENCY_RETENTION_SECONDS, runMaintenance } from "../../src/operations/maintenance.ts";
 import { startTestApp, TestClock } from "../helpers/app.ts";
 import { connect } from "../helpers/tokens.ts";

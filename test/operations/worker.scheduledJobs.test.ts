@@ -1,12 +1,12 @@
 /**
  * The worker's scheduled jobs (service spec 6.3, 8): the per-minute scheduler (daily automation slots, due
  * post schedules) and the daily analytics sync at midnight America/New_York, which by default runs the
- * provider metrics sync of src/domain/analytics-sync.ts. Jobs are sent through real pg-boss queues.
+ * provider metrics sync of src/domain/analytics/sync.ts. Jobs are sent through real pg-boss queues.
  */
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { createAutomation } from "../../src/domain/automations.ts";
-import { grantCredits } from "../../src/domain/credits.ts";
+import { createAutomation } from "../../src/domain/automations/automations.ts";
+import { grantCredits } from "../../src/domain/account/credits.ts";
 import { ANALYTICS_SYNC_QUEUE, BOSS_SCHEMA, createBoss, SCHEDULER_QUEUE } from "../../src/operations/boss.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { account, product } from "../tools/carousels/fixtures.ts";

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { sha256 } from "../../src/crypto/seal.ts";
-import { addMember } from "../../src/domain/accounts.ts";
+import { addMember } from "../../src/domain/account/accounts.ts";
 import { sampleMedia } from "../fixtures/media/generate.ts";
 import { startTestApp } from "../helpers/app.ts";
 

@@ -3,11 +3,11 @@
  * automation slots used/allowed (`allowed` null = unlimited; slots are shared account-wide by every
  * non-deleted automation of the user, drafts included), the per-user-per-minute budgets and credit prices.
  */
-import { userPlan } from "../../domain/accounts.ts";
-import { PLAN_QUOTAS } from "../../domain/plans.ts";
-import { PRICES } from "../../domain/prices.ts";
+import { userPlan } from "../../domain/account/accounts.ts";
+import { PLAN_QUOTAS } from "../../domain/account/plans.ts";
+import { PRICES } from "../../domain/account/prices.ts";
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["get_account_settings"], ToolOutputs["get_account_settings"]> = {
   async execute(_input, { db, auth, app }) {

@@ -1,8 +1,8 @@
 /** get_credit_balance: the account-wide credit balance in credits and the plan (service spec 4.3, 8). */
-import { userPlan } from "../../domain/accounts.ts";
-import { creditBalance } from "../../domain/credits.ts";
+import { userPlan } from "../../domain/account/accounts.ts";
+import { creditBalance } from "../../domain/account/credits.ts";
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["get_credit_balance"], ToolOutputs["get_credit_balance"]> = {
   async execute(_input, { db, auth }) {

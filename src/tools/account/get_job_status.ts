@@ -3,8 +3,8 @@
  * `data.status`; `data.result` once succeeded, `data.error` on failed/outcome_unknown. Needs `read:jobs`
  * (checked by the pipeline) and the scope of the tool that started it (checked here: otherwise `not_found`).
  */
-import { type JobStatus, jobStatus } from "../../operations/status.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { type JobStatus, jobStatus } from "../../domain/operations/status.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<{ operation_id: string }, JobStatus> = {
   async execute(input, ctx) {

@@ -3,10 +3,10 @@
  * the active subscription (`creator` without one, as `userPlan`), read in one query (it is the call of the
  * /mcp benchmark, bench/README.md).
  */
-import type { Plan } from "../../domain/plans.ts";
+import type { Plan } from "../../domain/account/plans.ts";
 import { notFound } from "../../errors.ts";
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 interface ProfileRow {
   id: string;

@@ -4,7 +4,7 @@
  */
 import { notFound } from "../../errors.ts";
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["get_workspace"], ToolOutputs["get_workspace"]> = {
   async execute(_input, { db, auth }) {

@@ -1,8 +1,8 @@
 /** get_account_analytics (Pro): saved lifetime counters per connected account as of the last sync. */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { accountAnalytics, assertAnalyticsPlan } from "../../domain/analytics.ts";
+import { accountAnalytics, assertAnalyticsPlan } from "../../domain/analytics/analytics.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 type Output = ToolOutputs["get_account_analytics"];
 

@@ -1,8 +1,8 @@
 /** get_best_performing_content (Pro): up to 5 published deliveries ranked by available saved views. */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { assertAnalyticsPlan, bestPerformingContent } from "../../domain/analytics.ts";
+import { assertAnalyticsPlan, bestPerformingContent } from "../../domain/analytics/analytics.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 type Output = ToolOutputs["get_best_performing_content"];
 

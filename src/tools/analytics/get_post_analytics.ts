@@ -1,8 +1,8 @@
 /** get_post_analytics (Pro): saved counters of each published delivery of an owned post. */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { assertAnalyticsPlan, postAnalytics } from "../../domain/analytics.ts";
+import { assertAnalyticsPlan, postAnalytics } from "../../domain/analytics/analytics.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 type Output = ToolOutputs["get_post_analytics"];
 

@@ -4,9 +4,9 @@
  * (`forbidden` when the plan's slots are used up) and saves a draft. It never enables or runs it.
  */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { createAutomation } from "../../domain/automations.ts";
+import { createAutomation } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 import { transactionOf } from "../carousels/run-meta.ts";
 
 type Output = ToolOutputs["create_automation"];

@@ -3,9 +3,9 @@
  * (worker, after approval) deletes it, freeing its slot. Its runs and generated posts are kept.
  */
 import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
-import { deleteAutomation } from "../../domain/automations.ts";
+import { deleteAutomation } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 import { describeAutomation } from "./describe-automation.ts";
 
 export const handler: ToolHandler<ToolInputs["delete_automation"], ToolResults["delete_automation"]> = {

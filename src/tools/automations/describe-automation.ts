@@ -1,7 +1,7 @@
 /** Approval-page descriptions of the automation review tools (service spec 4.4): the automation by name. */
-import { automationView, ownedAutomation } from "../../domain/automations.ts";
+import { automationView, ownedAutomation } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ApprovalDescription, ToolContext } from "../../runtime/types.ts";
+import type { ApprovalDescription, ToolContext } from "../../tool-contract.ts";
 
 /** Describes an action (`sentence(name, kind)`) on the caller's automation. @throws ToolError not_found. */
 export async function describeAutomation(

@@ -3,9 +3,9 @@
  * (worker, after approval) sets its status to `disabled`.
  */
 import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
-import { setAutomationStatus } from "../../domain/automations.ts";
+import { setAutomationStatus } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 import { describeAutomation } from "./describe-automation.ts";
 
 export const handler: ToolHandler<ToolInputs["disable_automation"], ToolResults["disable_automation"]> = {

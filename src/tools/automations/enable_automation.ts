@@ -4,9 +4,9 @@
  * product may have gone since the draft was saved).
  */
 import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
-import { setAutomationStatus } from "../../domain/automations.ts";
+import { setAutomationStatus } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 import { describeAutomation } from "./describe-automation.ts";
 
 export const handler: ToolHandler<ToolInputs["enable_automation"], ToolResults["enable_automation"]> = {

@@ -1,8 +1,8 @@
 /** get_automation: one owned automation with its configuration, CTA asset and daily times. */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { automationView, ownedAutomation } from "../../domain/automations.ts";
+import { automationView, ownedAutomation } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 type Output = ToolOutputs["get_automation"];
 

@@ -1,8 +1,8 @@
 /** list_automation_runs: the owner's automation runs, newest first, by automation and kind. */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { listAutomationRuns } from "../../domain/automations-runs-read.ts";
+import { listAutomationRuns } from "../../domain/automations/runs-read.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 import { runItem } from "./run-item.ts";
 
 type Output = ToolOutputs["list_automation_runs"];

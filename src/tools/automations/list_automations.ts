@@ -1,8 +1,8 @@
 /** list_automations: the owner's automations in this workspace, newest first, by kind and status. */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { listAutomations } from "../../domain/automations.ts";
+import { listAutomations } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 type Output = ToolOutputs["list_automations"];
 

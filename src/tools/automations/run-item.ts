@@ -1,6 +1,6 @@
 /** The catalog projection of an automation run (the provider result stays internal). */
 import type { ToolOutputs } from "../../../generated/tool-types.ts";
-import type { AutomationRunView } from "../../domain/automations-runs-read.ts";
+import type { AutomationRunView } from "../../domain/automations/runs-read.ts";
 
 export type RunItem = ToolOutputs["get_automation_run"];
 

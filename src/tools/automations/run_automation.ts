@@ -4,12 +4,12 @@
  * the native price before any work and generates the output. Poll get_automation_run with kind and run_id.
  */
 import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
-import { type TemplateId, validateSettings } from "../../domain/automations-config.ts";
-import { automationView, ownedAutomation } from "../../domain/automations.ts";
-import { runAutomation } from "../../domain/automations-run.ts";
+import { type TemplateId, validateSettings } from "../../domain/automations/config.ts";
+import { automationView, ownedAutomation } from "../../domain/automations/automations.ts";
+import { runAutomation } from "../../domain/automations/run.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { carouselPrice, carouselWithCtaPrice, videoPrice } from "../../domain/prices.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { carouselPrice, carouselWithCtaPrice, videoPrice } from "../../domain/account/prices.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["run_automation"], ToolResults["run_automation"]> = {
   async describe(input, ctx) {

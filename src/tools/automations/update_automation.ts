@@ -3,9 +3,13 @@
  * changes; ugc-video still needs its CTA video); `execute` (worker, after approval) validates and saves again.
  */
 import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
-import { type AutomationChanges, previewUpdate, updateAutomation } from "../../domain/automations.ts";
+import {
+  type AutomationChanges,
+  previewUpdate,
+  updateAutomation,
+} from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 type Input = ToolInputs["update_automation"];
 

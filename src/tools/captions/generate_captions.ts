@@ -3,12 +3,11 @@
  * brief, through the configured AI text provider. Free (`credits_charged: 0`); nothing is saved.
  */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { generateCaptions } from "../../domain/captions.ts";
+import { generateCaptions } from "../../domain/captions/captions.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { TEXT_GENERATION_PRICE } from "../../domain/prices.ts";
+import { TEXT_GENERATION_PRICE } from "../../domain/account/prices.ts";
 import { ToolError } from "../../errors.ts";
-import { aiTextProvider } from "../../providers/ai-text/index.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["generate_captions"], ToolOutputs["generate_captions"]> = {
   async execute(input, ctx) {
@@ -18,7 +17,7 @@ export const handler: ToolHandler<ToolInputs["generate_captions"], ToolOutputs["
     const variations = await generateCaptions(
       ctx.db,
       ownerOf(ctx.auth),
-      aiTextProvider(ctx.app.config),
+      ctx.app.providers.text,
       {
         post_id: input.post_id,
         product_id: input.product_id,

@@ -1,11 +1,10 @@
 /** generate_ugc_hooks: short on-screen hook lines for UGC videos (<= 80 characters). Free; nothing saved. */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { generateUgcHooks } from "../../domain/captions.ts";
+import { generateUgcHooks } from "../../domain/captions/captions.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { TEXT_GENERATION_PRICE } from "../../domain/prices.ts";
+import { TEXT_GENERATION_PRICE } from "../../domain/account/prices.ts";
 import { ToolError } from "../../errors.ts";
-import { aiTextProvider } from "../../providers/ai-text/index.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["generate_ugc_hooks"], ToolOutputs["generate_ugc_hooks"]> = {
   async execute(input, ctx) {
@@ -14,7 +13,7 @@ export const handler: ToolHandler<ToolInputs["generate_ugc_hooks"], ToolOutputs[
     const hooks = await generateUgcHooks(
       ctx.db,
       ownerOf(ctx.auth),
-      aiTextProvider(ctx.app.config),
+      ctx.app.providers.text,
       {
         product_id: input.product_id,
         brief: input.brief,

@@ -4,10 +4,10 @@
  * approved in the browser) moves the post to `approved`.
  */
 import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
-import { approveCarousel, assertApprovable } from "../../domain/carousels-read.ts";
-import { postLabel } from "../../domain/deliveries-publish.ts";
+import { approveCarousel, assertApprovable } from "../../domain/carousels/read.ts";
+import { postLabel } from "../../domain/social/publish.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["approve_carousel"], ToolResults["approve_carousel"]> = {
   async describe(input, ctx) {

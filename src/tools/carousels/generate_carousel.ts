@@ -5,8 +5,8 @@
  * slides; `execute` (worker) generates the slide images. Poll get_carousel with the post id.
  */
 import type { ToolInputs, ToolOutputs, ToolResults } from "../../../generated/tool-types.ts";
-import { acceptCarouselGeneration } from "../../domain/carousels.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { acceptCarouselGeneration } from "../../domain/carousels/carousels.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 import { acceptCarouselRun, executeAcceptedRun } from "./run-meta.ts";
 
 type Accepted = ToolOutputs["generate_carousel"];

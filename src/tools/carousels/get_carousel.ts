@@ -1,8 +1,8 @@
 /** get_carousel: generation progress (latest run) and every slide of an owned carousel post (spec 3.1 rule 2). */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { getCarousel } from "../../domain/carousels-read.ts";
+import { getCarousel } from "../../domain/carousels/read.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 type Output = ToolOutputs["get_carousel"];
 

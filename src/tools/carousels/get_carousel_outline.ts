@@ -1,8 +1,8 @@
 /** get_carousel_outline: the saved slide plan of an owned carousel; reads only, starts no generation. */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { getCarouselOutline } from "../../domain/carousels-read.ts";
+import { getCarouselOutline } from "../../domain/carousels/read.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 type Output = ToolOutputs["get_carousel_outline"];
 

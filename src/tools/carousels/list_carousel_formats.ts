@@ -1,8 +1,8 @@
 /** list_carousel_formats: the active carousel design systems with their formats and slide counts, and prices. */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { listDesigns } from "../../domain/carousels.ts";
-import { PRICES } from "../../domain/prices.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { listDesigns } from "../../domain/carousels/carousels.ts";
+import { PRICES } from "../../domain/account/prices.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 type Output = ToolOutputs["list_carousel_formats"];
 

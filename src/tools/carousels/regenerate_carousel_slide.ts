@@ -4,8 +4,8 @@
  * queues a one-slide run; `execute` (worker) generates the new image. Poll get_carousel with the post id.
  */
 import type { ToolInputs, ToolOutputs, ToolResults } from "../../../generated/tool-types.ts";
-import { acceptSlideRegeneration } from "../../domain/carousels.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { acceptSlideRegeneration } from "../../domain/carousels/carousels.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 import { acceptCarouselRun, executeAcceptedRun } from "./run-meta.ts";
 
 type Accepted = ToolOutputs["regenerate_carousel_slide"];

@@ -4,8 +4,8 @@
  * and queues a run of those slides; ready slides are kept. `execute` (worker) generates them.
  */
 import type { ToolInputs, ToolOutputs, ToolResults } from "../../../generated/tool-types.ts";
-import { acceptCarouselRetry } from "../../domain/carousels.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { acceptCarouselRetry } from "../../domain/carousels/carousels.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 import { acceptCarouselRun, executeAcceptedRun } from "./run-meta.ts";
 
 type Accepted = ToolOutputs["retry_carousel"];

@@ -1,9 +1,9 @@
 /** Shared by the queued carousel handlers: the run bookkeeping a carousel accept needs from the context. */
-import type { Accepted, RunMeta } from "../../domain/carousels.ts";
-import { executeCarouselRun } from "../../domain/carousels-run.ts";
+import type { Accepted, RunMeta } from "../../domain/carousels/carousels.ts";
+import { executeCarouselRun } from "../../domain/carousels/run.ts";
 import { type Owner, ownerOf } from "../../domain/owner.ts";
 import type { Knex } from "../../db/knex.ts";
-import type { ToolContext, ToolOutput } from "../../runtime/types.ts";
+import type { ToolContext, ToolOutput } from "../../tool-contract.ts";
 
 /** Operation id, clock, sealer and the operation deadline of `ctx`. */
 export function runMeta(ctx: ToolContext): RunMeta {
@@ -25,7 +25,7 @@ export function acceptedRun(accepted: { post_id: string; run_id: string } | unde
 }
 
 /**
- * The caller's transaction of an `accept` part (runtime/types.ts: `ctx.db` is a transaction there).
+ * The caller's transaction of an `accept` part (tool-contract.ts: `ctx.db` is a transaction there).
  * @throws Error when called outside a transaction (credits must be charged atomically with the records).
  */
 export function transactionOf(ctx: ToolContext): Knex.Transaction {

@@ -1,8 +1,8 @@
 /** create_image_post: saves an image draft from the caller's own image assets (ids only, no download). */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { createImagePost } from "../../domain/posts.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { createImagePost } from "../../domain/content/posts.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["create_image_post"], ToolOutputs["create_image_post"]> = {
   async execute(input, ctx) {

@@ -1,8 +1,8 @@
 /** create_text_post: saves a text draft (service spec 4.3); nothing is published. */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { createTextPost } from "../../domain/posts.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { createTextPost } from "../../domain/content/posts.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["create_text_post"], ToolOutputs["create_text_post"]> = {
   async execute(input, ctx) {

@@ -4,8 +4,8 @@
  */
 import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { deletePost, getPost, postLabel } from "../../domain/posts.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { deletePost, getPost, postLabel } from "../../domain/content/posts.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["delete_post"], ToolResults["delete_post"]> = {
   async describe(input, ctx) {

@@ -1,8 +1,8 @@
 /** get_media: one owned asset by database id (never a path); others' assets are `not_found`. */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { getMedia } from "../../domain/media.ts";
+import { getMedia } from "../../domain/media/media.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["get_media"], ToolOutputs["get_media"]> = {
   async execute(input, ctx) {

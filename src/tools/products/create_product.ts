@@ -4,8 +4,8 @@
  */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { createProduct } from "../../domain/products.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { createProduct } from "../../domain/products/products.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["create_product"], ToolOutputs["create_product"]> = {
   async execute(input, ctx) {

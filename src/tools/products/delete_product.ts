@@ -5,8 +5,8 @@
  */
 import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { deleteProduct, getProduct } from "../../domain/products.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { deleteProduct, getProduct } from "../../domain/products/products.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["delete_product"], ToolResults["delete_product"]> = {
   async describe(input, ctx) {

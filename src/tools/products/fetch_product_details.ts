@@ -7,11 +7,11 @@
 import type { ToolInputs, ToolOutputs, ToolResults } from "../../../generated/tool-types.ts";
 import { ToolError } from "../../errors.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { extractProductDetails } from "../../domain/product-extract.ts";
-import { attachProductDetails, getProduct } from "../../domain/products.ts";
+import { extractProductDetails } from "../../domain/products/extract.ts";
+import { attachProductDetails, getProduct } from "../../domain/products/products.ts";
 import { checkUrlSyntax } from "../../providers/fetch/address-policy.ts";
-import { GuardedFetchError, guardedFetchHtml } from "../../providers/fetch/guarded-fetch.ts";
-import type { ToolContext, ToolHandler } from "../../runtime/types.ts";
+import { type FetchedPage, GuardedFetchError } from "../../providers/fetch/guarded-fetch.ts";
+import type { ToolContext, ToolHandler } from "../../tool-contract.ts";
 
 type Accepted = ToolOutputs["fetch_product_details"];
 
@@ -48,12 +48,9 @@ export const handler: ToolHandler<
     const url = parseUrl(accepted?.url ?? input.product_url, ctx);
     const productId = accepted?.product_id ?? input.product_id ?? null;
     if (productId) await getProduct(ctx.db, owner, productId);
-    let page: Awaited<ReturnType<typeof guardedFetchHtml>>;
+    let page: FetchedPage;
     try {
-      page = await guardedFetchHtml(url.toString(), {
-        allowLoopbackPort: ctx.app.config.fetchAllowLoopbackPort,
-        signal: ctx.signal,
-      });
+      page = await ctx.app.providers.fetch.html(url.toString(), { signal: ctx.signal });
     } catch (err) {
       if (err instanceof GuardedFetchError) {
         throw new ToolError("validation_failed", `the product page was refused: ${err.message}`, {

@@ -1,8 +1,8 @@
 /** get_product: one owned product; others' products are `not_found` (service spec 5.13). */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { getProduct } from "../../domain/products.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { getProduct } from "../../domain/products/products.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 export const handler: ToolHandler<ToolInputs["get_product"], ToolOutputs["get_product"]> = {
   async execute(input, ctx) {

@@ -5,8 +5,8 @@
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
 import { ToolError } from "../../errors.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { type ProductFields, updateProduct } from "../../domain/products.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { type ProductFields, updateProduct } from "../../domain/products/products.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 const FIELDS = [
   "name",

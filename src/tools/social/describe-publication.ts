@@ -1,6 +1,6 @@
 /** The approval-page description shared by publish_post and schedule_post (service spec 4.4). */
-import { type PreparedPublication, postLabel } from "../../domain/deliveries-publish.ts";
-import type { ApprovalDescription } from "../../runtime/types.ts";
+import { type PreparedPublication, postLabel } from "../../domain/social/publish.ts";
+import type { ApprovalDescription } from "../../tool-contract.ts";
 
 const NETWORK_NAMES: Record<string, string> = {
   instagram: "Instagram",

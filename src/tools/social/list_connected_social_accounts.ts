@@ -1,8 +1,8 @@
 /** list_connected_social_accounts: the safe projection of the workspace's connected accounts (no tokens). */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { listSocialAccounts } from "../../domain/social.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { listSocialAccounts } from "../../domain/social/accounts.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 type Output = ToolOutputs["list_connected_social_accounts"];
 

@@ -1,8 +1,8 @@
 /** list_deliveries: the owner's delivery records, newest first, optionally of one post; `post_url` once published. */
 import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { listDeliveries } from "../../domain/deliveries.ts";
+import { listDeliveries } from "../../domain/social/deliveries.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 
 type Output = ToolOutputs["list_deliveries"];
 

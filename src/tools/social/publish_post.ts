@@ -5,9 +5,9 @@
  * provider. Deliveries can stay `pending`; follow them with list_deliveries.
  */
 import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
-import { preparePublication, publishPost } from "../../domain/deliveries-publish.ts";
+import { preparePublication, publishPost } from "../../domain/social/publish.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 import { describePublication } from "./describe-publication.ts";
 
 type Result = ToolResults["publish_post"];

@@ -5,8 +5,8 @@
  */
 import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { prepareSchedule, schedulePost } from "../../domain/schedules.ts";
-import type { ToolHandler } from "../../runtime/types.ts";
+import { prepareSchedule, schedulePost } from "../../domain/social/schedules.ts";
+import type { ToolHandler } from "../../tool-contract.ts";
 import { describePublication } from "./describe-publication.ts";
 
 type Result = ToolResults["schedule_post"];

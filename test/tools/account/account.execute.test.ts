@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { addMember } from "../../../src/domain/accounts.ts";
-import { grantCredits } from "../../../src/domain/credits.ts";
+import { addMember } from "../../../src/domain/account/accounts.ts";
+import { grantCredits } from "../../../src/domain/account/credits.ts";
 import { startTestApp } from "../../helpers/app.ts";
 import { rpc } from "../../helpers/mcp-client.ts";
 import { connect } from "../../helpers/tokens.ts";

@@ -1,7 +1,7 @@
 /** syncAnalytics and the Pro analytics tools: saved lifetime counters, null vs 0, coverage, cohorts, top 5. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { syncAnalytics } from "../../../src/domain/analytics-sync.ts";
+import { syncAnalytics } from "../../../src/domain/analytics/sync.ts";
 import { localSocialProvider } from "../../../src/providers/social/local.ts";
 import { handler as accountHandler } from "../../../src/tools/analytics/get_account_analytics.ts";
 import { handler as bestHandler } from "../../../src/tools/analytics/get_best_performing_content.ts";

@@ -1,7 +1,7 @@
 /** create_automation, list/get, update/enable/disable/delete (review) and the account-wide slot quota. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createAutomation } from "../../../src/domain/automations.ts";
+import { createAutomation } from "../../../src/domain/automations/automations.ts";
 import { handler as createHandler } from "../../../src/tools/automations/create_automation.ts";
 import { handler as deleteHandler } from "../../../src/tools/automations/delete_automation.ts";
 import { handler as disableHandler } from "../../../src/tools/automations/disable_automation.ts";

@@ -5,7 +5,7 @@ import { handler as generateCaptions } from "../../../src/tools/captions/generat
 import { handler as generateUgcHooks } from "../../../src/tools/captions/generate_ugc_hooks.ts";
 import { handler as createTextPost } from "../../../src/tools/content/create_text_post.ts";
 import { handler as createProduct } from "../../../src/tools/products/create_product.ts";
-import { creditBalance } from "../../../src/domain/credits.ts";
+import { creditBalance } from "../../../src/domain/account/credits.ts";
 import { startTestApp } from "../../helpers/app.ts";
 import { rejectsWith, toolCtx, world } from "../../domain/world.ts";
 

@@ -5,21 +5,22 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Compile } from "typebox/compile";
-import { addMember } from "../../../src/domain/accounts.ts";
-import { grantCredits } from "../../../src/domain/credits.ts";
-import { connectSocialAccount } from "../../../src/domain/social.ts";
+import { addMember } from "../../../src/domain/account/accounts.ts";
+import { grantCredits } from "../../../src/domain/account/credits.ts";
+import { connectSocialAccount } from "../../../src/domain/social/accounts.ts";
 import { ToolError } from "../../../src/errors.ts";
 import type { Knex } from "../../../src/db/knex.ts";
-import type { ToolContext, ToolHandler, ToolOutput } from "../../../src/runtime/types.ts";
+import type { ToolContext, ToolHandler, ToolOutput } from "../../../src/tool-contract.ts";
 import { startTestApp, type TestApp } from "../../helpers/app.ts";
 import { toolContextFor, type Who } from "../../helpers/tool-context.ts";
-import type { Plan } from "../../../src/domain/plans.ts";
+import type { Plan } from "../../../src/domain/account/plans.ts";
+import type { Providers } from "../../../src/providers/providers.ts";
 
 export type { Who };
 
 /** The app plus three callers: `me`, `peer` (another member of my workspace) and `other` (another workspace). */
-export async function setup(plan: Plan = "creator") {
-  const app = await startTestApp({ queue: false });
+export async function setup(plan: Plan = "creator", providers: Partial<Providers> = {}) {
+  const app = await startTestApp({ queue: false, providers });
   const me = await app.user({ plan });
   await grantCredits(app.ctx.db, me.user_id, 2000, "test:grant");
   const other = await app.user({ plan });

@@ -1,7 +1,6 @@
 /** generate_carousel, get_carousel, get_carousel_outline, list_carousel_formats over a real database. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { localDiskStorage } from "../../../src/providers/storage.ts";
 import { imageSize } from "image-size";
 import { handler as generateHandler } from "../../../src/tools/carousels/generate_carousel.ts";
 import { handler as getCarouselHandler } from "../../../src/tools/carousels/get_carousel.ts";
@@ -68,7 +67,7 @@ test("generate_carousel accepts, charges 30 for 6 slides and generates 6 real PN
     const asset = await app.ctx.db("media_assets").where({ id: s.image_asset_id }).first();
     assert.equal(asset.source, "generated");
     assert.equal(asset.user_id, me.user_id);
-    const stored = await localDiskStorage(app.ctx.config.media.dir).read(asset.storage_key);
+    const stored = await app.ctx.providers.storage.read(asset.storage_key);
     const bytes = Buffer.concat(await stored.stream.toArray());
     assert.deepEqual(imageSize(bytes), { height: 1350, width: 1080, type: "png" });
     assert.equal(bytes.length, Number(asset.bytes));

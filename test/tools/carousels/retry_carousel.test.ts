@@ -2,7 +2,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { localImageProvider } from "../../../src/providers/ai-image/local.ts";
-import { useImageProvider } from "../../../src/providers/ai-image/index.ts";
 import { ImageGenerationError, type ImageProvider } from "../../../src/providers/ai-image/types.ts";
 import { handler as approveHandler } from "../../../src/tools/carousels/approve_carousel.ts";
 import { handler as generateHandler } from "../../../src/tools/carousels/generate_carousel.ts";
@@ -29,8 +28,6 @@ const getCarousel = named("get_carousel", getCarouselHandler);
 const regenerate = named("regenerate_carousel_slide", regenerateHandler);
 const retry = named("retry_carousel", retryHandler);
 
-const { app, me, other, peer } = await setup();
-
 /** Fails every image whose seed ends with one of the listed slide positions, until `healed`. */
 const failing = { positions: new Set<number>(), calls: 0 };
 const local = localImageProvider();
@@ -43,7 +40,8 @@ const provider: ImageProvider = {
     return local.generate(req, signal);
   },
 };
-useImageProvider(app.ctx, provider);
+
+const { app, me, other, peer } = await setup("creator", { image: provider });
 
 async function failedCarousel() {
   failing.positions = new Set([2, 4]);

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
-import { grantCredits } from "../../../src/domain/credits.ts";
+import { grantCredits } from "../../../src/domain/account/credits.ts";
 import { startTestApp } from "../../helpers/app.ts";
 import { rpc } from "../../helpers/mcp-client.ts";
 import { connect } from "../../helpers/tokens.ts";

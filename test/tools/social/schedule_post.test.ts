@@ -1,7 +1,7 @@
 /** schedule_post, get_schedule and the due-schedule publisher over a real database and the local provider. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { publishDueSchedules } from "../../../src/domain/schedules.ts";
+import { publishDueSchedules } from "../../../src/domain/social/schedules.ts";
 import { handler as getScheduleHandler } from "../../../src/tools/social/get_schedule.ts";
 import { handler as scheduleHandler } from "../../../src/tools/social/schedule_post.ts";
 import {

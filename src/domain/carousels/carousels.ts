@@ -1,0 +1,389 @@
+/**
+ * Carousels (service spec 1.7, 2.7, 3.1 rule 2, 4.2 rule 5, 8): the design catalog and the accept parts of
+ * generation, targeted slide regeneration and checkpoint retry. Each accept runs in the caller's transaction,
+ * charges credits before anything is written, and creates a queued `carousel_runs` row whose pending slides
+ * the worker generates (src/domain/carousels-run.ts).
+ */
+import { randomUUID } from "node:crypto";
+import type { Sealer } from "../../crypto/seal.ts";
+import type { Knex } from "../../db/knex.ts";
+import { notFound, ToolError } from "../../errors.ts";
+import { buildOutline, type Outline } from "./outline.ts";
+import { chargeCredits } from "../account/credits.ts";
+import { type Owner, ownedBy, isUuid } from "../owner.ts";
+import { carouselPrice, carouselWithCtaPrice, PRICES } from "../account/prices.ts";
+
+export interface CarouselDesign {
+  design_id: string;
+  name: string;
+  description: string;
+  formats: string[];
+  slide_counts: number[];
+}
+
+/** Active designs, by id. */
+export async function listDesigns(db: Knex): Promise<CarouselDesign[]> {
+  const rows = await db("carousel_designs").where({ active: true }).orderBy("id");
+  return rows.map((r: any) => ({
+    design_id: r.id,
+    name: r.name,
+    description: r.description,
+    formats: r.formats,
+    slide_counts: [...r.slide_counts].sort((a: number, b: number) => a - b),
+  }));
+}
+
+function invalid(path: string, message: string, params: Record<string, unknown> = {}): ToolError {
+  return new ToolError("validation_failed", message, [
+    { keyword: "enum", instancePath: path, schemaPath: `#/properties${path}`, params, message },
+  ]);
+}
+
+/**
+ * An active design that supports `slideCount` and `format` (default: its first format).
+ * @throws ToolError validation_failed naming the bad argument.
+ */
+export async function resolveDesign(
+  db: Knex,
+  designId: string,
+  slideCount: number,
+  format: string | undefined,
+) {
+  const d = await db("carousel_designs").where({ id: designId, active: true }).first();
+  if (!d)
+    throw invalid("/design_id", "design_id is not an available design; see list_carousel_formats", {
+      design_id: designId,
+    });
+  if (!(d.slide_counts as number[]).includes(slideCount)) {
+    throw invalid(
+      "/slide_count",
+      `design ${designId} supports slide counts ${[...d.slide_counts].sort((a: number, b: number) => a - b).join(", ")}`,
+      {
+        allowedValues: d.slide_counts,
+      },
+    );
+  }
+  const fmt = format ?? (d.formats as string[])[0]!;
+  if (!(d.formats as string[]).includes(fmt)) {
+    throw invalid("/format", `design ${designId} supports formats ${(d.formats as string[]).join(", ")}`, {
+      allowedValues: d.formats,
+    });
+  }
+  return { id: d.id as string, format: fmt };
+}
+
+/** The owner's live product. @throws ToolError not_found. */
+export async function ownedProduct(db: Knex, owner: Owner, productId: string) {
+  if (!isUuid(productId)) throw notFound("product");
+  const p = await db("products")
+    .where(ownedBy(owner))
+    .where({ id: productId })
+    .whereNull("deleted_at")
+    .first();
+  if (!p) throw notFound("product");
+  return p;
+}
+
+export interface GenerateCarousel {
+  product_id: string;
+  slide_count: number;
+  design_id: string;
+  format?: string | undefined;
+  /** Extra guidance for the image briefs (data; stored sealed, never logged). */
+  prompt?: string | undefined;
+  /** Reuse the product's stored CTA artwork (product asset role `cta_artwork`) as the last slide. */
+  use_cta_artwork?: boolean | undefined;
+}
+
+/**
+ * The product's stored CTA artwork: its first live image attached with role `cta_artwork`.
+ * @throws ToolError validation_failed when the product has none.
+ */
+export async function productCtaArtwork(db: Knex, owner: Owner, productId: string): Promise<string> {
+  const row = await db("product_assets as pa")
+    .join("media_assets as m", "m.id", "pa.media_asset_id")
+    .where({ "pa.product_id": productId, "pa.role": "cta_artwork", "m.kind": "image" })
+    .where(ownedBy(owner, "m"))
+    .whereNull("m.deleted_at")
+    .orderBy("pa.position")
+    .first("m.id");
+  if (!row) {
+    throw invalid(
+      "/use_cta_artwork",
+      "the product has no stored CTA artwork (a product asset with role cta_artwork); upload one in the browser or set use_cta_artwork to false",
+    );
+  }
+  return row.id as string;
+}
+
+export interface Accepted {
+  post_id: string;
+  run_id: string;
+  credits_charged: number;
+}
+
+export interface RunMeta {
+  operationId: string | undefined;
+  now: Date;
+  sealer: Sealer;
+  /** The operation deadline (seconds): a run `running` for longer is considered stopped. */
+  deadlineSeconds: number;
+}
+
+/**
+ * Accepts a carousel generation: owned product (required; a prompt never replaces it), active design,
+ * supported slide count and format; charges 5 credits per generated image (the CTA slide is free), then
+ * creates the draft carousel post, the queued run with its outline, and pending slides.
+ * @throws ToolError not_found / validation_failed / forbidden (insufficient credits; nothing written).
+ */
+export async function acceptCarouselGeneration(
+  trx: Knex.Transaction,
+  owner: Owner,
+  input: GenerateCarousel,
+  meta: RunMeta,
+): Promise<Accepted> {
+  const product = await ownedProduct(trx, owner, input.product_id);
+  const design = await resolveDesign(trx, input.design_id, input.slide_count, input.format);
+  const ctaId = input.use_cta_artwork ? await productCtaArtwork(trx, owner, product.id) : undefined;
+  const credits = ctaId ? carouselWithCtaPrice(input.slide_count) : carouselPrice(input.slide_count);
+  const postId = randomUUID();
+  const runId = randomUUID();
+  await chargeCredits(trx, {
+    userId: owner.userId,
+    workspaceId: owner.workspaceId,
+    credits,
+    reason: "charge:generate_carousel",
+    referenceId: runId,
+    ...(meta.operationId ? { operationId: meta.operationId } : {}),
+  });
+  const outline: Outline = buildOutline(
+    {
+      name: product.name,
+      description: product.description,
+      brand: product.brand,
+      price_minor: product.price_minor,
+      currency: product.currency,
+      product_url: product.product_url,
+      tags: Array.isArray(product.tags) ? product.tags.map(String) : [],
+    },
+    design.id,
+    design.format,
+    input.slide_count,
+  );
+  await trx("posts").insert({
+    id: postId,
+    ...ownedBy(owner),
+    type: "carousel",
+    status: "draft",
+    title: String(product.name).slice(0, 200),
+    product_id: product.id,
+    created_at: meta.now,
+    updated_at: meta.now,
+  });
+  await trx("carousel_runs").insert({
+    id: runId,
+    ...ownedBy(owner),
+    post_id: postId,
+    product_id: product.id,
+    design_id: design.id,
+    format: design.format,
+    slide_count: input.slide_count,
+    kind: "generate",
+    status: "queued",
+    credits_charged: credits,
+    images_charged: credits / PRICES.generated_image,
+    outline: JSON.stringify(outline),
+    cta_asset_id: ctaId ?? null,
+    operation_id: meta.operationId ?? null,
+    created_at: meta.now,
+    updated_at: meta.now,
+  });
+  await trx("carousel_slides").insert(
+    outline.slides.map((s) => {
+      const isCta = ctaId !== undefined && s.position === input.slide_count;
+      const brief = input.prompt ? `${s.image_prompt}. Guidance: ${input.prompt}` : s.image_prompt;
+      return {
+        post_id: postId,
+        run_id: runId,
+        position: s.position,
+        status: "pending",
+        source: isCta ? "cta_artwork" : "generated",
+        headline: s.headline,
+        body: s.body,
+        image_prompt_sealed: meta.sealer.seal(brief),
+        image_asset_id: null,
+        created_at: meta.now,
+        updated_at: meta.now,
+      };
+    }),
+  );
+  return { post_id: postId, run_id: runId, credits_charged: credits };
+}
+
+/** The owner's carousel post and its generation run. @throws ToolError not_found. */
+export async function ownedCarousel(db: Knex, owner: Owner, postId: string) {
+  if (!isUuid(postId)) throw notFound("carousel");
+  const post = await db("posts")
+    .where(ownedBy(owner))
+    .where({ id: postId, type: "carousel" })
+    .whereNull("deleted_at")
+    .first();
+  if (!post) throw notFound("carousel");
+  const first = await db("carousel_runs")
+    .where({ post_id: postId, kind: "generate" })
+    .orderBy("created_at")
+    .first();
+  if (!first) throw notFound("carousel");
+  return { post, first };
+}
+
+/**
+ * Refuses a new run while another run of the carousel is in progress. A run left `running` past the
+ * operation deadline (its worker died; the operation is `outcome_unknown`) is closed as `failed` so that its
+ * unfinished slides can be retried.
+ */
+async function assertIdle(db: Knex, postId: string, meta: RunMeta): Promise<void> {
+  const staleBefore = new Date(meta.now.getTime() - meta.deadlineSeconds * 1000);
+  await db("carousel_runs")
+    .where({ post_id: postId, status: "running" })
+    .where("updated_at", "<", staleBefore)
+    .update({ status: "failed", error: "the run stopped before finishing", updated_at: meta.now });
+  const busy = await db("carousel_runs")
+    .where({ post_id: postId })
+    .whereIn("status", ["queued", "running"])
+    .first("id");
+  if (busy) {
+    throw new ToolError(
+      "validation_failed",
+      "a generation run of this carousel is still in progress; poll get_carousel until it finishes",
+      {
+        run_id: busy.id,
+      },
+    );
+  }
+}
+
+/**
+ * Queues the given slides (positions) of an owned carousel again as a new run of `kind`, charging 5 credits
+ * per slide. Shared by regeneration (one slide) and checkpoint retry (the failed slides).
+ */
+async function requeueSlides(
+  trx: Knex.Transaction,
+  owner: Owner,
+  carousel: Awaited<ReturnType<typeof ownedCarousel>>,
+  positions: number[],
+  kind: "regenerate_slide" | "retry",
+  meta: RunMeta,
+  instructions?: string,
+): Promise<Accepted> {
+  const { first, post } = carousel;
+  const slides: Array<{ id: string; position: number; source: string; image_prompt_sealed: string | null }> =
+    await trx("carousel_slides")
+      .where({ post_id: post.id })
+      .whereIn("position", positions)
+      .select("id", "position", "source", "image_prompt_sealed");
+  const generated = slides.filter((x) => x.source !== "cta_artwork").length;
+  const credits = generated * PRICES.generated_image;
+  const runId = randomUUID();
+  await chargeCredits(trx, {
+    userId: owner.userId,
+    workspaceId: owner.workspaceId,
+    credits,
+    reason: `charge:${kind === "retry" ? "retry_carousel" : "regenerate_carousel_slide"}`,
+    referenceId: runId,
+    ...(meta.operationId ? { operationId: meta.operationId } : {}),
+  });
+  await trx("carousel_runs").insert({
+    id: runId,
+    ...ownedBy(owner),
+    post_id: post.id,
+    product_id: first.product_id,
+    design_id: first.design_id,
+    format: first.format,
+    slide_count: positions.length,
+    kind,
+    status: "queued",
+    credits_charged: credits,
+    images_charged: generated,
+    outline: JSON.stringify(first.outline),
+    cta_asset_id: first.cta_asset_id ?? null,
+    operation_id: meta.operationId ?? null,
+    created_at: meta.now,
+    updated_at: meta.now,
+  });
+  for (const slide of slides) {
+    const update: Record<string, unknown> = {
+      run_id: runId,
+      status: "pending",
+      error: null,
+      updated_at: meta.now,
+    };
+    if (instructions && slide.source !== "cta_artwork") {
+      const brief = slide.image_prompt_sealed ? meta.sealer.open<string>(slide.image_prompt_sealed) : "";
+      update.image_prompt_sealed = meta.sealer.seal(`${brief}. Change: ${instructions}`);
+    }
+    await trx("carousel_slides").where({ id: slide.id }).update(update);
+  }
+  if (post.status === "approved")
+    await trx("posts").where({ id: post.id }).update({ status: "draft", updated_at: meta.now });
+  return { post_id: post.id, run_id: runId, credits_charged: credits };
+}
+
+/**
+ * Accepts the regeneration of one slide (1-based `position`) for 5 credits, with optional `instructions`
+ * added to its image brief. A new image is generated even for a ready slide; a slide that reuses stored CTA
+ * artwork takes the current artwork again for 0 credits. Approval is withdrawn (back to draft).
+ * @throws ToolError not_found / validation_failed (no such position, run in progress) / forbidden (credits).
+ */
+export async function acceptSlideRegeneration(
+  trx: Knex.Transaction,
+  owner: Owner,
+  input: { post_id: string; position: number; instructions?: string | undefined },
+  meta: RunMeta,
+): Promise<Accepted> {
+  const carousel = await ownedCarousel(trx, owner, input.post_id);
+  const slide = await trx("carousel_slides")
+    .where({ post_id: input.post_id, position: input.position })
+    .first("id");
+  if (!slide) {
+    throw invalid("/position", `position must be between 1 and ${carousel.first.slide_count}`, {
+      maximum: carousel.first.slide_count,
+    });
+  }
+  await assertIdle(trx, input.post_id, meta);
+  return requeueSlides(trx, owner, carousel, [input.position], "regenerate_slide", meta, input.instructions);
+}
+
+/**
+ * Accepts a checkpoint retry: only the failed or unfinished slides are generated again, 5 credits each;
+ * ready slides are kept.
+ * @throws ToolError not_found / validation_failed (nothing failed, run in progress) / forbidden (credits).
+ */
+export async function acceptCarouselRetry(
+  trx: Knex.Transaction,
+  owner: Owner,
+  input: { post_id: string },
+  meta: RunMeta,
+): Promise<Accepted> {
+  const carousel = await ownedCarousel(trx, owner, input.post_id);
+  await assertIdle(trx, input.post_id, meta);
+  const failed: Array<{ position: number }> = await trx("carousel_slides")
+    .where({ post_id: input.post_id })
+    .whereIn("status", ["failed", "pending", "generating"])
+    .orderBy("position")
+    .select("position");
+  if (failed.length === 0) {
+    throw new ToolError(
+      "validation_failed",
+      "the carousel has no failed or unfinished slides to retry; use regenerate_carousel_slide to replace a ready slide",
+    );
+  }
+  return requeueSlides(
+    trx,
+    owner,
+    carousel,
+    failed.map((f) => f.position),
+    "retry",
+    meta,
+  );
+}

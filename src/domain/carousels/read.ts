@@ -1,0 +1,145 @@
+/**
+ * Reading carousels (service spec 1.7, 3.1 rule 2): `getCarousel` is the polling view (latest run progress
+ * and every slide); `getCarouselOutline` returns the saved plan, which is not a generation job.
+ */
+import type { Knex } from "../../db/knex.ts";
+import { ToolError } from "../../errors.ts";
+import type { Outline } from "./outline.ts";
+import { ownedCarousel } from "./carousels.ts";
+import type { Owner } from "../owner.ts";
+
+export interface SlideView {
+  position: number;
+  status: string;
+  source: string;
+  headline: string | null;
+  body: string | null;
+  image_asset_id: string | null;
+  error: string | null;
+}
+
+export interface RunView {
+  run_id: string;
+  kind: string;
+  status: string;
+  credits_charged: number;
+  slide_count: number;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CarouselView {
+  post_id: string;
+  post_status: string;
+  product_id: string | null;
+  design_id: string;
+  format: string;
+  slide_count: number;
+  /** queued | running | succeeded | failed: the latest run's status. */
+  status: string;
+  progress: { total: number; ready: number; pending: number; generating: number; failed: number };
+  latest_run: RunView;
+  slides: SlideView[];
+}
+
+function runView(r: any): RunView {
+  return {
+    run_id: r.id,
+    kind: r.kind,
+    status: r.status,
+    credits_charged: r.credits_charged,
+    slide_count: r.slide_count,
+    error: r.error ?? null,
+    created_at: new Date(r.created_at).toISOString(),
+    updated_at: new Date(r.updated_at).toISOString(),
+  };
+}
+
+/** The owner's carousel with generation progress and slides. @throws ToolError not_found. */
+export async function getCarousel(db: Knex, owner: Owner, postId: string): Promise<CarouselView> {
+  const { post, first } = await ownedCarousel(db, owner, postId);
+  const latest = await db("carousel_runs")
+    .where({ post_id: postId })
+    .orderBy([
+      { column: "created_at", order: "desc" },
+      { column: "id", order: "desc" },
+    ])
+    .first();
+  const slides = await db("carousel_slides").where({ post_id: postId }).orderBy("position");
+  const count = (s: string) => slides.filter((x: any) => x.status === s).length;
+  return {
+    post_id: post.id,
+    post_status: post.status,
+    product_id: first.product_id ?? null,
+    design_id: first.design_id,
+    format: first.format ?? "square",
+    slide_count: first.slide_count,
+    status: latest.status,
+    progress: {
+      total: slides.length,
+      ready: count("ready"),
+      pending: count("pending"),
+      generating: count("generating"),
+      failed: count("failed"),
+    },
+    latest_run: runView(latest),
+    slides: slides.map((s: any) => ({
+      position: s.position,
+      status: s.status,
+      source: s.source,
+      headline: s.headline ?? null,
+      body: s.body ?? null,
+      image_asset_id: s.image_asset_id ?? null,
+      error: s.error ?? null,
+    })),
+  };
+}
+
+/** The saved slide plan of the owner's carousel (headline, body and role per slide; no prompts). */
+export async function getCarouselOutline(db: Knex, owner: Owner, postId: string) {
+  const { first } = await ownedCarousel(db, owner, postId);
+  const outline = first.outline as Outline;
+  return {
+    post_id: postId,
+    product_id: first.product_id ?? null,
+    design_id: outline.design_id,
+    format: outline.format,
+    slide_count: outline.slide_count,
+    slides: outline.slides.map((s) => ({
+      position: s.position,
+      role: s.role,
+      headline: s.headline,
+      body: s.body,
+    })),
+  };
+}
+
+/**
+ * Checks that the owner's carousel can be approved: every slide ready and no run in progress.
+ * @throws ToolError not_found / validation_failed.
+ */
+export async function assertApprovable(db: Knex, owner: Owner, postId: string) {
+  const view = await getCarousel(db, owner, postId);
+  if (view.progress.total === 0 || view.progress.ready !== view.progress.total) {
+    throw new ToolError(
+      "validation_failed",
+      `the carousel is not ready to approve: ${view.progress.ready} of ${view.progress.total} slides are ready; poll get_carousel or use retry_carousel`,
+    );
+  }
+  return view;
+}
+
+/**
+ * Approves the owner's carousel (the approved effect of `approve_carousel`, service spec 3.1): the post moves
+ * to `approved`. Re-checks readiness at execution time.
+ * @throws ToolError not_found / validation_failed.
+ */
+export async function approveCarousel(db: Knex, owner: Owner, postId: string, now: Date) {
+  const view = await assertApprovable(db, owner, postId);
+  if (view.post_status === "draft" || view.post_status === "needs_review") {
+    await db("posts").where({ id: postId }).update({ status: "approved", updated_at: now });
+  }
+  const post = await db("posts").where({ id: postId }).first("status");
+  return { post_id: postId, status: post.status as string };
+}

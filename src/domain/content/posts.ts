@@ -1,0 +1,245 @@
+/**
+ * Posts and drafts (service spec 1.7 "Content and search", 2.7 "post / draft"). Tools create drafts only
+ * (text posts and image posts from owned image assets); carousels and videos are created by generation.
+ * Soft-deleted via `deleted_at`. Types: text | image | carousel | video. Statuses: draft | needs_review |
+ * approved | scheduled | publishing | published | failed.
+ */
+import type { Knex } from "../../db/knex.ts";
+import { ToolError } from "../../errors.ts";
+import { keysetPage, pageSize } from "../cursor.ts";
+import { requireOwnedAssets } from "../media/media.ts";
+import { isUuid, type Owner, ownedBy } from "../owner.ts";
+
+export const POST_TYPES = ["text", "image", "carousel", "video"] as const;
+export const POST_STATUSES = [
+  "draft",
+  "needs_review",
+  "approved",
+  "scheduled",
+  "publishing",
+  "published",
+  "failed",
+] as const;
+export type PostType = (typeof POST_TYPES)[number];
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+/** The list projection of a post. */
+export interface PostSummary {
+  post_id: string;
+  type: PostType;
+  status: PostStatus;
+  title: string | null;
+  caption: string | null;
+  product_id: string | null;
+  media_asset_ids: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** The full projection: adds carousel and delivery summaries. */
+export interface PostDetail extends PostSummary {
+  /** The latest carousel run; null unless the post is a carousel with a run. */
+  carousel: { run_status: string; slide_count: number } | null;
+  deliveries: Array<{ delivery_id: string; network: string; status: string; post_url: string | null }>;
+}
+
+const notFound = () => new ToolError("not_found", "post not found");
+
+function owned(db: Knex, owner: Owner) {
+  return db("posts").where(ownedBy(owner)).whereNull("deleted_at");
+}
+
+/** Maps a posts row to the list projection. */
+export function toPostSummary(row: Record<string, any>): PostSummary {
+  return {
+    post_id: row.id,
+    type: row.type,
+    status: row.status,
+    title: row.title ?? null,
+    caption: row.caption ?? null,
+    product_id: row.product_id ?? null,
+    media_asset_ids: Array.isArray(row.media_asset_ids) ? row.media_asset_ids : [],
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+async function requireOwnedProduct(
+  db: Knex,
+  owner: Owner,
+  productId: string | null | undefined,
+): Promise<string | null> {
+  if (productId === undefined || productId === null) return null;
+  const row = isUuid(productId)
+    ? await db("products").where(ownedBy(owner)).where({ id: productId }).whereNull("deleted_at").first("id")
+    : undefined;
+  if (!row) throw new ToolError("not_found", "product not found");
+  return productId;
+}
+
+function checkCaption(caption: string | undefined, required: boolean): string | null {
+  const c = caption?.trim() ?? "";
+  if (!c) {
+    if (required) throw new ToolError("validation_failed", "caption must not be empty");
+    return null;
+  }
+  return c;
+}
+
+/** The fields every draft a tool creates may carry besides its content. */
+interface DraftFields {
+  title?: string | null | undefined;
+  status?: string | undefined;
+  product_id?: string | null | undefined;
+}
+
+/** Tools create drafts only. @throws ToolError validation_failed for any other requested `status`. */
+function requireDraftStatus(status: string | undefined): void {
+  if (status !== undefined && status !== "draft")
+    throw new ToolError("validation_failed", "status must be draft");
+}
+
+/**
+ * Inserts an owned draft of `type` with the (trimmed) title and the owned product of `input`, plus the
+ * type's own `content` columns, and returns its detail. Content is validated by the caller first.
+ * @throws ToolError not_found for a foreign or deleted product.
+ */
+async function insertDraft(
+  db: Knex,
+  owner: Owner,
+  type: PostType,
+  input: DraftFields,
+  content: { caption: string | null; media_asset_ids?: string },
+): Promise<PostDetail> {
+  const productId = await requireOwnedProduct(db, owner, input.product_id);
+  const [row] = await db("posts")
+    .insert({
+      user_id: owner.userId,
+      workspace_id: owner.workspaceId,
+      type,
+      status: "draft",
+      title: input.title?.trim() || null,
+      product_id: productId,
+      ...content,
+    })
+    .returning("id");
+  return getPost(db, owner, row.id);
+}
+
+/**
+ * Saves a text post as a draft (service spec 4.3 `create_text_post`): never published by this call.
+ * @throws ToolError validation_failed (empty caption, status other than draft), not_found (foreign product).
+ */
+export async function createTextPost(
+  db: Knex,
+  owner: Owner,
+  input: DraftFields & { caption: string },
+): Promise<PostDetail> {
+  requireDraftStatus(input.status);
+  const caption = checkCaption(input.caption, true);
+  return insertDraft(db, owner, "text", input, { caption });
+}
+
+/**
+ * Saves an image post from existing owned image assets as a draft. No remote media is downloaded.
+ * @throws ToolError validation_failed (no images, a video asset, bad status), not_found (foreign asset/product).
+ */
+export async function createImagePost(
+  db: Knex,
+  owner: Owner,
+  input: DraftFields & { media_asset_ids: string[]; caption?: string | undefined },
+): Promise<PostDetail> {
+  requireDraftStatus(input.status);
+  if (input.media_asset_ids.length === 0)
+    throw new ToolError("validation_failed", "at least one image asset is needed");
+  const ids = await requireOwnedAssets(db, owner, input.media_asset_ids, "image");
+  return insertDraft(db, owner, "image", input, {
+    caption: checkCaption(input.caption, false),
+    media_asset_ids: JSON.stringify(ids),
+  });
+}
+
+/** The owner's post with carousel and delivery summaries. @throws ToolError not_found. */
+export async function getPost(db: Knex, owner: Owner, postId: string): Promise<PostDetail> {
+  if (!isUuid(postId)) throw notFound();
+  const row = await owned(db, owner).where({ id: postId }).first();
+  if (!row) throw notFound();
+  let carousel: PostDetail["carousel"] = null;
+  if (row.type === "carousel") {
+    const run = await db("carousel_runs")
+      .where({ post_id: postId })
+      .orderBy("created_at", "desc")
+      .first("status", "slide_count");
+    carousel = run ? { run_status: run.status, slide_count: run.slide_count } : null;
+  }
+  const deliveries = await db("deliveries as d")
+    .join("social_accounts as s", "s.id", "d.social_account_id")
+    .where({ "d.post_id": postId, "d.user_id": owner.userId, "d.workspace_id": owner.workspaceId })
+    .orderBy("d.created_at", "desc")
+    .limit(50)
+    .select("d.id", "s.network", "d.status", "d.post_url");
+  return {
+    ...toPostSummary(row),
+    carousel,
+    deliveries: deliveries.map((d) => ({
+      delivery_id: d.id,
+      network: d.network,
+      status: d.status,
+      post_url: d.post_url ?? null,
+    })),
+  };
+}
+
+/**
+ * Lists the owner's posts newest first, filtered by status and/or type. `limit` 1..50 (default 20).
+ * @throws ToolError validation_failed for a bad limit or cursor.
+ */
+export async function listContent(
+  db: Knex,
+  owner: Owner,
+  opts: {
+    limit?: number | undefined;
+    cursor?: string | undefined;
+    status?: PostStatus | undefined;
+    type?: PostType | undefined;
+  } = {},
+): Promise<{ items: PostSummary[]; next_cursor: string | null }> {
+  const limit = pageSize(opts.limit);
+  const q = owned(db, owner).select("*");
+  if (opts.status) q.where({ status: opts.status });
+  if (opts.type) q.where({ type: opts.type });
+  const page = await keysetPage(db, q, { limit, cursor: opts.cursor });
+  return { items: page.rows.map(toPostSummary), next_cursor: page.next_cursor };
+}
+
+/**
+ * Soft-deletes an owned post and cancels its pending schedules (idempotent: a post this owner already
+ * deleted succeeds with deleted=false).
+ * @throws ToolError not_found for a post the owner never had.
+ */
+export async function deletePost(
+  db: Knex,
+  owner: Owner,
+  postId: string,
+): Promise<{ post_id: string; deleted: boolean }> {
+  if (!isUuid(postId)) throw notFound();
+  const row = await db("posts").where(ownedBy(owner)).where({ id: postId }).first("id", "deleted_at");
+  if (!row) throw notFound();
+  if (row.deleted_at) return { post_id: postId, deleted: false };
+  await db("posts")
+    .where({ id: postId })
+    .whereNull("deleted_at")
+    .update({ deleted_at: db.fn.now(), updated_at: db.fn.now() });
+  // Pending schedules of a deleted post must not publish it.
+  await db("schedules")
+    .where({ post_id: postId, status: "scheduled" })
+    .update({ status: "canceled", updated_at: db.fn.now() });
+  return { post_id: postId, deleted: true };
+}
+
+/** A caption excerpt (at most 60 characters) or the post type, for approval pages. */
+export function postLabel(post: PostSummary): string {
+  const text = (post.title ?? post.caption ?? "").replace(/\s+/g, " ").trim();
+  if (!text) return `${post.type} post`;
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}

@@ -1,0 +1,203 @@
+/**
+ * The media library (service spec 1.7 "Media", 2.7 "media asset"): owned images and videos. An asset id is
+ * the database id, never a path; the storage key stays internal. Media enter through the browser upload
+ * (src/web/media.ts) or generation; tools only read them.
+ */
+import type { Knex } from "../../db/knex.ts";
+import { ToolError } from "../../errors.ts";
+import { decodeOffset, keysetPage, pageSize, rankedPage } from "../cursor.ts";
+import { isUuid, type Owner, ownedBy } from "../owner.ts";
+
+export type MediaKind = "image" | "video";
+
+/** The public projection of a media asset. */
+export interface MediaAsset {
+  asset_id: string;
+  kind: MediaKind;
+  mime_type: string;
+  bytes: number;
+  width: number | null;
+  height: number | null;
+  duration_seconds: number | null;
+  labels: string[];
+  title: string | null;
+  created_at: string;
+}
+
+export interface MediaPage<T = MediaAsset> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+const COLUMNS = [
+  "id",
+  "kind",
+  "mime_type",
+  "bytes",
+  "width",
+  "height",
+  "duration_seconds",
+  "labels",
+  "title",
+  "created_at",
+];
+
+/** Maps a media_assets row to the public projection. */
+export function toMediaAsset(row: Record<string, any>): MediaAsset {
+  return {
+    asset_id: row.id,
+    kind: row.kind,
+    mime_type: row.mime_type,
+    bytes: Number(row.bytes),
+    width: row.width ?? null,
+    height: row.height ?? null,
+    duration_seconds:
+      row.duration_seconds === null || row.duration_seconds === undefined
+        ? null
+        : Number(row.duration_seconds),
+    labels: Array.isArray(row.labels) ? row.labels : [],
+    title: row.title ?? null,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+function owned(db: Knex, owner: Owner) {
+  return db("media_assets").where(ownedBy(owner)).whereNull("deleted_at");
+}
+
+/**
+ * Lists the owner's media, newest first. `limit` 1..50 (default 20); `cursor` from a previous page.
+ * @throws ToolError validation_failed for a bad limit or cursor.
+ */
+export async function listMedia(
+  db: Knex,
+  owner: Owner,
+  opts: { limit?: number | undefined; cursor?: string | undefined; kind?: MediaKind | undefined } = {},
+): Promise<MediaPage> {
+  const limit = pageSize(opts.limit);
+  const q = owned(db, owner).select(COLUMNS);
+  if (opts.kind) q.where({ kind: opts.kind });
+  const page = await keysetPage(db, q, { limit, cursor: opts.cursor });
+  return { items: page.rows.map(toMediaAsset), next_cursor: page.next_cursor };
+}
+
+/** Search results are bounded: at most this many rows are reachable through cursors. */
+export const MAX_SEARCH_RESULTS = 500;
+
+/**
+ * Full-text search over titles, original names and labels (`media_assets.search`, simple configuration),
+ * ranked by ts_rank, then newest. The query uses web-search syntax (quotes, OR, -word).
+ * @throws ToolError validation_failed for an empty query, a bad limit or cursor.
+ */
+export async function searchMedia(
+  db: Knex,
+  owner: Owner,
+  opts: {
+    query: string;
+    limit?: number | undefined;
+    cursor?: string | undefined;
+    kind?: MediaKind | undefined;
+  },
+): Promise<MediaPage<MediaAsset & { rank: number }>> {
+  const limit = pageSize(opts.limit);
+  const offset = opts.cursor ? decodeOffset(opts.cursor, MAX_SEARCH_RESULTS) : 0;
+  const query = opts.query.trim();
+  if (!query) throw new ToolError("validation_failed", "query must not be empty");
+  const q = owned(db, owner)
+    .select(COLUMNS)
+    .select(db.raw("ts_rank(search, websearch_to_tsquery('simple', ?)) as rank", [query]))
+    .whereRaw("search @@ websearch_to_tsquery('simple', ?)", [query]);
+  if (opts.kind) q.where({ kind: opts.kind });
+  const page = await rankedPage<Record<string, any>>(q, { limit, offset, max: MAX_SEARCH_RESULTS });
+  return {
+    items: page.rows.map((r) => ({ ...toMediaAsset(r), rank: Number(r.rank) })),
+    next_cursor: page.next_cursor,
+  };
+}
+
+/** One owned asset. @throws ToolError not_found for a missing, deleted or foreign asset. */
+export async function getMedia(db: Knex, owner: Owner, assetId: string): Promise<MediaAsset> {
+  if (!isUuid(assetId)) throw new ToolError("not_found", "media asset not found");
+  const row = await owned(db, owner).where({ id: assetId }).first(COLUMNS);
+  if (!row) throw new ToolError("not_found", "media asset not found");
+  return toMediaAsset(row);
+}
+
+/**
+ * Checks that every id is an owned, non-deleted asset of `kind` (when given), preserving order and
+ * removing duplicates. @throws ToolError not_found naming no foreign record; validation_failed for a wrong kind.
+ */
+export async function requireOwnedAssets(
+  db: Knex,
+  owner: Owner,
+  ids: string[],
+  kind?: MediaKind,
+): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  if (!unique.every(isUuid)) throw new ToolError("not_found", "media asset not found");
+  const rows = await owned(db, owner).whereIn("id", unique).select("id", "kind");
+  if (rows.length !== unique.length) throw new ToolError("not_found", "media asset not found");
+  if (kind && rows.some((r) => r.kind !== kind)) {
+    throw new ToolError("validation_failed", `every media asset must be an ${kind}`);
+  }
+  return unique;
+}
+
+export interface NewMediaAsset {
+  kind: MediaKind;
+  mimeType: string;
+  bytes: number;
+  width?: number | null;
+  height?: number | null;
+  durationSeconds?: number | null;
+  labels?: string[];
+  title?: string | null;
+  originalName?: string | null;
+  storageKey: string;
+  sha256?: string | null;
+  source?: "upload" | "generated";
+}
+
+/** Records a stored file as an asset of `owner`. Returns the public projection. */
+export async function createMediaAsset(db: Knex, owner: Owner, input: NewMediaAsset): Promise<MediaAsset> {
+  const [row] = await db("media_assets")
+    .insert({
+      user_id: owner.userId,
+      workspace_id: owner.workspaceId,
+      kind: input.kind,
+      mime_type: input.mimeType,
+      bytes: input.bytes,
+      width: input.width ?? null,
+      height: input.height ?? null,
+      duration_seconds: input.durationSeconds ?? null,
+      labels: JSON.stringify(input.labels ?? []),
+      title: input.title ?? null,
+      original_name: input.originalName ?? null,
+      storage_key: input.storageKey,
+      sha256: input.sha256 ?? null,
+      source: input.source ?? "upload",
+    })
+    .returning(COLUMNS);
+  return toMediaAsset(row);
+}
+
+/**
+ * The internal storage key and mime type of an asset `userId` created, in a workspace they are still a
+ * member of (for serving the file to its owner), or undefined.
+ */
+export async function mediaFileOfUser(
+  db: Knex,
+  userId: string,
+  assetId: string,
+): Promise<{ storageKey: string; mimeType: string; bytes: number } | undefined> {
+  if (!isUuid(assetId)) return undefined;
+  const row = await db("media_assets as a")
+    .join("memberships as m", function () {
+      this.on("m.workspace_id", "=", "a.workspace_id").andOn("m.user_id", "=", "a.user_id");
+    })
+    .where({ "a.id": assetId, "a.user_id": userId })
+    .whereNull("a.deleted_at")
+    .first("a.storage_key", "a.mime_type", "a.bytes");
+  return row ? { storageKey: row.storage_key, mimeType: row.mime_type, bytes: Number(row.bytes) } : undefined;
+}

@@ -1,0 +1,90 @@
+/**
+ * Publishing an existing post to owned destination accounts (service spec 1.7 social group, 1.11, 3.1):
+ * `preparePublication` is the call-time check (used by `describe`, so an invalid or tiktok request never
+ * reaches approval); `publishPost` is the approved effect, run by the worker.
+ */
+import type { AppContext } from "../../context.ts";
+import type { Knex } from "../../db/knex.ts";
+import { ToolError } from "../../errors.ts";
+import {
+  assertPublishable,
+  type DeliveryView,
+  deliveriesQuery,
+  deliveryView,
+  ownedPost,
+  publishDeliveries,
+} from "./deliveries.ts";
+import type { Owner } from "../owner.ts";
+import { resolveDestinations, type SafeSocialAccount } from "./accounts.ts";
+
+export interface PublicationRequest {
+  post_id: string;
+  social_account_ids: string[];
+}
+
+export interface PreparedPublication {
+  post: { id: string; type: string; status: string; caption: string | null; title: string | null };
+  accounts: SafeSocialAccount[];
+}
+
+/** A short, safe label of a post for the approval page: the caption excerpt or title (shown escaped). */
+export function postLabel(post: { type: string; caption: string | null; title: string | null }): string {
+  const text = (post.caption ?? post.title ?? "").replace(/\s+/g, " ").trim();
+  if (!text) return `Untitled ${post.type} post`;
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/**
+ * Validates a publication for `owner`: owned, publishable post; owned, distinct, non-tiktok accounts.
+ * @throws ToolError not_found / validation_failed.
+ */
+export async function preparePublication(
+  db: Knex,
+  owner: Owner,
+  req: PublicationRequest,
+): Promise<PreparedPublication> {
+  if (req.social_account_ids.length === 0) {
+    throw new ToolError("validation_failed", "social_account_ids needs at least one destination account");
+  }
+  const post = await ownedPost(db, owner, req.post_id);
+  const accounts = await resolveDestinations(db, owner, req.social_account_ids);
+  await assertPublishable(db, post);
+  return { post, accounts };
+}
+
+/**
+ * Publishes now: re-validates (the post or an account may have changed since approval), creates one pending
+ * delivery per account, then publishes each through the provider. Deliveries may remain `pending`.
+ * @returns the post id and the deliveries.
+ */
+export async function publishPost(
+  app: AppContext,
+  owner: Owner,
+  req: PublicationRequest,
+  operationId: string | undefined,
+  signal?: AbortSignal,
+): Promise<{ post_id: string; deliveries: DeliveryView[] }> {
+  const ids = await app.db.transaction(async (trx) => {
+    const prepared = await preparePublication(trx, owner, req);
+    const now = app.clock.now();
+    const rows = await trx("deliveries")
+      .insert(
+        prepared.accounts.map((a) => ({
+          workspace_id: owner.workspaceId,
+          user_id: owner.userId,
+          post_id: prepared.post.id,
+          social_account_id: a.social_account_id,
+          status: "pending",
+          operation_id: operationId ?? null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .returning("id");
+    await trx("posts").where({ id: prepared.post.id }).update({ status: "publishing", updated_at: now });
+    return rows.map((r: { id: string }) => r.id);
+  });
+  await publishDeliveries(app, ids, signal);
+  const rows = await deliveriesQuery(app.db, owner).whereIn("d.id", ids).orderBy("a.network");
+  return { post_id: req.post_id, deliveries: rows.map(deliveryView) };
+}

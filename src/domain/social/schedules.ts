@@ -1,0 +1,172 @@
+/**
+ * Schedules (service spec 2.7, 3.1 rule 2): an existing post, an explicit future timestamp and owned
+ * destinations; approval creates the schedule and one pending delivery per account. Due schedules are
+ * published by `publishDueSchedules` (called by the scheduler). No tool cancels or reschedules (spec 1.9).
+ */
+import type { AppContext } from "../../context.ts";
+import type { Knex } from "../../db/knex.ts";
+import { notFound, ToolError } from "../../errors.ts";
+import {
+  type DeliveryView,
+  deliveriesQuery,
+  deliveryView,
+  publishDeliveries,
+  refreshPostStatus,
+} from "./deliveries.ts";
+import { type PreparedPublication, preparePublication, type PublicationRequest } from "./publish.ts";
+import { type Owner, ownedBy, isUuid } from "../owner.ts";
+
+export interface ScheduleRequest extends PublicationRequest {
+  /** RFC 3339 date-time with offset. */
+  scheduled_for: string;
+}
+
+export interface ScheduleView {
+  schedule_id: string;
+  post_id: string;
+  scheduled_for: string;
+  status: string;
+  deliveries: DeliveryView[];
+}
+
+/**
+ * Validates a schedule request: everything `preparePublication` checks, plus a timestamp in the future.
+ * @throws ToolError validation_failed for a past or unparsable time; not_found for foreign records.
+ */
+export async function prepareSchedule(
+  db: Knex,
+  owner: Owner,
+  req: ScheduleRequest,
+  now: Date,
+): Promise<PreparedPublication & { at: Date }> {
+  const at = new Date(req.scheduled_for);
+  if (!/[zZ]|[+-]\d{2}:?\d{2}$/.test(req.scheduled_for) || Number.isNaN(at.getTime())) {
+    throw new ToolError(
+      "validation_failed",
+      "scheduled_for must be an RFC 3339 date-time with a time zone offset",
+      [
+        {
+          keyword: "format",
+          instancePath: "/scheduled_for",
+          schemaPath: "#/properties/scheduled_for/format",
+          params: { format: "date-time" },
+          message: "must be a date-time",
+        },
+      ],
+    );
+  }
+  if (at.getTime() <= now.getTime()) {
+    throw new ToolError("validation_failed", "scheduled_for must be in the future", [
+      {
+        keyword: "minimum",
+        instancePath: "/scheduled_for",
+        schemaPath: "#/properties/scheduled_for",
+        params: { now: now.toISOString() },
+        message: "must be a future time",
+      },
+    ]);
+  }
+  const prepared = await preparePublication(db, owner, req);
+  return { ...prepared, at };
+}
+
+/**
+ * Creates the schedule and its pending deliveries (the approved effect). Re-validates at execution time.
+ * @returns the schedule view.
+ */
+export async function schedulePost(
+  app: AppContext,
+  owner: Owner,
+  req: ScheduleRequest,
+  operationId: string | undefined,
+): Promise<ScheduleView> {
+  const scheduleId = await app.db.transaction(async (trx) => {
+    const now = app.clock.now();
+    const prepared = await prepareSchedule(trx, owner, req, now);
+    const [schedule] = await trx("schedules")
+      .insert({
+        workspace_id: owner.workspaceId,
+        user_id: owner.userId,
+        post_id: prepared.post.id,
+        scheduled_for: prepared.at,
+        status: "scheduled",
+        operation_id: operationId ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning("id");
+    await trx("deliveries").insert(
+      prepared.accounts.map((a) => ({
+        workspace_id: owner.workspaceId,
+        user_id: owner.userId,
+        post_id: prepared.post.id,
+        social_account_id: a.social_account_id,
+        schedule_id: schedule.id,
+        status: "pending",
+        scheduled_for: prepared.at,
+        operation_id: operationId ?? null,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+    await refreshPostStatus(trx, prepared.post.id, now);
+    return schedule.id as string;
+  });
+  return getSchedule(app.db, owner, scheduleId);
+}
+
+/** Reads one of the owner's schedules with its deliveries. @throws ToolError not_found. */
+export async function getSchedule(db: Knex, owner: Owner, scheduleId: string): Promise<ScheduleView> {
+  if (!isUuid(scheduleId)) throw notFound("schedule");
+  const s = await db("schedules").where(ownedBy(owner)).where({ id: scheduleId }).first();
+  if (!s) throw notFound("schedule");
+  const rows = await deliveriesQuery(db, owner)
+    .where("d.schedule_id", s.id)
+    .orderBy([{ column: "a.network" }, { column: "d.id" }]);
+  return {
+    schedule_id: s.id,
+    post_id: s.post_id,
+    scheduled_for: new Date(s.scheduled_for).toISOString(),
+    status: s.status,
+    deliveries: rows.map(deliveryView),
+  };
+}
+
+/**
+ * Publishes every schedule whose time has come (status `scheduled`, `scheduled_for <= now`), claiming each
+ * atomically so concurrent schedulers cannot publish it twice. Meant for the maintenance scheduler.
+ * @returns the number of schedules published.
+ */
+export async function publishDueSchedules(app: AppContext, limit = 100): Promise<number> {
+  const now = app.clock.now();
+  const claimed: Array<{ id: string }> = await app
+    .db("schedules")
+    .whereIn(
+      "id",
+      app
+        .db("schedules")
+        .select("id")
+        .where({ status: "scheduled" })
+        .where("scheduled_for", "<=", now)
+        .limit(limit),
+    )
+    .where({ status: "scheduled" })
+    .update({ status: "publishing", updated_at: now })
+    .returning("id");
+  for (const { id } of claimed) {
+    const ids = (await app.db("deliveries").where({ schedule_id: id, status: "pending" }).select("id")).map(
+      (r: { id: string }) => r.id,
+    );
+    await publishDeliveries(app, ids);
+    const statuses: string[] = (await app.db("deliveries").where({ schedule_id: id }).select("status")).map(
+      (r: { status: string }) => r.status,
+    );
+    const status = statuses.every((s) => s === "published")
+      ? "published"
+      : statuses.every((s) => s === "failed")
+        ? "failed"
+        : "publishing";
+    await app.db("schedules").where({ id }).update({ status, updated_at: app.clock.now() });
+  }
+  return claimed.length;
+}

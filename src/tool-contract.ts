@@ -1,0 +1,145 @@
+/**
+ * The contract between the tool pipeline (src/runtime/), the generated registry (generated/registry.ts)
+ * and the handlers (src/tools/<group>/<name>.ts). DESIGN.md section 3.
+ */
+import type { AppContext } from "./context.ts";
+import type { Knex } from "./db/knex.ts";
+import type { ErrorCode } from "./errors.ts";
+import type { Scope } from "./scopes.ts";
+
+/** Who is calling: resolved from a validated access token (src/oauth/). Never from arguments. */
+export interface AuthContext {
+  userId: string;
+  /** The workspace chosen at consent (the token's workspace-specific grant marker). */
+  workspaceId: string;
+  /** The connection (grant) id. */
+  grantId: string;
+  clientId: string;
+  scopes: ReadonlySet<string>;
+  /** The access token's `jti`. */
+  tokenId: string;
+}
+
+/** Everything a handler may use. Handlers never read the HTTP request. */
+export interface ToolContext {
+  app: AppContext;
+  auth: AuthContext;
+  /** Server-generated UUID of this tools/call (or of the worker run). */
+  requestId: string;
+  /** Set for review and queued tools (the operation being accepted or executed). */
+  operationId: string | undefined;
+  /**
+   * The database handle for the handler's work: a transaction for inline handlers and `accept`
+   * (committed with the idempotency record), the pool for `execute` in the worker.
+   */
+  db: Knex | Knex.Transaction;
+  /** Aborted when the client disconnects (inline) or the deadline passes (worker). */
+  signal: AbortSignal;
+  /** Reports progress (SSE `notifications/progress` when the client asked for it); no-op otherwise. */
+  progress(progress: number, total?: number, message?: string): void;
+}
+
+/** What a handler returns: the envelope's `data`, and the credits it charged, if any. */
+export interface ToolOutput<D = Record<string, unknown>> {
+  data: D;
+  /** Credits charged by this call (service spec 2.7 `credits_charged`). */
+  credits_charged?: number;
+}
+
+/** Plain-word description of a review request for the approval page (service spec 4.4). */
+export interface ApprovalDescription {
+  /** One sentence, e.g. "Delete the post “Summer sale…”". Shown escaped, as inert text. */
+  summary: string;
+  /** Owned records the action touches, by label (post caption excerpt, product name, automation name). */
+  resources: Array<{ kind: string; id: string; label: string }>;
+  /** Destinations, e.g. social accounts by name and network. */
+  destinations: Array<{ name: string; network: string }>;
+}
+
+/**
+ * A tool's handler. Which members are needed depends on the catalog flags:
+ * - inline (`review: false`, `queued: false`): `execute` runs in the caller's transaction.
+ * - review (`review: true`): `describe` runs at call time (validates ownership, builds the approval page
+ *   text; throws `not_found` for records the caller does not own); `execute` runs in the worker after approval.
+ * - queued (`queued: true`): `accept` runs inline in the caller's transaction (creates native records,
+ *   charges credits, returns their ids as `data`); `execute` runs in the worker with what `accept` returned.
+ * Handlers throw ToolError for domain failures; anything else becomes `internal_error` (inline) or
+ * `outcome_unknown` (worker).
+ */
+export interface ToolHandler<I = any, O = any, A = any> {
+  execute(input: I, ctx: ToolContext, accepted?: A): Promise<ToolOutput<O>>;
+  accept?(input: I, ctx: ToolContext): Promise<ToolOutput<A>>;
+  describe?(input: I, ctx: ToolContext): Promise<ApprovalDescription>;
+}
+
+export type Access = "read" | "write";
+export type Budget = "read" | "write" | "ai" | "approval" | "delete";
+
+/** Catalog metadata of one tool, as generated from tools.yaml. */
+export interface ToolMeta {
+  name: string;
+  title: string;
+  group: string;
+  description: string;
+  scope: Scope;
+  access: Access;
+  review: boolean;
+  queued: boolean;
+  budget: Budget;
+  /** How the credit cost is computed (documentation text). */
+  credits: string;
+  /** Minimum plan, or null. */
+  plan: "creator" | "growth" | "pro" | null;
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
+  /** JSON Schema 2020-12 of `arguments`. */
+  inputSchema: Record<string, unknown>;
+  /** JSON Schema of the full structured envelope (service spec 2.4). */
+  outputSchema: Record<string, unknown>;
+}
+
+/** A validation failure in the TypeBox/Ajv shape. */
+export interface SchemaIssue {
+  keyword: string;
+  instancePath: string;
+  schemaPath: string;
+  params: Record<string, unknown>;
+  message: string;
+}
+
+/** A compiled validator: returns [] when the value is valid. */
+export type Validator = (value: unknown) => SchemaIssue[];
+
+/** One registry entry: metadata, compiled validators and the bound handler. */
+export interface RegisteredTool extends ToolMeta {
+  validateInput: Validator;
+  validateOutput: Validator;
+  handler: ToolHandler;
+}
+
+/** Envelope statuses (service spec 3.1). */
+export type EnvelopeStatus =
+  | "approval_required"
+  | "approved"
+  | "queued"
+  | "running"
+  | "succeeded"
+  | "failed"
+  | "dispatch_failed"
+  | "denied"
+  | "outcome_unknown";
+
+/** The structured envelope (service spec 2.4, DESIGN.md section 3). */
+export interface Envelope {
+  request_id: string;
+  status: EnvelopeStatus;
+  data?: Record<string, unknown>;
+  operation_id?: string;
+  approval_url?: string;
+  credits_charged?: number;
+  error?: { code: ErrorCode; message: string; request_id: string; retry_after?: number; details?: unknown };
+}

@@ -1,0 +1,97 @@
+/**
+ * Routes of the approval pages (service spec 4.4):
+ *   GET  /settings/integrations/mcp/requests/{uuid}   owner session; anyone else gets 404
+ *   POST /settings/integrations/mcp/requests/{uuid}   owner session + CSRF; `decision` = approve | decline
+ * Helmet page headers (src/web/security.ts), the browser rate limit (RATE_LIMIT_BROWSER per IP per minute)
+ * and POST-redirect-GET: a decision answers 303 back to the page, which shows the resulting state.
+ */
+import express, { type Request, type Response, Router } from "express";
+import type { AppContext } from "../context.ts";
+import { rateLimit } from "../runtime/rate-limit.ts";
+import { page } from "./html.ts";
+import { pageHeaders } from "./security.ts";
+import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
+import { DECISION_NOTICES, renderApprovalPage } from "./approval-page.ts";
+import { type Decision, decideOperation } from "../operations/approvals.ts";
+import { isUuid, loadOperation, openDescription } from "../domain/operations/store.ts";
+import { toolLookup } from "../operations/tools.ts";
+
+const PATH = "/settings/integrations/mcp/requests/:id";
+
+/** The approval routes for `ctx`. */
+export function operationRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const guard = [
+    pageHeaders(ctx),
+    rateLimit(ctx, "browser:requests", ctx.config.limits.browser),
+    requireSession(ctx),
+  ];
+  router.get(PATH, ...guard, (req, res, next) => {
+    show(ctx, req, res).catch(next);
+  });
+  router.post(
+    PATH,
+    ...guard,
+    express.urlencoded({ extended: false, limit: "8kb", parameterLimit: 20 }),
+    (req, res, next) => {
+      decide(ctx, req, res).catch(next);
+    },
+  );
+  return router;
+}
+
+function notFound(res: Response): void {
+  res.status(404).type("html").send(page("Not found", "This request does not exist."));
+}
+
+async function show(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  const session = res.locals.session as BrowserSession;
+  const id = String(req.params.id);
+  const op = isUuid(id) ? await loadOperation(ctx.db, id) : undefined;
+  if (!op || op.user_id !== session.userId) return notFound(res);
+  const client = await ctx.db("oauth_clients").where({ client_id: op.client_id }).first("client_name");
+  let title = op.tool;
+  try {
+    title = (await toolLookup(ctx))(op.tool)?.title ?? op.tool;
+  } catch {
+    // registry unavailable: the tool name is still shown
+  }
+  const result = typeof req.query.result === "string" ? req.query.result : undefined;
+  res
+    .status(200)
+    .type("html")
+    .send(
+      renderApprovalPage({
+        op,
+        toolTitle: title,
+        clientName: (client?.client_name as string | null | undefined) ?? null,
+        description: openDescription(ctx, op),
+        csrfToken: session.csrfToken,
+        now: ctx.clock.now(),
+        notice: result ? DECISION_NOTICES[result] : undefined,
+      }),
+    );
+}
+
+async function decide(ctx: AppContext, req: Request, res: Response): Promise<void> {
+  const session = res.locals.session as BrowserSession;
+  const id = String(req.params.id);
+  if (!isUuid(id)) return notFound(res);
+  if (!csrfOk(req, session)) {
+    res
+      .status(403)
+      .type("html")
+      .send(
+        page("Forbidden", "The form expired or did not come from this site. Reload the page and try again."),
+      );
+    return;
+  }
+  const decision = (req.body as Record<string, unknown> | undefined)?.decision;
+  if (decision !== "approve" && decision !== "decline") {
+    res.status(400).type("html").send(page("Bad request", "Choose Approve or Decline."));
+    return;
+  }
+  const result = await decideOperation(ctx, id, session.userId, decision as Decision);
+  if (result.kind === "not_found") return notFound(res);
+  res.redirect(303, `/settings/integrations/mcp/requests/${id}?result=${result.kind}`);
+}
