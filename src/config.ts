@@ -38,6 +38,11 @@ export const EnvSchema = Type.Object({
   MEDIA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   MEDIA_MAX_IMAGE_BYTES: Int(20 * 1024 * 1024, 1),
   MEDIA_MAX_VIDEO_BYTES: Int(200 * 1024 * 1024, 1),
+  MEDIA_STORAGE: Type.Optional(Type.Union([Type.Literal("local"), Type.Literal("s3")])),
+  S3_BUCKET: Type.Optional(Type.String({ pattern: "^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$" })),
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: "^https?://" })),
+  S3_FORCE_PATH_STYLE: Type.Optional(Bool),
+  AWS_REGION: Type.Optional(Type.String({ minLength: 1 })),
   FETCH_ALLOW_LOOPBACK_PORT: Type.Optional(Type.String({ pattern: "^[0-9]{1,5}$" })),
   RATE_LIMIT_READS: Int(120, 1),
   RATE_LIMIT_WRITES: Int(30, 1),
@@ -106,7 +111,15 @@ export interface Config {
     model: string;
     timeoutSeconds: number;
   };
-  media: { dir: string; maxImageBytes: number; maxVideoBytes: number };
+  media: {
+    dir: string;
+    maxImageBytes: number;
+    maxVideoBytes: number;
+    /** `local` (files under `dir`, the default) or `s3` (any S3-compatible object store). */
+    storage: "local" | "s3";
+    /** Set when `storage` is `s3`; credentials come from the standard AWS variables and files. */
+    s3: { bucket: string; endpoint: string | undefined; region: string; forcePathStyle: boolean } | undefined;
+  };
   /** Test-only: a loopback port the guarded fetch may reach. Never set in production. */
   fetchAllowLoopbackPort: number | undefined;
   budgets: Budgets;
@@ -179,6 +192,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && picked.FETCH_ALLOW_LOOPBACK_PORT)
     throw new ConfigError("FETCH_ALLOW_LOOPBACK_PORT", "is a test-only setting and is refused in production");
   const dataDir = picked.DATA_DIR ?? "./.data";
+  const mediaStorage = (picked.MEDIA_STORAGE ?? "local") as Config["media"]["storage"];
+  if (mediaStorage === "s3" && !picked.S3_BUCKET)
+    throw new ConfigError("S3_BUCKET", "required when MEDIA_STORAGE=s3");
   return {
     production,
     databaseUrl: picked.DATABASE_URL,
@@ -206,6 +222,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dir: picked.MEDIA_DIR ?? `${dataDir}/media`,
       maxImageBytes: num("MEDIA_MAX_IMAGE_BYTES", 20 * 1024 * 1024),
       maxVideoBytes: num("MEDIA_MAX_VIDEO_BYTES", 200 * 1024 * 1024),
+      storage: mediaStorage,
+      s3:
+        mediaStorage === "s3"
+          ? {
+              bucket: picked.S3_BUCKET as string,
+              endpoint: picked.S3_ENDPOINT,
+              region: picked.AWS_REGION ?? "us-east-1",
+              forcePathStyle: bool(picked.S3_FORCE_PATH_STYLE, Boolean(picked.S3_ENDPOINT)),
+            }
+          : undefined,
     },
     fetchAllowLoopbackPort: picked.FETCH_ALLOW_LOOPBACK_PORT
       ? Number(picked.FETCH_ALLOW_LOOPBACK_PORT)
