@@ -57,6 +57,7 @@ export const EnvSchema = Type.Object({
   TOOLS_PAGE_SIZE: Int(50, 1, 1000),
   WORKER_CONCURRENCY: Int(4, 1, 256),
   OPERATION_DEADLINE_SECONDS: Int(900, 1),
+  WORKER_LEASE_SECONDS: Int(30, 3, 600),
   APPROVAL_TTL_SECONDS: Int(1800, 1),
   STRANDED_AFTER_SECONDS: Int(600, 1),
   QUEUE_RETRY_AFTER_SECONDS: Int(3600, 1801),
@@ -134,6 +135,8 @@ export interface Config {
   worker: {
     concurrency: number;
     operationDeadlineSeconds: number;
+    /** How long a claimed operation stays leased without a heartbeat (seconds); a third of it is the beat. */
+    leaseSeconds: number;
     approvalTtlSeconds: number;
     strandedAfterSeconds: number;
     queueRetryAfterSeconds: number;
@@ -254,6 +257,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     worker: {
       concurrency: num("WORKER_CONCURRENCY", 4),
       operationDeadlineSeconds: num("OPERATION_DEADLINE_SECONDS", 900),
+      leaseSeconds: num("WORKER_LEASE_SECONDS", 30),
       approvalTtlSeconds: num("APPROVAL_TTL_SECONDS", 1800),
       strandedAfterSeconds: num("STRANDED_AFTER_SECONDS", 600),
       queueRetryAfterSeconds: num("QUEUE_RETRY_AFTER_SECONDS", 3600),

@@ -55,6 +55,7 @@ export async function processOperation(
       state: "running",
       claimed_at: now,
       deadline_at: deadline,
+      lease_expires_at: leaseUntil(ctx, now),
       attempts: ctx.db.raw("attempts + 1"),
       updated_at: now,
     })
@@ -122,6 +123,24 @@ export async function processOperation(
     timer = setTimeout(() => resolve(overdue), Math.max(0, deadline.getTime() - ctx.clock.now().getTime()));
   });
   log.info("operation running");
+  // The lease: extended every third of its length while the handler runs. Losing it (the row was reaped
+  // or finished by another path) aborts the handler, so a worker that was only paused never races the one
+  // that took over.
+  const beat = setInterval(
+    () => {
+      const at = ctx.clock.now();
+      ctx
+        .db("operations")
+        .where({ id: op.id, state: "running", attempts: op.attempts })
+        .update({ lease_expires_at: leaseUntil(ctx, at) })
+        .then((n) => {
+          if (n === 0) controller.abort(new Error("operation lease lost"));
+        })
+        .catch(() => {});
+    },
+    (ctx.config.worker.leaseSeconds * 1000) / 3,
+  );
+  beat.unref();
   try {
     const outcome = await Promise.race([tool.handler.execute(input, tctx, accepted?.data), deadlinePassed]);
     if (outcome === overdue) {
@@ -156,8 +175,14 @@ export async function processOperation(
     );
   } finally {
     clearTimeout(timer);
+    clearInterval(beat);
     controller.abort();
   }
+}
+
+/** The lease end for a claim or heartbeat at `at`. */
+function leaseUntil(ctx: AppContext, at: Date): Date {
+  return new Date(at.getTime() + ctx.config.worker.leaseSeconds * 1000);
 }
 
 /**

@@ -13,6 +13,9 @@ import os from "node:os";
 import path from "node:path";
 import { exportJWK, generateKeyPair } from "jose";
 import S3rver from "s3rver";
+import { systemClock } from "../../src/context.ts";
+import type { Knex } from "../../src/db/knex.ts";
+import type { TokenIssuer } from "../helpers/tokens.ts";
 
 export interface ClusterProcess {
   role: "serve" | "worker";
@@ -30,6 +33,8 @@ export interface Cluster {
   processes: ClusterProcess[];
   /** Backend names in the order the proxy used them (one per proxied request). */
   served: Array<{ backend: string; method: string; path: string }>;
+  /** Mints connections for this cluster (test/helpers/tokens.ts `connect`): its database and keys. */
+  issuer: TokenIssuer;
   /** Starts one more worker (after a crash test killed one). */
   addWorker(name: string): Promise<ClusterProcess>;
   stop(): Promise<void>;
@@ -79,6 +84,7 @@ function waitForLine(p: ClusterProcess, pattern: RegExp, timeoutMs: number): Pro
  */
 export async function startCluster(options: {
   databaseUrl: string;
+  db: Knex;
   servers: number;
   workers: number;
   env?: Record<string, string>;
@@ -170,6 +176,14 @@ export async function startCluster(options: {
     resource: `${url}/mcp`,
     processes,
     served,
+    issuer: {
+      ctx: {
+        db: options.db,
+        config: { resourceUrl: `${url}/mcp`, issuerUrl: url },
+        keys: { signingKeys: [jwk] },
+        clock: systemClock,
+      },
+    },
     addWorker: (name) => start("worker", name),
     async stop() {
       await new Promise((r) => proxy.close(r));

@@ -31,7 +31,7 @@ interface Envelope {
 }
 
 const database = await freshDatabase({ autoDrop: false });
-const cluster = await startCluster({ databaseUrl: database.url, servers: 2, workers: 2 });
+const cluster = await startCluster({ databaseUrl: database.url, db: database.db, servers: 2, workers: 2 });
 const browser: Browser = await launchBrowser();
 after(async () => {
   await browser.close();
