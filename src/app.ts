@@ -5,6 +5,7 @@
  */
 import express, { type ErrorRequestHandler, type Express } from "express";
 import type { AppContext } from "./context.ts";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./db/unavailable.ts";
 import { developerRoutes } from "./web/developers.ts";
 import { mcpRoutes } from "./mcp/routes.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
@@ -48,6 +49,20 @@ export function createApp(ctx: AppContext): Express {
     res.status(404).type("text/plain").send("Not found");
   });
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
+    if (isDatabaseUnavailable(err)) {
+      // A restart or failover of PostgreSQL: retryable, and said so (docs/operations.md).
+      ctx.log.warn({ path: req.path }, "request failed: database unavailable");
+      if (res.headersSent) return;
+      res.setHeader("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
+      if (req.path === new URL(ctx.config.resourceUrl).pathname) {
+        res.status(503).json({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32603, message: "The service is briefly unavailable; retry the same request." },
+        });
+      } else res.status(503).type("text/plain").send("Briefly unavailable; please retry.");
+      return;
+    }
     const status =
       typeof err?.status === "number" && err.status >= 400 && err.status < 600 ? err.status : 500;
     if (status >= 500)

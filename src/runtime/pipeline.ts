@@ -12,6 +12,7 @@ import type { Knex } from "../db/knex.ts";
 import { userPlan } from "../domain/account/accounts.ts";
 import { planAtLeast } from "../domain/account/plans.ts";
 import { ToolError } from "../errors.ts";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../db/unavailable.ts";
 import { createLimiter, type Limiter } from "./rate-limit.ts";
 import { startQueued, startReview } from "./paths.ts";
 import { runCommitHooks, takeCommitHooks } from "./after-commit.ts";
@@ -245,6 +246,18 @@ export async function callTool(
         { requestId, tool: tool.name, errName: e?.name, errCode: e?.code, frames },
         "tool call failed",
       );
+    }
+    if (isDatabaseUnavailable(err)) {
+      ctx.log.warn({ requestId, tool: tool.name }, "tool call failed: database unavailable");
+      // Nothing was committed (the idempotency record commits with the effect), so the same key and
+      // arguments may be sent again; the audit row cannot be written either.
+      const envelope = errorEnvelope(
+        requestId,
+        "internal_error",
+        `the service is briefly unavailable; retry with the same idempotency_key and arguments (request id ${requestId})`,
+        { retryAfter: DATABASE_RETRY_AFTER_SECONDS, details: { retryable: true } },
+      );
+      return { kind: "result", envelope, isError: true };
     }
     return finish(errorEnvelope(requestId, "internal_error", `the service failed; request id ${requestId}`));
   }
