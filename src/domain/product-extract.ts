@@ -186,15 +186,14 @@ export function extractProductDetails(html: string, pageUrl: string): ProductDet
   };
 
   const products: Array<Record<string, Json>> = [];
-  $('script[type="application/ld+json"]').each((i, el) => {
-    if (i >= MAX_JSON_LD_BLOCKS) return false;
+  for (const el of $('script[type="application/ld+json"]').slice(0, MAX_JSON_LD_BLOCKS).toArray()) {
     try {
       const json = $(el).text();
       if (json.length <= MAX_JSON_LD_CHARS) productNodes(JSON.parse(json), products);
     } catch {
       // malformed JSON-LD is ignored
     }
-  });
+  }
   const product = products[0];
   if (product) {
     sources.push("json_ld");
