@@ -122,3 +122,11 @@ test("price texts keep their meaning after the linear rewrite", () => {
   assert.equal(price("1e400"), undefined);
   assert.equal(price(`${"9".repeat(70)}`), undefined, "over-long price texts are not read");
 });
+
+test("deeply nested JSON-LD image values are read to a bounded depth, never recursed without end", () => {
+  const deep = `${"[".repeat(100_000)}"/deep.jpg"${"]".repeat(100_000)}`;
+  const html = `<script type="application/ld+json">{"@type":"Product","name":"Deep","image":[["/a.jpg"],${deep}]}</script>`;
+  const d = extractProductDetails(html, "https://x.example/");
+  assert.equal(d.title, "Deep");
+  assert.deepEqual(d.image_urls, ["https://x.example/a.jpg"]);
+});
