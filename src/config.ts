@@ -56,6 +56,7 @@ export const EnvSchema = Type.Object({
   APPROVAL_TTL_SECONDS: Int(1800, 1),
   STRANDED_AFTER_SECONDS: Int(600, 1),
   QUEUE_RETRY_AFTER_SECONDS: Int(3600, 1801),
+  OAUTH_UNUSED_CLIENT_TTL_SECONDS: Int(7 * 24 * 3600, 3600),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -130,6 +131,8 @@ export interface Config {
     approvalTtlSeconds: number;
     strandedAfterSeconds: number;
     queueRetryAfterSeconds: number;
+    /** Age after which a registered OAuth client that never obtained a token is deleted (maintenance). */
+    unusedClientTtlSeconds: number;
   };
 }
 
@@ -272,6 +275,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       approvalTtlSeconds: num("APPROVAL_TTL_SECONDS", 1800),
       strandedAfterSeconds: num("STRANDED_AFTER_SECONDS", 600),
       queueRetryAfterSeconds: num("QUEUE_RETRY_AFTER_SECONDS", 3600),
+      unusedClientTtlSeconds: num("OAUTH_UNUSED_CLIENT_TTL_SECONDS", 7 * 24 * 3600),
     },
   };
 }
