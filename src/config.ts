@@ -6,6 +6,7 @@
  */
 import Type, { type Static } from "typebox";
 import { Value } from "typebox/value";
+import ipaddr from "ipaddr.js";
 
 const Bool = Type.Union([Type.Literal("true"), Type.Literal("false"), Type.Literal("1"), Type.Literal("0")]);
 const Int = (def: number, min = 0, max = 1_000_000_000) =>
@@ -29,7 +30,7 @@ export const EnvSchema = Type.Object({
   LOG_LEVEL: Type.Optional(
     Type.Union(["fatal", "error", "warn", "info", "debug", "trace", "silent"].map((l) => Type.Literal(l))),
   ),
-  TRUST_PROXY: Type.Optional(Bool),
+  TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
   AI_TEXT_PROVIDER: Type.Optional(Type.Union([Type.Literal("local"), Type.Literal("openai-compatible")])),
   AI_TEXT_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
   AI_TEXT_API_KEY: Type.Optional(Type.String()),
@@ -61,6 +62,7 @@ export const EnvSchema = Type.Object({
   APPROVAL_TTL_SECONDS: Int(1800, 1),
   STRANDED_AFTER_SECONDS: Int(600, 1),
   QUEUE_RETRY_AFTER_SECONDS: Int(3600, 1801),
+  OAUTH_UNUSED_CLIENT_TTL_SECONDS: Int(7 * 24 * 3600, 3600),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -104,7 +106,12 @@ export interface Config {
   signingKeysFile: string | undefined;
   dataDir: string;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Express `trust proxy` setting: `false` (default, `X-Forwarded-*` ignored), a hop count (the client is
+   * the address that many hops before the socket peer), or proxy addresses / CIDRs / the names `loopback`,
+   * `linklocal`, `uniquelocal` (the client is the first address, from the right, that is not a trusted proxy).
+   */
+  trustProxy: false | number | string[];
   ai: {
     provider: "local" | "openai-compatible";
     baseUrl: string | undefined;
@@ -140,11 +147,48 @@ export interface Config {
     approvalTtlSeconds: number;
     strandedAfterSeconds: number;
     queueRetryAfterSeconds: number;
+    /** Age after which a registered OAuth client that never obtained a token is deleted (maintenance). */
+    unusedClientTtlSeconds: number;
   };
 }
 
 const stripSlash = (u: string) => u.replace(/\/+$/, "");
 const bool = (v: string | undefined, def: boolean) => (v === undefined ? def : v === "true" || v === "1");
+
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * Parses TRUST_PROXY (Express "trust proxy" semantics, https://expressjs.com/en/guide/behind-proxies.html):
+ * unset, `false` or `0` -> off; a positive integer -> that many proxy hops; otherwise a comma-separated list
+ * of IP addresses, CIDR ranges and the names loopback, linklocal, uniquelocal. `true` (trust every hop) is
+ * refused: it lets any client choose its own address through `X-Forwarded-For` and so escape per-IP limits.
+ * @throws ConfigError naming TRUST_PROXY and the rejected entry.
+ */
+export function parseTrustProxy(value: string | undefined): false | number | string[] {
+  const v = value?.trim();
+  if (v === undefined || v === "" || v === "false" || v === "0") return false;
+  if (v === "true")
+    throw new ConfigError(
+      "TRUST_PROXY",
+      "true would trust every X-Forwarded-For hop (any client could pick its address); give the number of proxies in front of the service (e.g. 1) or their addresses/CIDRs",
+    );
+  if (/^[0-9]+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > 32) throw new ConfigError("TRUST_PROXY", "a hop count must be between 0 and 32");
+    return hops;
+  }
+  const entries = v.split(",").map((s) => s.trim());
+  for (const entry of entries) {
+    const ok =
+      PROXY_NAMES.has(entry) || (entry.includes("/") ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry));
+    if (!ok)
+      throw new ConfigError(
+        "TRUST_PROXY",
+        `"${entry}" is not a hop count, an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`,
+      );
+  }
+  return entries;
+}
 
 /**
  * Reads and validates the configuration.
@@ -213,7 +257,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signingKeysFile: picked.SIGNING_KEYS_FILE,
     dataDir,
     logLevel: picked.LOG_LEVEL ?? (production ? "info" : "info"),
-    trustProxy: bool(picked.TRUST_PROXY, false),
+    trustProxy: parseTrustProxy(picked.TRUST_PROXY),
     ai: {
       provider,
       baseUrl: picked.AI_TEXT_BASE_URL,
@@ -261,6 +305,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       approvalTtlSeconds: num("APPROVAL_TTL_SECONDS", 1800),
       strandedAfterSeconds: num("STRANDED_AFTER_SECONDS", 600),
       queueRetryAfterSeconds: num("QUEUE_RETRY_AFTER_SECONDS", 3600),
+      unusedClientTtlSeconds: num("OAUTH_UNUSED_CLIENT_TTL_SECONDS", 7 * 24 * 3600),
     },
   };
 }

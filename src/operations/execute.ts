@@ -10,14 +10,16 @@
  *    `failed` with `internal_error` (the issues are logged with the operation id, never stored or shown);
  *    ToolError -> `failed` (code and message); any other exception or the deadline passing ->
  *    `outcome_unknown`. Never replayed.
- * Every final transition is conditional on the row still being `running` in this attempt.
+ * Every final transition is conditional on the row still being `running` in this attempt, and writes an
+ * audit row (`origin: "worker"`: who, tool, argument names, final state, error code; never values).
  */
 import { randomUUID } from "node:crypto";
 import { RESULT_VALIDATORS } from "../../generated/registry.ts";
 import type { AppContext } from "../context.ts";
 import type { ErrorCode } from "../errors.ts";
 import { ToolError } from "../errors.ts";
-import type { ToolContext, ToolOutput } from "../tool-contract.ts";
+import { writeAudit } from "../runtime/audit.ts";
+import type { Envelope, ToolContext, ToolOutput } from "../tool-contract.ts";
 import type { OperationRow, OperationState } from "../domain/operations/store.ts";
 import { type ToolLookup, toolLookup } from "./tools.ts";
 
@@ -67,7 +69,9 @@ export async function processOperation(
     );
     return { claimed: false };
   }
-  const log = ctx.log.child({ operation_id: op.id, tool: op.tool, attempt: op.attempts });
+  const requestId = randomUUID();
+  const log = ctx.log.child({ operation_id: op.id, tool: op.tool, attempt: op.attempts, requestId });
+  const started = performance.now();
   const finish = async (state: OperationState, fields: Record<string, unknown>): Promise<ProcessResult> => {
     const at = ctx.clock.now();
     const n = await ctx
@@ -75,7 +79,22 @@ export async function processOperation(
       .where({ id: op.id, state: "running", attempts: op.attempts })
       .update({ state, ...fields, finished_at: at, updated_at: at });
     if (n === 0) log.warn({ state }, "operation left running by another path; result not recorded");
-    else log.info({ state, error_code: fields.error_code ?? undefined }, "operation finished");
+    else {
+      log.info({ state, error_code: fields.error_code ?? undefined }, "operation finished");
+      await writeAudit(ctx, {
+        requestId,
+        auth: { userId: op.user_id, workspaceId: op.workspace_id, grantId: op.grant_id },
+        tool: op.tool,
+        args: argumentsOf(ctx, op),
+        durationMs: performance.now() - started,
+        envelope: {
+          status: state as Envelope["status"],
+          operation_id: op.id,
+          error: typeof fields.error_code === "string" ? { code: fields.error_code } : undefined,
+        },
+        origin: "worker",
+      });
+    }
     const row = await ctx.db("operations").where({ id: op.id }).first("state");
     return { claimed: true, state: row?.state as OperationState };
   };
@@ -111,7 +130,7 @@ export async function processOperation(
       ),
       tokenId: "",
     },
-    requestId: randomUUID(),
+    requestId,
     operationId: op.id,
     db: ctx.db,
     signal,
@@ -183,6 +202,15 @@ export async function processOperation(
 /** The lease end for a claim or heartbeat at `at`. */
 function leaseUntil(ctx: AppContext, at: Date): Date {
   return new Date(at.getTime() + ctx.config.worker.leaseSeconds * 1000);
+}
+
+/** The operation's arguments for their names only (audit); undefined when they cannot be opened. */
+function argumentsOf(ctx: AppContext, op: OperationRow): unknown {
+  try {
+    return ctx.sealer.open<Record<string, unknown>>(op.arguments_sealed);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

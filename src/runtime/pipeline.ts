@@ -17,6 +17,7 @@ import { createLimiter, type Limiter } from "./rate-limit.ts";
 import { startQueued, startReview } from "./paths.ts";
 import { runCommitHooks, takeCommitHooks } from "./after-commit.ts";
 import { writeAudit } from "./audit.ts";
+import { allIssues, explainIssues } from "./validation-messages.ts";
 import { errorEnvelope, successEnvelope } from "./envelope.ts";
 import { peekIdempotent, runIdempotent } from "./idempotency.ts";
 import type {
@@ -135,23 +136,14 @@ export async function callTool(
     }
     const issues = tool.validateInput(args);
     if (issues.length > 0) {
-      const seen = new Set<string>();
-      const details = issues
-        .filter((i) => i.keyword !== "boolean")
-        .map((i) => ({ instancePath: i.instancePath, keyword: i.keyword, message: i.message }))
-        .filter((d) => {
-          const k = `${d.instancePath}\u0000${d.keyword}\u0000${d.message}`;
-          if (seen.has(k)) return false; // oneOf/anyOf branches repeat the same failure
-          seen.add(k);
-          return true;
-        })
-        .slice(0, 20);
-      const first = details[0] ?? { instancePath: "", message: "is invalid" };
-      throw new ToolError(
-        "validation_failed",
-        `argument ${first.instancePath || "/"} ${first.message}`,
-        details,
-      );
+      // Plain words: the field and the rule, conditional requirements, allowed values, closest oneOf form.
+      const details = explainIssues(tool.inputSchema, args, allIssues(tool.validateInput, args)).slice(0, 20);
+      const first = details[0] ?? { message: "the arguments are invalid" };
+      const more =
+        details.length > 1
+          ? ` (and ${details.length - 1} more problem${details.length > 2 ? "s" : ""}, see details)`
+          : "";
+      throw new ToolError("validation_failed", `${first.message}${more}`, details);
     }
 
     // plan

@@ -63,7 +63,10 @@ test("a burst of idempotent calls across a PostgreSQL restart: retryable errors 
     rpc(
       `${base}/mcp`,
       "tools/call",
-      { name: "create_text_post", arguments: { caption: c.caption, status: "draft", idempotency_key: c.key } },
+      {
+        name: "create_text_post",
+        arguments: { caption: c.caption, status: "draft", idempotency_key: c.key },
+      },
       { token, validate: false },
     );
 
@@ -72,7 +75,11 @@ test("a burst of idempotent calls across a PostgreSQL restart: retryable errors 
     for (const c of calls) {
       const res = await send(c);
       const result = res.body?.result;
-      outcomes.push({ ok: res.status === 200 && result && !result.isError, status: res.status, text: res.text });
+      outcomes.push({
+        ok: res.status === 200 && result && !result.isError,
+        status: res.status,
+        text: res.text,
+      });
       await new Promise((r) => setTimeout(r, 30));
     }
   })();
@@ -84,7 +91,10 @@ test("a burst of idempotent calls across a PostgreSQL restart: retryable errors 
 
   const failed = outcomes.filter((o) => !o.ok);
   assert.ok(failed.length > 0, "the restart was felt by some calls");
-  assert.ok(outcomes.some((o) => o.ok), "some calls succeeded");
+  assert.ok(
+    outcomes.some((o) => o.ok),
+    "some calls succeeded",
+  );
   for (const f of failed) {
     assert.notEqual(f.status, 500, `never a 500: ${f.text}`);
     assert.doesNotMatch(f.text, /\n\s+at |node_modules|\.ts:\d+/, "never a stack");
