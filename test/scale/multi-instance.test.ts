@@ -26,7 +26,7 @@ interface Envelope {
   status: string;
   operation_id?: string;
   approval_url?: string;
-  data?: Record<string, any>;
+  data: Record<string, any>;
   error?: { code: string; message: string };
 }
 
@@ -100,12 +100,12 @@ test("2 servers + 2 workers: the full flow with every MCP request on the other s
   };
   const awaitJob = (operationId: string) =>
     poll("get_job_status", { operation_id: operationId }, (e) =>
-      ["succeeded", "failed", "denied", "outcome_unknown"].includes(String(e.data?.status)),
+      ["succeeded", "failed", "denied", "outcome_unknown"].includes(String(e.data.status)),
     );
 
   try {
     const formats = await call("list_carousel_formats", {});
-    const design = (formats.data?.designs as Array<{ design_id: string; slide_counts: number[] }>).find((d) =>
+    const design = (formats.data.designs as Array<{ design_id: string; slide_counts: number[] }>).find((d) =>
       d.slide_counts.includes(6),
     );
     assert.ok(design, "a design with 6 slides");
@@ -116,7 +116,7 @@ test("2 servers + 2 workers: the full flow with every MCP request on the other s
       currency: "EUR",
       idempotency_key: randomUUID(),
     });
-    const productId = product.data?.product_id as string;
+    const productId = product.data.product_id as string;
 
     const generated = await call("generate_carousel", {
       product_id: productId,
@@ -125,20 +125,20 @@ test("2 servers + 2 workers: the full flow with every MCP request on the other s
       idempotency_key: randomUUID(),
     });
     assert.equal(generated.status, "queued");
-    const postId = generated.data?.post_id as string;
+    const postId = generated.data.post_id as string;
     const carousel = await poll("get_carousel", { post_id: postId }, (e) =>
-      ["succeeded", "failed"].includes(String(e.data?.run?.status)),
+      ["succeeded", "failed"].includes(String(e.data.run?.status)),
     );
-    assert.equal(carousel.data?.run?.status, "succeeded", JSON.stringify(carousel.data));
+    assert.equal(carousel.data.run?.status, "succeeded", JSON.stringify(carousel.data));
     assert.equal(
-      (carousel.data?.slides as Array<{ status: string }>).filter((s) => s.status === "ready").length,
+      (carousel.data.slides as Array<{ status: string }>).filter((s) => s.status === "ready").length,
       6,
     );
 
     const approval = await call("approve_carousel", { post_id: postId, idempotency_key: randomUUID() });
     assert.equal(approval.status, "approval_required");
     await approveInBrowser(approval.approval_url!, owner);
-    assert.equal((await awaitJob(approval.operation_id!)).data?.status, "succeeded");
+    assert.equal((await awaitJob(approval.operation_id!)).data.status, "succeeded");
 
     const publish = await call("publish_post", {
       post_id: postId,
@@ -147,11 +147,11 @@ test("2 servers + 2 workers: the full flow with every MCP request on the other s
     });
     assert.equal(publish.status, "approval_required");
     await approveInBrowser(publish.approval_url!, owner);
-    assert.equal((await awaitJob(publish.operation_id!)).data?.status, "succeeded");
+    assert.equal((await awaitJob(publish.operation_id!)).data.status, "succeeded");
     const deliveries = await poll("list_deliveries", { post_id: postId }, (e) =>
-      (e.data?.items as Array<{ status: string }>).every((d) => ["published", "failed"].includes(d.status)),
+      (e.data.items as Array<{ status: string }>).every((d) => ["published", "failed"].includes(d.status)),
     );
-    const [delivery] = deliveries.data?.items as Array<{ status: string; post_url: string | null }>;
+    const [delivery] = deliveries.data.items as Array<{ status: string; post_url: string | null }>;
     assert.equal(delivery?.status, "published");
     assert.ok(delivery?.post_url);
   } finally {
