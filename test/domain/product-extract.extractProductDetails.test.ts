@@ -99,12 +99,15 @@ test("a crafted 1 MB page is analysed in well under 200 ms (no backtracking pric
   html += "</head></html>";
   assert.ok(html.length >= 1024 * 1024);
   extractProductDetails("<p>warm-up</p>", "https://x.example/");
-  const started = performance.now();
+  // CPU time of this process, not wall time: the bound is about the work, and other processes on a busy
+  // machine must not fail it.
+  const started = process.cpuUsage();
   const d = extractProductDetails(html, "https://x.example/");
-  const elapsed = performance.now() - started;
+  const used = process.cpuUsage(started);
+  const elapsed = (used.user + used.system) / 1000;
   assert.equal(d.title, "P");
   assert.equal(d.price, undefined, "a price text with a second number is unknown");
-  assert.ok(elapsed < 200, `analysis took ${elapsed.toFixed(0)} ms`);
+  assert.ok(elapsed < 200, `analysis took ${elapsed.toFixed(0)} ms of CPU time`);
 });
 
 test("price texts keep their meaning after the linear rewrite", () => {
