@@ -1,5 +1,5 @@
 /**
- * The authorization endpoint (issue 3 item 4, service spec 4.4): `GET /mcp/oauth/authorize` validates the
+ * The authorization endpoint (service spec 4.4): `GET /mcp/oauth/authorize` validates the
  * request, sends a browser without a session to /login and back, and shows the consent page with a
  * one-time consent nonce bound to the session and the request; `POST /mcp/oauth/authorize` (session + CSRF
  * + nonce) approves (grant + 60-second code, 303 to the client with `code`, `state`, `iss`) or denies

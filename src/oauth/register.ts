@@ -1,5 +1,5 @@
 /**
- * Dynamic client registration `POST /mcp/oauth/register` (issue 3 item 2, service spec 2.2, RFC 7591).
+ * Dynamic client registration `POST /mcp/oauth/register` (service spec 2.2, RFC 7591).
  * Public clients only: no secret is ever issued and any requested `token_endpoint_auth_method` is
  * registered (and answered) as `none`. Errors: 400 `invalid_redirect_uri` or `invalid_client_metadata`
  * with a description naming the field.

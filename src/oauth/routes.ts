@@ -1,5 +1,5 @@
 /**
- * Routes of OAuth metadata, registration, authorize, token and revoke (issue 3, service spec 4.4).
+ * Routes of OAuth metadata, registration, authorize, token and revoke (service spec 4.4).
  * All of them answer 404 when MCP is disabled or the Host is not this service's (DNS-rebinding defence).
  * Limits (service spec 8, per client IP, Postgres-backed): 60/min on /mcp/oauth/*, 10/min on registration,
  * 30/min on consent decisions. Registration, token, revocation, metadata and JWKS send CORS headers for

@@ -1,5 +1,5 @@
 /**
- * Media inspection (issue 6): the type is sniffed from the content with file-type (never from the name);
+ * Media inspection: the type is sniffed from the content with file-type (never from the name);
  * only JPEG, PNG, WEBP images and MP4 videos are accepted. Image dimensions come from image-size; video
  * duration and dimensions from ffprobe (spawned with an argument array, no shell, with a timeout).
  */

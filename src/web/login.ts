@@ -1,5 +1,5 @@
 /**
- * Login and logout pages (issue 3 item 3). `GET /login` shows an email + password form (fields `email`,
+ * Login and logout pages. `GET /login` shows an email + password form (fields `email`,
  * `password`, hidden `return_to` and a login CSRF token bound to a short-lived cookie); `POST /login`
  * verifies with argon2id (src/domain/account/accounts.ts), answers one generic error on any failure, rotates the
  * session and redirects to `return_to` (a path on this site only). `GET /logout` shows a confirm form;

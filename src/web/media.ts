@@ -1,5 +1,5 @@
 /**
- * Routes of the media library (issue 6, service spec 1.7 "Media"): media enter through the browser, not
+ * Routes of the media library (service spec 1.7 "Media"): media enter through the browser, not
  * through tools.
  *   GET  /media             the user's media of the selected workspace + the upload form (session)
  *   POST /media             multipart upload (session + CSRF), then 303 back to the page

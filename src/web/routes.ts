@@ -1,4 +1,4 @@
-/** Routes of login, logout and the MCP settings pages, issue 3 (src/web/login.ts, src/web/settings.ts). */
+/** Routes of login, logout and the MCP settings pages (src/web/login.ts, src/web/settings.ts). */
 import { Router } from "express";
 import type { AppContext } from "../context.ts";
 import { homeRoutes } from "./home.ts";

@@ -1,5 +1,5 @@
 /**
- * Browser sessions (issue 3 item 3): server-side in Postgres (`browser_sessions`, keyed by the SHA-256 of
+ * Browser sessions: server-side in Postgres (`browser_sessions`, keyed by the SHA-256 of
  * the session id), cookie `smcp_session` (HttpOnly, SameSite=Lax, Secure when the base URL is HTTPS, path
  * /), a new id on every login, a CSRF token per session. Sessions last 7 days.
  */

@@ -1,5 +1,5 @@
 /**
- * MCP settings page (issue 3 item 8, issue 5 item 7, service spec 2.1, 4.4): `GET /settings/integrations/mcp`
+ * MCP settings page (service spec 2.1, 4.4): `GET /settings/integrations/mcp`
  * lists the user's connections (client, workspace, scopes in plain words, created, last used) and, per
  * connection, its pending approval requests and its recent requests with their states, each linking to its
  * request page (src/operations/requests.ts `listRequestsForUser`); `POST

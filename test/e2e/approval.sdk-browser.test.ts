@@ -1,5 +1,5 @@
 /**
- * End to end (issue 5 "Done when"): the official MCP SDK client, authorized through the real OAuth flow,
+ * End to end: the official MCP SDK client, authorized through the real OAuth flow,
  * calls the review tool `delete_post`; headless Chromium follows `approval_url` as the owner (login, then
  * the approval page) and approves; the client polls `get_job_status` until `succeeded`, and the post is
  * gone. A real pg-boss worker runs the approved operation.

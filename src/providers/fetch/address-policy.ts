@@ -1,5 +1,5 @@
 /**
- * Which network destinations the guarded fetch may reach (service spec 4.2 rule 6, issue 6).
+ * Which network destinations the guarded fetch may reach (service spec 4.2 rule 6).
  * Only globally routable unicast addresses: everything ipaddr.js does not classify as `unicast` is refused
  * (private, loopback, link-local incl. the 169.254.169.254 metadata address, CGNAT, multicast, unspecified,
  * broadcast, reserved, unique-local, ...). IPv4-mapped IPv6 addresses are judged as the IPv4 they carry.
