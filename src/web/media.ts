@@ -8,13 +8,13 @@
  * first owned workspace.
  */
 import { Router, type Request, type Response } from "express";
-import helmet from "helmet";
 import type { AppContext } from "../context.ts";
 import { createMediaAsset, listMedia, mediaFileOfUser } from "../domain/media/media.ts";
 import { isUuid } from "../domain/owner.ts";
 import type { MediaStorage } from "../providers/storage.ts";
 import { renderMediaPage } from "./media-page.ts";
 import { receiveUpload, UploadError } from "./media-upload.ts";
+import { pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 
 /** The workspaces the user belongs to, owned ones first. */
@@ -53,18 +53,9 @@ function parseLabels(raw: string | undefined): string[] {
 export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.providers.storage): Router {
   const router = Router();
   const session = requireSession(ctx);
-  const headers = helmet({
-    contentSecurityPolicy: {
-      directives: {
-        "default-src": ["'self'"],
-        "style-src": ["'unsafe-inline'"],
-        "img-src": ["'self'"],
-        "form-action": ["'self'"],
-        "frame-ancestors": ["'none'"],
-      },
-    },
-    referrerPolicy: { policy: "no-referrer" },
-  });
+  // The shared page headers: `Referrer-Policy: same-origin` (with `no-referrer` Chromium posts the form
+  // with `Origin: null`, which the CSRF check refuses), a strict CSP and `no-store`.
+  const headers = pageHeaders(ctx);
 
   const show = async (
     req: Request,

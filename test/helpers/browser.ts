@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { after } from "node:test";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -35,4 +35,21 @@ export async function launchBrowser(): Promise<Browser> {
   });
   after(() => browser.close());
   return browser;
+}
+
+/**
+ * Opens `url` in `page`; when the service redirects to /login, signs in with `who` through the real form and
+ * waits until the browser is back on `url`'s path.
+ */
+export async function openSignedIn(
+  page: Page,
+  url: string,
+  who: { email: string; password: string },
+): Promise<void> {
+  await page.goto(url);
+  if (new URL(page.url()).pathname !== "/login") return;
+  await page.fill('input[name="email"]', who.email);
+  await page.fill('input[name="password"]', who.password);
+  const path = new URL(url).pathname;
+  await Promise.all([page.waitForURL((u) => u.pathname === path), page.click('button[type="submit"]')]);
 }
