@@ -166,12 +166,7 @@ export function authorizeRoutes(ctx: AppContext): Router {
   const headers = pageHeaders(ctx);
   const form = express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 30 });
   const consentLimit = rateLimit(ctx, "consent", ctx.config.limits.browser);
-  const wrap =
-    (fn: (ctx: AppContext, req: Request, res: Response) => Promise<void>) =>
-    (req: Request, res: Response, next: (err?: unknown) => void) => {
-      fn(ctx, req, res).catch(next);
-    };
-  router.get("/mcp/oauth/authorize", headers, wrap(showConsent));
-  router.post("/mcp/oauth/authorize", headers, consentLimit, form, wrap(decide));
+  router.get("/mcp/oauth/authorize", headers, (req, res) => showConsent(ctx, req, res));
+  router.post("/mcp/oauth/authorize", headers, consentLimit, form, (req, res) => decide(ctx, req, res));
   return router;
 }

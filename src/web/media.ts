@@ -9,6 +9,7 @@
  */
 import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context.ts";
+import { workspacesOfUser } from "../domain/account/overview.ts";
 import { createMediaAsset, listMedia, mediaFileOfUser } from "../domain/media/media.ts";
 import { isUuid } from "../domain/owner.ts";
 import type { MediaStorage } from "../providers/storage.ts";
@@ -17,19 +18,9 @@ import { receiveUpload, UploadError } from "./media-upload.ts";
 import { pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 
-/** The workspaces the user belongs to, owned ones first. */
-async function workspacesOf(ctx: AppContext, userId: string): Promise<Array<{ id: string; name: string }>> {
-  return ctx
-    .db("memberships as m")
-    .join("workspaces as w", "w.id", "m.workspace_id")
-    .where("m.user_id", userId)
-    .orderByRaw("case when w.owner_user_id = ? then 0 else 1 end, w.created_at, w.id", [userId])
-    .select("w.id", "w.name");
-}
-
 /** The workspace asked for (if the user is a member) or the default one; undefined when the user has none. */
 async function pickWorkspace(ctx: AppContext, userId: string, asked: unknown) {
-  const all = await workspacesOf(ctx, userId);
+  const all = await workspacesOfUser(ctx.db, userId);
   const chosen = typeof asked === "string" && isUuid(asked) ? all.find((w) => w.id === asked) : undefined;
   return {
     all,
