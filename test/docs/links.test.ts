@@ -41,7 +41,11 @@ test("markdown links of README.md and docs/ point at existing files inside the r
 test("repository paths named in README.md and docs/ (outside docs/spec) exist", () => {
   const bad: string[] = [];
   for (const file of docs.filter((f) => !f.includes(`${join("docs", "spec")}`))) {
-    const text = readFileSync(file, "utf8");
+    // A line naming planned locations (the word "planned") may name folders that do not exist yet.
+    const text = readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => !/\bplanned\b/i.test(line))
+      .join("\n");
     for (const m of text.matchAll(
       /`((?:src|test|docs|bench|codegen|generated|migrations)\/[^`\s*<>{}]*)`/g,
     )) {
