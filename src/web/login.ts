@@ -16,7 +16,7 @@ import { pageHeaders } from "./security.ts";
 import {
   csrfOk,
   endSession,
-  FORM_EXPIRED,
+  formExpired,
   loadSession,
   readCookie,
   safeEqual,
@@ -122,13 +122,7 @@ export function loginRoutes(ctx: AppContext): Router {
 
   router.post("/logout", headers, limit, form, async (req, res) => {
     const session = await loadSession(ctx, req);
-    if (session && !csrfOk(req, session)) {
-      res
-        .status(403)
-        .type("html")
-        .send(page("Sign out", html`<p class="error" role="alert">${FORM_EXPIRED}</p>`));
-      return;
-    }
+    if (session && !csrfOk(req, session)) return formExpired(res);
     await endSession(ctx, req, res);
     res.redirect(303, "/login");
   });

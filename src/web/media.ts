@@ -16,7 +16,7 @@ import type { MediaStorage } from "../providers/storage.ts";
 import { renderMediaPage } from "./media-page.ts";
 import { receiveUpload, UploadError } from "./media-upload.ts";
 import { pageHeaders } from "./security.ts";
-import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
+import { type BrowserSession, csrfOk, formExpired, requireSession } from "./session.ts";
 
 /** The workspace asked for (if the user is a member) or the default one; undefined when the user has none. */
 async function pickWorkspace(ctx: AppContext, userId: string, asked: unknown) {
@@ -123,10 +123,7 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
       res.redirect(303, `/media?workspace_id=${current.id}&uploaded=${asset.asset_id}`);
     } catch (err) {
       if (!(err instanceof UploadError)) throw err;
-      if (err.status === 403) {
-        res.status(403).type("text/plain").send("Forbidden: the form has expired");
-        return;
-      }
+      if (err.status === 403) return formExpired(res);
       await show(req, res, err.status, { kind: "error", text: err.message });
     }
   });

@@ -131,17 +131,22 @@ export function requireSession(ctx: AppContext): RequestHandler {
 export const FORM_EXPIRED =
   "The form has expired or did not come from this site. Reload the page and try again.";
 
+/** Answers 403 with the page saying the form expired (the one answer of every failed CSRF check). */
+export function formExpired(res: Response): void {
+  res
+    .status(403)
+    .type("html")
+    .send(page("Forbidden", html`<p class="error" role="alert">${FORM_EXPIRED}</p>`));
+}
+
 /**
- * Router middleware, after `requireSession` and the body parser: refuses the request with 403 and a page
- * saying the form expired unless `csrfOk` (token of the session, same origin). Nothing after it runs.
+ * Router middleware, after `requireSession` and the body parser: refuses the request with `formExpired`
+ * unless `csrfOk` (token of the session, same origin). Nothing after it runs.
  */
 export function requireCsrf(): RequestHandler {
   return (req, res, next) => {
     if (csrfOk(req, res.locals.session as BrowserSession)) return next();
-    res
-      .status(403)
-      .type("html")
-      .send(page("Forbidden", html`<p class="error" role="alert">${FORM_EXPIRED}</p>`));
+    formExpired(res);
   };
 }
 
