@@ -1,5 +1,5 @@
 /**
- * Approval-to-running latency (issue 5): the time from the owner's approval (`decided_at`, the conditional
+ * Approval-to-running latency: the time from the owner's approval (`decided_at`, the conditional
  * UPDATE to `approved`) to a worker's claim (`claimed_at`, the UPDATE to `running`), over 200 operations,
  * with one worker and then with two workers, on real Postgres and real pg-boss (LISTEN/NOTIFY wake-ups,
  * polling as the floor). Reports p50/p99/max in milliseconds and the two-worker figures as a ratio of the

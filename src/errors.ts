@@ -26,7 +26,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 /** All error codes, sorted as in the spec. */
 export const errorCodes = Object.keys(ERROR_CODES) as ErrorCode[];
 
-/** One validation failure, in the TypeBox/Ajv shape (STYLE.md). */
+/** One validation failure, in the TypeBox/Ajv error shape (`instancePath`, `keyword`, `message`). */
 export interface ValidationIssue {
   keyword: string;
   instancePath: string;

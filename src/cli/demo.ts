@@ -1,6 +1,6 @@
 /**
  * `social-mcp admin demo [--email E] [--password P]`: seeds a demo account so that every read tool returns
- * something at once (issue 6 item 7): a user (plan pro, so analytics tools are allowed) with a workspace,
+ * something at once: a user (plan pro, so analytics tools are allowed) with a workspace,
  * three products, four images (solid-colour PNGs written to the media store) and a few draft posts.
  * Prints the email and password (generated when not given) as JSON.
  */

@@ -1,6 +1,6 @@
 /**
  * JSON-RPC 2.0 shapes and the MCP protocol error codes this endpoint emits (docs/specification 2026-07-28
- * basic/index and ../shared/spec/mcp-protocol.md). Codes -32000..-32019 are legacy and never emitted.
+ * basic/index and docs/spec/mcp-protocol.md). Codes -32000..-32019 are legacy and never emitted.
  */
 
 export type JsonRpcId = string | number;

@@ -1,6 +1,6 @@
 /**
  * Which protocol revision a request speaks, and the 2026-07-28 request checks in their required order
- * (../shared/spec/mcp-protocol.md "Revision 2026-07-28"; spec basic/transports "Standard headers", SEP-2243):
+ * (docs/spec/mcp-protocol.md "Revision 2026-07-28"; spec basic/transports "Standard headers", SEP-2243):
  *   1. `MCP-Protocol-Version` header missing            -> 400 / -32020
  *   2. a required `_meta` key missing                    -> 400 / -32602
  *   3. a header differs from the body or is malformed    -> 400 / -32020

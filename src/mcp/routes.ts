@@ -1,5 +1,5 @@
 /**
- * The MCP endpoint, `POST {resource path}` (service spec 4.1, 7, 8, 9; ../shared/spec/mcp-protocol.md).
+ * The MCP endpoint, `POST {resource path}` (service spec 4.1, 7, 8, 9; docs/spec/mcp-protocol.md).
  * Fixed order per request:
  *   MCP disabled or wrong Host -> 404; Origin not allow-listed -> 403 (CORS only for allow-listed origins);
  *   not POST -> 405 `Allow: POST`; per-IP budget -> 429 `Retry-After`; not JSON -> 415; bearer token -> 401

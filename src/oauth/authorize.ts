@@ -1,17 +1,17 @@
 /**
- * The authorization endpoint (issue 3 item 4, service spec 4.4): `GET /mcp/oauth/authorize` validates the
+ * The authorization endpoint (service spec 4.4): `GET /mcp/oauth/authorize` validates the
  * request, sends a browser without a session to /login and back, and shows the consent page with a
  * one-time consent nonce bound to the session and the request; `POST /mcp/oauth/authorize` (session + CSRF
  * + nonce) approves (grant + 60-second code, 303 to the client with `code`, `state`, `iss`) or denies
  * (`error=access_denied`).
  */
-import express, { type Request, type Response, Router } from "express";
+import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
 import { isScope, type Scope } from "../scopes.ts";
 import { authorizeErrorPage, consentPage } from "../web/consent.ts";
 import { allowFormActionTo, pageHeaders } from "../web/security.ts";
-import { csrfOk, loadSession, loginUrl } from "../web/session.ts";
+import { type BrowserSession, loadSession, loginUrl, requireCsrf } from "../web/session.ts";
 import { userWorkspaces } from "./grants.ts";
 import {
   type AuthorizationRequest,
@@ -84,13 +84,23 @@ async function showConsent(ctx: AppContext, req: Request, res: Response): Promis
   );
 }
 
+/**
+ * Middleware of the consent POST: the browser session (401 page without one: the consent form is only ever
+ * shown to a signed-in user) on `res.locals.session`, for `requireCsrf` and `decide`.
+ */
+function consentSession(ctx: AppContext) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const session = await loadSession(ctx, req);
+    if (!session)
+      return errorPage(res, 401, "You are not signed in. Start connecting again from the application.");
+    res.locals.session = session;
+    next();
+  };
+}
+
 async function decide(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const session = await loadSession(ctx, req);
-  if (!session)
-    return errorPage(res, 401, "You are not signed in. Start connecting again from the application.");
-  if (!csrfOk(req, session))
-    return errorPage(res, 403, "The consent form expired or did not come from this site.");
+  const session = res.locals.session as BrowserSession;
   const nonce = body.consent_nonce;
   if (typeof nonce !== "string" || nonce.length > 128)
     return errorPage(res, 400, "The consent request is missing.");
@@ -170,12 +180,15 @@ export function authorizeRoutes(ctx: AppContext): Router {
   const headers = pageHeaders(ctx);
   const form = express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 30 });
   const consentLimit = rateLimit(ctx, "consent", ctx.config.limits.browser);
-  const wrap =
-    (fn: (ctx: AppContext, req: Request, res: Response) => Promise<void>) =>
-    (req: Request, res: Response, next: (err?: unknown) => void) => {
-      fn(ctx, req, res).catch(next);
-    };
-  router.get("/mcp/oauth/authorize", headers, wrap(showConsent));
-  router.post("/mcp/oauth/authorize", headers, consentLimit, form, wrap(decide));
+  router.get("/mcp/oauth/authorize", headers, (req, res) => showConsent(ctx, req, res));
+  router.post(
+    "/mcp/oauth/authorize",
+    headers,
+    consentLimit,
+    form,
+    consentSession(ctx),
+    requireCsrf(),
+    (req, res) => decide(ctx, req, res),
+  );
   return router;
 }

@@ -1,5 +1,5 @@
 /**
- * Bearer token validation for /mcp (issue 3 item 7, service spec 5.8, RFC 6750, RFC 9068): signature
+ * Bearer token validation for /mcp (service spec 5.8, RFC 6750, RFC 9068): signature
  * (persistent key set, `kid`, ES256 only), `typ: at+jwt`, `iss`, `aud` = the exact resource, expiry, then
  * the access-token record, the live grant (not revoked, same client, user, workspace and resource), the
  * account status and the current membership in the token's workspace. Only the Authorization header is

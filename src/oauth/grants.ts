@@ -67,27 +67,3 @@ export async function userWorkspaces(db: Knex, userId: string): Promise<Array<{ 
     .orderBy([{ column: "w.name" }, { column: "w.id" }])
     .select("w.id", "w.name");
 }
-
-export interface ConnectionView {
-  id: string;
-  client_name: string | null;
-  workspace_name: string;
-  scope: string;
-  created_at: Date;
-  last_used_at: Date | null;
-}
-
-/**
- * The user's active connections, newest first (the settings page). A grant counts once a token was
- * issued for it (an approval whose code was never redeemed is not a connection).
- */
-export async function listConnections(db: Knex, userId: string): Promise<ConnectionView[]> {
-  return db("oauth_grants as g")
-    .join("oauth_clients as c", "c.client_id", "g.client_id")
-    .join("workspaces as w", "w.id", "g.workspace_id")
-    .where("g.user_id", userId)
-    .whereNull("g.revoked_at")
-    .whereExists((q) => q.select(1).from("oauth_access_tokens as t").whereRaw("t.grant_id = g.id"))
-    .orderBy("g.created_at", "desc")
-    .select("g.id", "c.client_name", "w.name as workspace_name", "g.scope", "g.created_at", "g.last_used_at");
-}

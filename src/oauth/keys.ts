@@ -1,5 +1,5 @@
 /**
- * Token signing keys as jose key objects (issue 3 item 9): the first configured key signs, every
+ * Token signing keys as jose key objects: the first configured key signs, every
  * configured key verifies (rotation keeps old public keys valid until their tokens expire). The public
  * parts are published as a JWK set at /mcp/oauth/jwks.json.
  */

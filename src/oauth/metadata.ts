@@ -1,5 +1,5 @@
 /**
- * Discovery documents (issue 3 item 1): RFC 9728 protected resource metadata and RFC 8414 authorization
+ * Discovery documents: RFC 9728 protected resource metadata and RFC 8414 authorization
  * server metadata, plus the public JWK set of the token signing keys. No Client ID Metadata Document
  * support is advertised (service spec 5.4).
  */

@@ -1,5 +1,5 @@
 /**
- * Dynamic client registration `POST /mcp/oauth/register` (issue 3 item 2, service spec 2.2, RFC 7591).
+ * Dynamic client registration `POST /mcp/oauth/register` (service spec 2.2, RFC 7591).
  * Public clients only: no secret is ever issued; `token_endpoint_auth_method` may be omitted or `none`
  * (RFC 7591 section 2: the server refuses metadata it does not support rather than registering a
  * different method silently). Errors: 400 `invalid_redirect_uri` or `invalid_client_metadata` with a

@@ -1,5 +1,5 @@
 /**
- * Token revocation `POST /mcp/oauth/revoke` (issue 3 item 6, service spec 3.2, RFC 7009): form fields
+ * Token revocation `POST /mcp/oauth/revoke` (service spec 3.2, RFC 7009): form fields
  * `token`, `client_id`, optional `token_type_hint`. Revoking an access or a refresh token revokes its whole
  * grant (codes, access tokens, refresh tokens). Unknown tokens, or tokens of another client, still get 200
  * (RFC 7009 section 2.2) and change nothing.

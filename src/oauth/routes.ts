@@ -1,5 +1,5 @@
 /**
- * Routes of OAuth metadata, registration, authorize, token and revoke (issue 3, service spec 4.4).
+ * Routes of OAuth metadata, registration, authorize, token and revoke (service spec 4.4).
  * All of them answer 404 when MCP is disabled or the Host is not this service's (DNS-rebinding defence).
  * Limits (service spec 8, per client IP, Postgres-backed): 60/min on /mcp/oauth/*, 10/min on registration,
  * 30/min on consent decisions. Registration, token, revocation, metadata and JWKS send CORS headers for
@@ -61,20 +61,15 @@ export function oauthRoutes(ctx: AppContext): Router {
   );
 
   router.use("/mcp/oauth", rateLimit(ctx, "oauth", ctx.config.limits.oauth, undefined, { json: true }));
-  router.get("/mcp/oauth/jwks.json", corsPublic, async (_req, res, next) => {
-    try {
-      res.setHeader("Cache-Control", "public, max-age=300");
-      res.json((await signingKeys(ctx.keys)).jwks);
-    } catch (err) {
-      next(err);
-    }
+  router.get("/mcp/oauth/jwks.json", corsPublic, async (_req, res) => {
+    res.setHeader("Cache-Control", "public, max-age=300");
+    res.json((await signingKeys(ctx.keys)).jwks);
   });
   const form = express.urlencoded({ extended: false, limit: "16kb", parameterLimit: 20 });
+  // Express 5 passes a rejected promise of a handler to the error handler: no wrapper needed.
   const run =
-    (fn: (ctx: AppContext, req: Request, res: Response) => Promise<void>) =>
-    (req: Request, res: Response, next: (e?: unknown) => void) => {
-      fn(ctx, req, res).catch(next);
-    };
+    (fn: (ctx: AppContext, req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) =>
+      fn(ctx, req, res);
   router.post(
     "/mcp/oauth/register",
     corsPublic,

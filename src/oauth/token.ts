@@ -1,5 +1,5 @@
 /**
- * The token endpoint `POST /mcp/oauth/token` (issue 3 item 5, service spec 4.5, RFC 6749 sections 4.1.3
+ * The token endpoint `POST /mcp/oauth/token` (service spec 4.5, RFC 6749 sections 4.1.3
  * and 6, RFC 7636 section 4.6, RFC 8707 section 2.2, OAuth 2.1 section 4.3.1). Form data only, public
  * clients (`client_id`, no secret), no CSRF cookie. Every response is `Cache-Control: no-store`.
  *

@@ -1,5 +1,5 @@
 /**
- * Token minting (service spec 2.3, issue 3 item 5): access tokens are ES256 JWTs (`typ: at+jwt`, RFC 9068
+ * Token minting (service spec 2.3): access tokens are ES256 JWTs (`typ: at+jwt`, RFC 9068
  * claims plus `client_id`, `scope`, `grant_id`, `workspace_id`), one hour; refresh tokens and codes are
  * opaque random strings stored only as SHA-256 hashes. Access records keep identifiers and revocation
  * state, never the token.

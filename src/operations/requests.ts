@@ -1,6 +1,6 @@
 /**
- * The requests part of the MCP settings page (service spec 4.4 `GET /settings/integrations/mcp`, issue 5
- * item 7): per connection of a user, its pending approval requests and its recent operations with their
+ * The requests part of the MCP settings page (service spec 4.4 `GET /settings/integrations/mcp`):
+ * per connection of a user, its pending approval requests and its recent operations with their
  * states. Rendering is the settings page's (src/web/); this returns plain data, every text still unescaped.
  */
 import type { AppContext } from "../context.ts";

@@ -1,9 +1,10 @@
 /**
- * Media inspection (issue 6): the type is sniffed from the content with file-type (never from the name);
+ * Media inspection: the type is sniffed from the content with file-type (never from the name);
  * only JPEG, PNG, WEBP images and MP4 videos are accepted. Image dimensions come from image-size; video
  * duration and dimensions from ffprobe (spawned with an argument array, no shell, with a timeout).
  */
 import { spawn } from "node:child_process";
+import ffprobeInstaller from "@ffprobe-installer/ffprobe";
 import { fileTypeFromBuffer } from "file-type";
 import { imageSizeFromFile } from "image-size/fromFile";
 
@@ -46,7 +47,7 @@ export interface VideoInfo {
 }
 
 /**
- * Probes a video with ffprobe (`ffprobePath`, default /usr/bin/ffprobe) within `timeoutMs` (default 15 s).
+ * Probes a video with ffprobe (`ffprobePath`, default the binary of the @ffprobe-installer/ffprobe package) within `timeoutMs` (default 15 s).
  * @throws Error when ffprobe fails, times out or finds no duration.
  */
 export function probeVideo(
@@ -63,7 +64,7 @@ export function probeVideo(
     file,
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn(options.ffprobePath ?? "/usr/bin/ffprobe", args, {
+    const child = spawn(options.ffprobePath ?? ffprobeInstaller.path, args, {
       stdio: ["ignore", "pipe", "ignore"],
     });
     const chunks: Buffer[] = [];

@@ -1,5 +1,5 @@
 /**
- * Idempotency for mutation tools (issue 5, service spec 2.6, 4.2 rule 2, 7 rule 1).
+ * Idempotency for mutation tools (service spec 2.6, 4.2 rule 2, 7 rule 1).
  *
  * The record is keyed by (grant, tool, SHA-256 of the key) and holds the SHA-256 of the canonical JSON of
  * the arguments (keys sorted, `idempotency_key` itself excluded) and the sealed envelope of the first call.

@@ -1,5 +1,5 @@
 /**
- * The review and queued paths of the tool pipeline (issue 5, DESIGN.md section 3, service spec 3.1).
+ * The review and queued paths of the tool pipeline (DESIGN.md section 3, service spec 3.1).
  * Both run inside the idempotency transaction (`runIdempotent`), so the operation, the native records
  * `accept` creates and the idempotency record commit together or not at all.
  */

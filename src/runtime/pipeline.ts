@@ -1,5 +1,5 @@
 /**
- * The tool pipeline (DESIGN.md section 3, STYLE.md "The request path"), in one visible order:
+ * The tool pipeline (docs/spec/DESIGN.md section 3; docs/ARCHITECTURE.md "One tool call"), in one visible order:
  *   (authenticate: done by the endpoint) -> find tool -> scope -> validate input -> plan -> per-user budget
  *   (an exact retry of a finished write is answered from its idempotency record before the budget)
  *   -> idempotency (writes) -> review | queued | inline handler -> validate output -> envelope -> audit.

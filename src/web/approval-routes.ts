@@ -7,10 +7,11 @@
  */
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
+import { clientName } from "../domain/account/connections.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
 import { page } from "./html.ts";
 import { pageHeaders } from "./security.ts";
-import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
+import { type BrowserSession, requireCsrf, requireSession } from "./session.ts";
 import { DECISION_NOTICES, renderApprovalPage } from "./approval-page.ts";
 import { type Decision, decideOperation } from "../operations/approvals.ts";
 import { isUuid, loadOperation, openDescription } from "../domain/operations/store.ts";
@@ -26,16 +27,13 @@ export function operationRoutes(ctx: AppContext): Router {
     rateLimit(ctx, "browser:requests", ctx.config.limits.browser),
     requireSession(ctx),
   ];
-  router.get(PATH, ...guard, (req, res, next) => {
-    show(ctx, req, res).catch(next);
-  });
+  router.get(PATH, ...guard, (req, res) => show(ctx, req, res));
   router.post(
     PATH,
     ...guard,
     express.urlencoded({ extended: false, limit: "8kb", parameterLimit: 20 }),
-    (req, res, next) => {
-      decide(ctx, req, res).catch(next);
-    },
+    requireCsrf(),
+    (req, res) => decide(ctx, req, res),
   );
   return router;
 }
@@ -49,7 +47,7 @@ async function show(ctx: AppContext, req: Request, res: Response): Promise<void>
   const id = String(req.params.id);
   const op = isUuid(id) ? await loadOperation(ctx.db, id) : undefined;
   if (!op || op.user_id !== session.userId) return notFound(res);
-  const client = await ctx.db("oauth_clients").where({ client_id: op.client_id }).first("client_name");
+  const client = await clientName(ctx.db, op.client_id);
   let title = op.tool;
   try {
     title = (await toolLookup(ctx))(op.tool)?.title ?? op.tool;
@@ -64,7 +62,7 @@ async function show(ctx: AppContext, req: Request, res: Response): Promise<void>
       renderApprovalPage({
         op,
         toolTitle: title,
-        clientName: (client?.client_name as string | null | undefined) ?? null,
+        clientName: client,
         description: openDescription(ctx, op),
         csrfToken: session.csrfToken,
         now: ctx.clock.now(),
@@ -77,15 +75,6 @@ async function decide(ctx: AppContext, req: Request, res: Response): Promise<voi
   const session = res.locals.session as BrowserSession;
   const id = String(req.params.id);
   if (!isUuid(id)) return notFound(res);
-  if (!csrfOk(req, session)) {
-    res
-      .status(403)
-      .type("html")
-      .send(
-        page("Forbidden", "The form expired or did not come from this site. Reload the page and try again."),
-      );
-    return;
-  }
   const decision = (req.body as Record<string, unknown> | undefined)?.decision;
   if (decision !== "approve" && decision !== "decline") {
     res.status(400).type("html").send(page("Bad request", "Choose Approve or Decline."));

@@ -1,5 +1,5 @@
 /**
- * The consent page of `GET /mcp/oauth/authorize` (issue 3 item 4): names the client (marked unverified,
+ * The consent page of `GET /mcp/oauth/authorize`: names the client (marked unverified,
  * with the host it will redirect to), lists the requested scopes in plain words (src/scopes.ts), offers
  * exactly one workspace choice (radio group `workspace_id`), carries the request as hidden inputs plus the
  * one-time `consent_nonce` and `csrf_token`, and posts `decision` = `approve` or `deny`.

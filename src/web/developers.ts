@@ -84,19 +84,16 @@ export function developerRoutes(ctx: AppContext): Router {
   };
   const serve =
     (pick: (a: ReferenceAssets) => Asset, type: string, headers?: Record<string, string>): RequestHandler =>
-    (req, res, next) => {
-      assets().then((a) => send(req, res, pick(a), type, headers), next);
+    async (req, res) => {
+      send(req, res, pick(await assets()), type, headers);
     };
 
   const dataHelmet = baseHelmet(["'none'"], ["'none'"]);
-  router.get("/developers/mcp", (req, res, next) => {
-    assets().then((a) => {
-      a.pageHelmet(req, res, (err?: unknown) => {
-        if (err) return next(err);
-        send(req, res, a.page, "text/html; charset=utf-8");
-      });
-    }, next);
-  });
+  router.get(
+    "/developers/mcp",
+    async (req, res, next) => (await assets()).pageHelmet(req, res, next),
+    async (req, res) => send(req, res, (await assets()).page, "text/html; charset=utf-8"),
+  );
   router.get(
     "/developers/mcp/catalog.json",
     dataHelmet,

@@ -1,6 +1,6 @@
 /**
  * The landing page `GET /`: what this service is and where to go (the MCP endpoint to give an agent, the
- * developer reference, the connection settings, the media library). Public; no user data on it.
+ * developer reference, the settings, the connection settings, the media library). Public; no user data on it.
  */
 import { Router } from "express";
 import type { AppContext } from "../context.ts";
@@ -16,6 +16,7 @@ export function homeRoutes(ctx: AppContext): Router {
 <p>MCP endpoint (give this URL to your MCP client): <code>${ctx.config.resourceUrl}</code></p>
 <ul>
 <li><a href="/developers/mcp">Developer reference</a>: tools, scopes, states and errors</li>
+<li><a href="/settings">Settings</a>: account, workspaces, connected apps, social accounts, credits</li>
 <li><a href="/settings/integrations/mcp">Connections and approval requests</a></li>
 <li><a href="/media">Media library</a></li>
 <li><a href="/login">Sign in</a></li>

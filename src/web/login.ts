@@ -1,5 +1,5 @@
 /**
- * Login and logout pages (issue 3 item 3). `GET /login` shows an email + password form (fields `email`,
+ * Login and logout pages. `GET /login` shows an email + password form (fields `email`,
  * `password`, hidden `return_to` and a login CSRF token bound to a short-lived cookie); `POST /login`
  * verifies with argon2id (src/domain/account/accounts.ts), answers one generic error on any failure, rotates the
  * session and redirects to `return_to` (a path on this site only). `GET /logout` shows a confirm form;
@@ -16,6 +16,7 @@ import { pageHeaders } from "./security.ts";
 import {
   csrfOk,
   endSession,
+  formExpired,
   loadSession,
   readCookie,
   safeEqual,
@@ -81,64 +82,49 @@ export function loginRoutes(ctx: AppContext): Router {
     renderLogin(ctx, res, safeReturnTo(req.query.return_to));
   });
 
-  router.post("/login", headers, limit, form, async (req: Request, res: Response, next) => {
-    try {
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const returnTo = safeReturnTo(body.return_to);
-      const cookieToken = readCookie(req, LOGIN_COOKIE);
-      const formToken = body.login_token;
-      if (
-        !sameOrigin(req) ||
-        !cookieToken ||
-        typeof formToken !== "string" ||
-        !safeEqual(cookieToken, formToken)
-      ) {
-        return renderLogin(ctx, res, returnTo, 403, "The sign-in form expired. Please try again.");
-      }
-      const email = typeof body.email === "string" ? body.email.slice(0, 254) : "";
-      const password = typeof body.password === "string" ? body.password.slice(0, 256) : "";
-      const userId = email && password ? await verifyPassword(ctx.db, email, password) : undefined;
-      if (!userId) return renderLogin(ctx, res, returnTo, 401, "The email or password is not correct.");
-      await startSession(ctx, req, res, userId);
-      setCookie(ctx, res, LOGIN_COOKIE, "", 0);
-      ctx.log.info({ user_id: userId }, "browser login");
-      res.redirect(303, returnTo);
-    } catch (err) {
-      next(err);
+  router.post("/login", headers, limit, form, async (req: Request, res: Response) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const returnTo = safeReturnTo(body.return_to);
+    const cookieToken = readCookie(req, LOGIN_COOKIE);
+    const formToken = body.login_token;
+    if (
+      !sameOrigin(req) ||
+      !cookieToken ||
+      typeof formToken !== "string" ||
+      !safeEqual(cookieToken, formToken)
+    ) {
+      return renderLogin(ctx, res, returnTo, 403, "The sign-in form expired. Please try again.");
     }
+    const email = typeof body.email === "string" ? body.email.slice(0, 254) : "";
+    const password = typeof body.password === "string" ? body.password.slice(0, 256) : "";
+    const userId = email && password ? await verifyPassword(ctx.db, email, password) : undefined;
+    if (!userId) return renderLogin(ctx, res, returnTo, 401, "The email or password is not correct.");
+    await startSession(ctx, req, res, userId);
+    setCookie(ctx, res, LOGIN_COOKIE, "", 0);
+    ctx.log.info({ user_id: userId }, "browser login");
+    res.redirect(303, returnTo);
   });
 
-  router.get("/logout", headers, async (req, res, next) => {
-    try {
-      const session = await loadSession(ctx, req);
-      if (!session) {
-        res.redirect(303, "/login");
-        return;
-      }
-      res.type("html").send(
-        page(
-          "Sign out",
-          html`<h1>Sign out</h1><form method="post" action="/logout">
-<input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit">Sign out</button></form>`,
-        ),
-      );
-    } catch (err) {
-      next(err);
-    }
-  });
-
-  router.post("/logout", headers, limit, form, async (req, res, next) => {
-    try {
-      const session = await loadSession(ctx, req);
-      if (session && !csrfOk(req, session)) {
-        res.status(403).type("html").send(page("Sign out", html`<p class="error">The form expired.</p>`));
-        return;
-      }
-      await endSession(ctx, req, res);
+  router.get("/logout", headers, async (req, res) => {
+    const session = await loadSession(ctx, req);
+    if (!session) {
       res.redirect(303, "/login");
-    } catch (err) {
-      next(err);
+      return;
     }
+    res.type("html").send(
+      page(
+        "Sign out",
+        html`<h1>Sign out</h1><form method="post" action="/logout">
+<input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit">Sign out</button></form>`,
+      ),
+    );
+  });
+
+  router.post("/logout", headers, limit, form, async (req, res) => {
+    const session = await loadSession(ctx, req);
+    if (session && !csrfOk(req, session)) return formExpired(res);
+    await endSession(ctx, req, res);
+    res.redirect(303, "/login");
   });
   return router;
 }

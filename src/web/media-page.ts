@@ -1,5 +1,5 @@
 /**
- * The /media page (issue 6): the user's media of one workspace and the upload form. Every value is
+ * The /media page: the user's media of one workspace and the upload form. Every value is
  * escaped (src/web/html.ts); labels and titles are inert text.
  */
 import type { MediaAsset } from "../domain/media/media.ts";

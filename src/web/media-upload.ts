@@ -1,5 +1,5 @@
 /**
- * Streaming media upload (issue 6): parses one multipart form with busboy, requires the `csrf_token` field
+ * Streaming media upload: parses one multipart form with busboy, requires the `csrf_token` field
  * before the file (browsers send fields in document order), sniffs the type from the first bytes
  * (file-type; JPEG/PNG/WEBP/MP4 only, never by name or declared type), streams to a temporary file while
  * counting bytes against the kind's limit (config `media.maxImageBytes` / `maxVideoBytes`), then measures

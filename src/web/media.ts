@@ -1,5 +1,5 @@
 /**
- * Routes of the media library (issue 6, service spec 1.7 "Media"): media enter through the browser, not
+ * Routes of the media library (service spec 1.7 "Media"): media enter through the browser, not
  * through tools.
  *   GET  /media             the user's media of the selected workspace + the upload form (session)
  *   POST /media             multipart upload (session + CSRF), then 303 back to the page
@@ -8,28 +8,19 @@
  * first owned workspace.
  */
 import { Router, type Request, type Response } from "express";
-import helmet from "helmet";
 import type { AppContext } from "../context.ts";
+import { workspacesOfUser } from "../domain/account/overview.ts";
 import { createMediaAsset, listMedia, mediaFileOfUser } from "../domain/media/media.ts";
 import { isUuid } from "../domain/owner.ts";
 import type { MediaStorage } from "../providers/storage.ts";
 import { renderMediaPage } from "./media-page.ts";
 import { receiveUpload, UploadError } from "./media-upload.ts";
-import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
-
-/** The workspaces the user belongs to, owned ones first. */
-async function workspacesOf(ctx: AppContext, userId: string): Promise<Array<{ id: string; name: string }>> {
-  return ctx
-    .db("memberships as m")
-    .join("workspaces as w", "w.id", "m.workspace_id")
-    .where("m.user_id", userId)
-    .orderByRaw("case when w.owner_user_id = ? then 0 else 1 end, w.created_at, w.id", [userId])
-    .select("w.id", "w.name");
-}
+import { pageHeaders } from "./security.ts";
+import { type BrowserSession, csrfOk, formExpired, requireSession } from "./session.ts";
 
 /** The workspace asked for (if the user is a member) or the default one; undefined when the user has none. */
 async function pickWorkspace(ctx: AppContext, userId: string, asked: unknown) {
-  const all = await workspacesOf(ctx, userId);
+  const all = await workspacesOfUser(ctx.db, userId);
   const chosen = typeof asked === "string" && isUuid(asked) ? all.find((w) => w.id === asked) : undefined;
   return {
     all,
@@ -53,18 +44,9 @@ function parseLabels(raw: string | undefined): string[] {
 export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.providers.storage): Router {
   const router = Router();
   const session = requireSession(ctx);
-  const headers = helmet({
-    contentSecurityPolicy: {
-      directives: {
-        "default-src": ["'self'"],
-        "style-src": ["'unsafe-inline'"],
-        "img-src": ["'self'"],
-        "form-action": ["'self'"],
-        "frame-ancestors": ["'none'"],
-      },
-    },
-    referrerPolicy: { policy: "no-referrer" },
-  });
+  // The shared page headers: `Referrer-Policy: same-origin` (with `no-referrer` Chromium posts the form
+  // with `Origin: null`, which the CSRF check refuses), a strict CSP and `no-store`.
+  const headers = pageHeaders(ctx);
 
   const show = async (
     req: Request,
@@ -141,10 +123,7 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
       res.redirect(303, `/media?workspace_id=${current.id}&uploaded=${asset.asset_id}`);
     } catch (err) {
       if (!(err instanceof UploadError)) throw err;
-      if (err.status === 403) {
-        res.status(403).type("text/plain").send("Forbidden: the form has expired");
-        return;
-      }
+      if (err.status === 403) return formExpired(res);
       await show(req, res, err.status, { kind: "error", text: err.message });
     }
   });

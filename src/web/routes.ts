@@ -1,15 +1,20 @@
-/** Routes of login, logout and the MCP settings pages, issue 3 (src/web/login.ts, src/web/settings.ts). */
+/** Routes of the landing, login, logout and settings pages (src/web/login.ts, settings.ts, account-settings.ts). */
 import { Router } from "express";
 import type { AppContext } from "../context.ts";
+import { accountSettingsRoutes } from "./account-settings.ts";
 import { homeRoutes } from "./home.ts";
 import { loginRoutes } from "./login.ts";
 import { settingsRoutes } from "./settings.ts";
 
-/** The browser router: / (landing page), /login, /logout, /settings/integrations/mcp and its revoke action. */
+/**
+ * The browser router: / (landing page), /login, /logout, /settings (account settings),
+ * /settings/integrations/mcp and its revoke action.
+ */
 export function browserRoutes(ctx: AppContext): Router {
   const router = Router();
   router.use(homeRoutes(ctx));
   router.use(loginRoutes(ctx));
   router.use(settingsRoutes(ctx));
+  router.use(accountSettingsRoutes(ctx));
   return router;
 }

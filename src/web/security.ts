@@ -1,5 +1,5 @@
 /**
- * Security headers of the browser pages (issue 3 item 3): helmet with a strict CSP (`default-src 'none'`,
+ * Security headers of the browser pages: helmet with a strict CSP (`default-src 'none'`,
  * inline styles only, forms to this origin, `frame-ancestors 'none'`), `X-Content-Type-Options: nosniff`,
  * `Referrer-Policy: same-origin` (authorization URLs carry `state`; `no-referrer` would make Chromium send `Origin: null` on form posts), HSTS on HTTPS, and `no-store` caching
  * (pages carry CSRF tokens). Other areas' pages (approval, media) can mount `pageHeaders(ctx)` too.

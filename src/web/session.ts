@@ -1,13 +1,15 @@
 /**
- * Browser sessions (issue 3 item 3): server-side in Postgres (`browser_sessions`, keyed by the SHA-256 of
+ * Browser sessions: server-side in Postgres (`browser_sessions`, keyed by the SHA-256 of
  * the session id), cookie `smcp_session` (HttpOnly, SameSite=Lax, Secure when the base URL is HTTPS, path
- * /), a new id on every login, a CSRF token per session. Sessions last 7 days.
+ * /), a new id on every login, a CSRF token per session. Sessions last 7 days. The one module of session and
+ * CSRF checks for every browser page: `requireSession` and `requireCsrf` are router middleware.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { parse, serialize } from "cookie";
 import type { Request, RequestHandler, Response } from "express";
 import type { AppContext } from "../context.ts";
 import { sha256 } from "../crypto/seal.ts";
+import { html, page } from "./html.ts";
 
 /** The logged-in browser user, set on `res.locals.session` by `requireSession`. */
 export interface BrowserSession {
@@ -110,21 +112,41 @@ export function loginUrl(req: Request): string {
 
 /**
  * Middleware: loads the session; without one, GET requests redirect to `/login?return_to=<path>` and other
- * methods get 401. On success sets `res.locals.session: BrowserSession`.
+ * methods get 401. On success sets `res.locals.session: BrowserSession`. (Express 5 passes a rejected
+ * promise of an async handler to the error handler.)
  */
 export function requireSession(ctx: AppContext): RequestHandler {
+  return async (req, res, next) => {
+    const session = await loadSession(ctx, req);
+    if (session) {
+      res.locals.session = session;
+      return next();
+    }
+    if (req.method === "GET" || req.method === "HEAD") return res.redirect(303, loginUrl(req));
+    res.status(401).type("text/plain").send("Login required");
+  };
+}
+
+/** The text of the 403 answer to a form whose CSRF token or origin is wrong. */
+export const FORM_EXPIRED =
+  "The form has expired or did not come from this site. Reload the page and try again.";
+
+/** Answers 403 with the page saying the form expired (the one answer of every failed CSRF check). */
+export function formExpired(res: Response): void {
+  res
+    .status(403)
+    .type("html")
+    .send(page("Forbidden", html`<p class="error" role="alert">${FORM_EXPIRED}</p>`));
+}
+
+/**
+ * Router middleware, after `requireSession` and the body parser: refuses the request with `formExpired`
+ * unless `csrfOk` (token of the session, same origin). Nothing after it runs.
+ */
+export function requireCsrf(): RequestHandler {
   return (req, res, next) => {
-    loadSession(ctx, req).then(
-      (session) => {
-        if (session) {
-          res.locals.session = session;
-          return next();
-        }
-        if (req.method === "GET" || req.method === "HEAD") return res.redirect(303, loginUrl(req));
-        res.status(401).type("text/plain").send("Login required");
-      },
-      (err) => next(err),
-    );
+    if (csrfOk(req, res.locals.session as BrowserSession)) return next();
+    formExpired(res);
   };
 }
 

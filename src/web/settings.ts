@@ -1,29 +1,30 @@
 /**
- * MCP settings page (issue 3 item 8, issue 5 item 7, service spec 2.1, 4.4): `GET /settings/integrations/mcp`
+ * MCP settings page (service spec 2.1, 4.4): `GET /settings/integrations/mcp`
  * lists the user's connections (client, workspace, scopes in plain words, created, last used) and, per
  * connection, its pending approval requests and its recent requests with their states, each linking to its
  * request page (src/operations/requests.ts `listRequestsForUser`); `POST
  * /settings/integrations/mcp/connections/{uuid}/revoke` (session + CSRF) revokes one. A connection of
  * another user is "not found". Every value on the page is escaped (src/web/html.ts).
  *
- * Which connections are listed (docs/oauth.md): every live grant that has had a token issued, and a grant
- * whose one-time code is still redeemable (the user just approved consent and the application has not
- * finished connecting): the user sees and can revoke it at once. A grant whose code expired unredeemed can
- * never be used and is not shown. Revoked connections appear only under "Requests", when they made some.
+ * Which connections are listed: src/domain/account/connections.ts (a grant whose code is still redeemable is
+ * shown at once, so the user can revoke it). Revoked connections appear only under "Requests", when they
+ * made some.
  */
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
 import { revokeGrant } from "../oauth/grants.ts";
 import { type ConnectionRequests, listRequestsForUser, type RequestSummary } from "../operations/requests.ts";
+import { grantOfUser, listConnections } from "../domain/account/connections.ts";
+import { userEmail } from "../domain/account/overview.ts";
 import type { OperationState } from "../domain/operations/store.ts";
+import { isUuid } from "../domain/owner.ts";
 import { isScope, SCOPES } from "../scopes.ts";
 import { html, page, type RawHtml } from "./html.ts";
 import { pageHeaders } from "./security.ts";
-import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
+import { type BrowserSession, requireCsrf, requireSession } from "./session.ts";
 
 export const SETTINGS_PATH = "/settings/integrations/mcp";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function when(d: Date | string | null): string {
   return d ? new Date(d).toISOString().replace("T", " ").slice(0, 16) + " UTC" : "never";
@@ -41,52 +42,6 @@ const STATE_WORDS: Record<OperationState, string> = {
   denied: "Declined or expired",
   outcome_unknown: "Outcome unknown: check your records",
 };
-
-interface ConnectionRow {
-  id: string;
-  client_name: string | null;
-  workspace_name: string;
-  scope: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  /** False while the application has not redeemed its authorization code yet. */
-  connected: boolean;
-}
-
-/** The user's live connections, newest first (see the module comment for which grants count). */
-async function connectionsOf(ctx: AppContext, userId: string): Promise<ConnectionRow[]> {
-  const now = ctx.clock.now();
-  return ctx
-    .db("oauth_grants as g")
-    .join("oauth_clients as c", "c.client_id", "g.client_id")
-    .join("workspaces as w", "w.id", "g.workspace_id")
-    .where("g.user_id", userId)
-    .whereNull("g.revoked_at")
-    .where((q) =>
-      q
-        .whereExists((t) => t.select(1).from("oauth_access_tokens as t").whereRaw("t.grant_id = g.id"))
-        .orWhereExists((k) =>
-          k
-            .select(1)
-            .from("oauth_authorization_codes as k")
-            .whereRaw("k.grant_id = g.id")
-            .whereNull("k.consumed_at")
-            .where("k.expires_at", ">", now),
-        ),
-    )
-    .orderBy("g.created_at", "desc")
-    .select(
-      "g.id",
-      "c.client_name",
-      "w.name as workspace_name",
-      "g.scope",
-      "g.created_at",
-      "g.last_used_at",
-      ctx.db.raw(
-        "exists (select 1 from oauth_access_tokens t where t.grant_id = g.id) as connected",
-      ) as unknown as string,
-    );
-}
 
 function stateCell(r: RequestSummary, now: Date): RawHtml {
   const expired = r.state === "approval_required" && (r.approval_expires_at?.getTime() ?? 0) <= now.getTime();
@@ -122,9 +77,12 @@ ${
 
 async function settingsPage(ctx: AppContext, session: BrowserSession, notice?: string): Promise<string> {
   const now = ctx.clock.now();
-  const connections = await connectionsOf(ctx, session.userId);
-  const groups = new Map((await listRequestsForUser(ctx, session.userId)).map((g) => [g.grant_id, g]));
-  const user = await ctx.db("users").where({ id: session.userId }).first("email");
+  const [connections, requests, email] = await Promise.all([
+    listConnections(ctx.db, session.userId, now),
+    listRequestsForUser(ctx, session.userId),
+    userEmail(ctx.db, session.userId),
+  ]);
+  const groups = new Map(requests.map((g) => [g.grant_id, g]));
   const appName = (name: string | null) =>
     html`${name ?? "Unnamed application"} <span class="muted">(unverified)</span>`;
   const rows = connections.map(
@@ -157,7 +115,7 @@ ${requestsBlock(g, now)}</section>`,
   return page(
     "MCP connections",
     html`<h1>MCP connections</h1>
-<p class="muted">Signed in as ${user?.email ?? ""}. <a href="/logout">Sign out</a></p>
+<p class="muted">Signed in as ${email}. <a href="/logout">Sign out</a></p>
 ${notice ? html`<p class="warn" role="status">${notice}</p>` : ""}
 <p id="pending-count">${
       waiting > 0
@@ -185,13 +143,9 @@ export function settingsRoutes(ctx: AppContext): Router {
   const form = express.urlencoded({ extended: false, limit: "8kb", parameterLimit: 10 });
   const session = requireSession(ctx);
 
-  router.get(SETTINGS_PATH, headers, limit, session, async (req: Request, res: Response, next) => {
-    try {
-      const notice = req.query.revoked === "1" ? "The connection was revoked." : undefined;
-      res.type("html").send(await settingsPage(ctx, res.locals.session as BrowserSession, notice));
-    } catch (err) {
-      next(err);
-    }
+  router.get(SETTINGS_PATH, headers, limit, session, async (req: Request, res: Response) => {
+    const notice = req.query.revoked === "1" ? "The connection was revoked." : undefined;
+    res.type("html").send(await settingsPage(ctx, res.locals.session as BrowserSession, notice));
   });
 
   router.post(
@@ -200,30 +154,18 @@ export function settingsRoutes(ctx: AppContext): Router {
     limit,
     session,
     form,
-    async (req, res, next) => {
-      try {
-        const s = res.locals.session as BrowserSession;
-        if (!csrfOk(req, s)) {
-          res
-            .status(403)
-            .type("html")
-            .send(page("Forbidden", html`<p class="error">The form expired. Reload the page.</p>`));
-          return;
-        }
-        const id = req.params.id;
-        const grant =
-          typeof id === "string" && UUID.test(id)
-            ? await ctx.db("oauth_grants").where({ id, user_id: s.userId }).first("id")
-            : undefined;
-        if (!grant) {
-          res.status(404).type("html").send(page("Not found", html`<p>No such connection.</p>`));
-          return;
-        }
-        await revokeGrant(ctx, grant.id, "user");
-        res.redirect(303, `${SETTINGS_PATH}?revoked=1`);
-      } catch (err) {
-        next(err);
+    requireCsrf(),
+    async (req, res) => {
+      const s = res.locals.session as BrowserSession;
+      const id = req.params.id;
+      const grantId =
+        typeof id === "string" && isUuid(id) ? await grantOfUser(ctx.db, s.userId, id) : undefined;
+      if (!grantId) {
+        res.status(404).type("html").send(page("Not found", html`<p>No such connection.</p>`));
+        return;
       }
+      await revokeGrant(ctx, grantId, "user");
+      res.redirect(303, `${SETTINGS_PATH}?revoked=1`);
     },
   );
   return router;

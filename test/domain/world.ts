@@ -1,5 +1,5 @@
 /**
- * Test world for the domain tools (issue 6): an owner A with workspace WA, a second member B of WA, and a
+ * Test world for the domain tools: an owner A with workspace WA, a second member B of WA, and a
  * user C with another workspace WC; ToolContexts for each, built as the runtime builds them, over the
  * real database of a started test app.
  */

@@ -1,5 +1,5 @@
 /**
- * End to end (issue 5 "Done when"): the official MCP SDK client, authorized through the real OAuth flow,
+ * End to end: the official MCP SDK client, authorized through the real OAuth flow,
  * calls the review tool `delete_post`; headless Chromium follows `approval_url` as the owner (login, then
  * the approval page) and approves; the client polls `get_job_status` until `succeeded`, and the post is
  * gone. A real pg-boss worker runs the approved operation.
@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startTestApp } from "../helpers/app.ts";
-import { launchBrowser, requireChromium } from "../helpers/browser.ts";
+import { launchBrowser, openSignedIn, requireChromium } from "../helpers/browser.ts";
 import { authorizeThroughBrowser } from "../helpers/oauth-flow.ts";
 
 requireChromium();
@@ -66,14 +66,7 @@ test("SDK client -> delete_post -> approval in Chromium -> get_job_status succee
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      await page.goto(env.approval_url);
-      assert.equal(new URL(page.url()).pathname, "/login");
-      await page.fill('input[name="email"]', owner.email);
-      await page.fill('input[name="password"]', owner.password);
-      await Promise.all([
-        page.waitForURL((u) => u.pathname === `/settings/integrations/mcp/requests/${env.operation_id}`),
-        page.click('button[type="submit"]'),
-      ]);
+      await openSignedIn(page, env.approval_url, owner);
       const body = (await page.textContent("body")) ?? "";
       assert.ok(body.includes(caption.slice(0, 20)), "the post is labelled by its caption, as text");
       assert.equal(await page.locator("b").count(), 0, "the caption's markup is inert");

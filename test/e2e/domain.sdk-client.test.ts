@@ -1,5 +1,5 @@
 /**
- * End to end for the domain tools (issue 6) with the official MCP SDK client over POST /mcp: create a
+ * End to end for the domain tools with the official MCP SDK client over POST /mcp: create a
  * product, generate captions, save a text post and find it with search_content; idempotent retries and
  * conflicts, schema validation, isolation, the review path of delete_post and the queued path of
  * fetch_product_details (worker running, polled with get_job_status).

@@ -1,5 +1,5 @@
 /**
- * End to end (issue 3 "Done when"): the official MCP SDK client's OAuth flow (discovery from the 401
+ * End to end: the official MCP SDK client's OAuth flow (discovery from the 401
  * challenge or the protected resource metadata, dynamic registration, PKCE S256, resource indicator)
  * through real headless Chromium that signs in, picks a workspace and approves; the client then holds
  * tokens that authenticate, refreshes them (rotation), and the old refresh token is refused.

@@ -1,10 +1,14 @@
 /**
- * Headless Chromium for end-to-end tests: playwright-core driving Debian's chromium at /usr/bin/chromium
- * (or CHROMIUM_PATH). A missing browser fails the test with a clear message; it is never skipped.
+ * The browser side of tests: headless Chromium (playwright-core driving Debian's chromium at
+ * /usr/bin/chromium, or CHROMIUM_PATH; a missing browser fails the test with a clear message, it is never
+ * skipped), signing in through the real login form, and browser sessions for plain HTTP requests.
  */
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { after } from "node:test";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
+import type { AppContext } from "../../src/context.ts";
+import { sha256 } from "../../src/crypto/seal.ts";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -35,4 +39,43 @@ export async function launchBrowser(): Promise<Browser> {
   });
   after(() => browser.close());
   return browser;
+}
+
+/**
+ * Opens `url` in `page`; when the service redirects to /login, signs in with `who` through the real form and
+ * waits until the browser is back on `url`'s path.
+ */
+export async function openSignedIn(
+  page: Page,
+  url: string,
+  who: { email: string; password: string },
+): Promise<void> {
+  await page.goto(url);
+  if (new URL(page.url()).pathname !== "/login") return;
+  await page.fill('input[name="email"]', who.email);
+  await page.fill('input[name="password"]', who.password);
+  const path = new URL(url).pathname;
+  await Promise.all([page.waitForURL((u) => u.pathname === path), page.click('button[type="submit"]')]);
+}
+
+/**
+ * A browser session for `userId` (the row src/web/session.ts reads, valid 24 hours), for page requests made
+ * with fetch: `cookie` is the Cookie header, `csrf` the form token.
+ */
+export async function browserSession(
+  ctx: Pick<AppContext, "db">,
+  userId: string,
+): Promise<{ cookie: string; csrf: string }> {
+  const id = randomBytes(32).toString("base64url");
+  const csrf = randomBytes(32).toString("base64url");
+  const now = new Date();
+  await ctx.db("browser_sessions").insert({
+    id_hash: sha256(id),
+    user_id: userId,
+    csrf_token: csrf,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: new Date(now.getTime() + 24 * 3600 * 1000),
+  });
+  return { cookie: `smcp_session=${id}`, csrf };
 }

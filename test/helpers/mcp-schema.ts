@@ -1,12 +1,12 @@
 /**
- * Validates MCP wire messages against the official JSON Schemas in ../shared/spec/mcp-schema/<revision>/
+ * Validates MCP wire messages against the official JSON Schemas in test/fixtures/mcp-schema/<revision>/
  * (ajv; draft-07 for 2025-06-18, 2020-12 for later revisions). Usable by every test that talks to /mcp:
  *
  *   assertMcpResponse("2026-07-28", "tools/list", body)   // throws with ajv's errors when invalid
  *   mcpSchemaErrors("2025-11-25", "InitializeResult", result)   // [] when valid
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv as Ajv07, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -14,14 +14,8 @@ import addFormatsModule from "ajv-formats";
 
 export type McpRevision = "2026-07-28" | "2025-11-25" | "2025-06-18";
 
-/** `MCP_SCHEMA_DIR`, else the `shared/` checked out beside this repository, else the workplace's copy. */
-const SCHEMA_DIR =
-  process.env.MCP_SCHEMA_DIR ??
-  [
-    fileURLToPath(new URL("../../../shared/spec/mcp-schema", import.meta.url)),
-    "/work/shared/spec/mcp-schema",
-  ].find((dir) => existsSync(dir)) ??
-  "shared/spec/mcp-schema (not found: set MCP_SCHEMA_DIR)";
+/** The official schemas copied into test/fixtures/mcp-schema (see its README for their source). */
+const SCHEMA_DIR = fileURLToPath(new URL("../fixtures/mcp-schema", import.meta.url));
 const addFormats = addFormatsModule as unknown as (ajv: unknown) => void;
 
 const compiled = new Map<

@@ -23,6 +23,7 @@ import type {
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Browser } from "playwright-core";
 import type { TestApp } from "./app.ts";
+import { openSignedIn } from "./browser.ts";
 
 /** An OAuthClientProvider that keeps everything in memory and records the authorization URL. */
 export class InMemoryOAuthProvider implements OAuthClientProvider {
@@ -168,15 +169,7 @@ export async function authorizeThroughBrowser(
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    await page.goto(provider.authorizationUrl.toString());
-    if (new URL(page.url()).pathname === "/login") {
-      await page.fill('input[name="email"]', who.email);
-      await page.fill('input[name="password"]', who.password);
-      await Promise.all([
-        page.waitForURL((u) => u.pathname === "/mcp/oauth/authorize"),
-        page.click('button[type="submit"]'),
-      ]);
-    }
+    await openSignedIn(page, provider.authorizationUrl.toString(), who);
     await page.check(`input[name="workspace_id"][value="${who.workspace_id}"]`);
     const arrived = callback.next();
     await page.click('button[name="decision"][value="approve"]');

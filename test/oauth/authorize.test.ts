@@ -1,5 +1,5 @@
 /**
- * Authorization endpoint and consent (issue 3 item 4; RFC 6749 4.1, RFC 7636, RFC 8707, RFC 9207, RFC 8252
+ * Authorization endpoint and consent (RFC 6749 4.1, RFC 7636, RFC 8707, RFC 9207, RFC 8252
  * 7.3): error page vs redirect, PKCE S256 only, resource, scopes, login round trip, consent page content,
  * CSRF, one-time consent nonce, open-redirect attempts.
  */

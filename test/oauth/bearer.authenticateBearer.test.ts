@@ -1,5 +1,5 @@
 /**
- * authenticateBearer (issue 3 item 7; RFC 6750, RFC 9068, service spec 5.8) against tokens from the real
+ * authenticateBearer (RFC 6750, RFC 9068, service spec 5.8) against tokens from the real
  * token endpoint and from the test shortcut (test/helpers/tokens.ts), and every forgery the issue lists.
  */
 import assert from "node:assert/strict";

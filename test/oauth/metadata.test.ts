@@ -1,4 +1,4 @@
-/** Discovery documents (issue 3 item 1; RFC 9728, RFC 8414, RFC 9207) and the 404 guard. */
+/** Discovery documents (RFC 9728, RFC 8414, RFC 9207) and the 404 guard. */
 import assert from "node:assert/strict";
 import http from "node:http";
 import { test } from "node:test";

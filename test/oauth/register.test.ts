@@ -1,4 +1,4 @@
-/** Dynamic client registration (issue 3 item 2; RFC 7591, RFC 8252, service spec 2.2). */
+/** Dynamic client registration (RFC 7591, RFC 8252, service spec 2.2). */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startTestApp } from "../helpers/app.ts";

@@ -1,4 +1,4 @@
-/** Revocation endpoint (issue 3 item 6; RFC 7009, service spec 3.2) and the OAuth route limits. */
+/** Revocation endpoint (RFC 7009, service spec 3.2) and the OAuth route limits. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Request } from "express";

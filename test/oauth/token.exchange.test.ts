@@ -1,4 +1,4 @@
-/** Token endpoint, authorization_code grant (issue 3 item 5; RFC 6749 4.1.3, RFC 7636 4.6, RFC 8707). */
+/** Token endpoint, authorization_code grant (RFC 6749 4.1.3, RFC 7636 4.6, RFC 8707). */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decodeJwt, decodeProtectedHeader } from "jose";

@@ -1,5 +1,5 @@
 /**
- * Token endpoint, refresh_token grant (issue 3 item 5; RFC 6749 6, OAuth 2.1 4.3.1, RFC 8707): rotation,
+ * Token endpoint, refresh_token grant (RFC 6749 6, OAuth 2.1 4.3.1, RFC 8707): rotation,
  * narrowing, no widening, resource, the 60-second theft window.
  */
 import assert from "node:assert/strict";

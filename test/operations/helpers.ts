@@ -2,9 +2,8 @@
  * Helpers of the operations tests: in-test tools (real RegisteredTool objects with TypeBox-compiled
  * validators), a connection's AuthContext, calls through the real pipeline, browser sessions and polling.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { AppContext } from "../../src/context.ts";
-import { sha256 } from "../../src/crypto/seal.ts";
 import { setToolLookup } from "../../src/operations/tools.ts";
 import { callTool, createRuntime, type Runtime } from "../../src/runtime/pipeline.ts";
 import type { AuthContext, Envelope, RegisteredTool, ToolHandler } from "../../src/tool-contract.ts";
@@ -12,6 +11,8 @@ import type { Scope } from "../../src/scopes.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { connect } from "../helpers/tokens.ts";
 import { validator } from "../helpers/validator.ts";
+
+export { browserSession } from "../helpers/browser.ts";
 
 export interface ToolSpec {
   name: string;
@@ -100,25 +101,6 @@ export async function call(
   });
   if (out.kind !== "result") throw new Error(`tool call ended with ${out.kind}`);
   return out.envelope;
-}
-
-/** A browser session for `userId` (the row src/web/session.ts reads); returns the cookie header and CSRF token. */
-export async function browserSession(
-  ctx: Pick<AppContext, "db">,
-  userId: string,
-): Promise<{ cookie: string; csrf: string }> {
-  const id = randomBytes(32).toString("base64url");
-  const csrf = randomBytes(32).toString("base64url");
-  const now = new Date();
-  await ctx.db("browser_sessions").insert({
-    id_hash: sha256(id),
-    user_id: userId,
-    csrf_token: csrf,
-    created_at: now,
-    last_seen_at: now,
-    expires_at: new Date(now.getTime() + 24 * 3600 * 1000),
-  });
-  return { cookie: `smcp_session=${id}`, csrf };
 }
 
 /** Posts an approval decision like the approval form does. */

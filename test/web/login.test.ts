@@ -1,4 +1,4 @@
-/** Browser login, sessions and logout (issue 3 item 3). */
+/** Browser login, sessions and logout. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { sha256 } from "../../src/crypto/seal.ts";

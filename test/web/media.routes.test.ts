@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { sha256 } from "../../src/crypto/seal.ts";
 import { addMember } from "../../src/domain/account/accounts.ts";
 import { sampleMedia } from "../fixtures/media/generate.ts";
 import { startTestApp } from "../helpers/app.ts";
+import { browserSession } from "../helpers/browser.ts";
 
 const media = await sampleMedia();
 const app = await startTestApp({
@@ -14,18 +13,7 @@ const app = await startTestApp({
   env: { MEDIA_MAX_IMAGE_BYTES: "400000", MEDIA_MAX_VIDEO_BYTES: "2000000" },
 });
 
-/** A browser session row like the login page creates; returns the cookie and CSRF token. */
-async function session(userId: string) {
-  const id = randomBytes(32).toString("base64url");
-  const csrf = randomBytes(32).toString("base64url");
-  await app.ctx.db("browser_sessions").insert({
-    id_hash: sha256(id),
-    user_id: userId,
-    csrf_token: csrf,
-    expires_at: new Date(Date.now() + 3600_000),
-  });
-  return { cookie: `smcp_session=${id}`, csrf };
-}
+const session = (userId: string) => browserSession(app.ctx, userId);
 
 async function upload(
   s: { cookie: string; csrf: string },

@@ -1,5 +1,5 @@
 /**
- * MCP settings page, requests per connection (issue 5 item 7, service spec 3.1, 4.4): pending and recent
+ * MCP settings page, requests per connection (service spec 3.1, 4.4): pending and recent
  * requests of each connection with their states and links to the request pages, all text escaped; revoked
  * connections keep their history; connections are listed from consent on (docs/oauth.md).
  */

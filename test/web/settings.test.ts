@@ -1,4 +1,4 @@
-/** MCP settings page: connections, pending requests, revocation (issue 3 item 8, service spec 4.4). */
+/** MCP settings page: connections, pending requests, revocation (service spec 4.4). */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as cheerio from "cheerio";

@@ -3,7 +3,7 @@
  * manual runs"). An enabled automation runs once at each of its `daily_times` (HH:MM, 24-hour) in its
  * `time_zone`. A pass (`runDueAutomations`, every minute from the worker's scheduler job) looks at the slots
  * that came due since the previous pass and starts exactly one run per (automation, slot):
- * - the run is a native run of src/domain/automations-run.ts with trigger `schedule` and `scheduled_slot`,
+ * - the run is a native run of src/domain/automations/run.ts with trigger `schedule` and `scheduled_slot`,
  *   charged like a manual run; the partial unique index (automation_id, scheduled_slot) makes a second
  *   start of the same slot (another worker, an overlapping or repeated pass) fail before anything is charged;
  * - a slot that cannot run (insufficient credits, a definition that is no longer valid) gets a `failed` run
@@ -11,10 +11,11 @@
  * - the window is (watermark, now], capped at CATCH_UP_SECONDS: after an outage, slots missed within the
  *   last hour run late once, older ones are skipped. An automation enabled after a slot's time does not
  *   run that slot (the slot lies before the watermark).
- * Times come from `app.clock`. DST: a local time that occurs twice runs once (the first occurrence is
- * not guaranteed, but one instant is picked deterministically); a local time skipped by a DST jump runs at
- * the instant the offset arithmetic maps it to, still once that day.
+ * Times come from `app.clock`; zone rules from `Temporal.ZonedDateTime` (temporal-polyfill, IANA tz data
+ * of the runtime). DST: a local time that occurs twice runs once, at its first occurrence; a local time
+ * skipped by a DST jump runs once that day, moved forward by the length of the gap (02:30 -> 03:30).
  */
+import { Temporal } from "temporal-polyfill";
 import type { AppContext } from "../../context.ts";
 import { ToolError } from "../../errors.ts";
 import { runAutomation } from "./run.ts";
@@ -212,54 +213,17 @@ function isUniqueViolation(err: unknown): boolean {
   return (err as { code?: unknown })?.code === "23505";
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** Wall-clock fields of `at` in `timeZone`. */
-function wallClock(
-  at: Date,
-  timeZone: string,
-): { y: number; mo: number; d: number; h: number; mi: number; s: number } {
-  const parts: Record<string, number> = {};
-  for (const p of formatter(timeZone).formatToParts(at))
-    if (p.type !== "literal") parts[p.type] = Number(p.value);
-  return {
-    y: parts.year!,
-    mo: parts.month!,
-    d: parts.day!,
-    h: parts.hour!,
-    mi: parts.minute!,
-    s: parts.second!,
-  };
-}
-
-/** Offset of `timeZone` from UTC at instant `ms`, in milliseconds (e.g. -4 h for New York in summer). */
-function offsetAt(ms: number, timeZone: string): number {
-  const w = wallClock(new Date(ms), timeZone);
-  return Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi, w.s) - Math.floor(ms / 1000) * 1000;
+/** One calendar day in plain ISO form. */
+function plainDate(y: number, mo: number, d: number): Temporal.PlainDate {
+  return Temporal.PlainDate.from({ year: y, month: mo, day: d }, { overflow: "reject" });
 }
 
 /**
- * The instant of local date y-mo-d at hh:mm in `timeZone`. A wall time that occurs twice (DST ends) gives
- * the first occurrence; one that does not occur (DST starts) gives the instant just after the jump
- * (02:30 on a spring-forward night in New York -> 03:30 EDT).
+ * The instant of local date y-mo-d at hh:mm in `timeZone` (IANA name), by `Temporal.ZonedDateTime` with
+ * `disambiguation: "compatible"` (RFC 5545 / Temporal proposal semantics): a wall time that occurs twice
+ * (DST ends) gives the first occurrence; one that does not occur (DST starts) is moved forward by the
+ * length of the gap (02:30 on a spring-forward night in New York -> 03:30 EDT).
+ * @throws RangeError for an unknown time zone or an impossible date.
  */
 export function zonedInstant(
   y: number,
@@ -269,16 +233,12 @@ export function zonedInstant(
   mm: number,
   timeZone: string,
 ): Date {
-  const wall = Date.UTC(y, mo - 1, d, hh, mm);
-  // The offsets in force a day before and a day after bracket any transition on that date.
-  const candidates = [
-    ...new Set([wall - offsetAt(wall - 86_400_000, timeZone), wall - offsetAt(wall + 86_400_000, timeZone)]),
-  ];
-  const exact = candidates.filter((c) => {
-    const w = wallClock(new Date(c), timeZone);
-    return w.y === y && w.mo === mo && w.d === d && w.h === hh && w.mi === mm;
+  const zoned = plainDate(y, mo, d).toZonedDateTime({
+    timeZone,
+    plainTime: Temporal.PlainTime.from({ hour: hh, minute: mm }),
   });
-  return new Date(exact.length > 0 ? Math.min(...exact) : Math.max(...candidates));
+  // toZonedDateTime uses "compatible" disambiguation: earlier for repeats, later for gaps.
+  return new Date(zoned.epochMilliseconds);
 }
 
 /**
@@ -287,31 +247,23 @@ export function zonedInstant(
  * @throws RangeError for an unknown time zone; Error for a time not in HH:MM form.
  */
 export function slotsBetween(times: string[], timeZone: string, after: Date, upTo: Date): Date[] {
-  const out = new Set<number>();
   if (upTo.getTime() <= after.getTime()) return [];
   const parsed = times.map((t) => {
     const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(t);
     if (!m) throw new Error("daily time must be HH:MM");
-    return [Number(m[1]), Number(m[2])] as const;
+    return Temporal.PlainTime.from({ hour: Number(m[1]), minute: Number(m[2]) });
   });
-  // Every local calendar date the window touches (one day of margin on each side for large offsets).
-  const start = wallClock(after, timeZone);
-  const end = wallClock(upTo, timeZone);
-  const day = Date.UTC(start.y, start.mo - 1, start.d) - 86_400_000;
-  const lastDay = Date.UTC(end.y, end.mo - 1, end.d) + 86_400_000;
-  for (let t = day; t <= lastDay; t += 86_400_000) {
-    const date = new Date(t);
-    for (const [hh, mm] of parsed) {
-      const at = zonedInstant(
-        date.getUTCFullYear(),
-        date.getUTCMonth() + 1,
-        date.getUTCDate(),
-        hh,
-        mm,
-        timeZone,
-      );
-      if (at.getTime() > after.getTime() && at.getTime() <= upTo.getTime()) out.add(at.getTime());
+  const out = new Set<number>();
+  // Every local calendar date the window touches, with one day of margin on each side.
+  const toLocalDate = (at: Date) =>
+    Temporal.Instant.fromEpochMilliseconds(at.getTime()).toZonedDateTimeISO(timeZone).toPlainDate();
+  const last = toLocalDate(upTo).add({ days: 1 });
+  for (let day = toLocalDate(after).subtract({ days: 1 }); Temporal.PlainDate.compare(day, last) <= 0; ) {
+    for (const plainTime of parsed) {
+      const ms = day.toZonedDateTime({ timeZone, plainTime }).epochMilliseconds;
+      if (ms > after.getTime() && ms <= upTo.getTime()) out.add(ms);
     }
+    day = day.add({ days: 1 });
   }
   return [...out].sort((a, b) => a - b).map((ms) => new Date(ms));
 }

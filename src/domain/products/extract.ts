@@ -1,5 +1,5 @@
 /**
- * Product details from one HTML page (issue 6): schema.org Product JSON-LD (also inside `@graph`, with
+ * Product details from one HTML page: schema.org Product JSON-LD (also inside `@graph`, with
  * `offers` as an Offer, AggregateOffer or a list), then Open Graph (`og:*`, `product:price:*`), then plain
  * meta tags (`<title>`, `meta name=description`). Parsed with cheerio (htmlparser2), with the work per page capped; the page text is untrusted data: it is
  * only copied into bounded string fields, never interpreted (service spec 5.14).

@@ -1,5 +1,5 @@
 /**
- * The AI text boundary (issue 6 "AI text"): caption, hook and hashtag variations and UGC on-screen hooks.
+ * The AI text boundary: caption, hook and hashtag variations and UGC on-screen hooks.
  * Every field of a subject is untrusted data (product pages, user captions, briefs): implementations pass
  * it as data, never as instructions (service spec 5.14).
  */

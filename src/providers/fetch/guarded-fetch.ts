@@ -1,5 +1,5 @@
 /**
- * The guarded fetch of product pages (service spec 4.2 rule 6, issue 6). One HTML page per call, nothing
+ * The guarded fetch of product pages (service spec 4.2 rule 6). One HTML page per call, nothing
  * else: http/https on ports 80/443 only; the host name is resolved once, every address is checked
  * (address-policy.ts) and the TCP connection is pinned to the checked address through undici's
  * `connect.lookup`, so there is no DNS-rebinding window. Redirects are followed by hand (at most 3), each

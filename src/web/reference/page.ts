@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { Marked, type Tokens } from "marked";
-import { esc } from "../html.ts";
+import { documentShell, esc, html, type RawHtml, raw } from "../html.ts";
 import { PAGE_STYLE, SEARCH_SCRIPT } from "./client.ts";
 
 /** The parts of generated/catalog.json the page and the bundle read. */
@@ -61,7 +61,7 @@ export function renderGuide(markdown: string): string {
   return marked.parse(markdown, { async: false });
 }
 
-function toolItem(tool: CatalogDoc["tools"][number]): string {
+function toolItem(tool: CatalogDoc["tools"][number]): RawHtml {
   const search = [tool.name, tool.title, tool.group, tool.scope, tool.description].join(" ").toLowerCase();
   const flags = [
     tool.access,
@@ -70,32 +70,24 @@ function toolItem(tool: CatalogDoc["tools"][number]): string {
     `budget ${tool.budget}`,
     tool.plan ? `plan ${tool.plan}` : "",
   ].filter(Boolean);
-  return `<li data-name="${esc(tool.name)}" data-group="${esc(tool.group)}" data-scope="${esc(tool.scope)}" data-search="${esc(search)}">
-<a href="#tool-${esc(tool.name)}"><code>${esc(tool.name)}</code></a> ${esc(tool.title)}
-<div class="meta"><span class="badge">${esc(tool.group)}</span><span class="badge">${esc(tool.scope)}</span>${esc(flags.join(" · "))}</div>
-<details><summary>Description and arguments</summary><p>${esc(tool.description)}</p><pre>${esc(JSON.stringify(tool.input_schema, null, 2))}</pre></details>
-</li>`;
+  return html`<li data-name="${tool.name}" data-group="${tool.group}" data-scope="${tool.scope}" data-search="${search}">
+<a href="#tool-${tool.name}"><code>${tool.name}</code></a> ${tool.title}
+<div class="meta"><span class="badge">${tool.group}</span><span class="badge">${tool.scope}</span>${flags.join(" · ")}</div>
+<details><summary>Description and arguments</summary><p>${tool.description}</p><pre>${JSON.stringify(tool.input_schema, null, 2)}</pre></details>
+</li>
+`;
 }
 
 /**
+ * The page, a template on the shared document shell (src/web/html.ts) like the other pages; every catalog
+ * value is escaped by `html`, the guide is rendered by `renderGuide`.
  * @returns the page and the CSP hashes of its inline script and style.
  */
 export function renderReferencePage(
   catalog: CatalogDoc,
   guideMarkdown: string,
 ): { html: string; scriptHash: string; styleHash: string } {
-  const tools = catalog.tools.map(toolItem).join("\n");
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>Social MCP · Developer reference</title>
-<style>${PAGE_STYLE}</style>
-</head>
-<body>
-<header><strong>Social MCP developer reference</strong> ·
+  const body = html`<header><strong>Social MCP developer reference</strong> ·
 <a href="/developers/mcp/catalog.json">catalog.json</a><a href="/developers/mcp/guide.md">guide.md</a><a href="/developers/mcp/download.zip">download.zip</a></header>
 <main>
 <section id="reference" aria-label="Tool reference">
@@ -104,16 +96,16 @@ export function renderReferencePage(
 <input id="tool-search" type="search" autocomplete="off" placeholder="e.g. carousel">
 <p id="tool-count" aria-live="polite">${catalog.tools.length} tools</p>
 <ul id="tool-list">
-${tools}
-</ul>
+${catalog.tools.map(toolItem)}</ul>
 </section>
 <article id="guide">
-${renderGuide(guideMarkdown)}
+${raw(renderGuide(guideMarkdown))}
 </article>
 </main>
-<script>${SEARCH_SCRIPT}</script>
-</body>
-</html>
 `;
-  return { html, scriptHash: cspHash(SEARCH_SCRIPT), styleHash: cspHash(PAGE_STYLE) };
+  return {
+    html: documentShell({ title: "Developer reference", body, style: PAGE_STYLE, script: SEARCH_SCRIPT }),
+    scriptHash: cspHash(SEARCH_SCRIPT),
+    styleHash: cspHash(PAGE_STYLE),
+  };
 }
