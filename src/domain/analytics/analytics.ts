@@ -13,6 +13,8 @@ import { ownedPost } from "../social/deliveries.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { planAtLeast } from "../account/plans.ts";
 
+import type { Network } from "../../providers/social/types.ts";
+
 export type Coverage = "complete" | "partial" | "none";
 
 /** Top-content result size (service spec 8). */
@@ -73,7 +75,7 @@ export async function accountAnalytics(
   return {
     accounts: rows.map((r: any) => ({
       social_account_id: r.id as string,
-      network: r.network as string,
+      network: r.network as Network,
       ...savedCounters(r, ACCOUNT_METRICS),
     })),
   };
@@ -94,7 +96,7 @@ export async function postAnalytics(db: Knex, owner: Owner, postId: string) {
     post_id: postId,
     deliveries: rows.map((r: any) => ({
       delivery_id: r.id as string,
-      network: r.network as string,
+      network: r.network as Network,
       ...savedCounters(r, POST_METRICS),
     })),
   };
@@ -158,7 +160,7 @@ export async function bestPerformingContent(
       post_id: r.post_id as string,
       delivery_id: r.id as string,
       caption_excerpt: excerpt(r.caption ?? r.title),
-      network: r.network as string,
+      network: r.network as Network,
       views: Number(r.views),
       published_at: new Date(r.published_at).toISOString(),
     })),

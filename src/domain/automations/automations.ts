@@ -5,7 +5,12 @@
  */
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
-import { type AutomationKind, type AutomationSettings, validateSettings } from "./config.ts";
+import {
+  type AutomationConfiguration,
+  type AutomationKind,
+  type AutomationSettings,
+  validateSettings,
+} from "./config.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
 import { type Owner, ownedBy, isUuid } from "../owner.ts";
 import { assertAutomationSlot } from "../account/quotas.ts";
@@ -15,7 +20,7 @@ export interface AutomationView {
   kind: AutomationKind;
   name: string;
   status: "draft" | "enabled" | "disabled";
-  configuration: Record<string, unknown>;
+  configuration: AutomationConfiguration;
   cta_asset_id: string | null;
   daily_times: string[];
   time_zone: string;

@@ -5,6 +5,7 @@
  * frames through the AI image provider, the video through the video provider (the local one records a render
  * plan), carousels through the carousel pipeline. Read back with `getAutomationRun` by kind and run id.
  */
+import type { RunStatus } from "../runs.ts";
 import { randomUUID } from "node:crypto";
 import type { AppContext } from "../../context.ts";
 import { storeGeneratedImage } from "../media/generated-image.ts";
@@ -25,7 +26,7 @@ export interface RunSummary {
   automation_id: string;
   kind: "video" | "carousel";
   run_id: string;
-  status: string;
+  status: RunStatus;
 }
 
 export interface RunOptions {

@@ -15,13 +15,22 @@ export interface SafeSocialAccount {
   network: Network;
   display_name: string;
   handle: string | null;
-  status: string;
+  status: SocialAccountStatus;
 }
+
+/** Connection statuses of a social account (service spec 2.7). */
+export type SocialAccountStatus = "connected" | "expired" | "error";
 
 /** The columns of the safe projection; sealed columns are deliberately absent. */
 const SAFE_COLUMNS = ["id", "network", "display_name", "handle", "status"] as const;
 
-type SafeRow = { id: string; network: Network; display_name: string; handle: string | null; status: string };
+type SafeRow = {
+  id: string;
+  network: Network;
+  display_name: string;
+  handle: string | null;
+  status: SocialAccountStatus;
+};
 
 function project(row: SafeRow): SafeSocialAccount {
   return {

@@ -21,11 +21,14 @@ export interface ScheduleRequest extends PublicationRequest {
   scheduled_for: string;
 }
 
+/** Schedule statuses (service spec 2.7). */
+export type ScheduleStatus = "scheduled" | "publishing" | "published" | "failed" | "canceled";
+
 export interface ScheduleView {
   schedule_id: string;
   post_id: string;
   scheduled_for: string;
-  status: string;
+  status: ScheduleStatus;
   deliveries: DeliveryView[];
 }
 
