@@ -10,6 +10,7 @@
  *   consumed token presented again -> invalid_grant; more than REFRESH_REUSE_GRACE seconds after it was
  *   consumed it is treated as stolen and the whole grant is revoked.
  */
+import { isUuid } from "../ids.ts";
 import type { Request, Response } from "express";
 import type { AppContext } from "../context.ts";
 import type { Knex } from "../db/knex.ts";
@@ -26,7 +27,6 @@ import {
 } from "./tokens.ts";
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Params = Record<string, unknown>;
 
@@ -55,7 +55,7 @@ interface TokenClient {
  */
 async function requireClient(params: Params, trx: Knex.Transaction): Promise<TokenClient> {
   const id = str(params, "client_id");
-  if (!id || !UUID.test(id)) throw new OAuthError("invalid_client", "client_id is not a registered client");
+  if (!id || !isUuid(id)) throw new OAuthError("invalid_client", "client_id is not a registered client");
   const row = await trx("oauth_clients").where({ client_id: id }).first("client_id", "grant_types");
   if (!row) throw new OAuthError("invalid_client", "client_id is not a registered client");
   const grantType = params.grant_type as string;

@@ -11,6 +11,7 @@
  * finished connecting): the user sees and can revoke it at once. A grant whose code expired unredeemed can
  * never be used and is not shown. Revoked connections appear only under "Requests", when they made some.
  */
+import { isUuid } from "../ids.ts";
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
@@ -23,7 +24,6 @@ import { pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 
 export const SETTINGS_PATH = "/settings/integrations/mcp";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function when(d: Date | string | null): string {
   return d ? new Date(d).toISOString().replace("T", " ").slice(0, 16) + " UTC" : "never";
@@ -212,7 +212,7 @@ export function settingsRoutes(ctx: AppContext): Router {
         }
         const id = req.params.id;
         const grant =
-          typeof id === "string" && UUID.test(id)
+          typeof id === "string" && isUuid(id)
             ? await ctx.db("oauth_grants").where({ id, user_id: s.userId }).first("id")
             : undefined;
         if (!grant) {

@@ -3,6 +3,7 @@
  * automation slots, shared account-wide); update, enable, disable and delete run after browser approval.
  * Reads are owner-scoped; another user's or workspace's automation is `not_found`.
  */
+import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import {
@@ -12,7 +13,7 @@ import {
   validateSettings,
 } from "./config.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
-import { type Owner, ownedBy, isUuid } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 import { assertAutomationSlot } from "../account/quotas.ts";
 
 export interface AutomationView {

@@ -4,10 +4,11 @@
  * (`ugc-video`, `2x2-grid`, `single-fade`); `cta_asset_id` is an owned stored video of 3 to 15 seconds and is
  * required for UGC. Automations run at daily configured times (HH:MM in a time zone) and manually only.
  */
+import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import { productCtaArtwork, ownedProduct, resolveDesign } from "../carousels/carousels.ts";
-import { type Owner, ownedBy, isUuid } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 import type { Tone } from "../../providers/ai-text/types.ts";
 import type { CarouselFormat, SlideCount } from "../carousels/formats.ts";
 
@@ -77,9 +78,7 @@ export interface AutomationSettings {
 }
 
 function fail(path: string, message: string, params: Record<string, unknown> = {}): ToolError {
-  return new ToolError("validation_failed", message, [
-    { keyword: "rule", instancePath: path, schemaPath: `#/properties${path}`, params, message },
-  ]);
+  return ToolError.validation(message, { path, keyword: "rule", params });
 }
 
 /**

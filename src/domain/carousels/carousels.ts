@@ -4,6 +4,7 @@
  * charges credits before anything is written, and creates a queued `carousel_runs` row whose pending slides
  * the worker generates (src/domain/carousels-run.ts).
  */
+import { isUuid } from "../../ids.ts";
 import { type CarouselFormat, isSlideCount, SLIDE_COUNTS, type SlideCount } from "./formats.ts";
 import { randomUUID } from "node:crypto";
 import type { Sealer } from "../../crypto/seal.ts";
@@ -11,7 +12,7 @@ import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import { buildOutline, type Outline } from "./outline.ts";
 import { chargeCredits } from "../account/credits.ts";
-import { type Owner, ownedBy, isUuid } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 import { carouselPrice, carouselWithCtaPrice, PRICES } from "../account/prices.ts";
 
 export interface CarouselDesign {
@@ -35,9 +36,7 @@ export async function listDesigns(db: Knex): Promise<CarouselDesign[]> {
 }
 
 function invalid(path: string, message: string, params: Record<string, unknown> = {}): ToolError {
-  return new ToolError("validation_failed", message, [
-    { keyword: "enum", instancePath: path, schemaPath: `#/properties${path}`, params, message },
-  ]);
+  return ToolError.validation(message, { path, keyword: "enum", params });
 }
 
 /**

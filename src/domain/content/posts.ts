@@ -4,6 +4,7 @@
  * Soft-deleted via `deleted_at`. Types: text | image | carousel | video. Statuses: draft | needs_review |
  * approved | scheduled | publishing | published | failed.
  */
+import { isUuid } from "../../ids.ts";
 import type { Network } from "../../providers/social/types.ts";
 import type { DeliveryStatus } from "../social/deliveries.ts";
 import type { RunStatus } from "../runs.ts";
@@ -11,7 +12,7 @@ import type { Knex } from "../../db/knex.ts";
 import { ToolError } from "../../errors.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
 import { requireOwnedAssets } from "../media/media.ts";
-import { isUuid, type Owner, ownedBy } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 
 export const POST_TYPES = ["text", "image", "carousel", "video"] as const;
 export const POST_STATUSES = [

@@ -3,11 +3,12 @@
  * carries `post_url` once published and may stay `pending` (for example while the account must be
  * reconnected). Publishing goes through the social provider boundary.
  */
+import { isUuid } from "../../ids.ts";
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
-import { type Owner, ownedBy, isUuid } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 import type { Network } from "../../providers/social/types.ts";
 import { providerAccount } from "./accounts.ts";
 
