@@ -29,7 +29,14 @@ export interface RunSummary {
   status: RunStatus;
 }
 
+/** What `runAutomation` runs and how. */
 export interface RunOptions {
+  /** The owner's automation. */
+  automationId: string;
+  /** The operation of a `run_automation` call (recorded on the run and its charges); none for the scheduler. */
+  operationId?: string | undefined;
+  /** Aborts the generation (operation deadline, shutdown). */
+  signal?: AbortSignal | undefined;
   /**
    * A scheduled run's daily slot (src/domain/automations-schedule.ts): the run gets trigger `schedule`, and
    * the unique (automation_id, scheduled_slot) index makes a second run of the same slot fail with a unique
@@ -46,11 +53,9 @@ export interface RunOptions {
 export async function runAutomation(
   app: AppContext,
   owner: Owner,
-  automationId: string,
-  operationId: string | undefined,
-  signal?: AbortSignal,
-  options: RunOptions = {},
+  options: RunOptions,
 ): Promise<RunSummary & { credits_charged: number }> {
+  const { automationId, operationId, signal } = options;
   const runId = randomUUID();
   const started = await app.db.transaction(async (trx) => {
     const a = automationView(await ownedAutomation(trx, owner, automationId));

@@ -29,13 +29,11 @@ export const handler: ToolHandlers["run_automation"] = {
     };
   },
   async execute(input, ctx) {
-    const out = await runAutomation(
-      ctx.app,
-      ownerOf(ctx.auth),
-      input.automation_id,
-      ctx.operationId,
-      ctx.signal,
-    );
+    const out = await runAutomation(ctx.app, ownerOf(ctx.auth), {
+      automationId: input.automation_id,
+      operationId: ctx.operationId,
+      signal: ctx.signal,
+    });
     return {
       data: {
         automation_id: out.automation_id,
