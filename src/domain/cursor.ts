@@ -4,6 +4,7 @@
  * Postgres prints it) and id, or of an offset for ranked lists. Decoding validates the shape strictly;
  * anything else is `validation_failed`. A cursor only narrows a query that is already owner-scoped.
  */
+import { SPEC_LIMITS } from "../config.ts";
 import { isUuid } from "../ids.ts";
 import type { Knex } from "../db/knex.ts";
 import { ToolError } from "../errors.ts";
@@ -58,7 +59,11 @@ export function decodeOffset(cursor: string, max: number): number {
 }
 
 /** Clamps a requested page size to 1..50 (default 20). */
-export function pageSize(limit: number | undefined, def = 20, max = 50): number {
+export function pageSize(
+  limit: number | undefined,
+  def: number = SPEC_LIMITS.listPageSize.default,
+  max: number = SPEC_LIMITS.listPageSize.max,
+): number {
   if (limit === undefined) return def;
   if (!Number.isInteger(limit) || limit < 1 || limit > max) {
     throw ToolError.validation(`limit must be an integer from 1 to ${max}`, {

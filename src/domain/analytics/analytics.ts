@@ -6,6 +6,7 @@
  * `published_at`, not daily increments. Analytics needs the Pro plan: the pipeline checks the catalog's
  * `plan: pro`, and `assertAnalyticsPlan` checks again here.
  */
+import { SPEC_LIMITS } from "../../config.ts";
 import type { Knex } from "../../db/knex.ts";
 import { ToolError } from "../../errors.ts";
 import { userPlan } from "../account/accounts.ts";
@@ -18,7 +19,7 @@ import type { Network } from "../../providers/social/types.ts";
 export type Coverage = "complete" | "partial" | "none";
 
 /** Top-content result size (service spec 8). */
-export const TOP_CONTENT_MAX = 5;
+export const TOP_CONTENT_MAX = SPEC_LIMITS.topContentItems;
 
 /** @throws ToolError forbidden unless the user is on the Pro plan. */
 export async function assertAnalyticsPlan(db: Knex, userId: string): Promise<void> {

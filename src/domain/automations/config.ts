@@ -4,6 +4,7 @@
  * (`ugc-video`, `2x2-grid`, `single-fade`); `cta_asset_id` is an owned stored video of 3 to 15 seconds and is
  * required for UGC. Automations run at daily configured times (HH:MM in a time zone) and manually only.
  */
+import { SPEC_LIMITS } from "../../config.ts";
 import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
@@ -44,8 +45,8 @@ export type VideoType = keyof typeof VIDEO_TEMPLATES;
 export type TemplateId = (typeof VIDEO_TEMPLATES)[VideoType];
 
 /** CTA video length bounds, seconds (service spec 8). */
-export const CTA_MIN_SECONDS = 3;
-export const CTA_MAX_SECONDS = 15;
+export const CTA_MIN_SECONDS = SPEC_LIMITS.ugcCtaVideoSeconds.min;
+export const CTA_MAX_SECONDS = SPEC_LIMITS.ugcCtaVideoSeconds.max;
 
 /** Fields every configuration may carry: the tone of generated captions and the destination accounts. */
 type Delivery = { caption_tone?: Tone; social_account_ids?: string[] };
