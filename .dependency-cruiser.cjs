@@ -20,7 +20,7 @@ const layers = [
   { name: "domain", path: "^src/domain/" },
   { name: "context", path: "^src/(context|tool-contract)\\.ts$" },
   { name: "providers", path: "^src/providers/" },
-  { name: "base", path: "^src/(db|crypto)/|^src/(config|errors|log|keys|scopes)\\.ts$" },
+  { name: "base", path: "^src/(db|crypto)/|^src/(config|errors|log|keys|scopes|ids)\\.ts$" },
 ];
 
 const forbidden = [];

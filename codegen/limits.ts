@@ -1,10 +1,10 @@
 /**
  * The limits of service spec 8 as the catalog and the guide publish them: per-user budgets, other limits,
  * the credits table (computed from src/domain/account/prices.ts, the prices the service charges) and the plan
- * quotas. Configurable values are the defaults of src/config.ts (an operator may change them); the rest are
- * fixed by the spec.
+ * quotas. Nothing is written here: configurable values are the defaults of src/config.ts (an operator may
+ * change them), the fixed ones are src/config.ts SPEC_LIMITS, which the enforcing modules use too.
  */
-import { loadConfig } from "../src/config.ts";
+import { loadConfig, SPEC_LIMITS } from "../src/config.ts";
 import { PLAN_QUOTAS, PLANS } from "../src/domain/account/plans.ts";
 import {
   carouselPrice,
@@ -48,17 +48,17 @@ export function resolveLimits(): Limits {
       browser: config.limits.browser,
       download: config.limits.download,
     },
-    protocol_body_bytes: 256 * 1024,
-    redirect_uris_per_client: { min: 1, max: 10 },
-    access_token_lifetime_seconds: 3600,
-    refresh_token_lifetime_seconds: 30 * 24 * 3600,
+    protocol_body_bytes: SPEC_LIMITS.protocolBodyBytes,
+    redirect_uris_per_client: { ...SPEC_LIMITS.redirectUrisPerClient },
+    access_token_lifetime_seconds: SPEC_LIMITS.accessTokenLifetimeSeconds,
+    refresh_token_lifetime_seconds: SPEC_LIMITS.refreshTokenLifetimeSeconds,
     approval_expiry_seconds: config.worker.approvalTtlSeconds,
     stranded_redispatch_after_seconds: config.worker.strandedAfterSeconds,
-    maintenance_interval_seconds: 300,
-    queue_retry_after_min_seconds: 1800,
-    list_page_size: { default: 20, max: 50 },
-    top_content_items: 5,
-    ugc_cta_video_seconds: { min: 3, max: 15 },
+    maintenance_interval_seconds: SPEC_LIMITS.maintenanceIntervalSeconds,
+    queue_retry_after_min_seconds: SPEC_LIMITS.queueRetryAfterMinSeconds,
+    list_page_size: { ...SPEC_LIMITS.listPageSize },
+    top_content_items: SPEC_LIMITS.topContentItems,
+    ugc_cta_video_seconds: { ...SPEC_LIMITS.ugcCtaVideoSeconds },
     credits: [
       { action: "each generated image", credits: PRICES.generated_image },
       { action: "carousel of 6 newly generated images", credits: carouselPrice(6) },

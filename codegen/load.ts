@@ -1,10 +1,12 @@
 /**
- * Step 1 of codegen: parse tools.yaml and validate it (structure with TypeBox, then the semantic rules).
+ * Step 1 of codegen: parse tools.yaml, expand its shared definitions (definitions.ts) and validate it
+ * (structure with TypeBox, then the semantic rules).
  * Pure: text in, validated tools out, or a CodegenError listing every bad field with its path.
  */
 import { Settings } from "typebox/system";
 import { Value } from "typebox/value";
 import { parseDocument } from "yaml";
+import { DefinitionExpander } from "./definitions.ts";
 import { CodegenError, type Issue, isRecord, schemaErrorsToIssues } from "./issues.ts";
 import { type ToolSpec, ToolSpecSchema, type ToolsFile, ToolsFileSchema } from "./spec.ts";
 import { checkTool } from "./tool-rules.ts";
@@ -44,7 +46,16 @@ function validate(raw: unknown): ToolsFile {
   if (!isRecord(raw))
     throw new CodegenError([{ path: "", message: "must be a mapping with version and tools" }]);
   const issues: Issue[] = schemaErrorsToIssues(Value.Errors(ToolsFileSchema, raw), raw, []);
-  const list = Array.isArray(raw.tools) ? raw.tools : [];
+  const definitions = new DefinitionExpander(isRecord(raw.definitions) ? raw.definitions : {});
+  const list = (Array.isArray(raw.tools) ? raw.tools : []).map((tool: unknown, i) => {
+    if (!isRecord(tool)) return tool;
+    const out: Record<string, unknown> = { ...tool };
+    for (const key of ["input", "output", "result"] as const)
+      if (key in tool) out[key] = definitions.expand(tool[key], ["tools", i, key]);
+    return out;
+  });
+  issues.push(...definitions.issues, ...definitions.unused());
+  if (definitions.issues.length > 0) throw new CodegenError(issues);
   const firstIndex = new Map<string, number>();
   list.forEach((tool: unknown, i) => {
     const structural = schemaErrorsToIssues(Value.Errors(ToolSpecSchema, tool), tool, ["tools", i]);

@@ -56,6 +56,8 @@ export const ToolSpecSchema = Type.Object(
 export const ToolsFileSchema = Type.Object(
   {
     version: Type.Literal(1),
+    /** Shared shapes referenced as `$ref: "#/definitions/<name>"` (codegen/definitions.ts). */
+    definitions: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     tools: Type.Array(Type.Unknown(), { minItems: 1, maxItems: 500 }),
   },
   { additionalProperties: false },

@@ -3,7 +3,14 @@
  * The tool registry: metadata, compiled validators and handler bindings (docs/tools-yaml.md).
  */
 import { Compile } from "typebox/compile";
-import type { RegisteredTool, SchemaIssue, ToolHandler, ToolMeta, Validator } from "../src/tool-contract.ts";
+import type {
+  BoundToolHandler,
+  RegisteredTool,
+  SchemaIssue,
+  ToolMeta,
+  Validator,
+} from "../src/tool-contract.ts";
+import type { ToolHandlers } from "./tool-types.ts";
 import { handler as approve_carousel_handler } from "../src/tools/carousels/approve_carousel.ts";
 import { handler as create_automation_handler } from "../src/tools/automations/create_automation.ts";
 import { handler as create_image_post_handler } from "../src/tools/content/create_image_post.ts";
@@ -72,7 +79,7 @@ function validator(schema: Record<string, unknown>): Validator {
           );
 }
 
-function register(meta: ToolMeta, handler: ToolHandler): RegisteredTool {
+function register(meta: ToolMeta, handler: BoundToolHandler): RegisteredTool {
   return {
     ...meta,
     validateInput: validator(meta.inputSchema),
@@ -81,6 +88,57 @@ function register(meta: ToolMeta, handler: ToolHandler): RegisteredTool {
   };
 }
 
+/** Each tool's handler, checked against the type tools.yaml gives it (a mismatch does not compile). */
+const HANDLERS: ToolHandlers = {
+  approve_carousel: approve_carousel_handler,
+  create_automation: create_automation_handler,
+  create_image_post: create_image_post_handler,
+  create_product: create_product_handler,
+  create_text_post: create_text_post_handler,
+  delete_automation: delete_automation_handler,
+  delete_post: delete_post_handler,
+  delete_product: delete_product_handler,
+  disable_automation: disable_automation_handler,
+  enable_automation: enable_automation_handler,
+  fetch_product_details: fetch_product_details_handler,
+  generate_captions: generate_captions_handler,
+  generate_carousel: generate_carousel_handler,
+  generate_ugc_hooks: generate_ugc_hooks_handler,
+  get_account_analytics: get_account_analytics_handler,
+  get_account_settings: get_account_settings_handler,
+  get_automation: get_automation_handler,
+  get_automation_run: get_automation_run_handler,
+  get_best_performing_content: get_best_performing_content_handler,
+  get_carousel: get_carousel_handler,
+  get_carousel_outline: get_carousel_outline_handler,
+  get_credit_balance: get_credit_balance_handler,
+  get_job_status: get_job_status_handler,
+  get_media: get_media_handler,
+  get_post: get_post_handler,
+  get_post_analytics: get_post_analytics_handler,
+  get_product: get_product_handler,
+  get_profile: get_profile_handler,
+  get_schedule: get_schedule_handler,
+  get_workspace: get_workspace_handler,
+  list_automation_runs: list_automation_runs_handler,
+  list_automations: list_automations_handler,
+  list_carousel_formats: list_carousel_formats_handler,
+  list_connected_social_accounts: list_connected_social_accounts_handler,
+  list_content: list_content_handler,
+  list_deliveries: list_deliveries_handler,
+  list_media: list_media_handler,
+  list_product_assets: list_product_assets_handler,
+  list_products: list_products_handler,
+  publish_post: publish_post_handler,
+  regenerate_carousel_slide: regenerate_carousel_slide_handler,
+  retry_carousel: retry_carousel_handler,
+  run_automation: run_automation_handler,
+  schedule_post: schedule_post_handler,
+  search_content: search_content_handler,
+  search_media: search_media_handler,
+  update_automation: update_automation_handler,
+  update_product: update_product_handler,
+};
 /** Every tool, sorted by name. */
 export const TOOLS: readonly RegisteredTool[] = Object.freeze([
   register(
@@ -176,7 +234,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    approve_carousel_handler,
+    HANDLERS.approve_carousel,
   ),
   register(
     {
@@ -549,7 +607,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    create_automation_handler,
+    HANDLERS.create_automation,
   ),
   register(
     {
@@ -687,7 +745,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    create_image_post_handler,
+    HANDLERS.create_image_post,
   ),
   register(
     {
@@ -833,7 +891,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    create_product_handler,
+    HANDLERS.create_product,
   ),
   register(
     {
@@ -964,7 +1022,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    create_text_post_handler,
+    HANDLERS.create_text_post,
   ),
   register(
     {
@@ -1054,7 +1112,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    delete_automation_handler,
+    HANDLERS.delete_automation,
   ),
   register(
     {
@@ -1144,7 +1202,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    delete_post_handler,
+    HANDLERS.delete_post,
   ),
   register(
     {
@@ -1234,7 +1292,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    delete_product_handler,
+    HANDLERS.delete_product,
   ),
   register(
     {
@@ -1329,7 +1387,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    disable_automation_handler,
+    HANDLERS.disable_automation,
   ),
   register(
     {
@@ -1425,7 +1483,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    enable_automation_handler,
+    HANDLERS.enable_automation,
   ),
   register(
     {
@@ -1529,7 +1587,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    fetch_product_details_handler,
+    HANDLERS.fetch_product_details,
   ),
   register(
     {
@@ -1672,7 +1730,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    generate_captions_handler,
+    HANDLERS.generate_captions,
   ),
   register(
     {
@@ -1790,7 +1848,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    generate_carousel_handler,
+    HANDLERS.generate_carousel,
   ),
   register(
     {
@@ -1906,7 +1964,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    generate_ugc_hooks_handler,
+    HANDLERS.generate_ugc_hooks,
   ),
   register(
     {
@@ -2051,7 +2109,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_account_analytics_handler,
+    HANDLERS.get_account_analytics,
   ),
   register(
     {
@@ -2204,7 +2262,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_account_settings_handler,
+    HANDLERS.get_account_settings,
   ),
   register(
     {
@@ -2424,7 +2482,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_automation_handler,
+    HANDLERS.get_automation,
   ),
   register(
     {
@@ -2552,7 +2610,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_automation_run_handler,
+    HANDLERS.get_automation_run,
   ),
   register(
     {
@@ -2685,7 +2743,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_best_performing_content_handler,
+    HANDLERS.get_best_performing_content,
   ),
   register(
     {
@@ -2820,7 +2878,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_carousel_handler,
+    HANDLERS.get_carousel,
   ),
   register(
     {
@@ -2930,7 +2988,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_carousel_outline_handler,
+    HANDLERS.get_carousel_outline,
   ),
   register(
     {
@@ -3020,7 +3078,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_credit_balance_handler,
+    HANDLERS.get_credit_balance,
   ),
   register(
     {
@@ -3163,7 +3221,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_job_status_handler,
+    HANDLERS.get_job_status,
   ),
   register(
     {
@@ -3281,7 +3339,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_media_handler,
+    HANDLERS.get_media,
   ),
   register(
     {
@@ -3440,7 +3498,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_post_handler,
+    HANDLERS.get_post,
   ),
   register(
     {
@@ -3579,7 +3637,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_post_analytics_handler,
+    HANDLERS.get_post_analytics,
   ),
   register(
     {
@@ -3699,7 +3757,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_product_handler,
+    HANDLERS.get_product,
   ),
   register(
     {
@@ -3791,7 +3849,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_profile_handler,
+    HANDLERS.get_profile,
   ),
   register(
     {
@@ -3930,7 +3988,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_schedule_handler,
+    HANDLERS.get_schedule,
   ),
   register(
     {
@@ -4021,7 +4079,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    get_workspace_handler,
+    HANDLERS.get_workspace,
   ),
   register(
     {
@@ -4172,7 +4230,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    list_automation_runs_handler,
+    HANDLERS.list_automation_runs,
   ),
   register(
     {
@@ -4418,7 +4476,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    list_automations_handler,
+    HANDLERS.list_automations,
   ),
   register(
     {
@@ -4549,7 +4607,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    list_carousel_formats_handler,
+    HANDLERS.list_carousel_formats,
   ),
   register(
     {
@@ -4657,7 +4715,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    list_connected_social_accounts_handler,
+    HANDLERS.list_connected_social_accounts,
   ),
   register(
     {
@@ -4811,7 +4869,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    list_content_handler,
+    HANDLERS.list_content,
   ),
   register(
     {
@@ -4952,7 +5010,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    list_deliveries_handler,
+    HANDLERS.list_deliveries,
   ),
   register(
     {
@@ -5091,7 +5149,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    list_media_handler,
+    HANDLERS.list_media,
   ),
   register(
     {
@@ -5200,7 +5258,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    list_product_assets_handler,
+    HANDLERS.list_product_assets,
   ),
   register(
     {
@@ -5341,7 +5399,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    list_products_handler,
+    HANDLERS.list_products,
   ),
   register(
     {
@@ -5439,7 +5497,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    publish_post_handler,
+    HANDLERS.publish_post,
   ),
   register(
     {
@@ -5539,7 +5597,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    regenerate_carousel_slide_handler,
+    HANDLERS.regenerate_carousel_slide,
   ),
   register(
     {
@@ -5637,7 +5695,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    retry_carousel_handler,
+    HANDLERS.retry_carousel,
   ),
   register(
     {
@@ -5727,7 +5785,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    run_automation_handler,
+    HANDLERS.run_automation,
   ),
   register(
     {
@@ -5831,7 +5889,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    schedule_post_handler,
+    HANDLERS.schedule_post,
   ),
   register(
     {
@@ -5981,7 +6039,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    search_content_handler,
+    HANDLERS.search_content,
   ),
   register(
     {
@@ -6116,7 +6174,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    search_media_handler,
+    HANDLERS.search_media,
   ),
   register(
     {
@@ -6331,7 +6389,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    update_automation_handler,
+    HANDLERS.update_automation,
   ),
   register(
     {
@@ -6474,7 +6532,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         },
       },
     },
-    update_product_handler,
+    HANDLERS.update_product,
   ),
 ]);
 /** Tools by name. */

@@ -3,6 +3,8 @@
  * Types of tool inputs, outputs and results (openapi-typescript over the tools.yaml schemas).
  */
 
+import type { QueuedToolHandler, ReviewToolHandler, ToolHandler } from "../src/tool-contract.ts";
+
 export type paths = Record<string, never>;
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1654,4 +1656,84 @@ export interface ToolResults {
   run_automation: components["schemas"]["run_automation_result"];
   schedule_post: components["schemas"]["schedule_post_result"];
   update_automation: components["schemas"]["update_automation_result"];
+}
+
+/** The handler type of each tool: what `src/tools/<group>/<name>.ts` exports as `handler`. */
+export interface ToolHandlers {
+  approve_carousel: ReviewToolHandler<ToolInputs["approve_carousel"], ToolResults["approve_carousel"]>;
+  create_automation: ToolHandler<ToolInputs["create_automation"], ToolOutputs["create_automation"]>;
+  create_image_post: ToolHandler<ToolInputs["create_image_post"], ToolOutputs["create_image_post"]>;
+  create_product: ToolHandler<ToolInputs["create_product"], ToolOutputs["create_product"]>;
+  create_text_post: ToolHandler<ToolInputs["create_text_post"], ToolOutputs["create_text_post"]>;
+  delete_automation: ReviewToolHandler<ToolInputs["delete_automation"], ToolResults["delete_automation"]>;
+  delete_post: ReviewToolHandler<ToolInputs["delete_post"], ToolResults["delete_post"]>;
+  delete_product: ReviewToolHandler<ToolInputs["delete_product"], ToolResults["delete_product"]>;
+  disable_automation: ReviewToolHandler<ToolInputs["disable_automation"], ToolResults["disable_automation"]>;
+  enable_automation: ReviewToolHandler<ToolInputs["enable_automation"], ToolResults["enable_automation"]>;
+  fetch_product_details: QueuedToolHandler<
+    ToolInputs["fetch_product_details"],
+    ToolResults["fetch_product_details"],
+    ToolOutputs["fetch_product_details"]
+  >;
+  generate_captions: ToolHandler<ToolInputs["generate_captions"], ToolOutputs["generate_captions"]>;
+  generate_carousel: QueuedToolHandler<
+    ToolInputs["generate_carousel"],
+    ToolResults["generate_carousel"],
+    ToolOutputs["generate_carousel"]
+  >;
+  generate_ugc_hooks: ToolHandler<ToolInputs["generate_ugc_hooks"], ToolOutputs["generate_ugc_hooks"]>;
+  get_account_analytics: ToolHandler<
+    ToolInputs["get_account_analytics"],
+    ToolOutputs["get_account_analytics"]
+  >;
+  get_account_settings: ToolHandler<ToolInputs["get_account_settings"], ToolOutputs["get_account_settings"]>;
+  get_automation: ToolHandler<ToolInputs["get_automation"], ToolOutputs["get_automation"]>;
+  get_automation_run: ToolHandler<ToolInputs["get_automation_run"], ToolOutputs["get_automation_run"]>;
+  get_best_performing_content: ToolHandler<
+    ToolInputs["get_best_performing_content"],
+    ToolOutputs["get_best_performing_content"]
+  >;
+  get_carousel: ToolHandler<ToolInputs["get_carousel"], ToolOutputs["get_carousel"]>;
+  get_carousel_outline: ToolHandler<ToolInputs["get_carousel_outline"], ToolOutputs["get_carousel_outline"]>;
+  get_credit_balance: ToolHandler<ToolInputs["get_credit_balance"], ToolOutputs["get_credit_balance"]>;
+  get_job_status: ToolHandler<ToolInputs["get_job_status"], ToolOutputs["get_job_status"]>;
+  get_media: ToolHandler<ToolInputs["get_media"], ToolOutputs["get_media"]>;
+  get_post: ToolHandler<ToolInputs["get_post"], ToolOutputs["get_post"]>;
+  get_post_analytics: ToolHandler<ToolInputs["get_post_analytics"], ToolOutputs["get_post_analytics"]>;
+  get_product: ToolHandler<ToolInputs["get_product"], ToolOutputs["get_product"]>;
+  get_profile: ToolHandler<ToolInputs["get_profile"], ToolOutputs["get_profile"]>;
+  get_schedule: ToolHandler<ToolInputs["get_schedule"], ToolOutputs["get_schedule"]>;
+  get_workspace: ToolHandler<ToolInputs["get_workspace"], ToolOutputs["get_workspace"]>;
+  list_automation_runs: ToolHandler<ToolInputs["list_automation_runs"], ToolOutputs["list_automation_runs"]>;
+  list_automations: ToolHandler<ToolInputs["list_automations"], ToolOutputs["list_automations"]>;
+  list_carousel_formats: ToolHandler<
+    ToolInputs["list_carousel_formats"],
+    ToolOutputs["list_carousel_formats"]
+  >;
+  list_connected_social_accounts: ToolHandler<
+    ToolInputs["list_connected_social_accounts"],
+    ToolOutputs["list_connected_social_accounts"]
+  >;
+  list_content: ToolHandler<ToolInputs["list_content"], ToolOutputs["list_content"]>;
+  list_deliveries: ToolHandler<ToolInputs["list_deliveries"], ToolOutputs["list_deliveries"]>;
+  list_media: ToolHandler<ToolInputs["list_media"], ToolOutputs["list_media"]>;
+  list_product_assets: ToolHandler<ToolInputs["list_product_assets"], ToolOutputs["list_product_assets"]>;
+  list_products: ToolHandler<ToolInputs["list_products"], ToolOutputs["list_products"]>;
+  publish_post: ReviewToolHandler<ToolInputs["publish_post"], ToolResults["publish_post"]>;
+  regenerate_carousel_slide: QueuedToolHandler<
+    ToolInputs["regenerate_carousel_slide"],
+    ToolResults["regenerate_carousel_slide"],
+    ToolOutputs["regenerate_carousel_slide"]
+  >;
+  retry_carousel: QueuedToolHandler<
+    ToolInputs["retry_carousel"],
+    ToolResults["retry_carousel"],
+    ToolOutputs["retry_carousel"]
+  >;
+  run_automation: ReviewToolHandler<ToolInputs["run_automation"], ToolResults["run_automation"]>;
+  schedule_post: ReviewToolHandler<ToolInputs["schedule_post"], ToolResults["schedule_post"]>;
+  search_content: ToolHandler<ToolInputs["search_content"], ToolOutputs["search_content"]>;
+  search_media: ToolHandler<ToolInputs["search_media"], ToolOutputs["search_media"]>;
+  update_automation: ReviewToolHandler<ToolInputs["update_automation"], ToolResults["update_automation"]>;
+  update_product: ToolHandler<ToolInputs["update_product"], ToolOutputs["update_product"]>;
 }

@@ -13,6 +13,31 @@ const Int = (def: number, min = 0, max = 1_000_000_000) =>
   Type.Optional(Type.String({ pattern: "^[0-9]+$", default: String(def), minimum: min, maximum: max }));
 
 /** Raw environment schema: names are the env variable names. Every value is a string or absent. */
+/**
+ * Limits the service spec fixes (section 8): not configurable, enforced where named and published in the
+ * catalog and the guide (codegen/limits.ts). The configurable limits are the defaults of EnvSchema below.
+ */
+export const SPEC_LIMITS = {
+  /** Largest MCP request body (src/mcp/routes.ts), bytes. */
+  protocolBodyBytes: 256 * 1024,
+  /** Redirect URIs a registered client may have (src/oauth/register.ts). */
+  redirectUrisPerClient: { min: 1, max: 10 },
+  /** Access token lifetime (src/oauth/tokens.ts), seconds. */
+  accessTokenLifetimeSeconds: 3600,
+  /** Refresh token lifetime (src/oauth/tokens.ts), seconds. */
+  refreshTokenLifetimeSeconds: 30 * 24 * 3600,
+  /** Interval of the maintenance pass (src/operations/boss.ts MAINTENANCE_CRON), seconds. */
+  maintenanceIntervalSeconds: 300,
+  /** QUEUE_RETRY_AFTER_SECONDS must exceed this (a queued job outlives an approval's expiry), seconds. */
+  queueRetryAfterMinSeconds: 1800,
+  /** Page size of list tools (src/domain/cursor.ts pageSize). */
+  listPageSize: { default: 20, max: 50 },
+  /** Items get_best_performing_content returns at most (src/domain/analytics/analytics.ts). */
+  topContentItems: 5,
+  /** Length of the CTA video of an AI UGC automation (src/domain/automations/config.ts), seconds. */
+  ugcCtaVideoSeconds: { min: 3, max: 15 },
+} as const;
+
 export const EnvSchema = Type.Object({
   NODE_ENV: Type.Optional(Type.String()),
   DATABASE_URL: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
@@ -61,7 +86,7 @@ export const EnvSchema = Type.Object({
   WORKER_LEASE_SECONDS: Int(30, 3, 600),
   APPROVAL_TTL_SECONDS: Int(1800, 1),
   STRANDED_AFTER_SECONDS: Int(600, 1),
-  QUEUE_RETRY_AFTER_SECONDS: Int(3600, 1801),
+  QUEUE_RETRY_AFTER_SECONDS: Int(3600, SPEC_LIMITS.queueRetryAfterMinSeconds + 1),
   OAUTH_UNUSED_CLIENT_TTL_SECONDS: Int(7 * 24 * 3600, 3600),
 });
 

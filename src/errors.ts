@@ -50,6 +50,34 @@ export class ToolError extends Error {
     super(message);
     this.name = "ToolError";
   }
+
+  /**
+   * A `validation_failed` error whose `details` is one issue in the TypeBox/Ajv shape (STYLE.md):
+   * `{keyword, instancePath, schemaPath, params, message}`.
+   * @param message the error's message (safe to show), e.g. "limit must be an integer from 1 to 50".
+   * @param issue `path` is the JSON pointer of the argument (`/limit`, `""` for the whole arguments);
+   *   `schemaPath` defaults to `#/properties<path>`, `params` to `{}`, `rule` (the issue's message) to
+   *   `message`.
+   */
+  static validation(
+    message: string,
+    issue: {
+      path: string;
+      keyword: string;
+      rule?: string;
+      params?: Record<string, unknown>;
+      schemaPath?: string;
+    },
+  ): ToolError {
+    const detail: ValidationIssue = {
+      keyword: issue.keyword,
+      instancePath: issue.path,
+      schemaPath: issue.schemaPath ?? `#/properties${issue.path}`,
+      params: issue.params ?? {},
+      message: issue.rule ?? message,
+    };
+    return new ToolError("validation_failed", message, [detail]);
+  }
 }
 
 /** Shorthand for the not-found case that must not reveal whether another user's record exists. */

@@ -66,7 +66,7 @@ export interface ApprovalDescription {
  * Handlers throw ToolError for domain failures; anything else becomes `internal_error` (inline) or
  * `outcome_unknown` (worker).
  */
-export interface ToolHandler<I = any, O = any, A = any> {
+export interface ToolHandler<I, O, A = never> {
   execute(input: I, ctx: ToolContext, accepted?: A): Promise<ToolOutput<O>>;
   accept?(input: I, ctx: ToolContext): Promise<ToolOutput<A>>;
   describe?(input: I, ctx: ToolContext): Promise<ApprovalDescription>;
@@ -78,6 +78,24 @@ export interface ToolHandler<I = any, O = any, A = any> {
    */
   resumable?: boolean;
 }
+
+/** The handler of a review tool: `describe` is required; `execute` returns the worker's result. */
+export type ReviewToolHandler<I, R> = ToolHandler<I, R> & Required<Pick<ToolHandler<I, R>, "describe">>;
+
+/** The handler of a queued tool: `accept` returns the envelope's data `A`, `execute` the worker's result `R`. */
+export type QueuedToolHandler<I, R, A> = ToolHandler<I, R, A> &
+  Required<Pick<ToolHandler<I, R, A>, "accept">>;
+
+/**
+ * A handler as the registry stores it once its types were checked against tools.yaml (generated/registry.ts
+ * assigns each handler to its `ToolHandlers` entry first): the runtime validates inputs and outputs
+ * against the compiled schemas, so it only needs object-shaped values.
+ */
+export type BoundToolHandler = ToolHandler<
+  Record<string, unknown>,
+  Record<string, unknown>,
+  Record<string, unknown>
+>;
 
 export type Access = "read" | "write";
 export type Budget = "read" | "write" | "ai" | "approval" | "delete";
@@ -125,7 +143,7 @@ export type Validator = (value: unknown) => SchemaIssue[];
 export interface RegisteredTool extends ToolMeta {
   validateInput: Validator;
   validateOutput: Validator;
-  handler: ToolHandler;
+  handler: BoundToolHandler;
 }
 
 /** Envelope statuses (service spec 3.1). */

@@ -44,7 +44,12 @@ export function emitRegistry(ctx: CodegenContext): string {
   file.addImportDeclaration({
     moduleSpecifier: "../src/tool-contract.ts",
     isTypeOnly: true,
-    namedImports: ["RegisteredTool", "SchemaIssue", "ToolHandler", "ToolMeta", "Validator"],
+    namedImports: ["BoundToolHandler", "RegisteredTool", "SchemaIssue", "ToolMeta", "Validator"],
+  });
+  file.addImportDeclaration({
+    moduleSpecifier: "./tool-types.ts",
+    isTypeOnly: true,
+    namedImports: ["ToolHandlers"],
   });
   for (const tool of ctx.tools) {
     file.addImportDeclaration({
@@ -68,11 +73,24 @@ export function emitRegistry(ctx: CodegenContext): string {
     name: "register",
     parameters: [
       { name: "meta", type: "ToolMeta" },
-      { name: "handler", type: "ToolHandler" },
+      { name: "handler", type: "BoundToolHandler" },
     ],
     returnType: "RegisteredTool",
     statements: [
       "return { ...meta, validateInput: validator(meta.inputSchema), validateOutput: validator(meta.outputSchema), handler };",
+    ],
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    docs: [
+      "Each tool's handler, checked against the type tools.yaml gives it (a mismatch does not compile).",
+    ],
+    declarations: [
+      {
+        name: "HANDLERS",
+        type: "ToolHandlers",
+        initializer: `{\n${ctx.tools.map((t) => `${t.name}: ${t.name}${HANDLER_SUFFIX}`).join(",\n")}\n}`,
+      },
     ],
   });
   file.addVariableStatement({
@@ -84,7 +102,7 @@ export function emitRegistry(ctx: CodegenContext): string {
         name: "TOOLS",
         type: "readonly RegisteredTool[]",
         initializer: `Object.freeze([\n${ctx.tools
-          .map((t) => `register(${metaLiteral(t)}, ${t.name}${HANDLER_SUFFIX})`)
+          .map((t) => `register(${metaLiteral(t)}, HANDLERS.${t.name})`)
           .join(",\n")}\n])`,
       },
     ],

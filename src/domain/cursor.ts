@@ -4,9 +4,10 @@
  * Postgres prints it) and id, or of an offset for ranked lists. Decoding validates the shape strictly;
  * anything else is `validation_failed`. A cursor only narrows a query that is already owner-scoped.
  */
+import { SPEC_LIMITS } from "../config.ts";
+import { isUuid } from "../ids.ts";
 import type { Knex } from "../db/knex.ts";
 import { ToolError } from "../errors.ts";
-import { isUuid } from "./owner.ts";
 
 export interface KeysetCursor {
   createdAt: string;
@@ -16,15 +17,11 @@ export interface KeysetCursor {
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
 
 function bad(): ToolError {
-  return new ToolError("validation_failed", "cursor is not valid; pass the next_cursor of a previous page", [
-    {
-      keyword: "format",
-      instancePath: "/cursor",
-      schemaPath: "#/properties/cursor",
-      params: {},
-      message: "invalid cursor",
-    },
-  ]);
+  return ToolError.validation("cursor is not valid; pass the next_cursor of a previous page", {
+    path: "/cursor",
+    keyword: "format",
+    rule: "invalid cursor",
+  });
 }
 
 function decodeJson(cursor: string): unknown {
@@ -62,18 +59,19 @@ export function decodeOffset(cursor: string, max: number): number {
 }
 
 /** Clamps a requested page size to 1..50 (default 20). */
-export function pageSize(limit: number | undefined, def = 20, max = 50): number {
+export function pageSize(
+  limit: number | undefined,
+  def: number = SPEC_LIMITS.listPageSize.default,
+  max: number = SPEC_LIMITS.listPageSize.max,
+): number {
   if (limit === undefined) return def;
   if (!Number.isInteger(limit) || limit < 1 || limit > max) {
-    throw new ToolError("validation_failed", `limit must be an integer from 1 to ${max}`, [
-      {
-        keyword: "maximum",
-        instancePath: "/limit",
-        schemaPath: "#/properties/limit",
-        params: { limit: max },
-        message: `must be <= ${max}`,
-      },
-    ]);
+    throw ToolError.validation(`limit must be an integer from 1 to ${max}`, {
+      path: "/limit",
+      keyword: "maximum",
+      params: { limit: max },
+      rule: `must be <= ${max}`,
+    });
   }
   return limit;
 }

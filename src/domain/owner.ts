@@ -15,13 +15,6 @@ export function ownedBy(owner: Owner, alias?: string): Record<string, string> {
   return { [`${p}user_id`]: owner.userId, [`${p}workspace_id`]: owner.workspaceId };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True for a syntactically valid UUID (ids from arguments are checked before they reach SQL). */
-export function isUuid(v: unknown): v is string {
-  return typeof v === "string" && UUID.test(v);
-}
-
 /** The owner of a tool call: the token's user and consented workspace (never from arguments). */
 export function ownerOf(auth: { userId: string; workspaceId: string }): Owner {
   return { userId: auth.userId, workspaceId: auth.workspaceId };

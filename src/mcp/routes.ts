@@ -9,6 +9,7 @@
  *   application/json and text/event-stream -> 406 / -32600; dispatch (dispatch.ts).
  * Everything (validators, limiters, parsers, the tool list) is built once here, never per request.
  */
+import { SPEC_LIMITS } from "../config.ts";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { authenticateBearer, BearerError } from "../oauth/bearer.ts";
@@ -26,7 +27,7 @@ import { resolveRevision } from "./revision.ts";
 import { createToolLister } from "./tools-list.ts";
 
 /** Protocol body size limit (service spec 8): 256 KiB. */
-export const MAX_BODY_BYTES = 256 * 1024;
+export const MAX_BODY_BYTES = SPEC_LIMITS.protocolBodyBytes;
 
 export interface McpRouteOptions {
   /** The tool catalog (default: the generated registry). Tests inject small fixtures. */

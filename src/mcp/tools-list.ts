@@ -2,11 +2,13 @@
  * tools/list (MCP server/tools "Listing tools", service spec 5.9): only the tools the token's scopes allow,
  * in the registry's order (sorted by name), in pages of `pageSize` with opaque cursors. The serialized page
  * depends only on the scope set, so listing twice with the same scopes gives identical bytes; pages are
- * memoized per scope set (bounded), so the hot path does no filtering or serialization work.
+ * memoized per scope set (bounded), so the hot path does no filtering or serialization work. Each tool is
+ * listed with its shape-only output schema (listed-schema.ts); results are validated against the full one.
  */
 import type { RegisteredTool } from "../tool-contract.ts";
 import type { CursorCodec } from "./cursor.ts";
 import { RPC, RpcError } from "./jsonrpc.ts";
+import { listedOutputSchema } from "./listed-schema.ts";
 
 /** The wire form of one tool (the same for every revision). */
 export interface WireTool {
@@ -44,7 +46,7 @@ export function createToolLister(
         title: t.title,
         description: t.description,
         inputSchema: t.inputSchema,
-        outputSchema: t.outputSchema,
+        outputSchema: listedOutputSchema(t),
         annotations: t.annotations,
       },
     ]),

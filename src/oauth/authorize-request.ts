@@ -4,6 +4,7 @@
  * never redirect (open-redirect defence); after that they redirect to the client with `error`, `state`
  * and `iss` (RFC 9207).
  */
+import { isUuid } from "../ids.ts";
 import type { AppContext } from "../context.ts";
 import { sha256 } from "../crypto/seal.ts";
 import type { Scope } from "../scopes.ts";
@@ -41,7 +42,6 @@ export type ValidationResult =
       state: string | null;
     };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const PARAMS = [
   "client_id",
@@ -56,7 +56,7 @@ const PARAMS = [
 
 /** Loads a registered client, or undefined for an unknown or malformed id. */
 export async function findClient(ctx: AppContext, clientId: unknown): Promise<ClientRow | undefined> {
-  if (typeof clientId !== "string" || !UUID.test(clientId)) return undefined;
+  if (typeof clientId !== "string" || !isUuid(clientId)) return undefined;
   const row = await ctx
     .db("oauth_clients")
     .where({ client_id: clientId })

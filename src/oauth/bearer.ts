@@ -10,6 +10,7 @@
  * clock on every use), and everything that can change (revocation, grant, account status, membership) is
  * read by ONE prepared statement on every request, never cached.
  */
+import { isUuid } from "../ids.ts";
 import { createHash } from "node:crypto";
 import type { Request } from "express";
 import { errors as joseErrors, jwtVerify } from "jose";
@@ -31,7 +32,6 @@ export class BearerError extends Error {
 }
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Minimum seconds between two `last_used_at` writes of one grant. */
 const LAST_USED_RESOLUTION = 60;
 
@@ -101,7 +101,7 @@ export async function authenticateBearer(ctx: AppContext, req: Request): Promise
   const payload = await verifyJwt(ctx, match[1]!);
   const { sub, jti, client_id, grant_id, workspace_id, scope } = payload;
   for (const v of [sub, jti, client_id, grant_id, workspace_id])
-    if (typeof v !== "string" || !UUID.test(v)) fail("claim missing or not a uuid");
+    if (typeof v !== "string" || !isUuid(v)) fail("claim missing or not a uuid");
   if (typeof scope !== "string") fail("scope claim missing");
   const [row] = await runPrepared<TokenRow>(ctx.db, TOKEN_LOOKUP, [jti]);
   const now = ctx.clock.now();

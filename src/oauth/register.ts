@@ -5,6 +5,7 @@
  * different method silently). Errors: 400 `invalid_redirect_uri` or `invalid_client_metadata` with a
  * description naming the field.
  */
+import { SPEC_LIMITS } from "../config.ts";
 import type { Request, Response } from "express";
 import type { AppContext } from "../context.ts";
 import { OAuthError } from "./errors.ts";
@@ -38,8 +39,9 @@ export function validateClientMetadata(body: unknown) {
     throw new OAuthError("invalid_client_metadata", "the body must be a JSON object");
   const m = body as Record<string, unknown>;
   const uris = stringArray(m.redirect_uris, "redirect_uris", "invalid_redirect_uri");
-  if (uris.length < 1 || uris.length > 10)
-    throw new OAuthError("invalid_redirect_uri", "redirect_uris must hold 1 to 10 URIs");
+  const { min, max } = SPEC_LIMITS.redirectUrisPerClient;
+  if (uris.length < min || uris.length > max)
+    throw new OAuthError("invalid_redirect_uri", `redirect_uris must hold ${min} to ${max} URIs`);
   uris.forEach((u, i) => {
     const problem = redirectUriProblem(u);
     if (problem) throw new OAuthError("invalid_redirect_uri", `redirect_uris[${i}] ${problem}`);

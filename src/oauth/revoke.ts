@@ -4,6 +4,7 @@
  * grant (codes, access tokens, refresh tokens). Unknown tokens, or tokens of another client, still get 200
  * (RFC 7009 section 2.2) and change nothing.
  */
+import { isUuid } from "../ids.ts";
 import type { Request, Response } from "express";
 import { compactVerify } from "jose";
 import type { AppContext } from "../context.ts";
@@ -13,8 +14,6 @@ import { findClient } from "./authorize-request.ts";
 import { signingKeys } from "./keys.ts";
 import { hashSecret } from "./tokens.ts";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The grant id a token belongs to, or undefined for an unknown, malformed or forged token. */
 async function grantOf(ctx: AppContext, token: string): Promise<string | undefined> {
   if (token.split(".").length === 3) {
@@ -23,7 +22,7 @@ async function grantOf(ctx: AppContext, token: string): Promise<string | undefin
       const { payload, protectedHeader } = await compactVerify(token, keys.verify, { algorithms: ["ES256"] });
       if (protectedHeader.typ?.toLowerCase() !== "at+jwt") return undefined;
       const jti = (JSON.parse(new TextDecoder().decode(payload)) as { jti?: unknown }).jti;
-      if (typeof jti !== "string" || !UUID.test(jti)) return undefined;
+      if (typeof jti !== "string" || !isUuid(jti)) return undefined;
       const row = await ctx.db("oauth_access_tokens").where({ jti }).first("grant_id");
       return row?.grant_id;
     } catch {

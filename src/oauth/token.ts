@@ -11,6 +11,9 @@
  *   consumed it is treated as stolen and the whole grant is revoked.
  */
 import type { Request, Response } from "express";
+import Type, { type Static, type TObject } from "typebox";
+import { Value } from "typebox/value";
+import { isUuid } from "../ids.ts";
 import type { AppContext } from "../context.ts";
 import type { Knex } from "../db/knex.ts";
 import { OAuthError } from "./errors.ts";
@@ -26,20 +29,53 @@ import {
 } from "./tokens.ts";
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Params = Record<string, unknown>;
 
-function str(params: Params, name: string, required = true): string | undefined {
-  const v = params[name];
-  if (Array.isArray(v)) throw new OAuthError("invalid_request", `${name} is repeated`);
-  if (v === undefined || v === "") {
-    if (required) throw new OAuthError("invalid_request", `${name} is required`);
-    return undefined;
+/** One form parameter: a single non-empty value of at most 4096 characters. */
+const Param = Type.String({ minLength: 1, maxLength: 4096 });
+
+/** Access token request with an authorization code (RFC 6749 4.1.3, RFC 7636 4.5, RFC 8707 2.2). */
+const AuthorizationCodeRequest = Type.Object({
+  grant_type: Type.Literal("authorization_code"),
+  client_id: Param,
+  code: Param,
+  redirect_uri: Type.Optional(Param),
+  code_verifier: Type.Optional(Param),
+  resource: Type.Optional(Param),
+});
+type AuthorizationCodeRequest = Static<typeof AuthorizationCodeRequest>;
+
+/** Refresh request (RFC 6749 6, RFC 8707 2.2): `scope` may narrow the access token's scopes. */
+const RefreshTokenRequest = Type.Object({
+  grant_type: Type.Literal("refresh_token"),
+  client_id: Param,
+  refresh_token: Param,
+  scope: Type.Optional(Param),
+  resource: Type.Optional(Param),
+});
+type RefreshTokenRequest = Static<typeof RefreshTokenRequest>;
+
+/**
+ * Reads the parameters `schema` names from the form (others are ignored, RFC 6749 3.2): an empty value
+ * counts as absent (RFC 6749 3.1).
+ * @throws OAuthError invalid_request naming the parameter: repeated, required, or malformed.
+ */
+function parseRequest<T extends TObject>(schema: T, params: Params): Static<T> {
+  const required = new Set<string>(schema.required ?? []);
+  const picked: Record<string, unknown> = {};
+  for (const [name, rule] of Object.entries(schema.properties)) {
+    const v = params[name];
+    if (Array.isArray(v)) throw new OAuthError("invalid_request", `${name} is repeated`);
+    if (v === undefined || v === "") {
+      if (required.has(name)) throw new OAuthError("invalid_request", `${name} is required`);
+      continue;
+    }
+    if (!Value.Check(rule, v)) throw new OAuthError("invalid_request", `${name} is malformed`);
+    picked[name] = v;
   }
-  if (typeof v !== "string" || v.length > 4096)
-    throw new OAuthError("invalid_request", `${name} is malformed`);
-  return v;
+  if (!Value.Check(schema, picked)) throw new OAuthError("invalid_request", "the request is malformed");
+  return picked;
 }
 
 /** A registered public client as the token endpoint sees it. */
@@ -53,20 +89,22 @@ interface TokenClient {
  * Checks the public client: known id (otherwise invalid_client, 401) registered for the requested
  * `grant_type` (otherwise unauthorized_client, RFC 6749 section 5.2).
  */
-async function requireClient(params: Params, trx: Knex.Transaction): Promise<TokenClient> {
-  const id = str(params, "client_id");
-  if (!id || !UUID.test(id)) throw new OAuthError("invalid_client", "client_id is not a registered client");
+async function requireClient(
+  request: { client_id: string; grant_type: string },
+  trx: Knex.Transaction,
+): Promise<TokenClient> {
+  const id = request.client_id;
+  if (!isUuid(id)) throw new OAuthError("invalid_client", "client_id is not a registered client");
   const row = await trx("oauth_clients").where({ client_id: id }).first("client_id", "grant_types");
   if (!row) throw new OAuthError("invalid_client", "client_id is not a registered client");
-  const grantType = params.grant_type as string;
-  const grantTypes = row.grant_types as string[];
+  const grantType = request.grant_type;
+  const grantTypes: string[] = row.grant_types;
   if (!grantTypes.includes(grantType))
     throw new OAuthError("unauthorized_client", `the client is not registered for ${grantType}`);
   return { id, mayRefresh: grantTypes.includes("refresh_token") };
 }
 
-function requireResource(ctx: AppContext, params: Params, expected: string): void {
-  const resource = str(params, "resource", false);
+function requireResource(ctx: AppContext, resource: string | undefined, expected: string): void {
   if (resource !== ctx.config.resourceUrl || resource !== expected)
     throw new OAuthError("invalid_target", "resource must be the MCP endpoint the grant was issued for");
 }
@@ -86,10 +124,14 @@ async function liveGrant(trx: Knex.Transaction, grantId: string): Promise<GrantR
   return grant as GrantRow;
 }
 
-async function exchangeCode(ctx: AppContext, params: Params, trx: Knex.Transaction): Promise<IssuedTokens> {
-  const client = await requireClient(params, trx);
+async function exchangeCode(
+  ctx: AppContext,
+  request: AuthorizationCodeRequest,
+  trx: Knex.Transaction,
+): Promise<IssuedTokens> {
+  const client = await requireClient(request, trx);
   const clientId = client.id;
-  const code = str(params, "code")!;
+  const code = request.code;
   const now = ctx.clock.now();
   const row = await trx("oauth_authorization_codes")
     .where({ code_hash: hashSecret(code) })
@@ -110,13 +152,13 @@ async function exchangeCode(ctx: AppContext, params: Params, trx: Knex.Transacti
     return misuse(new OAuthError("invalid_grant", "the code expired"));
   if (row.client_id !== clientId)
     return misuse(new OAuthError("invalid_grant", "the code was issued to another client"));
-  if (str(params, "redirect_uri", false) !== row.redirect_uri)
+  if (request.redirect_uri !== row.redirect_uri)
     return misuse(new OAuthError("invalid_grant", "redirect_uri differs from the authorization request"));
-  const verifier = str(params, "code_verifier", false);
+  const verifier = request.code_verifier;
   if (!verifier || !VERIFIER.test(verifier) || s256(verifier) !== row.code_challenge)
     return misuse(new OAuthError("invalid_grant", "code_verifier does not match the code_challenge"));
   try {
-    requireResource(ctx, params, row.resource);
+    requireResource(ctx, request.resource, row.resource);
   } catch (err) {
     return misuse(err as OAuthError);
   }
@@ -131,10 +173,14 @@ async function exchangeCode(ctx: AppContext, params: Params, trx: Knex.Transacti
   return issueTokens(ctx, trx, grant, row.scope, client.mayRefresh ? row.scope : null);
 }
 
-async function refresh(ctx: AppContext, params: Params, trx: Knex.Transaction): Promise<IssuedTokens> {
+async function refresh(
+  ctx: AppContext,
+  request: RefreshTokenRequest,
+  trx: Knex.Transaction,
+): Promise<IssuedTokens> {
   // requireClient refuses (unauthorized_client) a client registered without the refresh_token grant.
-  const clientId = (await requireClient(params, trx)).id;
-  const token = str(params, "refresh_token")!;
+  const clientId = (await requireClient(request, trx)).id;
+  const token = request.refresh_token;
   const now = ctx.clock.now();
   const row = await trx("oauth_refresh_tokens")
     .where({ token_hash: hashSecret(token) })
@@ -155,9 +201,9 @@ async function refresh(ctx: AppContext, params: Params, trx: Knex.Transaction): 
   if (row.revoked_at || grant.revoked_at) throw new OAuthError("invalid_grant", "the grant was revoked");
   if (new Date(row.expires_at).getTime() <= now.getTime())
     throw new OAuthError("invalid_grant", "the refresh token expired");
-  requireResource(ctx, params, grant.resource);
+  requireResource(ctx, request.resource, grant.resource);
   const held = new Set(String(row.scope).split(" ").filter(Boolean));
-  const asked = parseScope(str(params, "scope", false), { emptyMeansDefault: false });
+  const asked = parseScope(request.scope, { emptyMeansDefault: false });
   for (const s of asked)
     if (!held.has(s)) throw new OAuthError("invalid_scope", `scope ${s} was not granted`);
   const accessScope = asked.length > 0 ? asked.join(" ") : row.scope;
@@ -181,18 +227,22 @@ export async function tokenEndpoint(ctx: AppContext, req: Request, res: Response
   try {
     if (!req.is("application/x-www-form-urlencoded"))
       throw new OAuthError("invalid_request", "the body must be application/x-www-form-urlencoded");
-    const grantType = str(params, "grant_type");
+    const grantType = parseRequest(Type.Object({ grant_type: Param }), params).grant_type;
     if (grantType !== "authorization_code" && grantType !== "refresh_token")
       throw new OAuthError(
         "unsupported_grant_type",
         "grant_type must be authorization_code or refresh_token",
       );
+    const request =
+      grantType === "authorization_code"
+        ? parseRequest(AuthorizationCodeRequest, params)
+        : parseRequest(RefreshTokenRequest, params);
     let deferred: OAuthError | undefined;
     const issued = await ctx.db.transaction(async (trx) => {
       try {
-        return grantType === "authorization_code"
-          ? await exchangeCode(ctx, params, trx)
-          : await refresh(ctx, params, trx);
+        return request.grant_type === "authorization_code"
+          ? await exchangeCode(ctx, request, trx)
+          : await refresh(ctx, request, trx);
       } catch (err) {
         if (err instanceof FailAfterCommit) {
           deferred = err.error;

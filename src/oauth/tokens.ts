@@ -4,6 +4,7 @@
  * opaque random strings stored only as SHA-256 hashes. Access records keep identifiers and revocation
  * state, never the token.
  */
+import { SPEC_LIMITS } from "../config.ts";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import type { AppContext } from "../context.ts";
@@ -12,9 +13,9 @@ import { sha256 } from "../crypto/seal.ts";
 import { signingKeys } from "./keys.ts";
 
 /** Access token lifetime, seconds (service spec 8). */
-export const ACCESS_TOKEN_TTL = 3600;
+export const ACCESS_TOKEN_TTL = SPEC_LIMITS.accessTokenLifetimeSeconds;
 /** Refresh token lifetime, seconds (service spec 8). */
-export const REFRESH_TOKEN_TTL = 30 * 24 * 3600;
+export const REFRESH_TOKEN_TTL = SPEC_LIMITS.refreshTokenLifetimeSeconds;
 /** Authorization code lifetime, seconds. */
 export const CODE_TTL = 60;
 /** A consumed refresh token presented later than this many seconds after use is treated as stolen. */

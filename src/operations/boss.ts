@@ -8,6 +8,7 @@
  * deadline, so pg-boss never treats a job that is still running as lost.
  */
 import { randomUUID } from "node:crypto";
+import { SPEC_LIMITS } from "../config.ts";
 import { PgBoss } from "pg-boss";
 import { logError } from "../log.ts";
 import type { AppContext } from "../context.ts";
@@ -29,8 +30,8 @@ export const SCHEDULER_QUEUE = "scheduler";
 /** Cron of the scheduler pass: every minute. */
 export const SCHEDULER_CRON = "* * * * *";
 
-/** Cron of the maintenance pass: every five minutes. */
-export const MAINTENANCE_CRON = "*/5 * * * *";
+/** Cron of the maintenance pass: every SPEC_LIMITS.maintenanceIntervalSeconds (five minutes). */
+export const MAINTENANCE_CRON = `*/${SPEC_LIMITS.maintenanceIntervalSeconds / 60} * * * *`;
 /** Cron of the analytics sync: midnight in ANALYTICS_SYNC_TZ. */
 export const ANALYTICS_SYNC_CRON = "0 0 * * *";
 export const ANALYTICS_SYNC_TZ = "America/New_York";

@@ -71,14 +71,13 @@ export async function runIdempotent(
 ): Promise<Envelope> {
   const key = args.idempotency_key;
   if (typeof key !== "string" || key.length === 0) {
-    throw new ToolError("validation_failed", "idempotency_key is required for this tool", [
-      {
-        keyword: "required",
-        instancePath: "",
-        schemaPath: "#/required",
-        params: { missingProperty: "idempotency_key" },
-      },
-    ]);
+    throw ToolError.validation("idempotency_key is required for this tool", {
+      path: "",
+      keyword: "required",
+      schemaPath: "#/required",
+      params: { missingProperty: "idempotency_key" },
+      rule: "must have required property 'idempotency_key'",
+    });
   }
   const id = { grant_id: auth.grantId, tool: tool.name, key_hash: sha256(key) };
   const argsHash = argumentsHash(args);

@@ -15,7 +15,6 @@ import { ToolError } from "../errors.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../db/unavailable.ts";
 import { createLimiter, type Limiter } from "./rate-limit.ts";
 import { startQueued, startReview } from "./paths.ts";
-import { runCommitHooks, takeCommitHooks } from "./after-commit.ts";
 import { writeAudit } from "./audit.ts";
 import { allIssues, explainIssues } from "./validation-messages.ts";
 import { errorEnvelope, successEnvelope } from "./envelope.ts";
@@ -76,6 +75,120 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
+ * Checks `rawArgs` against the tool's input schema: an object, no unknown argument (named), then the schema
+ * (JSON pointers, each failure once).
+ * @returns the arguments. @throws ToolError invalid_arguments / validation_failed.
+ */
+function validateArguments(tool: RegisteredTool, rawArgs: unknown): Record<string, unknown> {
+  const args = rawArgs === undefined ? {} : rawArgs;
+  if (!isObject(args)) throw new ToolError("invalid_arguments", "arguments must be an object");
+  const known = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
+  const unknown = Object.keys(args).filter((k) => !Object.hasOwn(known, k));
+  if (unknown.length > 0) {
+    const names = unknown.slice(0, 10).map((k) => JSON.stringify(k.slice(0, 64)));
+    throw new ToolError(
+      "invalid_arguments",
+      `unknown argument${unknown.length > 1 ? "s" : ""} ${names.join(", ")}`,
+      { unknown_arguments: unknown.slice(0, 10).map((k) => k.slice(0, 64)) },
+    );
+  }
+  const issues = tool.validateInput(args);
+  if (issues.length === 0) return args;
+  // Plain words: the field and the rule, conditional requirements, allowed values, closest oneOf form.
+  const details = explainIssues(tool.inputSchema, args, allIssues(tool.validateInput, args)).slice(0, 20);
+  const first = details[0] ?? { message: "the arguments are invalid" };
+  const more =
+    details.length > 1
+      ? ` (and ${details.length - 1} more problem${details.length > 2 ? "s" : ""}, see details)`
+      : "";
+  throw new ToolError("validation_failed", `${first.message}${more}`, details);
+}
+
+/** @throws ToolError forbidden when the tool needs a higher plan than the user's (service spec 8). */
+async function checkPlan(ctx: AppContext, auth: AuthContext, tool: RegisteredTool): Promise<void> {
+  if (!tool.plan) return;
+  const plan = await userPlan(ctx.db, auth.userId);
+  if (!planAtLeast(plan, tool.plan))
+    throw new ToolError(
+      "forbidden",
+      `${tool.name} needs the ${tool.plan} plan; this account is on the ${plan} plan`,
+      {
+        required_plan: tool.plan,
+        current_plan: plan,
+      },
+    );
+}
+
+/** Spends one unit of the tool's per-user budget. @throws ToolError rate_limited with `retry_after`. */
+async function consumeBudget(rt: Runtime, auth: AuthContext, tool: RegisteredTool): Promise<void> {
+  const budget = await rt.budgets[tool.budget].consume(auth.userId);
+  if (!budget.ok)
+    throw new ToolError(
+      "rate_limited",
+      `the ${tool.budget} budget of this user is exhausted`,
+      undefined,
+      budget.retryAfter,
+    );
+}
+
+/**
+ * Runs the tool's path and validates the envelope: review (approval_required) or queued (accept) tools
+ * are writes (codegen/tool-rules.ts), so they always run in the idempotency transaction `trx`; inline
+ * tools run in `trx` when they write, on the pool when they read.
+ * @throws OutputMismatch when the envelope breaks the output schema (rolls `trx` back); ToolError.
+ */
+async function runPath(
+  tool: RegisteredTool,
+  tctx: ToolContext,
+  args: Record<string, unknown>,
+  trx: Knex.Transaction | undefined,
+): Promise<Envelope> {
+  let envelope: Envelope;
+  if (tool.review || tool.queued) {
+    if (!trx) throw new Error(`${tool.name}: review and queued tools run inside the idempotency transaction`);
+    const c = { ...tctx, db: trx };
+    envelope = tool.review ? await startReview(c, tool, args, trx) : await startQueued(c, tool, args, trx);
+  } else {
+    envelope = successEnvelope(
+      tctx.requestId,
+      await tool.handler.execute(args, trx ? { ...tctx, db: trx } : tctx),
+    );
+  }
+  // validate output (inside the transaction: a mismatch rolls the effect back)
+  const outIssues = tool.validateOutput(envelope);
+  if (outIssues.length > 0) throw new OutputMismatch(outIssues);
+  return envelope;
+}
+
+/** The envelope of a call that threw: ToolError keeps its code; anything else is logged and `internal_error`. */
+function failureEnvelope(ctx: AppContext, tool: RegisteredTool, requestId: string, err: unknown): Envelope {
+  if (err instanceof ToolError)
+    return errorEnvelope(requestId, err.code, err.message, {
+      retryAfter: err.retryAfter,
+      details: err.details,
+    });
+  if (err instanceof OutputMismatch) {
+    ctx.log.error(
+      {
+        requestId,
+        tool: tool.name,
+        issues: err.issues.slice(0, 10).map((i) => ({ path: i.instancePath, keyword: i.keyword })),
+      },
+      "tool output does not match its output schema",
+    );
+  } else {
+    const e = err as { name?: unknown; code?: unknown; stack?: unknown };
+    // The message and the stack's first line may hold values; log only the error's kind and frames.
+    const frames = typeof e?.stack === "string" ? e.stack.split("\n").slice(1, 8).join("\n") : undefined;
+    ctx.log.error(
+      { requestId, tool: tool.name, errName: e?.name, errCode: e?.code, frames },
+      "tool call failed",
+    );
+  }
+  return errorEnvelope(requestId, "internal_error", `the service failed; request id ${requestId}`);
+}
+
+/**
  * Runs one tools/call for `auth`. Never throws for tool failures: ToolError becomes an `isError` envelope
  * with its code; anything else becomes `internal_error` (logged with the request id, never leaked).
  */
@@ -93,8 +206,8 @@ export async function callTool(
   // find tool
   const tool = rt.tools.get(name);
   if (!tool) return { kind: "unknown_tool" };
-  const finish = async (envelope: Envelope): Promise<CallOutcome> => {
-    await writeAudit(ctx, {
+  const audit = (envelope: Envelope) =>
+    writeAudit(ctx, {
       requestId,
       auth,
       tool: tool.name,
@@ -102,155 +215,52 @@ export async function callTool(
       durationMs: performance.now() - started,
       envelope,
     });
-    return { kind: "result", envelope, isError: envelope.error !== undefined };
-  };
 
   // scope
   if (!auth.scopes.has(tool.scope)) {
-    await writeAudit(ctx, {
-      requestId,
-      auth,
-      tool: tool.name,
-      args: rawArgs,
-      durationMs: performance.now() - started,
-      envelope: errorEnvelope(requestId, "insufficient_scope", `${tool.name} needs the scope ${tool.scope}`),
-    });
+    await audit(errorEnvelope(requestId, "insufficient_scope", `${tool.name} needs the scope ${tool.scope}`));
     return { kind: "insufficient_scope", scopes: [tool.scope] };
   }
 
+  let envelope: Envelope;
   try {
-    // validate input: unknown arguments first (named), then the schema (JSON pointers)
-    const args = rawArgs === undefined ? {} : rawArgs;
-    if (!isObject(args)) throw new ToolError("invalid_arguments", "arguments must be an object");
-    const known = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
-    const unknown = Object.keys(args).filter((k) => !Object.hasOwn(known, k));
-    if (unknown.length > 0) {
-      const names = unknown.slice(0, 10).map((k) => JSON.stringify(k.slice(0, 64)));
-      throw new ToolError(
-        "invalid_arguments",
-        `unknown argument${unknown.length > 1 ? "s" : ""} ${names.join(", ")}`,
-        {
-          unknown_arguments: unknown.slice(0, 10).map((k) => k.slice(0, 64)),
-        },
-      );
-    }
-    const issues = tool.validateInput(args);
-    if (issues.length > 0) {
-      // Plain words: the field and the rule, conditional requirements, allowed values, closest oneOf form.
-      const details = explainIssues(tool.inputSchema, args, allIssues(tool.validateInput, args)).slice(0, 20);
-      const first = details[0] ?? { message: "the arguments are invalid" };
-      const more =
-        details.length > 1
-          ? ` (and ${details.length - 1} more problem${details.length > 2 ? "s" : ""}, see details)`
-          : "";
-      throw new ToolError("validation_failed", `${first.message}${more}`, details);
-    }
-
-    // plan
-    if (tool.plan) {
-      const plan = await userPlan(ctx.db, auth.userId);
-      if (!planAtLeast(plan, tool.plan))
-        throw new ToolError(
-          "forbidden",
-          `${tool.name} needs the ${tool.plan} plan; this account is on the ${plan} plan`,
-          {
-            required_plan: tool.plan,
-            current_plan: plan,
-          },
-        );
-    }
-
+    const args = validateArguments(tool, rawArgs);
+    await checkPlan(ctx, auth, tool);
     // an exact retry of a finished write is answered from its record, without spending the budget
-    if (tool.access === "write") {
-      const prior = await peekIdempotent(ctx, auth, tool, args);
-      if (prior) return await finish(prior);
+    const prior = tool.access === "write" ? await peekIdempotent(ctx, auth, tool, args) : undefined;
+    if (prior) envelope = prior;
+    else {
+      await consumeBudget(rt, auth, tool);
+      const tctx: ToolContext = {
+        app: ctx,
+        auth,
+        requestId,
+        operationId: undefined,
+        db: ctx.db,
+        signal: options.signal,
+        progress: options.progress,
+      };
+      // idempotency (writes) -> review | queued | inline
+      envelope =
+        tool.access === "write"
+          ? await runIdempotent(ctx, auth, tool, args, (trx) => runPath(tool, tctx, args, trx))
+          : await runPath(tool, tctx, args, undefined);
     }
-
-    // per-user budget
-    const budget = await rt.budgets[tool.budget].consume(auth.userId);
-    if (!budget.ok)
-      throw new ToolError(
-        "rate_limited",
-        `the ${tool.budget} budget of this user is exhausted`,
-        undefined,
-        budget.retryAfter,
-      );
-
-    // idempotency (writes) -> review | queued | inline
-    const tctx: ToolContext = {
-      app: ctx,
-      auth,
-      requestId,
-      operationId: undefined,
-      db: ctx.db,
-      signal: options.signal,
-      progress: options.progress,
-    };
-    const run = async (trx: Knex.Transaction | undefined): Promise<Envelope> => {
-      let envelope: Envelope;
-      if (tool.review || tool.queued) {
-        const t = trx ?? (await ctx.db.transaction());
-        try {
-          const c = { ...tctx, db: t };
-          envelope = tool.review ? await startReview(c, tool, args, t) : await startQueued(c, tool, args, t);
-          if (!trx) {
-            await t.commit();
-            envelope = await runCommitHooks(takeCommitHooks(t), envelope);
-          }
-        } catch (err) {
-          if (!trx) await t.rollback();
-          throw err;
-        }
-      } else {
-        envelope = successEnvelope(
-          requestId,
-          await tool.handler.execute(args, trx ? { ...tctx, db: trx } : tctx),
-        );
-      }
-      // validate output (inside the transaction: a mismatch rolls the effect back)
-      const outIssues = tool.validateOutput(envelope);
-      if (outIssues.length > 0) throw new OutputMismatch(outIssues);
-      return envelope;
-    };
-    const envelope =
-      tool.access === "write" ? await runIdempotent(ctx, auth, tool, args, run) : await run(undefined);
-    return await finish(envelope);
   } catch (err) {
-    if (err instanceof ToolError) {
-      return finish(
-        errorEnvelope(requestId, err.code, err.message, { retryAfter: err.retryAfter, details: err.details }),
-      );
-    }
-    if (err instanceof OutputMismatch) {
-      ctx.log.error(
-        {
-          requestId,
-          tool: tool.name,
-          issues: err.issues.slice(0, 10).map((i) => ({ path: i.instancePath, keyword: i.keyword })),
-        },
-        "tool output does not match its output schema",
-      );
-    } else {
-      const e = err as { name?: unknown; code?: unknown; stack?: unknown };
-      // The message and the stack's first line may hold values; log only the error's kind and frames.
-      const frames = typeof e?.stack === "string" ? e.stack.split("\n").slice(1, 8).join("\n") : undefined;
-      ctx.log.error(
-        { requestId, tool: tool.name, errName: e?.name, errCode: e?.code, frames },
-        "tool call failed",
-      );
-    }
     if (isDatabaseUnavailable(err)) {
       ctx.log.warn({ requestId, tool: tool.name }, "tool call failed: database unavailable");
       // Nothing was committed (the idempotency record commits with the effect), so the same key and
       // arguments may be sent again; the audit row cannot be written either.
-      const envelope = errorEnvelope(
+      const failed = errorEnvelope(
         requestId,
         "internal_error",
         `the service is briefly unavailable; retry with the same idempotency_key and arguments (request id ${requestId})`,
         { retryAfter: DATABASE_RETRY_AFTER_SECONDS, details: { retryable: true } },
       );
-      return { kind: "result", envelope, isError: true };
+      return { kind: "result", envelope: failed, isError: true };
     }
-    return finish(errorEnvelope(requestId, "internal_error", `the service failed; request id ${requestId}`));
+    envelope = failureEnvelope(ctx, tool, requestId, err);
   }
+  await audit(envelope);
+  return { kind: "result", envelope, isError: envelope.error !== undefined };
 }

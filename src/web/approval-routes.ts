@@ -5,6 +5,7 @@
  * Helmet page headers (src/web/security.ts), the browser rate limit (RATE_LIMIT_BROWSER per IP per minute)
  * and POST-redirect-GET: a decision answers 303 back to the page, which shows the resulting state.
  */
+import { isUuid } from "../ids.ts";
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { clientName } from "../domain/account/connections.ts";
@@ -14,7 +15,7 @@ import { pageHeaders } from "./security.ts";
 import { type BrowserSession, requireCsrf, requireSession } from "./session.ts";
 import { DECISION_NOTICES, renderApprovalPage } from "./approval-page.ts";
 import { type Decision, decideOperation } from "../operations/approvals.ts";
-import { isUuid, loadOperation, openDescription } from "../domain/operations/store.ts";
+import { loadOperation, openDescription } from "../domain/operations/store.ts";
 import { toolLookup } from "../operations/tools.ts";
 
 const PATH = "/settings/integrations/mcp/requests/:id";

@@ -7,11 +7,12 @@
  * The workspace is the `workspace_id` query/field when the user is a member of it, else the user's
  * first owned workspace.
  */
+import { isUuid } from "../ids.ts";
 import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context.ts";
 import { workspacesOfUser } from "../domain/account/overview.ts";
 import { createMediaAsset, listMedia, mediaFileOfUser } from "../domain/media/media.ts";
-import { isUuid } from "../domain/owner.ts";
+
 import type { MediaStorage } from "../providers/storage.ts";
 import { renderMediaPage } from "./media-page.ts";
 import { receiveUpload, UploadError } from "./media-upload.ts";

@@ -10,6 +10,7 @@
  * shown at once, so the user can revoke it). Revoked connections appear only under "Requests", when they
  * made some.
  */
+import { isUuid } from "../ids.ts";
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
@@ -18,7 +19,6 @@ import { type ConnectionRequests, listRequestsForUser, type RequestSummary } fro
 import { grantOfUser, listConnections } from "../domain/account/connections.ts";
 import { userEmail } from "../domain/account/overview.ts";
 import type { OperationState } from "../domain/operations/store.ts";
-import { isUuid } from "../domain/owner.ts";
 import { isScope, SCOPES } from "../scopes.ts";
 import { html, page, type RawHtml } from "./html.ts";
 import { pageHeaders } from "./security.ts";

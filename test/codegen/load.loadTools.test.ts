@@ -14,7 +14,7 @@ import { FIXTURE_YAML } from "./fixture.ts";
 const FIXTURE = readFileSync(FIXTURE_YAML, "utf8");
 
 /** Tools of the fixture: [0] list_products (read), [1] delete_post (review), [2] generate_carousel (queued). */
-type Doc = { version: number; tools: Array<Record<string, any>> };
+type Doc = { version: number; definitions?: Record<string, unknown>; tools: Array<Record<string, any>> };
 
 interface Case {
   name: string;
@@ -271,6 +271,63 @@ const CASES: Case[] = [
     message: "YAML line",
   },
   { name: "duplicate YAML key", given: "version: 1\nversion: 1\ntools: []\n", want: [""], message: "YAML" },
+  {
+    name: "a reference to a definition expands to it (keys beside $ref override)",
+    given: (d) => {
+      d.definitions = { page_limit: { type: "integer", minimum: 1, maximum: 50, description: "page size" } };
+      d.tools[0]!.input.properties.limit = {
+        $ref: "#/definitions/page_limit",
+        description: "items per page",
+      };
+    },
+    want: [],
+  },
+  {
+    name: "an unknown definition is reported at its $ref",
+    given: (d) => {
+      d.definitions = { page_limit: { type: "integer", minimum: 1, maximum: 50 } };
+      d.tools[0]!.input.properties.limit = { $ref: "#/definitions/page_size" };
+    },
+    want: ["tools[0].input.properties.limit.$ref", "definitions.page_limit"],
+    message: 'unknown definition "page_size"',
+  },
+  {
+    name: "a reference outside the definitions is reported",
+    given: (d) => {
+      d.tools[0]!.input.properties.limit = { $ref: "#/$defs/limit" };
+    },
+    want: ["tools[0].input.properties.limit.$ref"],
+    message: "#/definitions/",
+  },
+  {
+    name: "a definition that refers to itself is reported",
+    given: (d) => {
+      d.definitions = {
+        a: { type: "array", maxItems: 2, items: { $ref: "#/definitions/b" } },
+        b: { $ref: "#/definitions/a" },
+      };
+      d.tools[0]!.input.properties.limit = { $ref: "#/definitions/a" };
+    },
+    want: ["definitions.b.$ref"],
+    message: "refers to itself",
+  },
+  {
+    name: "an unused definition is reported",
+    given: (d) => {
+      d.definitions = { spare: { type: "string", maxLength: 10 } };
+    },
+    want: ["definitions.spare"],
+    message: "never referenced",
+  },
+  {
+    name: "an expanded definition is checked by the schema rules like inline schemas",
+    given: (d) => {
+      d.definitions = { label: { type: "string" } };
+      d.tools[0]!.input.properties.label = { $ref: "#/definitions/label" };
+    },
+    want: ["tools[0].input.properties.label"],
+    message: "maxLength",
+  },
 ];
 
 function issuesOf(text: string): Array<{ path: string; message: string }> {

@@ -3,6 +3,7 @@
  * over generated/ and the stubs), and the generated registry works when imported.
  */
 import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
@@ -16,6 +17,24 @@ test("tsc --noEmit passes over the generated registry, types and stubs", async (
   const root = await generatedProject();
   const r = await run([tsc, "--noEmit", "-p", path.join(root, "tsconfig.json")], root);
   assert.equal(r.code, 0, r.stdout + r.stderr);
+});
+
+test("the registry refuses, at compile time, handlers that do not match tools.yaml", async () => {
+  const root = await generatedProject();
+  // Written without a type annotation, so that the only check is the registry's `HANDLERS: ToolHandlers`.
+  await writeFile(
+    path.join(root, "src/tools/products/list_products.ts"),
+    'export const handler = { async execute() { return { data: { items: "not an array", next_cursor: null } }; } };\n',
+  );
+  await writeFile(
+    path.join(root, "src/tools/content/delete_post.ts"),
+    "export const handler = { async execute() { return { data: { post_id: 'x', deleted: true as const } }; } };\n",
+  );
+  const r = await run([tsc, "--noEmit", "-p", path.join(root, "tsconfig.json")], root);
+  assert.notEqual(r.code, 0, "tsc accepted mismatching handlers");
+  const errors = (r.stdout + r.stderr).split("\n").filter((l) => l.startsWith("generated/registry.ts("));
+  assert.equal(errors.length, 2, `one error per bad handler:\n${errors.join("\n")}`);
+  assert.ok((r.stdout + r.stderr).includes("describe"), "a review tool without describe is refused");
 });
 
 test("the generated registry binds the stubs and validates with compiled schemas", async () => {

@@ -1,4 +1,5 @@
 /** The deterministic carousel outline and the local image provider's PNGs. */
+import { SLIDE_COUNTS } from "../../src/domain/carousels/formats.ts";
 import assert from "node:assert/strict";
 import { inflateSync } from "node:zlib";
 import { test } from "node:test";
@@ -17,7 +18,7 @@ const serum = {
 };
 
 test("buildOutline plans hook, features, price and CTA for every supported count, deterministically", () => {
-  for (const n of [4, 5, 6, 7, 8, 10]) {
+  for (const n of SLIDE_COUNTS) {
     const o = buildOutline(serum, "bold-minimal", "square", n);
     assert.equal(o.slides.length, n);
     assert.deepEqual(

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { AppContext } from "../../src/context.ts";
 import { setToolLookup } from "../../src/operations/tools.ts";
 import { callTool, createRuntime, type Runtime } from "../../src/runtime/pipeline.ts";
-import type { AuthContext, Envelope, RegisteredTool, ToolHandler } from "../../src/tool-contract.ts";
+import type { AuthContext, BoundToolHandler, Envelope, RegisteredTool } from "../../src/tool-contract.ts";
 import type { Scope } from "../../src/scopes.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { connect } from "../helpers/tokens.ts";
@@ -24,7 +24,7 @@ export interface ToolSpec {
   /** Extra input properties besides `idempotency_key` (JSON Schema). */
   properties?: Record<string, unknown>;
   required?: string[];
-  handler: ToolHandler;
+  handler: BoundToolHandler;
 }
 
 /** A real RegisteredTool for `spec` (by default a write tool, budget `write`; strict input schema). */

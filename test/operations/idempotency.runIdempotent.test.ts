@@ -30,6 +30,7 @@ const createThing = makeTool({
     },
     async execute(_input, ctx, accepted) {
       executions += 1;
+      if (!accepted) throw new Error("execute of a queued tool always gets what accept returned");
       await ctx.db("products").where({ id: accepted.product_id }).update({ description: "processed" });
       return { data: { product_id: accepted.product_id, processed: true } };
     },

@@ -6,6 +6,7 @@
  * `published_at`, not daily increments. Analytics needs the Pro plan: the pipeline checks the catalog's
  * `plan: pro`, and `assertAnalyticsPlan` checks again here.
  */
+import { SPEC_LIMITS } from "../../config.ts";
 import type { Knex } from "../../db/knex.ts";
 import { ToolError } from "../../errors.ts";
 import { userPlan } from "../account/accounts.ts";
@@ -13,10 +14,12 @@ import { ownedPost } from "../social/deliveries.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { planAtLeast } from "../account/plans.ts";
 
+import type { Network } from "../../providers/social/types.ts";
+
 export type Coverage = "complete" | "partial" | "none";
 
 /** Top-content result size (service spec 8). */
-export const TOP_CONTENT_MAX = 5;
+export const TOP_CONTENT_MAX = SPEC_LIMITS.topContentItems;
 
 /** @throws ToolError forbidden unless the user is on the Pro plan. */
 export async function assertAnalyticsPlan(db: Knex, userId: string): Promise<void> {
@@ -73,7 +76,7 @@ export async function accountAnalytics(
   return {
     accounts: rows.map((r: any) => ({
       social_account_id: r.id as string,
-      network: r.network as string,
+      network: r.network as Network,
       ...savedCounters(r, ACCOUNT_METRICS),
     })),
   };
@@ -94,7 +97,7 @@ export async function postAnalytics(db: Knex, owner: Owner, postId: string) {
     post_id: postId,
     deliveries: rows.map((r: any) => ({
       delivery_id: r.id as string,
-      network: r.network as string,
+      network: r.network as Network,
       ...savedCounters(r, POST_METRICS),
     })),
   };
@@ -158,7 +161,7 @@ export async function bestPerformingContent(
       post_id: r.post_id as string,
       delivery_id: r.id as string,
       caption_excerpt: excerpt(r.caption ?? r.title),
-      network: r.network as string,
+      network: r.network as Network,
       views: Number(r.views),
       published_at: new Date(r.published_at).toISOString(),
     })),

@@ -3,11 +3,17 @@
  * automation slots, shared account-wide); update, enable, disable and delete run after browser approval.
  * Reads are owner-scoped; another user's or workspace's automation is `not_found`.
  */
+import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
-import { type AutomationKind, type AutomationSettings, validateSettings } from "./config.ts";
+import {
+  type AutomationConfiguration,
+  type AutomationKind,
+  type AutomationSettings,
+  validateSettings,
+} from "./config.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
-import { type Owner, ownedBy, isUuid } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 import { assertAutomationSlot } from "../account/quotas.ts";
 
 export interface AutomationView {
@@ -15,7 +21,7 @@ export interface AutomationView {
   kind: AutomationKind;
   name: string;
   status: "draft" | "enabled" | "disabled";
-  configuration: Record<string, unknown>;
+  configuration: AutomationConfiguration;
   cta_asset_id: string | null;
   daily_times: string[];
   time_zone: string;

@@ -4,10 +4,14 @@
  * (`ugc-video`, `2x2-grid`, `single-fade`); `cta_asset_id` is an owned stored video of 3 to 15 seconds and is
  * required for UGC. Automations run at daily configured times (HH:MM in a time zone) and manually only.
  */
+import { SPEC_LIMITS } from "../../config.ts";
+import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import { productCtaArtwork, ownedProduct, resolveDesign } from "../carousels/carousels.ts";
-import { type Owner, ownedBy, isUuid } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
+import type { Tone } from "../../providers/ai-text/types.ts";
+import type { CarouselFormat, SlideCount } from "../carousels/formats.ts";
 
 /**
  * Checks the destination accounts of generated posts: owned, distinct. TikTok is allowed here: its posts go
@@ -41,8 +45,30 @@ export type VideoType = keyof typeof VIDEO_TEMPLATES;
 export type TemplateId = (typeof VIDEO_TEMPLATES)[VideoType];
 
 /** CTA video length bounds, seconds (service spec 8). */
-export const CTA_MIN_SECONDS = 3;
-export const CTA_MAX_SECONDS = 15;
+export const CTA_MIN_SECONDS = SPEC_LIMITS.ugcCtaVideoSeconds.min;
+export const CTA_MAX_SECONDS = SPEC_LIMITS.ugcCtaVideoSeconds.max;
+
+/** Fields every configuration may carry: the tone of generated captions and the destination accounts. */
+type Delivery = { caption_tone?: Tone; social_account_ids?: string[] };
+
+/** A video automation's configuration: the type and its only template (VIDEO_TEMPLATES). */
+export type VideoConfiguration = Delivery & { product_id: string } & (
+    | { type: "ugc-video"; template_id: "ugc-video"; hook?: string }
+    | { type: "grid-video"; template_id: "2x2-grid" }
+    | { type: "fade-video"; template_id: "single-fade" }
+  );
+
+/** A carousel automation's configuration: product, design and slide count (format defaults to the design's). */
+export type CarouselConfiguration = Delivery & {
+  product_id: string;
+  design_id: string;
+  slide_count: SlideCount;
+  format?: CarouselFormat;
+  use_cta_artwork?: boolean;
+};
+
+/** A saved automation's `configuration` (service spec 2.7), as `validateSettings` accepted it. */
+export type AutomationConfiguration = VideoConfiguration | CarouselConfiguration;
 
 export interface AutomationSettings {
   kind: AutomationKind;
@@ -53,9 +79,7 @@ export interface AutomationSettings {
 }
 
 function fail(path: string, message: string, params: Record<string, unknown> = {}): ToolError {
-  return new ToolError("validation_failed", message, [
-    { keyword: "rule", instancePath: path, schemaPath: `#/properties${path}`, params, message },
-  ]);
+  return ToolError.validation(message, { path, keyword: "rule", params });
 }
 
 /**

@@ -5,6 +5,7 @@
  * frames through the AI image provider, the video through the video provider (the local one records a render
  * plan), carousels through the carousel pipeline. Read back with `getAutomationRun` by kind and run id.
  */
+import type { RunStatus } from "../runs.ts";
 import { randomUUID } from "node:crypto";
 import type { AppContext } from "../../context.ts";
 import { storeGeneratedImage } from "../media/generated-image.ts";
@@ -25,10 +26,17 @@ export interface RunSummary {
   automation_id: string;
   kind: "video" | "carousel";
   run_id: string;
-  status: string;
+  status: RunStatus;
 }
 
+/** What `runAutomation` runs and how. */
 export interface RunOptions {
+  /** The owner's automation. */
+  automationId: string;
+  /** The operation of a `run_automation` call (recorded on the run and its charges); none for the scheduler. */
+  operationId?: string | undefined;
+  /** Aborts the generation (operation deadline, shutdown). */
+  signal?: AbortSignal | undefined;
   /**
    * A scheduled run's daily slot (src/domain/automations-schedule.ts): the run gets trigger `schedule`, and
    * the unique (automation_id, scheduled_slot) index makes a second run of the same slot fail with a unique
@@ -45,11 +53,9 @@ export interface RunOptions {
 export async function runAutomation(
   app: AppContext,
   owner: Owner,
-  automationId: string,
-  operationId: string | undefined,
-  signal?: AbortSignal,
-  options: RunOptions = {},
+  options: RunOptions,
 ): Promise<RunSummary & { credits_charged: number }> {
+  const { automationId, operationId, signal } = options;
   const runId = randomUUID();
   const started = await app.db.transaction(async (trx) => {
     const a = automationView(await ownedAutomation(trx, owner, automationId));

@@ -2,10 +2,11 @@
  * Reading automation runs (service spec 2.7, 3.1 rule 2): a run is addressed by `kind` and `run_id`; another
  * user's or workspace's run, or a kind that does not match, is `not_found`.
  */
+import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound } from "../../errors.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
-import { type Owner, ownedBy, isUuid } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 import { ownedAutomation } from "./automations.ts";
 
 export interface AutomationRunView {

@@ -154,7 +154,7 @@ async function startSlot(app: AppContext, s: DueSlot): Promise<SlotOutcome> {
   const owner = { userId: s.userId, workspaceId: s.workspaceId };
   const signal = AbortSignal.timeout(app.config.worker.operationDeadlineSeconds * 1000);
   try {
-    await runAutomation(app, owner, s.automationId, undefined, signal, { scheduledSlot: s.slot });
+    await runAutomation(app, owner, { automationId: s.automationId, signal, scheduledSlot: s.slot });
     return "started";
   } catch (err) {
     if (isUniqueViolation(err)) return "already_ran";

@@ -4,21 +4,23 @@
  * charges credits before anything is written, and creates a queued `carousel_runs` row whose pending slides
  * the worker generates (src/domain/carousels-run.ts).
  */
+import { isUuid } from "../../ids.ts";
+import { type CarouselFormat, isSlideCount, SLIDE_COUNTS, type SlideCount } from "./formats.ts";
 import { randomUUID } from "node:crypto";
 import type { Sealer } from "../../crypto/seal.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import { buildOutline, type Outline } from "./outline.ts";
 import { chargeCredits } from "../account/credits.ts";
-import { type Owner, ownedBy, isUuid } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 import { carouselPrice, carouselWithCtaPrice, PRICES } from "../account/prices.ts";
 
 export interface CarouselDesign {
   design_id: string;
   name: string;
   description: string;
-  formats: string[];
-  slide_counts: number[];
+  formats: CarouselFormat[];
+  slide_counts: SlideCount[];
 }
 
 /** Active designs, by id. */
@@ -34,13 +36,11 @@ export async function listDesigns(db: Knex): Promise<CarouselDesign[]> {
 }
 
 function invalid(path: string, message: string, params: Record<string, unknown> = {}): ToolError {
-  return new ToolError("validation_failed", message, [
-    { keyword: "enum", instancePath: path, schemaPath: `#/properties${path}`, params, message },
-  ]);
+  return ToolError.validation(message, { path, keyword: "enum", params });
 }
 
 /**
- * An active design that supports `slideCount` and `format` (default: its first format).
+ * An active design that supports `slideCount` (one of SLIDE_COUNTS) and `format` (default: its first format).
  * @throws ToolError validation_failed naming the bad argument.
  */
 export async function resolveDesign(
@@ -53,6 +53,10 @@ export async function resolveDesign(
   if (!d)
     throw invalid("/design_id", "design_id is not an available design; see list_carousel_formats", {
       design_id: designId,
+    });
+  if (!isSlideCount(slideCount))
+    throw invalid("/slide_count", `slide_count must be one of ${SLIDE_COUNTS.join(", ")}`, {
+      allowedValues: [...SLIDE_COUNTS],
     });
   if (!(d.slide_counts as number[]).includes(slideCount)) {
     throw invalid(
@@ -69,7 +73,7 @@ export async function resolveDesign(
       allowedValues: d.formats,
     });
   }
-  return { id: d.id as string, format: fmt };
+  return { id: d.id as string, format: fmt, slideCount };
 }
 
 /** The owner's live product. @throws ToolError not_found. */
@@ -168,7 +172,7 @@ export async function acceptCarouselGeneration(
     },
     design.id,
     design.format,
-    input.slide_count,
+    design.slideCount,
   );
   await trx("posts").insert({
     id: postId,

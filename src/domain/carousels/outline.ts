@@ -3,6 +3,7 @@
  * description, price, tags, URL). It is saved with the run and read back by `get_carousel_outline`; it is a
  * plan, not a generation job. Product text is data: it is quoted into the plan, never interpreted.
  */
+import type { SlideCount } from "./formats.ts";
 
 export interface OutlineProduct {
   name: string;
@@ -28,7 +29,7 @@ export interface OutlineSlide {
 export interface Outline {
   design_id: string;
   format: string;
-  slide_count: number;
+  slide_count: SlideCount;
   slides: OutlineSlide[];
 }
 
@@ -62,7 +63,7 @@ export function buildOutline(
   p: OutlineProduct,
   designId: string,
   format: string,
-  slideCount: number,
+  slideCount: SlideCount,
 ): Outline {
   const name = clip(p.name, 60);
   const feats = points(p);

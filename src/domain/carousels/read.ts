@@ -7,10 +7,18 @@ import { ToolError } from "../../errors.ts";
 import type { Outline } from "./outline.ts";
 import { ownedCarousel } from "./carousels.ts";
 import type { Owner } from "../owner.ts";
+import type { PostStatus } from "../content/posts.ts";
+import type { RunStatus } from "../runs.ts";
+import type { CarouselFormat, SlideCount } from "./formats.ts";
+
+/** Slide statuses (service spec 2.7). */
+export type SlideStatus = "pending" | "generating" | "ready" | "failed";
+/** What a carousel run does. */
+export type RunKind = "generate" | "regenerate_slide" | "retry";
 
 export interface SlideView {
   position: number;
-  status: string;
+  status: SlideStatus;
   source: string;
   headline: string | null;
   body: string | null;
@@ -20,8 +28,8 @@ export interface SlideView {
 
 export interface RunView {
   run_id: string;
-  kind: string;
-  status: string;
+  kind: RunKind;
+  status: RunStatus;
   credits_charged: number;
   slide_count: number;
   error: string | null;
@@ -31,13 +39,13 @@ export interface RunView {
 
 export interface CarouselView {
   post_id: string;
-  post_status: string;
+  post_status: PostStatus;
   product_id: string | null;
   design_id: string;
-  format: string;
-  slide_count: number;
-  /** queued | running | succeeded | failed: the latest run's status. */
-  status: string;
+  format: CarouselFormat;
+  slide_count: SlideCount;
+  /** The latest run's status. */
+  status: RunStatus;
   progress: { total: number; ready: number; pending: number; generating: number; failed: number };
   latest_run: RunView;
   slides: SlideView[];
@@ -141,5 +149,6 @@ export async function approveCarousel(db: Knex, owner: Owner, postId: string, no
     await db("posts").where({ id: postId }).update({ status: "approved", updated_at: now });
   }
   const post = await db("posts").where({ id: postId }).first("status");
-  return { post_id: postId, status: post.status as string };
+  const status: PostStatus = post.status;
+  return { post_id: postId, status };
 }

@@ -4,6 +4,7 @@
  * the slide `ready`; a slide whose image fails stays `failed` for `retry_carousel` (checkpoint retry).
  * The run ends `succeeded` when all its slides are ready, else `failed`; the post's media follow the slides.
  */
+import type { RunStatus } from "../runs.ts";
 import type { AppContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
 import { storeGeneratedImage } from "../media/generated-image.ts";
@@ -13,7 +14,7 @@ import { type Owner, ownedBy } from "../owner.ts";
 export interface RunOutcome {
   post_id: string;
   run_id: string;
-  status: string;
+  status: RunStatus;
   slides_ready: number;
   slides_failed: number;
 }

@@ -4,11 +4,15 @@
  * Soft-deleted via `deleted_at`. Types: text | image | carousel | video. Statuses: draft | needs_review |
  * approved | scheduled | publishing | published | failed.
  */
+import { isUuid } from "../../ids.ts";
+import type { Network } from "../../providers/social/types.ts";
+import type { DeliveryStatus } from "../social/deliveries.ts";
+import type { RunStatus } from "../runs.ts";
 import type { Knex } from "../../db/knex.ts";
 import { ToolError } from "../../errors.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
 import { requireOwnedAssets } from "../media/media.ts";
-import { isUuid, type Owner, ownedBy } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 
 export const POST_TYPES = ["text", "image", "carousel", "video"] as const;
 export const POST_STATUSES = [
@@ -39,8 +43,13 @@ export interface PostSummary {
 /** The full projection: adds carousel and delivery summaries. */
 export interface PostDetail extends PostSummary {
   /** The latest carousel run; null unless the post is a carousel with a run. */
-  carousel: { run_status: string; slide_count: number } | null;
-  deliveries: Array<{ delivery_id: string; network: string; status: string; post_url: string | null }>;
+  carousel: { run_status: RunStatus; slide_count: number } | null;
+  deliveries: Array<{
+    delivery_id: string;
+    network: Network;
+    status: DeliveryStatus;
+    post_url: string | null;
+  }>;
 }
 
 const notFound = () => new ToolError("not_found", "post not found");

@@ -3,10 +3,11 @@
  * the database id, never a path; the storage key stays internal. Media enter through the browser upload
  * (src/web/media.ts) or generation; tools only read them.
  */
+import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
 import { ToolError } from "../../errors.ts";
 import { decodeOffset, keysetPage, pageSize, rankedPage } from "../cursor.ts";
-import { isUuid, type Owner, ownedBy } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 
 export type MediaKind = "image" | "video";
 

@@ -3,11 +3,12 @@
  * the operation (same grant, user and workspace) and only with the original tool's scope; otherwise the
  * operation does not exist (`not_found`, never revealing that another connection's operation exists).
  */
+import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
 import type { Sealer } from "../../crypto/seal.ts";
 import { type ErrorCode, notFound } from "../../errors.ts";
 import type { AuthContext, ToolOutput } from "../../tool-contract.ts";
-import { isUuid, loadOperation, type OperationState } from "./store.ts";
+import { loadOperation, type OperationState } from "./store.ts";
 
 /** `data` of `get_job_status` (tools.yaml). Timestamps are ISO 8601 strings. */
 export interface JobStatus {

@@ -3,6 +3,7 @@
  * path, the approval pages, the worker and `get_job_status`. Arguments, results, what `accept` returned and
  * the approval description are sealed (AES-256-GCM, src/crypto/seal.ts); the row stores the key id.
  */
+import { isUuid } from "../../ids.ts";
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import type { ErrorCode } from "../../errors.ts";
@@ -131,11 +132,4 @@ export function openDescription(ctx: AppContext, op: OperationRow): ApprovalDesc
 /** The approval page URL of an operation (service spec 4.4). */
 export function approvalUrl(ctx: AppContext, operationId: string): string {
   return `${ctx.config.publicBaseUrl}/settings/integrations/mcp/requests/${operationId}`;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True for a syntactically valid UUID (any version). */
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
 }

@@ -3,12 +3,13 @@
  * `deleted_at`. Product images are owned media assets linked through `product_assets`; image URLs found by
  * the guarded page analysis are kept as URLs only.
  */
+import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
 import { ToolError } from "../../errors.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
 import { requireOwnedAssets } from "../media/media.ts";
 import { fromMinor, toMinor } from "./money.ts";
-import { isUuid, type Owner, ownedBy } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 import type { ProductDetails } from "./extract.ts";
 
 /** The public projection of a product. `price` is in major units. */

@@ -3,11 +3,12 @@
  * (`SafeSocialAccount`): tokens and provider metadata are sealed with the application key and never selected
  * for a tool. Accounts are connected in the browser or by the operator (`admin social connect`), never by a tool.
  */
+import { isUuid } from "../../ids.ts";
 import type { Sealer } from "../../crypto/seal.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import { isNetwork, type Network, NETWORKS, type ProviderAccount } from "../../providers/social/types.ts";
-import { type Owner, ownedBy, isUuid } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 
 /** The only account fields a tool may return. */
 export interface SafeSocialAccount {
@@ -15,13 +16,22 @@ export interface SafeSocialAccount {
   network: Network;
   display_name: string;
   handle: string | null;
-  status: string;
+  status: SocialAccountStatus;
 }
+
+/** Connection statuses of a social account (service spec 2.7). */
+export type SocialAccountStatus = "connected" | "expired" | "error";
 
 /** The columns of the safe projection; sealed columns are deliberately absent. */
 const SAFE_COLUMNS = ["id", "network", "display_name", "handle", "status"] as const;
 
-type SafeRow = { id: string; network: Network; display_name: string; handle: string | null; status: string };
+type SafeRow = {
+  id: string;
+  network: Network;
+  display_name: string;
+  handle: string | null;
+  status: SocialAccountStatus;
+};
 
 function project(row: SafeRow): SafeSocialAccount {
   return {
@@ -58,15 +68,11 @@ export async function resolveDestinations(
   ids: readonly string[],
 ): Promise<SafeSocialAccount[]> {
   if (new Set(ids).size !== ids.length) {
-    throw new ToolError("validation_failed", "social_account_ids must not repeat an account", [
-      {
-        keyword: "uniqueItems",
-        instancePath: "/social_account_ids",
-        schemaPath: "#/properties/social_account_ids",
-        params: {},
-        message: "must not have duplicate items",
-      },
-    ]);
+    throw ToolError.validation("social_account_ids must not repeat an account", {
+      path: "/social_account_ids",
+      keyword: "uniqueItems",
+      rule: "must not have duplicate items",
+    });
   }
   const valid = ids.filter(isUuid);
   const rows = valid.length

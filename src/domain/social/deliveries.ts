@@ -3,20 +3,26 @@
  * carries `post_url` once published and may stay `pending` (for example while the account must be
  * reconnected). Publishing goes through the social provider boundary.
  */
+import { isUuid } from "../../ids.ts";
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
-import { type Owner, ownedBy, isUuid } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
+import type { Network } from "../../providers/social/types.ts";
 import { providerAccount } from "./accounts.ts";
+
+/** Delivery statuses (service spec 2.7). */
+export const DELIVERY_STATUSES = ["pending", "publishing", "published", "failed", "needs_review"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export interface DeliveryView {
   delivery_id: string;
   post_id: string;
   social_account_id: string;
   schedule_id: string | null;
-  network: string;
-  status: string;
+  network: Network;
+  status: DeliveryStatus;
   post_url: string | null;
   scheduled_for: string | null;
   published_at: string | null;

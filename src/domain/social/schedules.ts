@@ -3,6 +3,7 @@
  * destinations; approval creates the schedule and one pending delivery per account. Due schedules are
  * published by `publishDueSchedules` (called by the scheduler). No tool cancels or reschedules (spec 1.9).
  */
+import { isUuid } from "../../ids.ts";
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
@@ -14,18 +15,21 @@ import {
   refreshPostStatus,
 } from "./deliveries.ts";
 import { type PreparedPublication, preparePublication, type PublicationRequest } from "./publish.ts";
-import { type Owner, ownedBy, isUuid } from "../owner.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 
 export interface ScheduleRequest extends PublicationRequest {
   /** RFC 3339 date-time with offset. */
   scheduled_for: string;
 }
 
+/** Schedule statuses (service spec 2.7). */
+export type ScheduleStatus = "scheduled" | "publishing" | "published" | "failed" | "canceled";
+
 export interface ScheduleView {
   schedule_id: string;
   post_id: string;
   scheduled_for: string;
-  status: string;
+  status: ScheduleStatus;
   deliveries: DeliveryView[];
 }
 
@@ -41,30 +45,21 @@ export async function prepareSchedule(
 ): Promise<PreparedPublication & { at: Date }> {
   const at = new Date(req.scheduled_for);
   if (!/[zZ]|[+-]\d{2}:?\d{2}$/.test(req.scheduled_for) || Number.isNaN(at.getTime())) {
-    throw new ToolError(
-      "validation_failed",
-      "scheduled_for must be an RFC 3339 date-time with a time zone offset",
-      [
-        {
-          keyword: "format",
-          instancePath: "/scheduled_for",
-          schemaPath: "#/properties/scheduled_for/format",
-          params: { format: "date-time" },
-          message: "must be a date-time",
-        },
-      ],
-    );
+    throw ToolError.validation("scheduled_for must be an RFC 3339 date-time with a time zone offset", {
+      path: "/scheduled_for",
+      keyword: "format",
+      schemaPath: "#/properties/scheduled_for/format",
+      params: { format: "date-time" },
+      rule: "must be a date-time",
+    });
   }
   if (at.getTime() <= now.getTime()) {
-    throw new ToolError("validation_failed", "scheduled_for must be in the future", [
-      {
-        keyword: "minimum",
-        instancePath: "/scheduled_for",
-        schemaPath: "#/properties/scheduled_for",
-        params: { now: now.toISOString() },
-        message: "must be a future time",
-      },
-    ]);
+    throw ToolError.validation("scheduled_for must be in the future", {
+      path: "/scheduled_for",
+      keyword: "minimum",
+      params: { now: now.toISOString() },
+      rule: "must be a future time",
+    });
   }
   const prepared = await preparePublication(db, owner, req);
   return { ...prepared, at };

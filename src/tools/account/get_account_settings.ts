@@ -6,10 +6,9 @@
 import { userPlan } from "../../domain/account/accounts.ts";
 import { PLAN_QUOTAS } from "../../domain/account/plans.ts";
 import { PRICES } from "../../domain/account/prices.ts";
-import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 
-export const handler: ToolHandler<ToolInputs["get_account_settings"], ToolOutputs["get_account_settings"]> = {
+export const handler: ToolHandlers["get_account_settings"] = {
   async execute(_input, { db, auth, app }) {
     const [plan, workspaces, automations] = await Promise.all([
       userPlan(db, auth.userId),

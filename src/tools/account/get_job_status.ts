@@ -3,10 +3,10 @@
  * `data.status`; `data.result` once succeeded, `data.error` on failed/outcome_unknown. Needs `read:jobs`
  * (checked by the pipeline) and the scope of the tool that started it (checked here: otherwise `not_found`).
  */
-import { type JobStatus, jobStatus } from "../../domain/operations/status.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
+import { jobStatus } from "../../domain/operations/status.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 
-export const handler: ToolHandler<{ operation_id: string }, JobStatus> = {
+export const handler: ToolHandlers["get_job_status"] = {
   async execute(input, ctx) {
     return { data: await jobStatus(ctx.db, ctx.app.sealer, ctx.auth, input.operation_id) };
   },

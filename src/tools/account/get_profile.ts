@@ -5,8 +5,7 @@
  */
 import type { Plan } from "../../domain/account/plans.ts";
 import { notFound } from "../../errors.ts";
-import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 
 interface ProfileRow {
   id: string;
@@ -15,7 +14,7 @@ interface ProfileRow {
   plan: Plan | null;
 }
 
-export const handler: ToolHandler<ToolInputs["get_profile"], ToolOutputs["get_profile"]> = {
+export const handler: ToolHandlers["get_profile"] = {
   async execute(_input, { db, auth }) {
     const user: ProfileRow | undefined = await db("users as u")
       .where("u.id", auth.userId)

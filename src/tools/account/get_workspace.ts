@@ -3,10 +3,9 @@
  * user's role in it (service spec 2.1, 4.3). Takes no arguments: no tool can switch workspaces.
  */
 import { notFound } from "../../errors.ts";
-import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 
-export const handler: ToolHandler<ToolInputs["get_workspace"], ToolOutputs["get_workspace"]> = {
+export const handler: ToolHandlers["get_workspace"] = {
   async execute(_input, { db, auth }) {
     const row = await db("workspaces as w")
       .join("memberships as m", "m.workspace_id", "w.id")
@@ -15,8 +14,8 @@ export const handler: ToolHandler<ToolInputs["get_workspace"], ToolOutputs["get_
     if (!row) throw notFound("workspace");
     return {
       data: {
-        workspace_id: row.id as string,
-        name: row.name as string,
+        workspace_id: row.id,
+        name: row.name,
         role: row.role === "owner" ? "owner" : "member",
       },
     };

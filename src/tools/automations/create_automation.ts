@@ -3,15 +3,12 @@
  * owned product, CTA video of 3 to 15 seconds for UGC, destinations), takes one account-wide automation slot
  * (`forbidden` when the plan's slots are used up) and saves a draft. It never enables or runs it.
  */
-import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { createAutomation } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 import { transactionOf } from "../carousels/run-meta.ts";
 
-type Output = ToolOutputs["create_automation"];
-
-export const handler: ToolHandler<ToolInputs["create_automation"], Output> = {
+export const handler: ToolHandlers["create_automation"] = {
   async execute(input, ctx) {
     const view = await createAutomation(
       transactionOf(ctx),
@@ -19,13 +16,13 @@ export const handler: ToolHandler<ToolInputs["create_automation"], Output> = {
       {
         kind: input.kind,
         name: input.name,
-        configuration: input.configuration as Record<string, unknown>,
+        configuration: input.configuration,
         cta_asset_id: input.cta_asset_id,
         daily_times: input.daily_times,
         time_zone: input.time_zone,
       },
       ctx.app.clock.now(),
     );
-    return { data: view as unknown as Output };
+    return { data: view };
   },
 };

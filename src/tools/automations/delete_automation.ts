@@ -2,13 +2,12 @@
  * delete_automation (review): `describe` checks ownership at call time and names the automation; `execute`
  * (worker, after approval) deletes it, freeing its slot. Its runs and generated posts are kept.
  */
-import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { deleteAutomation } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 import { describeAutomation } from "./describe-automation.ts";
 
-export const handler: ToolHandler<ToolInputs["delete_automation"], ToolResults["delete_automation"]> = {
+export const handler: ToolHandlers["delete_automation"] = {
   async describe(input, ctx) {
     return describeAutomation(
       ctx,

@@ -2,13 +2,12 @@
  * disable_automation (review): `describe` checks ownership at call time and names the automation; `execute`
  * (worker, after approval) sets its status to `disabled`.
  */
-import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { setAutomationStatus } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 import { describeAutomation } from "./describe-automation.ts";
 
-export const handler: ToolHandler<ToolInputs["disable_automation"], ToolResults["disable_automation"]> = {
+export const handler: ToolHandlers["disable_automation"] = {
   async describe(input, ctx) {
     return describeAutomation(
       ctx,

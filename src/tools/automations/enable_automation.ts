@@ -3,13 +3,12 @@
  * (worker, after approval) sets its status to `enabled` after validating the definition again (the CTA video or
  * product may have gone since the draft was saved).
  */
-import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { setAutomationStatus } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 import { describeAutomation } from "./describe-automation.ts";
 
-export const handler: ToolHandler<ToolInputs["enable_automation"], ToolResults["enable_automation"]> = {
+export const handler: ToolHandlers["enable_automation"] = {
   async describe(input, ctx) {
     return describeAutomation(
       ctx,

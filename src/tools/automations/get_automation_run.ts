@@ -1,11 +1,10 @@
 /** get_automation_run: one owned run addressed by `kind` and `run_id` (service spec 2.7, 3.1 rule 2). */
-import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { getAutomationRun } from "../../domain/automations/runs-read.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 import { runItem } from "./run-item.ts";
 
-export const handler: ToolHandler<ToolInputs["get_automation_run"], ToolOutputs["get_automation_run"]> = {
+export const handler: ToolHandlers["get_automation_run"] = {
   async execute(input, ctx) {
     return { data: runItem(await getAutomationRun(ctx.db, ownerOf(ctx.auth), input.kind, input.run_id)) };
   },

@@ -3,26 +3,25 @@
  * call time and states the price; `execute` (worker, after approval) creates a native manual run, charges
  * the native price before any work and generates the output. Poll get_automation_run with kind and run_id.
  */
-import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
-import { type TemplateId, validateSettings } from "../../domain/automations/config.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
+import { validateSettings } from "../../domain/automations/config.ts";
 import { automationView, ownedAutomation } from "../../domain/automations/automations.ts";
 import { runAutomation } from "../../domain/automations/run.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { carouselPrice, carouselWithCtaPrice, videoPrice } from "../../domain/account/prices.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 
-export const handler: ToolHandler<ToolInputs["run_automation"], ToolResults["run_automation"]> = {
+export const handler: ToolHandlers["run_automation"] = {
   async describe(input, ctx) {
     const owner = ownerOf(ctx.auth);
     const a = automationView(await ownedAutomation(ctx.db, owner, input.automation_id));
-    const s = await validateSettings(ctx.db, owner, a);
-    const c = s.configuration;
+    await validateSettings(ctx.db, owner, a);
+    const c = a.configuration;
     const credits =
-      a.kind === "video"
-        ? videoPrice(c.template_id as TemplateId)
+      "template_id" in c
+        ? videoPrice(c.template_id)
         : c.use_cta_artwork === true
-          ? carouselWithCtaPrice(Number(c.slide_count))
-          : carouselPrice(Number(c.slide_count));
+          ? carouselWithCtaPrice(c.slide_count)
+          : carouselPrice(c.slide_count);
     return {
       summary: `Run the ${a.kind} automation “${a.name}” once now; it costs ${credits} credits.`,
       resources: [{ kind: "automation", id: a.automation_id, label: a.name }],
@@ -30,19 +29,17 @@ export const handler: ToolHandler<ToolInputs["run_automation"], ToolResults["run
     };
   },
   async execute(input, ctx) {
-    const out = await runAutomation(
-      ctx.app,
-      ownerOf(ctx.auth),
-      input.automation_id,
-      ctx.operationId,
-      ctx.signal,
-    );
+    const out = await runAutomation(ctx.app, ownerOf(ctx.auth), {
+      automationId: input.automation_id,
+      operationId: ctx.operationId,
+      signal: ctx.signal,
+    });
     return {
       data: {
         automation_id: out.automation_id,
         kind: out.kind,
         run_id: out.run_id,
-        status: out.status as ToolResults["run_automation"]["status"],
+        status: out.status,
       },
       credits_charged: out.credits_charged,
     };

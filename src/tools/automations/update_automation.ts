@@ -2,28 +2,27 @@
  * update_automation (review): `describe` validates the merged definition at call time (the kind never
  * changes; ugc-video still needs its CTA video); `execute` (worker, after approval) validates and saves again.
  */
-import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
+import type { ToolHandlers, ToolInputs } from "../../../generated/tool-types.ts";
 import {
   type AutomationChanges,
   previewUpdate,
   updateAutomation,
 } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 
 type Input = ToolInputs["update_automation"];
 
 function changes(input: Input): AutomationChanges {
   return {
     name: input.name,
-    configuration: input.configuration as Record<string, unknown> | undefined,
+    configuration: input.configuration,
     cta_asset_id: input.cta_asset_id,
     daily_times: input.daily_times,
     time_zone: input.time_zone,
   };
 }
 
-export const handler: ToolHandler<Input, ToolResults["update_automation"]> = {
+export const handler: ToolHandlers["update_automation"] = {
   async describe(input, ctx) {
     const p = await previewUpdate(ctx.db, ownerOf(ctx.auth), input.automation_id, changes(input));
     const fields = Object.entries(changes(input))
@@ -43,6 +42,6 @@ export const handler: ToolHandler<Input, ToolResults["update_automation"]> = {
       changes(input),
       ctx.app.clock.now(),
     );
-    return { data: view as unknown as ToolResults["update_automation"] };
+    return { data: view };
   },
 };

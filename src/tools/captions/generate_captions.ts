@@ -2,14 +2,13 @@
  * generate_captions: caption, hook and hashtag variations from an owned post, an owned product and/or a
  * brief, through the configured AI text provider. Free (`credits_charged: 0`); nothing is saved.
  */
-import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { generateCaptions } from "../../domain/captions/captions.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { TEXT_GENERATION_PRICE } from "../../domain/account/prices.ts";
 import { ToolError } from "../../errors.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 
-export const handler: ToolHandler<ToolInputs["generate_captions"], ToolOutputs["generate_captions"]> = {
+export const handler: ToolHandlers["generate_captions"] = {
   async execute(input, ctx) {
     if (!input.post_id && !input.product_id && !input.brief) {
       throw new ToolError("validation_failed", "give at least one of post_id, product_id or brief");

@@ -1,12 +1,11 @@
 /** generate_ugc_hooks: short on-screen hook lines for UGC videos (<= 80 characters). Free; nothing saved. */
-import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { generateUgcHooks } from "../../domain/captions/captions.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { TEXT_GENERATION_PRICE } from "../../domain/account/prices.ts";
 import { ToolError } from "../../errors.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 
-export const handler: ToolHandler<ToolInputs["generate_ugc_hooks"], ToolOutputs["generate_ugc_hooks"]> = {
+export const handler: ToolHandlers["generate_ugc_hooks"] = {
   async execute(input, ctx) {
     if (!input.product_id && !input.brief)
       throw new ToolError("validation_failed", "give product_id or brief");

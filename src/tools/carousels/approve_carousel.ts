@@ -3,13 +3,12 @@
  * caller's and fully generated, and names it on the approval page; `execute` (worker, after the owner
  * approved in the browser) moves the post to `approved`.
  */
-import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { approveCarousel, assertApprovable } from "../../domain/carousels/read.ts";
 import { postLabel } from "../../domain/social/publish.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 
-export const handler: ToolHandler<ToolInputs["approve_carousel"], ToolResults["approve_carousel"]> = {
+export const handler: ToolHandlers["approve_carousel"] = {
   async describe(input, ctx) {
     const owner = ownerOf(ctx.auth);
     const view = await assertApprovable(ctx.db, owner, input.post_id);
@@ -23,7 +22,7 @@ export const handler: ToolHandler<ToolInputs["approve_carousel"], ToolResults["a
   async execute(input, ctx) {
     const out = await approveCarousel(ctx.db, ownerOf(ctx.auth), input.post_id, ctx.app.clock.now());
     return {
-      data: { post_id: out.post_id, status: out.status as ToolResults["approve_carousel"]["status"] },
+      data: { post_id: out.post_id, status: out.status },
     };
   },
 };

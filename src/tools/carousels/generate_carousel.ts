@@ -4,18 +4,11 @@
  * artwork as the last slide is free) and creates the draft carousel post, the queued run and its pending
  * slides; `execute` (worker) generates the slide images. Poll get_carousel with the post id.
  */
-import type { ToolInputs, ToolOutputs, ToolResults } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { acceptCarouselGeneration } from "../../domain/carousels/carousels.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 import { acceptCarouselRun, executeAcceptedRun } from "./run-meta.ts";
 
-type Accepted = ToolOutputs["generate_carousel"];
-
-export const handler: ToolHandler<
-  ToolInputs["generate_carousel"],
-  ToolResults["generate_carousel"],
-  Accepted
-> = {
+export const handler: ToolHandlers["generate_carousel"] = {
   // Resumes from the slides already rendered when its worker died (docs/operations.md "Leases").
   resumable: true,
   async accept(input, ctx) {

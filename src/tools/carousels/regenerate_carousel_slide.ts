@@ -3,18 +3,11 @@
  * refuses while another run is in progress, charges 5 credits (0 for a slide reusing stored CTA artwork) and
  * queues a one-slide run; `execute` (worker) generates the new image. Poll get_carousel with the post id.
  */
-import type { ToolInputs, ToolOutputs, ToolResults } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { acceptSlideRegeneration } from "../../domain/carousels/carousels.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 import { acceptCarouselRun, executeAcceptedRun } from "./run-meta.ts";
 
-type Accepted = ToolOutputs["regenerate_carousel_slide"];
-
-export const handler: ToolHandler<
-  ToolInputs["regenerate_carousel_slide"],
-  ToolResults["regenerate_carousel_slide"],
-  Accepted
-> = {
+export const handler: ToolHandlers["regenerate_carousel_slide"] = {
   // Resumes from the slides already rendered when its worker died (docs/operations.md "Leases").
   resumable: true,
   async accept(input, ctx) {

@@ -1,4 +1,5 @@
 /** Shared by the queued carousel handlers: the run bookkeeping a carousel accept needs from the context. */
+import type { RunStatus } from "../../domain/runs.ts";
 import type { Accepted, RunMeta } from "../../domain/carousels/carousels.ts";
 import { executeCarouselRun } from "../../domain/carousels/run.ts";
 import { type Owner, ownerOf } from "../../domain/owner.ts";
@@ -29,13 +30,15 @@ export function acceptedRun(accepted: { post_id: string; run_id: string } | unde
  * @throws Error when called outside a transaction (credits must be charged atomically with the records).
  */
 export function transactionOf(ctx: ToolContext): Knex.Transaction {
-  const db = ctx.db as Knex.Transaction & { isTransaction?: boolean };
-  if (!db.isTransaction) throw new Error("accept must run inside the caller's transaction");
+  const db = ctx.db;
+  if (!isTransaction(db)) throw new Error("accept must run inside the caller's transaction");
   return db;
 }
 
-/** A carousel run's status as the queued carousel tools report it. */
-export type RunStatus = "queued" | "running" | "succeeded" | "failed";
+/** True when `db` is a knex transaction (knex marks them with `isTransaction`). */
+function isTransaction(db: Knex | Knex.Transaction): db is Knex.Transaction {
+  return Reflect.get(db, "isTransaction") === true;
+}
 
 /**
  * The `accept` part of a queued carousel tool: runs the domain step `start` in the caller's transaction with
@@ -63,5 +66,5 @@ export async function executeAcceptedRun(
 ): Promise<ToolOutput<{ post_id: string; run_id: string; status: RunStatus }>> {
   const { run_id } = acceptedRun(accepted);
   const out = await executeCarouselRun(ctx.app, ownerOf(ctx.auth), run_id, { signal: ctx.signal, progress });
-  return { data: { post_id: out.post_id, run_id: out.run_id, status: out.status as RunStatus } };
+  return { data: { post_id: out.post_id, run_id: out.run_id, status: out.status } };
 }

@@ -1,10 +1,9 @@
 /** create_text_post: saves a text draft (service spec 4.3); nothing is published. */
-import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { createTextPost } from "../../domain/content/posts.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 
-export const handler: ToolHandler<ToolInputs["create_text_post"], ToolOutputs["create_text_post"]> = {
+export const handler: ToolHandlers["create_text_post"] = {
   async execute(input, ctx) {
     const post = await createTextPost(ctx.db, ownerOf(ctx.auth), {
       caption: input.caption,
@@ -13,6 +12,6 @@ export const handler: ToolHandler<ToolInputs["create_text_post"], ToolOutputs["c
       product_id: input.product_id,
     });
     const { carousel: _c, deliveries: _d, ...summary } = post;
-    return { data: summary as ToolOutputs["create_text_post"] };
+    return { data: summary };
   },
 };

@@ -2,12 +2,11 @@
  * delete_post (review, service spec 3.1): `describe` checks ownership and labels the post with a caption
  * excerpt; `execute` soft-deletes it after approval and cancels its pending schedules. Idempotent.
  */
-import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { deletePost, getPost, postLabel } from "../../domain/content/posts.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 
-export const handler: ToolHandler<ToolInputs["delete_post"], ToolResults["delete_post"]> = {
+export const handler: ToolHandlers["delete_post"] = {
   async describe(input, ctx) {
     const post = await getPost(ctx.db, ownerOf(ctx.auth), input.post_id);
     const label = postLabel(post);

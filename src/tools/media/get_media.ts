@@ -1,11 +1,10 @@
 /** get_media: one owned asset by database id (never a path); others' assets are `not_found`. */
-import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { getMedia } from "../../domain/media/media.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 
-export const handler: ToolHandler<ToolInputs["get_media"], ToolOutputs["get_media"]> = {
+export const handler: ToolHandlers["get_media"] = {
   async execute(input, ctx) {
-    return { data: (await getMedia(ctx.db, ownerOf(ctx.auth), input.asset_id)) as ToolOutputs["get_media"] };
+    return { data: await getMedia(ctx.db, ownerOf(ctx.auth), input.asset_id) };
   },
 };

@@ -2,12 +2,11 @@
  * create_product: saves a product from the listed fields only (no mass assignment); image ids must be the
  * caller's own image assets (`not_found` otherwise).
  */
-import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { createProduct } from "../../domain/products/products.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 
-export const handler: ToolHandler<ToolInputs["create_product"], ToolOutputs["create_product"]> = {
+export const handler: ToolHandlers["create_product"] = {
   async execute(input, ctx) {
     const product = await createProduct(ctx.db, ownerOf(ctx.auth), {
       name: input.name,
@@ -19,6 +18,6 @@ export const handler: ToolHandler<ToolInputs["create_product"], ToolOutputs["cre
       ...(input.tags !== undefined ? { tags: input.tags } : {}),
       ...(input.image_asset_ids !== undefined ? { image_asset_ids: input.image_asset_ids } : {}),
     });
-    return { data: product as ToolOutputs["create_product"] };
+    return { data: product };
   },
 };

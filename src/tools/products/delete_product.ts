@@ -3,12 +3,11 @@
  * product on the approval page; `execute` runs in the worker after approval and soft-deletes it.
  * Idempotent: a product already deleted by its owner reports `deleted: true` again.
  */
-import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { deleteProduct, getProduct } from "../../domain/products/products.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 
-export const handler: ToolHandler<ToolInputs["delete_product"], ToolResults["delete_product"]> = {
+export const handler: ToolHandlers["delete_product"] = {
   async describe(input, ctx) {
     const product = await getProduct(ctx.db, ownerOf(ctx.auth), input.product_id);
     return {

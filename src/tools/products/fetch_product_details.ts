@@ -4,16 +4,14 @@
  * extracts the details and, with a product, fills its empty fields. Refusals of the guard become
  * `validation_failed` with a stable `details.reason`; the page's text is returned as data only.
  */
-import type { ToolInputs, ToolOutputs, ToolResults } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { ToolError } from "../../errors.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { extractProductDetails } from "../../domain/products/extract.ts";
 import { attachProductDetails, getProduct } from "../../domain/products/products.ts";
 import { checkUrlSyntax } from "../../providers/fetch/address-policy.ts";
 import { type FetchedPage, GuardedFetchError } from "../../providers/fetch/guarded-fetch.ts";
-import type { ToolContext, ToolHandler } from "../../tool-contract.ts";
-
-type Accepted = ToolOutputs["fetch_product_details"];
+import type { ToolContext } from "../../tool-contract.ts";
 
 function parseUrl(raw: string, ctx: ToolContext): URL {
   let url: URL;
@@ -33,11 +31,7 @@ function parseUrl(raw: string, ctx: ToolContext): URL {
   return url;
 }
 
-export const handler: ToolHandler<
-  ToolInputs["fetch_product_details"],
-  ToolResults["fetch_product_details"],
-  Accepted
-> = {
+export const handler: ToolHandlers["fetch_product_details"] = {
   async accept(input, ctx) {
     const url = parseUrl(input.product_url, ctx);
     if (input.product_id !== undefined) await getProduct(ctx.db, ownerOf(ctx.auth), input.product_id);

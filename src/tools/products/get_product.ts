@@ -1,13 +1,12 @@
 /** get_product: one owned product; others' products are `not_found` (service spec 5.13). */
-import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { getProduct } from "../../domain/products/products.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 
-export const handler: ToolHandler<ToolInputs["get_product"], ToolOutputs["get_product"]> = {
+export const handler: ToolHandlers["get_product"] = {
   async execute(input, ctx) {
     return {
-      data: (await getProduct(ctx.db, ownerOf(ctx.auth), input.product_id)) as ToolOutputs["get_product"],
+      data: await getProduct(ctx.db, ownerOf(ctx.auth), input.product_id),
     };
   },
 };

@@ -1,32 +1,20 @@
 /**
  * update_product: changes only the fields present in the arguments (`null` clears an optional field);
- * the field list is explicit, so no other column can be reached (service spec 4.2 rule 6).
+ * the fields are those of ProductFields, which the domain maps column by column, so no other column can be
+ * reached (service spec 4.2 rule 6).
  */
-import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
-import { ToolError } from "../../errors.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { type ProductFields, updateProduct } from "../../domain/products/products.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
+import { ToolError } from "../../errors.ts";
 
-const FIELDS = [
-  "name",
-  "description",
-  "price",
-  "currency",
-  "product_url",
-  "brand",
-  "tags",
-  "image_asset_ids",
-] as const;
-
-export const handler: ToolHandler<ToolInputs["update_product"], ToolOutputs["update_product"]> = {
+export const handler: ToolHandlers["update_product"] = {
   async execute(input, ctx) {
-    const fields: Record<string, unknown> = {};
-    for (const f of FIELDS) if (Object.hasOwn(input, f) && input[f] !== undefined) fields[f] = input[f];
-    if (Object.keys(fields).length === 0) {
+    const { product_id, idempotency_key: _key, ...given } = input;
+    const fields: ProductFields = given;
+    if (Object.values(fields).every((v) => v === undefined)) {
       throw new ToolError("validation_failed", "give at least one field to change besides product_id");
     }
-    const product = await updateProduct(ctx.db, ownerOf(ctx.auth), input.product_id, fields as ProductFields);
-    return { data: product as ToolOutputs["update_product"] };
+    return { data: await updateProduct(ctx.db, ownerOf(ctx.auth), product_id, fields) };
   },
 };

@@ -4,20 +4,17 @@
  * `execute` (worker, after approval) re-validates, creates the deliveries and publishes through the social
  * provider. Deliveries can stay `pending`; follow them with list_deliveries.
  */
-import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { preparePublication, publishPost } from "../../domain/social/publish.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 import { describePublication } from "./describe-publication.ts";
 
-type Result = ToolResults["publish_post"];
-
-export const handler: ToolHandler<ToolInputs["publish_post"], Result> = {
+export const handler: ToolHandlers["publish_post"] = {
   async describe(input, ctx) {
     return describePublication(await preparePublication(ctx.db, ownerOf(ctx.auth), input));
   },
   async execute(input, ctx) {
     const out = await publishPost(ctx.app, ownerOf(ctx.auth), input, ctx.operationId, ctx.signal);
-    return { data: out as Result };
+    return { data: out };
   },
 };

@@ -3,21 +3,18 @@
  * non-TikTok destinations, explicit future `scheduled_for`); `execute` (worker, after approval) re-validates
  * and creates the schedule with one pending delivery per account. Inspect it with get_schedule.
  */
-import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
+import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { prepareSchedule, schedulePost } from "../../domain/social/schedules.ts";
-import type { ToolHandler } from "../../tool-contract.ts";
 import { describePublication } from "./describe-publication.ts";
 
-type Result = ToolResults["schedule_post"];
-
-export const handler: ToolHandler<ToolInputs["schedule_post"], Result> = {
+export const handler: ToolHandlers["schedule_post"] = {
   async describe(input, ctx) {
     const p = await prepareSchedule(ctx.db, ownerOf(ctx.auth), input, ctx.app.clock.now());
     return describePublication(p, p.at);
   },
   async execute(input, ctx) {
     const out = await schedulePost(ctx.app, ownerOf(ctx.auth), input, ctx.operationId);
-    return { data: out as Result };
+    return { data: out };
   },
 };
