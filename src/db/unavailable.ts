@@ -22,8 +22,10 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     // knex: the pool could not hand out a connection in time (every attempt to connect failed).
     if (name === "KnexTimeoutError") return true;
     const message = typeof e.message === "string" ? e.message : "";
-    // node-postgres reports a dropped socket without a code; knex prefixes the message with the query.
+    // node-postgres reports a dropped socket (and later use of that client) without a code; knex prefixes
+    // the message with the query.
     if (/(^|- )Connection (terminated( unexpectedly)?|ended unexpectedly)$/.test(message)) return true;
+    if (/(^|- )Client has encountered a connection error and is not queryable$/.test(message)) return true;
     e = e.cause as Record<string, unknown> | undefined;
   }
   return false;

@@ -12,6 +12,7 @@ test("database restarts, refused connections and dropped sockets are recognised"
     withCode("57P03"),
     withCode("08006"),
     new Error("Connection terminated unexpectedly"),
+    new Error("select 1 - Client has encountered a connection error and is not queryable"),
     new Error('insert into "posts" ("caption") values ($1) - Connection terminated unexpectedly'),
     Object.assign(new Error("Knex: Timeout acquiring a connection."), { name: "KnexTimeoutError" }),
     new Error("wrapped", { cause: withCode("ECONNREFUSED") }),
