@@ -1,11 +1,13 @@
 /**
- * Operator commands: `admin user create`, `admin workspace add-member`, `admin credits grant`.
+ * Operator commands: `admin user create`, `admin workspace create --email E --name NAME
+admin workspace add-member`, `admin credits grant`.
  * Each prints one line of JSON on success.
  */
 import type { Knex } from "../db/knex.ts";
 import { addMember, createUser } from "../domain/account/accounts.ts";
 import { grantCredits } from "../domain/account/credits.ts";
 import { isPlan, PLANS } from "../domain/account/plans.ts";
+import { createWorkspace } from "../domain/account/workspaces.ts";
 import { flags, UsageError } from "./args.ts";
 import { DEMO_USAGE, runDemo } from "./demo.ts";
 import { runSocialAdmin, SOCIAL_USAGE } from "./social.ts";
@@ -30,6 +32,12 @@ export async function runAdmin(db: Knex, argv: string[]): Promise<unknown> {
       workspace: f.workspace!,
       ...(f.plan ? { plan: f.plan } : {}),
     });
+  }
+  if (cmd === "workspace create") {
+    const f = flags(rest, ["email", "name"], ["email", "name"]);
+    const user = await db("users").whereRaw("lower(email) = lower(?)", [f.email!]).first("id");
+    if (!user) throw new UsageError(`no user with email ${f.email}`);
+    return createWorkspace(db, user.id, f.name!);
   }
   if (cmd === "workspace add-member") {
     const f = flags(rest, ["workspace-id", "email", "role"], ["workspace-id", "email"]);
