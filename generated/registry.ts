@@ -4557,7 +4557,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "List connected social accounts",
       group: "social",
       description:
-        "Lists the social accounts the user connected in the browser for this workspace: ID, network, display name, handle and connection status (connected, expired, error); tokens and provider data are never returned. Use it to pick `social_account_ids` for publish_post or schedule_post. Accounts cannot be connected or disconnected through tools.",
+        "Lists the social accounts the user connected in the browser for this workspace: ID, network, display name, handle and connection status (connected, expired, needs_reconnect, error; only connected accounts can be published or scheduled to); tokens and provider data are never returned. Use it to pick `social_account_ids` for publish_post or schedule_post. Accounts cannot be connected or disconnected through tools.",
       scope: "read:social_accounts",
       access: "read",
       review: false,
@@ -4606,7 +4606,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     },
                     display_name: { type: "string", maxLength: 200 },
                     handle: { type: ["string", "null"], maxLength: 200 },
-                    status: { type: "string", enum: ["connected", "expired", "error"], maxLength: 16 },
+                    status: {
+                      type: "string",
+                      enum: ["connected", "expired", "needs_reconnect", "error"],
+                      maxLength: 16,
+                    },
                   },
                   required: ["social_account_id", "network", "display_name", "handle", "status"],
                 },

@@ -1030,7 +1030,7 @@ export interface components {
         display_name: string;
         handle: string | null;
         /** @enum {string} */
-        status: "connected" | "expired" | "error";
+        status: "connected" | "expired" | "needs_reconnect" | "error";
       }[];
     };
     list_content_input: {
