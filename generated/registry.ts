@@ -5649,7 +5649,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Run automation",
       group: "automations",
       description:
-        "Asks to start one manual run of an automation now. Each run is charged by template: 2x2 grid video 20 credits, single fade 5, AI UGC 10, carousel 5 per generated image. The call returns `approval_required` with an `approval_url` that the user must open and approve in the browser; never approve for the user. Then poll get_job_status with the `operation_id`: its result holds the native `run_id` and `kind`; follow the run with get_automation_run.",
+        "Asks to start one manual run of an automation now. Each run is charged by template: 2x2 grid video 20 credits, single fade 5, AI UGC 10, carousel 5 per generated image. The call returns `approval_required` with an `approval_url` that the user must open and approve in the browser; never approve for the user. Then poll get_job_status with the `operation_id`: its result holds the native `run_id`, `kind` and `credits_charged`; follow the run with get_automation_run.",
       scope: "manage:automations",
       access: "write",
       review: true,
@@ -6708,8 +6708,13 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
         kind: { type: "string", enum: ["video", "carousel"], maxLength: 16 },
         run_id: { type: "string", format: "uuid", maxLength: 36 },
         status: { type: "string", enum: ["queued", "running", "succeeded", "failed"], maxLength: 16 },
+        credits_charged: {
+          type: "integer",
+          minimum: 0,
+          description: "Credits this run charged (0 when it failed before charging).",
+        },
       },
-      required: ["automation_id", "kind", "run_id", "status"],
+      required: ["automation_id", "kind", "run_id", "status", "credits_charged"],
     },
   ],
   [

@@ -1255,6 +1255,8 @@ export interface components {
       run_id: string;
       /** @enum {string} */
       status: "queued" | "running" | "succeeded" | "failed";
+      /** @description Credits this run charged (0 when it failed before charging). */
+      credits_charged: number;
     };
     schedule_post_input: {
       /** Format: uuid */

@@ -10,6 +10,8 @@
  *    `failed` with `internal_error` (the issues are logged with the operation id, never stored or shown);
  *    ToolError -> `failed` (code and message); any other exception or the deadline passing ->
  *    `outcome_unknown`. Never replayed.
+ * 4. on `failed`/`outcome_unknown`, carousel runs of the operation still `queued` (never started) are closed
+ *    `failed` and their credits refunded once (src/domain/carousels/settle.ts).
  * Every final transition is conditional on the row still being `running` in this attempt.
  */
 import { randomUUID } from "node:crypto";
@@ -19,6 +21,7 @@ import type { ErrorCode } from "../errors.ts";
 import { ToolError } from "../errors.ts";
 import type { ToolContext, ToolOutput } from "../tool-contract.ts";
 import type { OperationRow, OperationState } from "../domain/operations/store.ts";
+import { failUnstartedCarouselRuns } from "../domain/carousels/settle.ts";
 import { type ToolLookup, toolLookup } from "./tools.ts";
 
 export interface ProcessOptions {
@@ -78,12 +81,22 @@ export async function processOperation(
     const row = await ctx.db("operations").where({ id: op.id }).first("state");
     return { claimed: true, state: row?.state as OperationState };
   };
-  const fail = (code: ErrorCode, message: string, details?: unknown) =>
-    finish(code === "outcome_unknown" ? "outcome_unknown" : "failed", {
+  const fail = async (code: ErrorCode, message: string, details?: unknown) => {
+    const result = await finish(code === "outcome_unknown" ? "outcome_unknown" : "failed", {
       error_code: code,
       error_message: message,
       error_details: details === undefined ? null : JSON.stringify(details),
     });
+    // Paid work accepted for this operation that never started is closed and refunded (service spec 8).
+    const settled = await failUnstartedCarouselRuns(
+      ctx.db,
+      op.id,
+      `the operation ended before the run started: ${message} Its credits were refunded.`,
+      ctx.clock.now(),
+    );
+    if (settled.length > 0) log.info({ runs: settled.length }, "unstarted carousel runs failed and refunded");
+    return result;
+  };
 
   const denied = await authorizationProblem(ctx, op);
   if (denied) return fail(denied.code, denied.message);

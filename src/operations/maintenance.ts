@@ -10,10 +10,13 @@
  *    operation that is not final yet (docs/operations.md);
  * 6. post schedules whose time has come published (`publishDueSchedules`, which claims each schedule, so
  *    a schedule is published once across workers; the per-minute scheduler pass does the same sooner).
- * Steps 4 to 6 are independent: one failing is logged, the others still run, and the pass then throws.
+ * 7. carousel runs still `queued` whose operation ended without running them -> `failed`, credits refunded
+ *    once (src/domain/carousels/settle.ts).
+ * Steps 4 to 7 are independent: one failing is logged, the others still run, and the pass then throws.
  */
 import type { AppContext } from "../context.ts";
 import { publishDueSchedules } from "../domain/social/schedules.ts";
+import { settleStrandedCarouselRuns } from "../domain/carousels/settle.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { FINAL_STATES } from "../domain/operations/store.ts";
 
@@ -39,6 +42,8 @@ export interface MaintenanceReport {
   overdue: number;
   /** Post schedules published. */
   schedulesPublished: number;
+  /** Never-started carousel runs of ended operations failed and refunded. */
+  carouselRunsRefunded: number;
   /** Rate-limit rows deleted. */
   rateLimitRows: number;
   /** Idempotency records deleted (older than the retention). */
@@ -50,7 +55,7 @@ const REDISPATCH_BATCH = 500;
 
 /**
  * Runs one maintenance pass at `ctx.clock.now()`. Safe to run concurrently with itself and with workers.
- * @throws after all steps ran, when one of the independent steps (4 to 6) failed; database errors of
+ * @throws after all steps ran, when one of the independent steps (4 to 7) failed; database errors of
  *   steps 1 to 3 propagate at once.
  */
 export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport> {
@@ -117,6 +122,7 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
   );
   const idempotencyRecords = await step("idempotency", () => sweepIdempotencyRecords(ctx, now));
   const schedulesPublished = await step("schedules", () => publishDueSchedules(ctx, SCHEDULE_BATCH));
+  const carouselRunsRefunded = await step("carousel_runs", () => settleStrandedCarouselRuns(ctx.db, now));
 
   const report: MaintenanceReport = {
     expired,
@@ -124,6 +130,7 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
     redispatchFailed,
     overdue,
     schedulesPublished,
+    carouselRunsRefunded,
     rateLimitRows,
     idempotencyRecords,
   };

@@ -43,6 +43,7 @@ export const handler: ToolHandler<ToolInputs["run_automation"], ToolResults["run
         kind: out.kind,
         run_id: out.run_id,
         status: out.status as ToolResults["run_automation"]["status"],
+        credits_charged: out.credits_charged,
       },
       credits_charged: out.credits_charged,
     };
