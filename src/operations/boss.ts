@@ -33,6 +33,16 @@ export const MAINTENANCE_CRON = "*/5 * * * *";
 export const ANALYTICS_SYNC_CRON = "0 0 * * *";
 export const ANALYTICS_SYNC_TZ = "America/New_York";
 
+const stopping = new WeakSet<AppContext>();
+
+/**
+ * Marks `ctx` as shutting down: pg-boss errors (connections terminated while the process and, under
+ * Ctrl-C, the embedded cluster stop) are then logged at debug level only, not as errors.
+ */
+export function quietBossErrors(ctx: AppContext): void {
+  stopping.add(ctx);
+}
+
 /**
  * Creates (does not start) a pg-boss instance for `ctx`'s database.
  * `role` "producer" only sends jobs (serve processes): no supervision, no cron, no LISTEN connection.
@@ -54,7 +64,10 @@ export function createBoss(ctx: AppContext, role: "producer" | "worker"): PgBoss
     useListenNotify: worker,
   });
   boss.on("error", (err: Error) =>
-    ctx.log.error({ err: { name: err.name, message: err.message } }, "pg-boss error"),
+    ctx.log[stopping.has(ctx) ? "debug" : "error"](
+      { err: { name: err.name, message: err.message } },
+      "pg-boss error",
+    ),
   );
   return boss;
 }
