@@ -196,6 +196,8 @@ export async function authorizationProblem(
   if (op.tool_scope && !String(grant.scope).split(" ").includes(op.tool_scope)) return forbidden;
   const user = await ctx.db("users").where({ id: op.user_id }).first("status");
   if (user?.status !== "active") return forbidden;
+  const workspace = await ctx.db("workspaces").where({ id: op.workspace_id }).first("status");
+  if (workspace?.status !== "active") return forbidden;
   const member = await ctx
     .db("memberships")
     .where({ user_id: op.user_id, workspace_id: op.workspace_id })
