@@ -1,8 +1,6 @@
 /**
- * Operator commands: `admin user create`, `admin user set-status --email E --status ${ACCOUNT_STATUSES.join("|")}
-admin workspace create --email E --name NAME
-admin workspace set-status --workspace-id UUID --status ${ACCOUNT_STATUSES.join("|")}
-admin workspace add-member`, `admin credits grant`.
+ * Operator commands: `admin user create`, `admin user set-status`, `admin workspace create`,
+ * `admin workspace set-status`, `admin workspace add-member`, `admin credits grant`.
  * Each prints one line of JSON on success.
  */
 import type { Knex } from "../db/knex.ts";
@@ -16,6 +14,9 @@ import { DEMO_USAGE, runDemo } from "./demo.ts";
 import { runSocialAdmin, SOCIAL_USAGE } from "./social.ts";
 
 export const ADMIN_USAGE = `admin user create --email E --password P --workspace NAME [--plan ${PLANS.join("|")}]
+admin user set-status --email E --status ${ACCOUNT_STATUSES.join("|")}
+admin workspace create --email E --name NAME
+admin workspace set-status --workspace-id UUID --status ${ACCOUNT_STATUSES.join("|")}
 admin workspace add-member --workspace-id UUID --email E [--role member|owner]
 admin credits grant --email E --credits N
 ${SOCIAL_USAGE}
