@@ -10,7 +10,7 @@ const OCCASIONS: Record<ErrorCode, string> = {
   invalid_arguments:
     "Tool result. `arguments` is not an object, or holds an argument the tool does not know (`details.unknown_arguments`).",
   validation_failed:
-    "Tool result. A schema violation (`details`: `[{instancePath, keyword, message}]`) or a domain rule (for example a TikTok destination, a past `scheduled_for`, an unapproved carousel to publish).",
+    "Tool result. A schema violation (`details`: `[{instancePath, keyword, message, allowed_values?}]`, each message naming the field and the rule in plain words: which field is required when, the allowed values, the closest of several allowed forms) or a domain rule (for example a TikTok destination, a past `scheduled_for`, an unapproved carousel to publish).",
   not_found:
     "Tool result. Also from `get_job_status` for an operation of another connection, or when the token lacks the scope of the tool that started it.",
   insufficient_scope:

@@ -6,6 +6,7 @@
  */
 import Type, { type Static } from "typebox";
 import { Value } from "typebox/value";
+import ipaddr from "ipaddr.js";
 
 const Bool = Type.Union([Type.Literal("true"), Type.Literal("false"), Type.Literal("1"), Type.Literal("0")]);
 const Int = (def: number, min = 0, max = 1_000_000_000) =>
@@ -31,7 +32,7 @@ export const EnvSchema = Type.Object({
   LOG_LEVEL: Type.Optional(
     Type.Union(["fatal", "error", "warn", "info", "debug", "trace", "silent"].map((l) => Type.Literal(l))),
   ),
-  TRUST_PROXY: Type.Optional(Bool),
+  TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
   AI_TEXT_PROVIDER: Type.Optional(Type.Union([Type.Literal("local"), Type.Literal("openai-compatible")])),
   AI_TEXT_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
   AI_TEXT_API_KEY: Type.Optional(Type.String()),
@@ -40,6 +41,11 @@ export const EnvSchema = Type.Object({
   MEDIA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   MEDIA_MAX_IMAGE_BYTES: Int(20 * 1024 * 1024, 1),
   MEDIA_MAX_VIDEO_BYTES: Int(200 * 1024 * 1024, 1),
+  MEDIA_STORAGE: Type.Optional(Type.Union([Type.Literal("local"), Type.Literal("s3")])),
+  S3_BUCKET: Type.Optional(Type.String({ pattern: "^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$" })),
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: "^https?://" })),
+  S3_FORCE_PATH_STYLE: Type.Optional(Bool),
+  AWS_REGION: Type.Optional(Type.String({ minLength: 1 })),
   FETCH_ALLOW_LOOPBACK_PORT: Type.Optional(Type.String({ pattern: "^[0-9]{1,5}$" })),
   RATE_LIMIT_READS: Int(120, 1),
   RATE_LIMIT_WRITES: Int(30, 1),
@@ -59,9 +65,11 @@ export const EnvSchema = Type.Object({
   TOOLS_PAGE_SIZE: Int(50, 1, 1000),
   WORKER_CONCURRENCY: Int(4, 1, 256),
   OPERATION_DEADLINE_SECONDS: Int(900, 1),
+  WORKER_LEASE_SECONDS: Int(30, 3, 600),
   APPROVAL_TTL_SECONDS: Int(1800, 1),
   STRANDED_AFTER_SECONDS: Int(600, 1),
   QUEUE_RETRY_AFTER_SECONDS: Int(3600, 1801),
+  OAUTH_UNUSED_CLIENT_TTL_SECONDS: Int(7 * 24 * 3600, 3600),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -105,7 +113,12 @@ export interface Config {
   signingKeysFile: string | undefined;
   dataDir: string;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Express `trust proxy` setting: `false` (default, `X-Forwarded-*` ignored), a hop count (the client is
+   * the address that many hops before the socket peer), or proxy addresses / CIDRs / the names `loopback`,
+   * `linklocal`, `uniquelocal` (the client is the first address, from the right, that is not a trusted proxy).
+   */
+  trustProxy: false | number | string[];
   ai: {
     provider: "local" | "openai-compatible";
     baseUrl: string | undefined;
@@ -119,6 +132,10 @@ export interface Config {
     maxVideoBytes: number;
     /** Stored media bytes allowed per workspace, by the owner's plan (uploads beyond it are refused). */
     storageQuotaBytes: { creator: number; growth: number; pro: number };
+    /** `local` (files under `dir`, the default) or `s3` (any S3-compatible object store). */
+    storage: "local" | "s3";
+    /** Set when `storage` is `s3`; credentials come from the standard AWS variables and files. */
+    s3: { bucket: string; endpoint: string | undefined; region: string; forcePathStyle: boolean } | undefined;
   };
   /** Test-only: a loopback port the guarded fetch may reach. Never set in production. */
   fetchAllowLoopbackPort: number | undefined;
@@ -138,14 +155,53 @@ export interface Config {
   worker: {
     concurrency: number;
     operationDeadlineSeconds: number;
+    /** How long a claimed operation stays leased without a heartbeat (seconds); a third of it is the beat. */
+    leaseSeconds: number;
     approvalTtlSeconds: number;
     strandedAfterSeconds: number;
     queueRetryAfterSeconds: number;
+    /** Age after which a registered OAuth client that never obtained a token is deleted (maintenance). */
+    unusedClientTtlSeconds: number;
   };
 }
 
 const stripSlash = (u: string) => u.replace(/\/+$/, "");
 const bool = (v: string | undefined, def: boolean) => (v === undefined ? def : v === "true" || v === "1");
+
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * Parses TRUST_PROXY (Express "trust proxy" semantics, https://expressjs.com/en/guide/behind-proxies.html):
+ * unset, `false` or `0` -> off; a positive integer -> that many proxy hops; otherwise a comma-separated list
+ * of IP addresses, CIDR ranges and the names loopback, linklocal, uniquelocal. `true` (trust every hop) is
+ * refused: it lets any client choose its own address through `X-Forwarded-For` and so escape per-IP limits.
+ * @throws ConfigError naming TRUST_PROXY and the rejected entry.
+ */
+export function parseTrustProxy(value: string | undefined): false | number | string[] {
+  const v = value?.trim();
+  if (v === undefined || v === "" || v === "false" || v === "0") return false;
+  if (v === "true")
+    throw new ConfigError(
+      "TRUST_PROXY",
+      "true would trust every X-Forwarded-For hop (any client could pick its address); give the number of proxies in front of the service (e.g. 1) or their addresses/CIDRs",
+    );
+  if (/^[0-9]+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > 32) throw new ConfigError("TRUST_PROXY", "a hop count must be between 0 and 32");
+    return hops;
+  }
+  const entries = v.split(",").map((s) => s.trim());
+  for (const entry of entries) {
+    const ok =
+      PROXY_NAMES.has(entry) || (entry.includes("/") ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry));
+    if (!ok)
+      throw new ConfigError(
+        "TRUST_PROXY",
+        `"${entry}" is not a hop count, an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`,
+      );
+  }
+  return entries;
+}
 
 /**
  * Reads and validates the configuration.
@@ -196,6 +252,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && picked.FETCH_ALLOW_LOOPBACK_PORT)
     throw new ConfigError("FETCH_ALLOW_LOOPBACK_PORT", "is a test-only setting and is refused in production");
   const dataDir = picked.DATA_DIR ?? "./.data";
+  const mediaStorage = (picked.MEDIA_STORAGE ?? "local") as Config["media"]["storage"];
+  if (mediaStorage === "s3" && !picked.S3_BUCKET)
+    throw new ConfigError("S3_BUCKET", "required when MEDIA_STORAGE=s3");
   return {
     production,
     databaseUrl: picked.DATABASE_URL,
@@ -211,7 +270,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signingKeysFile: picked.SIGNING_KEYS_FILE,
     dataDir,
     logLevel: picked.LOG_LEVEL ?? (production ? "info" : "info"),
-    trustProxy: bool(picked.TRUST_PROXY, false),
+    trustProxy: parseTrustProxy(picked.TRUST_PROXY),
     ai: {
       provider,
       baseUrl: picked.AI_TEXT_BASE_URL,
@@ -228,6 +287,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         growth: num("STORAGE_QUOTA_GROWTH_BYTES", 10 * GIB),
         pro: num("STORAGE_QUOTA_PRO_BYTES", 100 * GIB),
       },
+      storage: mediaStorage,
+      s3:
+        mediaStorage === "s3"
+          ? {
+              bucket: picked.S3_BUCKET as string,
+              endpoint: picked.S3_ENDPOINT,
+              region: picked.AWS_REGION ?? "us-east-1",
+              forcePathStyle: bool(picked.S3_FORCE_PATH_STYLE, Boolean(picked.S3_ENDPOINT)),
+            }
+          : undefined,
     },
     fetchAllowLoopbackPort: picked.FETCH_ALLOW_LOOPBACK_PORT
       ? Number(picked.FETCH_ALLOW_LOOPBACK_PORT)
@@ -252,9 +321,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     worker: {
       concurrency: num("WORKER_CONCURRENCY", 4),
       operationDeadlineSeconds: num("OPERATION_DEADLINE_SECONDS", 900),
+      leaseSeconds: num("WORKER_LEASE_SECONDS", 30),
       approvalTtlSeconds: num("APPROVAL_TTL_SECONDS", 1800),
       strandedAfterSeconds: num("STRANDED_AFTER_SECONDS", 600),
       queueRetryAfterSeconds: num("QUEUE_RETRY_AFTER_SECONDS", 3600),
+      unusedClientTtlSeconds: num("OAUTH_UNUSED_CLIENT_TTL_SECONDS", 7 * 24 * 3600),
     },
   };
 }

@@ -37,8 +37,8 @@ Authorization is OAuth 2.1 with PKCE S256 and a resource indicator; there are no
    the \`authorization_endpoint\`, \`token_endpoint\`, \`registration_endpoint\` and \`revocation_endpoint\`, with
    \`code_challenge_methods_supported: ["S256"]\`.
 4. **Dynamic client registration** (RFC 7591): \`POST\` JSON to the registration endpoint (HTTP 201 with the
-   \`client_id\`). Only public clients: no secret is issued and any other \`token_endpoint_auth_method\` is
-   registered and answered as \`none\`. 1 to 10 \`redirect_uris\`, each HTTPS or HTTP on loopback (\`localhost\`,
+   \`client_id\`). Only public clients: no secret is issued; \`token_endpoint_auth_method\` is \`none\` or omitted
+   (any other method is \`invalid_client_metadata\`). 1 to 10 \`redirect_uris\`, each HTTPS or HTTP on loopback (\`localhost\`,
    \`127.0.0.1\`, \`[::1]\`), without fragment, user info or wildcard, never \`0.0.0.0\`. \`grant_types\` defaults to
    \`["authorization_code", "refresh_token"]\`; \`authorization_code\` is required and \`refresh_token\` is the only
    addition. A client registered without \`refresh_token\` gets no refresh token (below). \`response_types\` is
@@ -53,7 +53,9 @@ ${code("json", JSON.stringify(registration, null, 2))}
    with any port (RFC 8252). An empty or absent \`scope\` (or only \`offline_access\`, which is accepted and
    ignored) is granted as every \`read:*\` scope; write scopes are granted only when named; an unknown scope is
    \`invalid_scope\`. The user signs in, picks exactly one workspace and approves (or denies: \`error=access_denied\`);
-   the browser is redirected (303) with \`code\`, \`state\` and \`iss\`. Check \`state\` and \`iss\`.
+   the browser is redirected (303) with \`code\`, \`state\` and \`iss\`. Check \`state\` and \`iss\`. An invalid
+   request is redirected back with \`error\`, \`state\` and \`iss\` only once the user is signed in; before
+   that (and for an unknown client or redirect URI) the browser shows an error page instead.
 6. **Token:** \`POST {base_url}/mcp/oauth/token\` (form data) with \`grant_type=authorization_code\`, \`client_id\`,
    \`redirect_uri\` (the same one), \`code\`, \`code_verifier\` and \`resource\`. The answer is
    \`{access_token, token_type: "Bearer", expires_in: 3600, refresh_token, scope}\`; \`refresh_token\` is present

@@ -34,6 +34,9 @@ export function createDb(databaseUrl: string, max = 10, options: { asyncCommit?:
         : {}),
     },
     migrations: { directory: MIGRATIONS_DIR, loadExtensions: [".ts"], tableName: "knex_migrations" },
+    // knex prints pool warnings with error messages to the console; every failure reaches its caller as
+    // an exception anyway, where the service decides what to log (src/log.ts redaction rules).
+    log: { warn() {}, error() {}, deprecate() {}, debug() {} },
   });
 }
 

@@ -8,13 +8,42 @@ import type { RequestHandler } from "express";
 import type { AppContext } from "../context.ts";
 import { createLimiter, type Limiter } from "../runtime/rate-limit.ts";
 
+/** The loopback names of one machine (RFC 6761 `localhost`, 127.0.0.1, ::1). */
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
 /**
- * Origin validation + CORS: no Origin passes; an allow-listed Origin gets CORS headers (never a wildcard, no
- * credentials: the bearer token is not a cookie) exposing `WWW-Authenticate` and `Mcp-Protocol-Version`;
- * any other Origin is refused with 403.
+ * True when `origin` is a loopback origin (http or https; localhost, 127.0.0.1 or [::1]) whose host and port
+ * are exactly the request's own `Host` header: a page served by this very server. A DNS-rebinding page
+ * carries its own name in both Origin and Host, never a loopback name in Origin and its name in Host.
+ */
+export function isLoopbackSameHost(origin: string, hostHeader: string | undefined): boolean {
+  if (!hostHeader) return false;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+  if (url.origin !== origin.toLowerCase().replace(/\/$/, "")) return false;
+  if (!LOOPBACK_NAMES.has(url.hostname)) return false;
+  return url.host === hostHeader.toLowerCase();
+}
+
+/**
+ * Origin validation + CORS (MCP transports "Security": validate Origin, 403 when present and invalid):
+ *  - no Origin passes (native clients);
+ *  - the service's own origins pass without CORS headers (same-origin requests need none): the origin of the
+ *    configured public base URL and of the resource URL, and a loopback origin (localhost, 127.0.0.1, [::1])
+ *    equal to the request's own Host (a local deployment reached by that name);
+ *  - an allow-listed Origin (CORS_ALLOWED_ORIGINS) gets CORS headers (never a wildcard, no credentials: the
+ *    bearer token is not a cookie) exposing `WWW-Authenticate` and `Mcp-Protocol-Version`;
+ *  - any other Origin is refused with 403.
+ * The Host check (404 for a foreign Host) runs before this guard (src/oauth/host.ts).
  */
 export function originGuard(ctx: AppContext): RequestHandler {
   const allowed = new Set(ctx.config.corsAllowedOrigins);
+  const own = new Set([new URL(ctx.config.publicBaseUrl).origin, new URL(ctx.config.resourceUrl).origin]);
   const corsHandler = cors({
     origin: [...allowed],
     methods: ["POST"],
@@ -33,6 +62,8 @@ export function originGuard(ctx: AppContext): RequestHandler {
   return (req, res, next) => {
     const origin = req.headers.origin;
     if (origin === undefined) return next();
+    if (!allowed.has(origin) && (own.has(origin) || isLoopbackSameHost(origin, req.headers.host)))
+      return next();
     if (!allowed.has(origin)) {
       res.status(403).json({ error: "forbidden", error_description: "Origin not allowed" });
       return;

@@ -5,7 +5,8 @@
  *   not POST -> 405 `Allow: POST`; per-IP budget -> 429 `Retry-After`; not JSON -> 415; bearer token -> 401
  *   (the per-IP count and the token lookup run concurrently; the answer keeps this order);
  *   body > 256 KiB -> 413; unparsable JSON -> 400 / -32700; not one JSON-RPC message -> 400 / -32600;
- *   notification -> 202; revision checks (revision.ts); dispatch (dispatch.ts).
+ *   notification -> 202; revision checks (revision.ts); 2026-07-28 request whose Accept does not allow both
+ *   application/json and text/event-stream -> 406 / -32600; dispatch (dispatch.ts).
  * Everything (validators, limiters, parsers, the tool list) is built once here, never per request.
  */
 import express, { type NextFunction, type Request, type Response, Router } from "express";
@@ -118,6 +119,17 @@ export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Route
   return router;
 }
 
+/**
+ * 2026-07-28 transport rule (basic/transports/streamable-http "Sending Messages" 2): the client MUST send an
+ * `Accept` header listing both `application/json` and `text/event-stream`. Judged with HTTP content
+ * negotiation (RFC 9110 12.5.1: wildcards count, `q=0` excludes); a missing header does not list them.
+ * Legacy revisions keep serving such requests (JSON answers), as before.
+ */
+function acceptsBoth(req: Request): boolean {
+  if (!req.headers.accept) return false;
+  return Boolean(req.accepts("application/json")) && Boolean(req.accepts("text/event-stream"));
+}
+
 const idOf = (body: unknown): JsonRpcId | null => {
   const id = isObject(body) ? body.id : undefined;
   return typeof id === "string" || typeof id === "number" ? id : null;
@@ -133,6 +145,12 @@ async function handle(ep: Endpoint, req: Request, res: Response): Promise<void> 
       return;
     }
     const revision = resolveRevision(req.headers, msg);
+    if (revision.kind === "current" && !acceptsBoth(req))
+      throw new RpcError(
+        RPC.invalidRequest,
+        "Not Acceptable: the Accept header must allow both application/json and text/event-stream",
+        406,
+      );
     const meta = msg.params?._meta;
     const token = isObject(meta) ? meta.progressToken : undefined;
     const wantsSse =

@@ -33,13 +33,17 @@ function errorPage(res: Response, status: number, message: string): void {
 async function showConsent(ctx: AppContext, req: Request, res: Response): Promise<void> {
   const v = await validateAuthorizationRequest(ctx, req.query as Record<string, unknown>);
   if (v.kind === "page") return errorPage(res, 400, v.message);
+  const session = await loadSession(ctx, req);
   if (v.kind === "redirect") {
+    // RFC 9700 section 4.11.1: anyone can register a client (RFC 7591) with any redirect URI, so before a
+    // signed-in user is involved an error never redirects (the service would be an open redirector for
+    // crafted links); it is shown here. Signed in, the error goes back to the registered URI with `iss`.
+    if (!session) return errorPage(res, 400, `The authorization request is invalid: ${v.description}.`);
     return res.redirect(
       303,
       clientRedirect(ctx, v.redirectUri, v.state, { error: v.error, error_description: v.description }),
     );
   }
-  const session = await loadSession(ctx, req);
   if (!session) return res.redirect(303, loginUrl(req));
   const workspaces = await userWorkspaces(ctx.db, session.userId);
   if (workspaces.length === 0) return errorPage(res, 403, "Your account has no workspace to connect.");

@@ -1,8 +1,9 @@
 /**
  * Dynamic client registration `POST /mcp/oauth/register` (issue 3 item 2, service spec 2.2, RFC 7591).
- * Public clients only: no secret is ever issued and any requested `token_endpoint_auth_method` is
- * registered (and answered) as `none`. Errors: 400 `invalid_redirect_uri` or `invalid_client_metadata`
- * with a description naming the field.
+ * Public clients only: no secret is ever issued; `token_endpoint_auth_method` may be omitted or `none`
+ * (RFC 7591 section 2: the server refuses metadata it does not support rather than registering a
+ * different method silently). Errors: 400 `invalid_redirect_uri` or `invalid_client_metadata` with a
+ * description naming the field.
  */
 import type { Request, Response } from "express";
 import type { AppContext } from "../context.ts";
@@ -66,8 +67,11 @@ export function validateClientMetadata(body: unknown) {
     throw new OAuthError("invalid_client_metadata", "client_name must be a string of at most 200 characters");
   if (m.application_type !== undefined && m.application_type !== "web" && m.application_type !== "native")
     throw new OAuthError("invalid_client_metadata", "application_type must be web or native");
-  if (m.token_endpoint_auth_method !== undefined && typeof m.token_endpoint_auth_method !== "string")
-    throw new OAuthError("invalid_client_metadata", "token_endpoint_auth_method must be a string");
+  if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== "none")
+    throw new OAuthError(
+      "invalid_client_metadata",
+      'token_endpoint_auth_method must be "none" (public clients with PKCE; no client secrets are issued)',
+    );
   const metadata: Record<string, unknown> = {};
   for (const f of STRING_FIELDS) {
     const v = m[f];

@@ -7,7 +7,9 @@
  * `expireInSeconds` = QUEUE_RETRY_AFTER_SECONDS (> 1800, validated in src/config.ts), well above the operation
  * deadline, so pg-boss never treats a job that is still running as lost.
  */
+import { randomUUID } from "node:crypto";
 import { PgBoss } from "pg-boss";
+import { logError } from "../log.ts";
 import type { AppContext } from "../context.ts";
 
 /** The pg-boss schema. */
@@ -63,13 +65,21 @@ export function createBoss(ctx: AppContext, role: "producer" | "worker"): PgBoss
     migrate: true,
     useListenNotify: worker,
   });
-  boss.on("error", (err: Error) =>
-    ctx.log[stopping.has(ctx) ? "debug" : "error"](
-      { err: { name: err.name, message: err.message } },
-      "pg-boss error",
-    ),
-  );
+  boss.on("error", bossErrorHandler(ctx));
   return boss;
+}
+
+/**
+ * pg-boss `error` events (connection loss, failed maintenance queries): logged with the error class, its
+ * code and an error id only; message and stack (which may quote job data or SQL values), redacted, only at
+ * debug level under the same id.
+ */
+export function bossErrorHandler(ctx: AppContext): (err: Error) => void {
+  return (err) => {
+    // Connections lost while stopping (quietBossErrors) are expected: debug only, never an error line.
+    if (stopping.has(ctx)) ctx.log.debug({ errName: err?.name }, "pg-boss error while stopping");
+    else logError(ctx.log, err, { errorId: randomUUID() }, "pg-boss error");
+  };
 }
 
 /** Creates the queues (idempotent) and brings their settings in line with the configuration. */

@@ -12,14 +12,16 @@
  *    `outcome_unknown`. Never replayed.
  * 4. on `failed`/`outcome_unknown`, carousel runs of the operation still `queued` (never started) are closed
  *    `failed` and their credits refunded once (src/domain/carousels/settle.ts).
- * Every final transition is conditional on the row still being `running` in this attempt.
+ * Every final transition is conditional on the row still being `running` in this attempt, and writes an
+ * audit row (`origin: "worker"`: who, tool, argument names, final state, error code; never values).
  */
 import { randomUUID } from "node:crypto";
 import { RESULT_VALIDATORS } from "../../generated/registry.ts";
 import type { AppContext } from "../context.ts";
 import type { ErrorCode } from "../errors.ts";
 import { ToolError } from "../errors.ts";
-import type { ToolContext, ToolOutput } from "../tool-contract.ts";
+import { writeAudit } from "../runtime/audit.ts";
+import type { Envelope, ToolContext, ToolOutput } from "../tool-contract.ts";
 import type { OperationRow, OperationState } from "../domain/operations/store.ts";
 import { failUnstartedCarouselRuns } from "../domain/carousels/settle.ts";
 import { type ToolLookup, toolLookup } from "./tools.ts";
@@ -58,6 +60,7 @@ export async function processOperation(
       state: "running",
       claimed_at: now,
       deadline_at: deadline,
+      lease_expires_at: leaseUntil(ctx, now),
       attempts: ctx.db.raw("attempts + 1"),
       updated_at: now,
     })
@@ -69,7 +72,9 @@ export async function processOperation(
     );
     return { claimed: false };
   }
-  const log = ctx.log.child({ operation_id: op.id, tool: op.tool, attempt: op.attempts });
+  const requestId = randomUUID();
+  const log = ctx.log.child({ operation_id: op.id, tool: op.tool, attempt: op.attempts, requestId });
+  const started = performance.now();
   const finish = async (state: OperationState, fields: Record<string, unknown>): Promise<ProcessResult> => {
     const at = ctx.clock.now();
     const n = await ctx
@@ -77,7 +82,22 @@ export async function processOperation(
       .where({ id: op.id, state: "running", attempts: op.attempts })
       .update({ state, ...fields, finished_at: at, updated_at: at });
     if (n === 0) log.warn({ state }, "operation left running by another path; result not recorded");
-    else log.info({ state, error_code: fields.error_code ?? undefined }, "operation finished");
+    else {
+      log.info({ state, error_code: fields.error_code ?? undefined }, "operation finished");
+      await writeAudit(ctx, {
+        requestId,
+        auth: { userId: op.user_id, workspaceId: op.workspace_id, grantId: op.grant_id },
+        tool: op.tool,
+        args: argumentsOf(ctx, op),
+        durationMs: performance.now() - started,
+        envelope: {
+          status: state as Envelope["status"],
+          operation_id: op.id,
+          error: typeof fields.error_code === "string" ? { code: fields.error_code } : undefined,
+        },
+        origin: "worker",
+      });
+    }
     const row = await ctx.db("operations").where({ id: op.id }).first("state");
     return { claimed: true, state: row?.state as OperationState };
   };
@@ -123,7 +143,7 @@ export async function processOperation(
       ),
       tokenId: "",
     },
-    requestId: randomUUID(),
+    requestId,
     operationId: op.id,
     db: ctx.db,
     signal,
@@ -135,6 +155,24 @@ export async function processOperation(
     timer = setTimeout(() => resolve(overdue), Math.max(0, deadline.getTime() - ctx.clock.now().getTime()));
   });
   log.info("operation running");
+  // The lease: extended every third of its length while the handler runs. Losing it (the row was reaped
+  // or finished by another path) aborts the handler, so a worker that was only paused never races the one
+  // that took over.
+  const beat = setInterval(
+    () => {
+      const at = ctx.clock.now();
+      ctx
+        .db("operations")
+        .where({ id: op.id, state: "running", attempts: op.attempts })
+        .update({ lease_expires_at: leaseUntil(ctx, at) })
+        .then((n) => {
+          if (n === 0) controller.abort(new Error("operation lease lost"));
+        })
+        .catch(() => {});
+    },
+    (ctx.config.worker.leaseSeconds * 1000) / 3,
+  );
+  beat.unref();
   try {
     const outcome = await Promise.race([tool.handler.execute(input, tctx, accepted?.data), deadlinePassed]);
     if (outcome === overdue) {
@@ -169,7 +207,22 @@ export async function processOperation(
     );
   } finally {
     clearTimeout(timer);
+    clearInterval(beat);
     controller.abort();
+  }
+}
+
+/** The lease end for a claim or heartbeat at `at`. */
+function leaseUntil(ctx: AppContext, at: Date): Date {
+  return new Date(at.getTime() + ctx.config.worker.leaseSeconds * 1000);
+}
+
+/** The operation's arguments for their names only (audit); undefined when they cannot be opened. */
+function argumentsOf(ctx: AppContext, op: OperationRow): unknown {
+  try {
+    return ctx.sealer.open<Record<string, unknown>>(op.arguments_sealed);
+  } catch {
+    return undefined;
   }
 }
 

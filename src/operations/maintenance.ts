@@ -10,9 +10,12 @@
  *    operation that is not final yet (docs/operations.md);
  * 6. post schedules whose time has come published (`publishDueSchedules`, which claims each schedule, so
  *    a schedule is published once across workers; the per-minute scheduler pass does the same sooner).
- * 7. carousel runs still `queued` whose operation ended without running them -> `failed`, credits refunded
+ * 7. registered OAuth clients older than OAUTH_UNUSED_CLIENT_TTL_SECONDS (7 days) that never obtained an
+ *    access token deleted (abandoned dynamic registrations, RFC 7591 section 5 leaves their lifetime to the
+ *    server; docs/oauth.md), with their unfinished grants and codes.
+ * 8. carousel runs still `queued` whose operation ended without running them -> `failed`, credits refunded
  *    once (src/domain/carousels/settle.ts).
- * Steps 4 to 7 are independent: one failing is logged, the others still run, and the pass then throws.
+ * Steps 4 to 8 are independent: one failing is logged, the others still run, and the pass then throws.
  */
 import type { AppContext } from "../context.ts";
 import { publishDueSchedules } from "../domain/social/schedules.ts";
@@ -48,6 +51,8 @@ export interface MaintenanceReport {
   rateLimitRows: number;
   /** Idempotency records deleted (older than the retention). */
   idempotencyRecords: number;
+  /** Registered OAuth clients deleted because they never completed a grant. */
+  unusedClients: number;
 }
 
 /** At most this many operations are redispatched per pass (the next pass takes the rest). */
@@ -55,7 +60,7 @@ const REDISPATCH_BATCH = 500;
 
 /**
  * Runs one maintenance pass at `ctx.clock.now()`. Safe to run concurrently with itself and with workers.
- * @throws after all steps ran, when one of the independent steps (4 to 7) failed; database errors of
+ * @throws after all steps ran, when one of the independent steps (4 to 8) failed; database errors of
  *   steps 1 to 3 propagate at once.
  */
 export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport> {
@@ -122,6 +127,7 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
   );
   const idempotencyRecords = await step("idempotency", () => sweepIdempotencyRecords(ctx, now));
   const schedulesPublished = await step("schedules", () => publishDueSchedules(ctx, SCHEDULE_BATCH));
+  const unusedClients = await step("oauth_clients", () => deleteUnusedClients(ctx, now));
   const carouselRunsRefunded = await step("carousel_runs", () => settleStrandedCarouselRuns(ctx.db, now));
 
   const report: MaintenanceReport = {
@@ -133,6 +139,7 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
     carouselRunsRefunded,
     rateLimitRows,
     idempotencyRecords,
+    unusedClients,
   };
   ctx.log.info(report, "maintenance pass");
   if (failed.length > 0) throw new Error(`maintenance steps failed: ${failed.join(", ")}`);
@@ -161,4 +168,28 @@ async function sweepIdempotencyRecords(ctx: AppContext, now: Date): Promise<numb
     if (n < IDEMPOTENCY_BATCH) break;
   }
   return total;
+}
+
+/** Clients deleted per pass at most (the next pass takes the rest). */
+const UNUSED_CLIENT_BATCH = 1000;
+
+/**
+ * Deletes registered clients created before `now` - `worker.unusedClientTtlSeconds` for which no access
+ * token was ever issued (no grant of theirs reached the token exchange). Their grants without tokens and
+ * those grants' codes go with them (foreign keys cascade); a client with any issued token is kept.
+ * @returns the number of clients deleted.
+ */
+export async function deleteUnusedClients(ctx: AppContext, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - ctx.config.worker.unusedClientTtlSeconds * 1000);
+  const result = await ctx.db.raw(
+    `delete from oauth_clients where client_id in (
+       select c.client_id from oauth_clients c
+       where c.created_at < ?
+         and not exists (
+           select 1 from oauth_grants g join oauth_access_tokens a on a.grant_id = g.id
+           where g.client_id = c.client_id)
+       limit ?)`,
+    [before, UNUSED_CLIENT_BATCH],
+  );
+  return result.rowCount ?? 0;
 }

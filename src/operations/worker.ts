@@ -22,6 +22,7 @@ import {
   SCHEDULER_QUEUE,
 } from "./boss.ts";
 import { processOperation } from "./execute.ts";
+import { reapExpiredLeases } from "./leases.ts";
 import { runMaintenance } from "./maintenance.ts";
 import { runSchedulerPass } from "./scheduler.ts";
 import type { ToolLookup } from "./tools.ts";
@@ -104,12 +105,23 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
     await boss.schedule(SCHEDULER_QUEUE, SCHEDULER_CRON, null, { tz: "UTC" });
     await boss.schedule(ANALYTICS_SYNC_QUEUE, ANALYTICS_SYNC_CRON, null, { tz: ANALYTICS_SYNC_TZ });
   }
+  // Dead workers are found by their leases, every third of a lease, on every worker (src/operations/leases.ts).
+  const reaper = setInterval(
+    () => {
+      reapExpiredLeases(ctx).catch((err) =>
+        ctx.log.warn({ errName: (err as Error)?.name }, "lease reaping failed; next pass retries"),
+      );
+    },
+    (ctx.config.worker.leaseSeconds * 1000) / 3,
+  );
+  reaper.unref();
   ctx.log.info({ concurrency: ctx.config.worker.concurrency }, "operation worker started");
   let stopped = false;
   return {
     async stop() {
       if (stopped) return;
       stopped = true;
+      clearInterval(reaper);
       await boss.stop({ graceful: true, close: true, timeout: 10_000 });
     },
   };

@@ -14,6 +14,7 @@ import { type FetchedPage, guardedFetchHtml } from "./fetch/guarded-fetch.ts";
 import { localSocialProvider } from "./social/local.ts";
 import type { SocialProvider } from "./social/types.ts";
 import { localDiskStorage, type MediaStorage } from "./storage.ts";
+import { s3Storage } from "./storage-s3.ts";
 import { localVideoProvider } from "./video/local.ts";
 import type { VideoProvider } from "./video/types.ts";
 
@@ -42,10 +43,19 @@ export function buildProviders(config: Config, overrides: Partial<Providers> = {
     image: overrides.image ?? localImageProvider(),
     video: overrides.video ?? localVideoProvider(),
     social: overrides.social ?? localSocialProvider(),
-    storage: overrides.storage ?? localDiskStorage(config.media.dir),
+    storage: overrides.storage ?? mediaStorage(config),
     fetch: overrides.fetch ?? {
       html: (url, options = {}) =>
         guardedFetchHtml(url, { allowLoopbackPort: config.fetchAllowLoopbackPort, signal: options.signal }),
     },
   };
+}
+
+/** The configured media storage: S3 when `MEDIA_STORAGE=s3`, else the local disk under `media.dir`. */
+function mediaStorage(config: Config): MediaStorage {
+  const s3 = config.media.s3;
+  if (config.media.storage === "s3" && s3) {
+    return s3Storage({ ...s3, tempDir: `${config.media.dir}/.tmp` });
+  }
+  return localDiskStorage(config.media.dir);
 }

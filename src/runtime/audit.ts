@@ -1,7 +1,9 @@
 /**
  * Audit records (service spec 2.8): one row per tools/call with the request, user, workspace, grant and
  * operation ids, the tool, the argument NAMES (never values, prompts, captions, URLs or secrets), the
- * duration, the envelope status and the error code.
+ * duration, the envelope status and the error code; and one row per background execution of an operation
+ * by a worker (`origin: "worker"`, status = the operation's final state), so work done after the call
+ * answered is audited too.
  */
 import type { AppContext } from "../context.ts";
 import type { AuthContext, Envelope } from "../tool-contract.ts";
@@ -20,11 +22,13 @@ export function argumentNames(args: unknown): string[] {
 
 export interface AuditEntry {
   requestId: string;
-  auth: AuthContext;
+  auth: Pick<AuthContext, "userId" | "workspaceId" | "grantId">;
   tool: string;
   args: unknown;
   durationMs: number;
-  envelope: Envelope;
+  envelope: Pick<Envelope, "status" | "operation_id"> & { error?: { code: string } | undefined };
+  /** `call` (default): a tools/call; `worker`: a background execution of an operation. */
+  origin?: "call" | "worker";
 }
 
 /**
@@ -44,6 +48,7 @@ export async function writeAudit(ctx: AppContext, entry: AuditEntry): Promise<vo
       duration_ms: Math.max(0, Math.round(entry.durationMs)),
       status: entry.envelope.status,
       error_code: entry.envelope.error?.code ?? null,
+      origin: entry.origin ?? "call",
     });
   } catch (err) {
     ctx.log.error(

@@ -12,10 +12,12 @@ import type { Knex } from "../db/knex.ts";
 import { userPlan } from "../domain/account/accounts.ts";
 import { planAtLeast } from "../domain/account/plans.ts";
 import { ToolError } from "../errors.ts";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../db/unavailable.ts";
 import { createLimiter, type Limiter } from "./rate-limit.ts";
 import { startQueued, startReview } from "./paths.ts";
 import { runCommitHooks, takeCommitHooks } from "./after-commit.ts";
 import { writeAudit } from "./audit.ts";
+import { allIssues, explainIssues } from "./validation-messages.ts";
 import { errorEnvelope, successEnvelope } from "./envelope.ts";
 import { peekIdempotent, runIdempotent } from "./idempotency.ts";
 import type {
@@ -134,23 +136,14 @@ export async function callTool(
     }
     const issues = tool.validateInput(args);
     if (issues.length > 0) {
-      const seen = new Set<string>();
-      const details = issues
-        .filter((i) => i.keyword !== "boolean")
-        .map((i) => ({ instancePath: i.instancePath, keyword: i.keyword, message: i.message }))
-        .filter((d) => {
-          const k = `${d.instancePath}\u0000${d.keyword}\u0000${d.message}`;
-          if (seen.has(k)) return false; // oneOf/anyOf branches repeat the same failure
-          seen.add(k);
-          return true;
-        })
-        .slice(0, 20);
-      const first = details[0] ?? { instancePath: "", message: "is invalid" };
-      throw new ToolError(
-        "validation_failed",
-        `argument ${first.instancePath || "/"} ${first.message}`,
-        details,
-      );
+      // Plain words: the field and the rule, conditional requirements, allowed values, closest oneOf form.
+      const details = explainIssues(tool.inputSchema, args, allIssues(tool.validateInput, args)).slice(0, 20);
+      const first = details[0] ?? { message: "the arguments are invalid" };
+      const more =
+        details.length > 1
+          ? ` (and ${details.length - 1} more problem${details.length > 2 ? "s" : ""}, see details)`
+          : "";
+      throw new ToolError("validation_failed", `${first.message}${more}`, details);
     }
 
     // plan
@@ -245,6 +238,18 @@ export async function callTool(
         { requestId, tool: tool.name, errName: e?.name, errCode: e?.code, frames },
         "tool call failed",
       );
+    }
+    if (isDatabaseUnavailable(err)) {
+      ctx.log.warn({ requestId, tool: tool.name }, "tool call failed: database unavailable");
+      // Nothing was committed (the idempotency record commits with the effect), so the same key and
+      // arguments may be sent again; the audit row cannot be written either.
+      const envelope = errorEnvelope(
+        requestId,
+        "internal_error",
+        `the service is briefly unavailable; retry with the same idempotency_key and arguments (request id ${requestId})`,
+        { retryAfter: DATABASE_RETRY_AFTER_SECONDS, details: { retryable: true } },
+      );
+      return { kind: "result", envelope, isError: true };
     }
     return finish(errorEnvelope(requestId, "internal_error", `the service failed; request id ${requestId}`));
   }

@@ -50,3 +50,21 @@ for (const [env, variable] of bad) {
     );
   });
 }
+
+test("TRUST_PROXY: off by default, a hop count, or proxy addresses/CIDRs; `true` and junk are refused", () => {
+  assert.equal(loadConfig({}).trustProxy, false);
+  assert.equal(loadConfig({ TRUST_PROXY: "false" }).trustProxy, false);
+  assert.equal(loadConfig({ TRUST_PROXY: "0" }).trustProxy, false);
+  assert.equal(loadConfig({ TRUST_PROXY: "1" }).trustProxy, 1);
+  assert.equal(loadConfig({ TRUST_PROXY: "2" }).trustProxy, 2);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.7,fd00::/8,loopback" }).trustProxy, [
+    "10.0.0.0/8",
+    "192.168.1.7",
+    "fd00::/8",
+    "loopback",
+  ]);
+  assert.throws(() => loadConfig({ TRUST_PROXY: "true" }), /TRUST_PROXY: true would trust every/);
+  assert.throws(() => loadConfig({ TRUST_PROXY: "10.0.0.0/99" }), /"10.0.0.0\/99" is not a hop count/);
+  assert.throws(() => loadConfig({ TRUST_PROXY: "proxy.example" }), ConfigError);
+  assert.throws(() => loadConfig({ TRUST_PROXY: "99" }), /between 0 and 32/);
+});

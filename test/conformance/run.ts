@@ -5,7 +5,9 @@
  * The suite cannot do OAuth, so it talks to a loopback proxy that adds `Authorization: Bearer <token>`
  * (a real token of a real grant with every scope) and forwards everything else untouched, Host and Origin
  * included, so the DNS-rebinding checks reach the service's own Host/Origin guards. The service is
- * configured with the proxy's address as its public URL and allowed origin.
+ * configured with the proxy's address as its public URL and no CORS allow-list: the check
+ * `dns-rebinding-protection:localhost-host-valid-accepted` sends the service's own origin, which the Origin
+ * guard accepts as same-origin.
  *
  * Checks that need the suite's own fixture server (tools such as `test_simple_text`, prompts, resources)
  * are listed, with the reason, in expected-failures-<revision>.yaml; anything else failing fails the run.
@@ -89,7 +91,6 @@ async function main(): Promise<number> {
       DATABASE_URL: dbUrl.toString(),
       PUBLIC_BASE_URL: base,
       PORT: String(appPort),
-      CORS_ALLOWED_ORIGINS: base,
       RATE_LIMIT_MCP_IP: "100000",
       RATE_LIMIT_READS: "100000",
       RATE_LIMIT_WRITES: "100000",

@@ -82,3 +82,51 @@ test("a signed, exponent or ranged price string is unknown, never a different am
     assert.equal(extractProductDetails(page(text), "https://shop.example/").price, value, text);
   }
 });
+
+test("a crafted 1 MB page is analysed in well under 200 ms (no backtracking price scan, work capped per page)", () => {
+  // Each price text is digits, a long run of separators, then a letter and a digit: the shape that made the
+  // former price regular expression backtrack quadratically (seconds for a 100 KB page).
+  const evil = `1${" ".repeat(60_000)}a1`;
+  const parts = [
+    `<html><head><title>T</title>`,
+    `<meta property="product:price:amount" content="${evil}">`,
+    `<meta property="og:price:amount" content="${evil}">`,
+    `<script type="application/ld+json">${JSON.stringify({ "@type": "Product", name: "P", offers: { price: evil } })}</script>`,
+  ];
+  const filler = `<meta property="og:image" content="/i.jpg"><p>${"x ".repeat(200)}</p>`;
+  let html = parts.join("");
+  while (html.length < 1024 * 1024) html += filler;
+  html += "</head></html>";
+  assert.ok(html.length >= 1024 * 1024);
+  extractProductDetails("<p>warm-up</p>", "https://x.example/");
+  const started = performance.now();
+  const d = extractProductDetails(html, "https://x.example/");
+  const elapsed = performance.now() - started;
+  assert.equal(d.title, "P");
+  assert.equal(d.price, undefined, "a price text with a second number is unknown");
+  assert.ok(elapsed < 200, `analysis took ${elapsed.toFixed(0)} ms`);
+});
+
+test("price texts keep their meaning after the linear rewrite", () => {
+  const price = (content: string) =>
+    extractProductDetails(
+      `<meta property="og:title" content="x"><meta property="product:price:amount" content="${content}">`,
+      "https://x.example/",
+    ).price;
+  assert.equal(price("$12.50"), 12.5);
+  assert.equal(price("12,50 EUR"), 12.5);
+  assert.equal(price("1 299,00"), 1299);
+  assert.equal(price("1,299.00"), 1299);
+  assert.equal(price("-3"), undefined);
+  assert.equal(price("10 to 20"), undefined);
+  assert.equal(price("1e400"), undefined);
+  assert.equal(price(`${"9".repeat(70)}`), undefined, "over-long price texts are not read");
+});
+
+test("deeply nested JSON-LD image values are read to a bounded depth, never recursed without end", () => {
+  const deep = `${"[".repeat(100_000)}"/deep.jpg"${"]".repeat(100_000)}`;
+  const html = `<script type="application/ld+json">{"@type":"Product","name":"Deep","image":[["/a.jpg"],${deep}]}</script>`;
+  const d = extractProductDetails(html, "https://x.example/");
+  assert.equal(d.title, "Deep");
+  assert.deepEqual(d.image_urls, ["https://x.example/a.jpg"]);
+});

@@ -117,7 +117,7 @@ export async function startCallbackServer(): Promise<{
  * The RFC 9728 metadata URL from the MCP endpoint's 401 challenge, or undefined when the endpoint does
  * not answer one yet (the SDK then tries the well-known URLs itself).
  */
-export async function challengeMetadataUrl(app: TestApp): Promise<URL | undefined> {
+export async function challengeMetadataUrl(app: ServiceUrls): Promise<URL | undefined> {
   const res = await fetch(app.resource, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
@@ -133,6 +133,9 @@ export async function challengeMetadataUrl(app: TestApp): Promise<URL | undefine
   return extractWWWAuthenticateParams(res).resourceMetadataUrl;
 }
 
+/** Where the service is: its base URL and MCP resource (a TestApp, or a cluster behind a proxy). */
+export type ServiceUrls = Pick<TestApp, "url" | "resource">;
+
 export interface BrowserFlowResult {
   provider: InMemoryOAuthProvider;
   tokens: OAuthTokens;
@@ -147,7 +150,7 @@ export interface BrowserFlowResult {
  * @throws when any step fails (with the page text when the browser did not reach the callback).
  */
 export async function authorizeThroughBrowser(
-  app: TestApp,
+  app: ServiceUrls,
   browser: Browser,
   who: { email: string; password: string; workspace_id: string },
   options: { scope?: string; provider?: InMemoryOAuthProvider } = {},

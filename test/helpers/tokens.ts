@@ -7,7 +7,20 @@
  */
 import { randomUUID } from "node:crypto";
 import { importJWK, SignJWT } from "jose";
-import type { TestApp } from "./app.ts";
+import type { Config } from "../../src/config.ts";
+import type { Clock } from "../../src/context.ts";
+import type { Knex } from "../../src/db/knex.ts";
+import type { KeyMaterial } from "../../src/keys.ts";
+
+/** What minting needs: a TestApp, or a cluster of processes sharing one database and keys. */
+export interface TokenIssuer {
+  ctx: {
+    db: Knex;
+    config: Pick<Config, "resourceUrl" | "issuerUrl">;
+    keys: Pick<KeyMaterial, "signingKeys">;
+    clock: Clock;
+  };
+}
 
 export interface TestConnection {
   token: string;
@@ -18,7 +31,7 @@ export interface TestConnection {
 
 /** Creates a client + grant and returns a valid 1-hour access token for it. */
 export async function connect(
-  app: TestApp,
+  app: TokenIssuer,
   who: { user_id: string; workspace_id: string },
   scopes: string[],
 ): Promise<TestConnection> {

@@ -22,8 +22,8 @@ const json = {
   authorization: `Bearer ${token}`,
 };
 
-/** Sends a request with an arbitrary Host header (fetch cannot). */
-function withHost(url: string, host: string, body: string): Promise<number> {
+/** Sends a request with an arbitrary Host header (fetch cannot), and optionally an Origin. */
+function withHost(url: string, host: string, body: string, origin?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const req = http.request(
@@ -32,7 +32,12 @@ function withHost(url: string, host: string, body: string): Promise<number> {
         port: u.port,
         path: u.pathname,
         method: "POST",
-        headers: { ...json, host, "mcp-protocol-version": "2025-11-25" },
+        headers: {
+          ...json,
+          host,
+          "mcp-protocol-version": "2025-11-25",
+          ...(origin ? { origin } : {}),
+        },
       },
       (res) => {
         res.resume();
@@ -135,6 +140,75 @@ describe("authentication", () => {
   });
 });
 
+describe("Accept header (2026-07-28 transport: must allow application/json and text/event-stream)", () => {
+  it("answers a 2026-07-28 request whose Accept does not allow both with 406 / -32600, echoing the id", async () => {
+    for (const accept of [
+      "application/json",
+      "text/event-stream",
+      "application/json, text/event-stream;q=0",
+      "text/html",
+    ]) {
+      const r = await rpc(ep.url, "tools/list", {}, { token, id: 7, headers: { accept }, validate: false });
+      assert.equal(r.status, 406, accept);
+      assert.equal(r.body.error.code, -32600, accept);
+      assert.equal(r.body.id, 7);
+      assert.match(r.body.error.message, /application\/json and text\/event-stream/);
+    }
+  });
+
+  it("a 2026-07-28 request without any Accept header gets 406", async () => {
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    });
+    const status = await new Promise<number>((resolve, reject) => {
+      const u = new URL(ep.url);
+      const req = http.request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: u.pathname,
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${token}`,
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "tools/list",
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+    assert.equal(status, 406);
+  });
+
+  it("wildcards that allow both are accepted; legacy revisions keep serving a JSON-only Accept", async () => {
+    for (const accept of ["*/*", "application/*, text/*", "text/event-stream, application/json;q=0.5"]) {
+      const r = await rpc(ep.url, "tools/list", {}, { token, headers: { accept } });
+      assert.equal(r.status, 200, accept);
+    }
+    const legacy = await rpc(
+      ep.url,
+      "tools/list",
+      {},
+      { token, revision: "2025-11-25", headers: { accept: "application/json" } },
+    );
+    assert.equal(legacy.status, 200);
+  });
+});
+
 describe("Origin, CORS and Host", () => {
   it("allows requests without Origin (native clients)", async () => {
     const r = await rpc(ep.url, "tools/list", {}, { token });
@@ -181,6 +255,21 @@ describe("Origin, CORS and Host", () => {
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
     assert.equal(await withHost(ep.url, "evil.example.com", body), 404);
     assert.equal(await withHost(ep.url, new URL(ep.url).host, body), 200);
+  });
+
+  it("accepts the service's own origin and loopback origins matching the Host; refuses other loopback ports", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+    const { host, port } = new URL(ep.url);
+    // The resource's own origin (what the conformance check dns-rebinding localhost-host-valid-accepted sends).
+    assert.equal(await withHost(ep.url, host, body, `http://${host}`), 200);
+    // The same local server reached as localhost or [::1]: Origin and Host name the same loopback host:port.
+    assert.equal(await withHost(ep.url, `localhost:${port}`, body, `http://localhost:${port}`), 200);
+    assert.equal(await withHost(ep.url, `[::1]:${port}`, body, `http://[::1]:${port}`), 200);
+    // A page on another local port, a loopback origin that is not the Host, an opaque origin: refused.
+    assert.equal(await withHost(ep.url, `localhost:${port}`, body, "http://localhost:1"), 403);
+    assert.equal(await withHost(ep.url, `localhost:${port}`, body, `http://[::1]:${port}`), 403);
+    assert.equal(await withHost(ep.url, host, body, "null"), 403);
+    assert.equal(await withHost(ep.url, host, body, `https://evil.example`), 403);
   });
 });
 

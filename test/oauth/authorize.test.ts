@@ -169,6 +169,28 @@ test("errors after the redirect URI is validated redirect with error, state and 
   assert.equal(new URL(repeated.headers.get("location")!).searchParams.get("error"), "invalid_request");
 });
 
+test("before sign-in an invalid request never redirects to the client: an error page is shown", async () => {
+  // Anyone can register a client with any redirect URI; a crafted link must not make the service redirect
+  // a signed-out browser there (RFC 9700 4.11.1).
+  const client = await register(app, { redirect_uris: ["https://attacker.example/landing"] });
+  const jar = new Jar(app.url);
+  for (const over of [
+    { response_type: "token" },
+    { scope: "admin:everything" },
+    { resource: "https://evil.example/mcp" },
+    { code_challenge: undefined },
+  ] as Array<Record<string, string | undefined>>) {
+    const res = await jar.fetch(authorizeQuery(app, client, pkce(), over));
+    assert.equal(res.status, 400, JSON.stringify(over));
+    assert.equal(res.headers.get("location"), null, JSON.stringify(over));
+    assert.match(await res.text(), /authorization request is invalid/);
+  }
+  // A valid request still goes through sign-in.
+  const ok = await jar.fetch(authorizeQuery(app, client, pkce()));
+  assert.equal(ok.status, 303);
+  assert.equal(new URL(ok.headers.get("location")!, app.url).pathname, "/login");
+});
+
 test("offline_access is accepted and ignored; an empty scope means the read scopes", async () => {
   const jar = await signedIn();
   const a = await obtainCode(app, jar, alice, { query: { scope: "offline_access read:media" } });

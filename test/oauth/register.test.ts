@@ -25,7 +25,7 @@ test("a public client is registered with no secret and auth method none", async 
       "http://localhost:8080/cb",
       "http://[::1]:9/cb",
     ],
-    token_endpoint_auth_method: "client_secret_basic",
+    token_endpoint_auth_method: "none",
     application_type: "native",
     scope: "read:profile",
   });
@@ -97,6 +97,11 @@ test("grant_types, response_types and other metadata are validated", async () =>
     [{ response_types: ["code", "token"] }, "response_types"],
     [{ client_name: 42 }, "client_name"],
     [{ application_type: "desktop" }, "application_type"],
+    // RFC 7591 section 2: an auth method the server does not support is refused, never registered as none.
+    [{ token_endpoint_auth_method: "client_secret_basic" }, "token_endpoint_auth_method"],
+    [{ token_endpoint_auth_method: "client_secret_post" }, "token_endpoint_auth_method"],
+    [{ token_endpoint_auth_method: "private_key_jwt" }, "token_endpoint_auth_method"],
+    [{ token_endpoint_auth_method: 1 }, "token_endpoint_auth_method"],
   ];
   for (const [extra, field] of cases) {
     const r = await post(app.url, { redirect_uris: ["https://a.example/cb"], ...extra });
@@ -111,6 +116,13 @@ test("grant_types, response_types and other metadata are validated", async () =>
   assert.equal(form.body.error, "invalid_client_metadata");
   const array = await post(app.url, [{ redirect_uris: ["https://a.example/cb"] }]);
   assert.equal(array.body.error, "invalid_client_metadata");
+  const before = Number((await app.ctx.db("oauth_clients").count({ n: "*" }).first())!.n);
+  await post(app.url, {
+    redirect_uris: ["https://a.example/cb"],
+    token_endpoint_auth_method: "client_secret_basic",
+  });
+  const after = Number((await app.ctx.db("oauth_clients").count({ n: "*" }).first())!.n);
+  assert.equal(after, before, "a refused registration stores nothing");
 });
 
 test("registration is throttled per IP with 429 and Retry-After", async () => {

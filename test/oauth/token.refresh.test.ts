@@ -97,6 +97,42 @@ test("a consumed refresh token within 60 s is invalid_grant without revoking the
   assert.equal((await refresh(c.clientId, next.body.refresh_token)).status, 200);
 });
 
+test("reuse inside the grace window mints nothing: the earlier rotation stays the only live family", async () => {
+  const c = await connection();
+  const next = await refresh(c.clientId, c.refresh_token);
+  assert.equal(next.status, 200);
+  const live = async () =>
+    (await app.ctx
+      .db("oauth_refresh_tokens")
+      .where({ grant_id: c.grantId })
+      .whereNull("consumed_at")
+      .whereNull("revoked_at")
+      .select("id")) as Array<{ id: string }>;
+  const count = async (table: string) =>
+    Number((await app.ctx.db(table).where({ grant_id: c.grantId }).count({ n: "*" }).first())!.n);
+  const before = {
+    live: await live(),
+    refresh: await count("oauth_refresh_tokens"),
+    access: await count("oauth_access_tokens"),
+  };
+  assert.equal(before.live.length, 1);
+  clock.advance(5);
+  // Presented again, twice and concurrently, as a retrying client would.
+  const reuses = await Promise.all([
+    refresh(c.clientId, c.refresh_token),
+    refresh(c.clientId, c.refresh_token),
+  ]);
+  for (const r of reuses) {
+    assert.equal(r.body.error, "invalid_grant");
+    assert.equal(r.body.access_token, undefined);
+    assert.equal(r.body.refresh_token, undefined);
+  }
+  assert.deepEqual(await live(), before.live, "still exactly the one token from the earlier rotation");
+  assert.equal(await count("oauth_refresh_tokens"), before.refresh);
+  assert.equal(await count("oauth_access_tokens"), before.access);
+  assert.equal((await refresh(c.clientId, next.body.refresh_token)).status, 200);
+});
+
 test("a consumed refresh token after 60 s is treated as theft and revokes the whole grant", async () => {
   const c = await connection();
   const next = await refresh(c.clientId, c.refresh_token);

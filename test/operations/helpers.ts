@@ -104,7 +104,7 @@ export async function call(
 
 /** A browser session for `userId` (the row src/web/session.ts reads); returns the cookie header and CSRF token. */
 export async function browserSession(
-  ctx: AppContext,
+  ctx: Pick<AppContext, "db">,
   userId: string,
 ): Promise<{ cookie: string; csrf: string }> {
   const id = randomBytes(32).toString("base64url");
@@ -123,7 +123,7 @@ export async function browserSession(
 
 /** Posts an approval decision like the approval form does. */
 export async function postDecision(
-  app: TestApp,
+  app: Pick<TestApp, "url">,
   operationId: string,
   session: { cookie: string; csrf: string },
   decision: "approve" | "decline",

@@ -95,3 +95,51 @@ test("idempotency records older than 7 days are deleted, unless their operation 
   assert.deepEqual(left, ["fresh", "old-running"]);
   assert.equal((await runMaintenance(app.ctx)).idempotencyRecords, 0);
 });
+
+test("registered clients that never obtained a token are deleted after OAUTH_UNUSED_CLIENT_TTL_SECONDS", async () => {
+  const ttl = app.ctx.config.worker.unusedClientTtlSeconds;
+  assert.equal(ttl, 7 * 24 * 3600, "default: 7 days");
+  const insert = async (name: string, ageSeconds: number) => {
+    const [row] = await app.ctx
+      .db("oauth_clients")
+      .insert({
+        client_name: name,
+        redirect_uris: JSON.stringify(["https://a.example/cb"]),
+        grant_types: JSON.stringify(["authorization_code"]),
+        response_types: JSON.stringify(["code"]),
+        created_at: new Date(clock.now().getTime() - ageSeconds * 1000),
+      })
+      .returning("client_id");
+    return row.client_id as string;
+  };
+  const fresh = await insert("fresh", ttl - 60);
+  const abandoned = await insert("abandoned", ttl + 60);
+  // A grant created at consent whose code was never exchanged does not keep its client.
+  const consentedOnly = await insert("consented only", ttl + 60);
+  await app.ctx.db("oauth_grants").insert({
+    user_id: me.user_id,
+    workspace_id: me.workspace_id,
+    client_id: consentedOnly,
+    resource: app.resource,
+    scope: "read:profile",
+    created_at: clock.now(),
+  });
+  // A client that completed a grant (an access token was issued) is kept, however old.
+  const used = await connect(app, me, ["read:profile"]);
+  const usedClient = used.clientId;
+  await app.ctx
+    .db("oauth_clients")
+    .where({ client_id: usedClient })
+    .update({ created_at: new Date(clock.now().getTime() - (ttl + 3600) * 1000) });
+  const report = await runMaintenance(app.ctx);
+  const left = new Set(
+    ((await app.ctx.db("oauth_clients").select("client_id")) as Array<{ client_id: string }>).map(
+      (r) => r.client_id,
+    ),
+  );
+  assert.ok(left.has(fresh));
+  assert.ok(left.has(usedClient));
+  assert.ok(!left.has(abandoned));
+  assert.ok(!left.has(consentedOnly));
+  assert.ok(report.unusedClients >= 2);
+});

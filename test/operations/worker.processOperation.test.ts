@@ -107,6 +107,34 @@ test("a ToolError -> failed with the error; an unexpected exception -> outcome_u
   assert.equal(row.attempts, 1);
 });
 
+test("background executions write an audit row like foreground calls: who, tool, outcome, names only", async () => {
+  const ok = await start("ok");
+  const failed = await start("fail");
+  for (const [id, state] of [
+    [ok, "succeeded"],
+    [failed, "failed"],
+  ] as const) {
+    await waitFor(
+      () => stateOf(app.ctx, id),
+      (s) => s === state,
+    );
+    const rows = await app.ctx.db("audit_records").where({ operation_id: id }).orderBy("id");
+    const call = rows.find((r) => r.origin === "call");
+    const bg = rows.find((r) => r.origin === "worker");
+    assert.ok(call, "the foreground call's row");
+    assert.ok(bg, "the background execution's row");
+    assert.equal(bg.tool, "do_job");
+    assert.equal(bg.user_id, owner.user_id);
+    assert.equal(bg.workspace_id, owner.workspace_id);
+    assert.equal(bg.grant_id, call.grant_id);
+    assert.equal(bg.status, state);
+    assert.equal(bg.error_code, state === "failed" ? "validation_failed" : null);
+    assert.deepEqual([...bg.argument_names].sort(), ["idempotency_key", "mode"]);
+    assert.notEqual(bg.request_id, call.request_id);
+    assert.ok(!JSON.stringify(bg).includes("the product has no name"), "no messages or values");
+  }
+});
+
 test("a run past its deadline -> outcome_unknown, the handler's signal is aborted, never replayed", async () => {
   const before = counts.hang;
   const id = await start("hang");

@@ -28,6 +28,8 @@ const server = await localServer({
   "/to-mapped": redirectTo("http://[::ffff:127.0.0.1]/"),
   "/to-hostname": redirectTo("http://internal.shop.test/"),
   "/to-file": redirectTo("file:///etc/passwd"),
+  "/to-compatible": redirectTo("http://[::7f00:1]/"),
+  "/to-nat64": redirectTo("http://[64:ff9b::a9fe:a9fe]/"),
   "/json": (_req, res) => {
     res.writeHead(200, { "content-type": "application/json" }).end("{}");
   },
@@ -161,4 +163,15 @@ test("only http/https on ports 80/443, no credentials", async () => {
     "port",
   );
   await refused(guardedFetchHtml("not a url"), "scheme");
+});
+
+test("redirects are bounded whatever the caller asks for, and embedded-IPv4 redirect targets are refused", async () => {
+  const counting = await localServer({ "/loop": redirectTo("/loop") });
+  await refused(
+    guardedFetchHtml(`${counting.url}/loop`, { allowLoopbackPort: counting.port, maxRedirects: 1000 }),
+    "too_many_redirects",
+  );
+  assert.equal(counting.hits.length, 6, "the first request and 5 redirects, no more");
+  await refused(guardedFetchHtml(`${server.url}/to-compatible`, allow), "address");
+  await refused(guardedFetchHtml(`${server.url}/to-nat64`, allow), "address");
 });

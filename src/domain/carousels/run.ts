@@ -38,7 +38,10 @@ export async function executeCarouselRun(
   if (!run) throw notFound("carousel run");
   const claimed = await app
     .db("carousel_runs")
-    .where({ id: runId, status: "queued" })
+    // `running` too: a run whose worker died is resumed by the next holder of its operation (the operation
+    // claim, not this row, guarantees one executor at a time); only slides not yet ready are rendered.
+    .where({ id: runId })
+    .whereIn("status", ["queued", "running"])
     .update({ status: "running", updated_at: app.clock.now() })
     .returning("id");
   if (claimed.length === 0) return summarize(app, run.post_id, runId);
@@ -46,7 +49,8 @@ export async function executeCarouselRun(
   const size = FORMAT_SIZES[run.format ?? "square"] ?? FORMAT_SIZES.square!;
   const slides = await app
     .db("carousel_slides")
-    .where({ run_id: runId, status: "pending" })
+    .where({ run_id: runId })
+    .whereIn("status", ["pending", "generating"])
     .orderBy("position");
   const total = slides.length;
   let done = 0;

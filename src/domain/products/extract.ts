@@ -1,7 +1,7 @@
 /**
  * Product details from one HTML page (issue 6): schema.org Product JSON-LD (also inside `@graph`, with
  * `offers` as an Offer, AggregateOffer or a list), then Open Graph (`og:*`, `product:price:*`), then plain
- * meta tags (`<title>`, `meta name=description`). Parsed with cheerio; the page text is untrusted data: it is
+ * meta tags (`<title>`, `meta name=description`). Parsed with cheerio (htmlparser2), with the work per page capped; the page text is untrusted data: it is
  * only copied into bounded string fields, never interpreted (service spec 5.14).
  */
 import * as cheerio from "cheerio";
@@ -26,6 +26,15 @@ const MAX_DESCRIPTION = 5000;
 const MAX_BRAND = 200;
 const MAX_IMAGES = 20;
 const MAX_URL = 2048;
+/** Work caps per page (service spec 5.14: page text is untrusted): characters of HTML parsed at most, */
+const MAX_HTML_CHARS = 2 * 1024 * 1024;
+/** JSON-LD blocks read at most, */
+const MAX_JSON_LD_BLOCKS = 20;
+/** characters of one JSON-LD block parsed at most, */
+const MAX_JSON_LD_CHARS = 256 * 1024;
+/** image candidates considered at most, and characters of a price text read at most. */
+const MAX_IMAGE_CANDIDATES = 200;
+const MAX_PRICE_TEXT = 64;
 
 type Json = unknown;
 
@@ -43,7 +52,9 @@ function text(v: Json, max: number): string | undefined {
 function parsePrice(v: Json): number | undefined {
   if (typeof v === "number") return Number.isFinite(v) && v >= 0 ? v : undefined;
   if (typeof v !== "string") return undefined;
-  const amount = /^[^\d+-]*(\d[\d.,\s\u00a0']*)[^\d]*$/.exec(v.trim())?.[1];
+  const s = v.trim();
+  if (s.length > MAX_PRICE_TEXT) return undefined;
+  const amount = priceAmount(s);
   if (amount === undefined) return undefined;
   const cleaned = amount.replace(/[^\d.,]/g, "");
   // "1.299,00" -> 1299.00 ; "1,299.00" -> 1299.00 ; "12,50" -> 12.50
@@ -52,6 +63,28 @@ function parsePrice(v: Json): number | undefined {
   else normalised = cleaned.replace(/,/g, "");
   const n = Number(normalised);
   return normalised && Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+const isDigit = (c: string) => c >= "0" && c <= "9";
+const isAmountChar = (c: string) => isDigit(c) || c === "." || c === "," || c === "'" || /\s/.test(c);
+
+/**
+ * The amount part of a price text in one linear pass: text without digits or a sign, then digits with
+ * `.` `,` `'` or white space between them, then text without digits. Anything else (a sign before the
+ * amount, a second number) gives undefined. Replaces a backtracking regular expression whose running time
+ * grew with the square of the text length.
+ */
+function priceAmount(s: string): string | undefined {
+  let start = 0;
+  while (start < s.length && !isDigit(s[start]!)) {
+    if (s[start] === "+" || s[start] === "-") return undefined;
+    start++;
+  }
+  if (start === s.length) return undefined;
+  let end = start;
+  while (end < s.length && isAmountChar(s[end]!)) end++;
+  for (let i = end; i < s.length; i++) if (isDigit(s[i]!)) return undefined;
+  return s.slice(start, end);
 }
 
 function currency(v: Json): string | undefined {
@@ -83,12 +116,14 @@ function productNodes(
   return out;
 }
 
-function imageUrls(v: Json): string[] {
+/** Image URL strings from a JSON-LD `image` value (a string, an ImageObject, or lists of them), 4 levels deep at most. */
+function imageUrls(v: Json, depth = 0): string[] {
   if (typeof v === "string") return [v];
-  if (Array.isArray(v)) return v.flatMap(imageUrls);
+  if (depth >= 4) return [];
+  if (Array.isArray(v)) return v.slice(0, MAX_IMAGE_CANDIDATES).flatMap((x) => imageUrls(x, depth + 1));
   if (v && typeof v === "object") {
     const o = v as Record<string, Json>;
-    return imageUrls(o.url ?? o.contentUrl ?? []);
+    return imageUrls(o.url ?? o.contentUrl ?? [], depth + 1);
   }
   return [];
 }
@@ -138,7 +173,11 @@ function absolute(urls: string[], base: string): string[] {
  * Never throws on malformed markup or JSON-LD; returns what could be read.
  */
 export function extractProductDetails(html: string, pageUrl: string): ProductDetails {
-  const $ = cheerio.load(html);
+  // htmlparser2 (cheerio's `xml` option with `xmlMode: false`) parses HTML several times faster than parse5
+  // and tolerates the same malformed markup; we need elements and attributes, not a spec-exact tree.
+  const $ = cheerio.load(html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html, {
+    xml: { xmlMode: false, decodeEntities: true },
+  });
   const found: Omit<ProductDetails, "image_urls" | "sources"> = {};
   const images: string[] = [];
   const sources: ProductDetails["sources"] = [];
@@ -147,13 +186,14 @@ export function extractProductDetails(html: string, pageUrl: string): ProductDet
   };
 
   const products: Array<Record<string, Json>> = [];
-  $('script[type="application/ld+json"]').each((_i, el) => {
+  for (const el of $('script[type="application/ld+json"]').slice(0, MAX_JSON_LD_BLOCKS).toArray()) {
     try {
-      productNodes(JSON.parse($(el).text()), products);
+      const json = $(el).text();
+      if (json.length <= MAX_JSON_LD_CHARS) productNodes(JSON.parse(json), products);
     } catch {
       // malformed JSON-LD is ignored
     }
-  });
+  }
   const product = products[0];
   if (product) {
     sources.push("json_ld");
@@ -163,7 +203,7 @@ export function extractProductDetails(html: string, pageUrl: string): ProductDet
     set("price", offer.price);
     set("currency", offer.currency);
     set("brand", brandOf(product.brand));
-    images.push(...imageUrls(product.image));
+    images.push(...imageUrls(product.image).slice(0, MAX_IMAGE_CANDIDATES));
   }
 
   const meta = (attr: "property" | "name", key: string): string | undefined => {
@@ -179,6 +219,7 @@ export function extractProductDetails(html: string, pageUrl: string): ProductDet
     images: $(
       'meta[property="og:image"], meta[property="og:image:url"], meta[property="og:image:secure_url"]',
     )
+      .slice(0, MAX_IMAGE_CANDIDATES)
       .map((_i, el) => $(el).attr("content") ?? "")
       .get()
       .filter(Boolean),

@@ -25,7 +25,7 @@ export interface GuardedFetchOptions {
   timeoutMs?: number;
   /** Body cap in bytes (default 2 MiB). */
   maxBytes?: number;
-  /** Redirects followed at most (default 3). */
+  /** Redirects followed at most (default 3, never more than 5). */
   maxRedirects?: number;
   /** Test-only: a loopback port that may be reached (config `fetchAllowLoopbackPort`). */
   allowLoopbackPort?: number | undefined;
@@ -69,6 +69,8 @@ export interface FetchedPage {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_MAX_REDIRECTS = 3;
+/** The hard bound on redirects, whatever a caller asks for. */
+export const MAX_REDIRECTS_LIMIT = 5;
 
 const systemResolver: Resolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
@@ -135,7 +137,7 @@ export async function guardedFetchHtml(
 ): Promise<FetchedPage> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const maxRedirects = Math.min(options.maxRedirects ?? DEFAULT_MAX_REDIRECTS, MAX_REDIRECTS_LIMIT);
   const deadline = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
   let url: URL;

@@ -16,6 +16,8 @@ export const handler: ToolHandler<
   ToolResults["generate_carousel"],
   Accepted
 > = {
+  // Resumes from the slides already rendered when its worker died (docs/operations.md "Leases").
+  resumable: true,
   async accept(input, ctx) {
     return acceptCarouselRun(input, ctx, acceptCarouselGeneration);
   },

@@ -15,6 +15,8 @@ export const handler: ToolHandler<
   ToolResults["regenerate_carousel_slide"],
   Accepted
 > = {
+  // Resumes from the slides already rendered when its worker died (docs/operations.md "Leases").
+  resumable: true,
   async accept(input, ctx) {
     return acceptCarouselRun(input, ctx, acceptSlideRegeneration);
   },

@@ -11,6 +11,8 @@ import { acceptCarouselRun, executeAcceptedRun } from "./run-meta.ts";
 type Accepted = ToolOutputs["retry_carousel"];
 
 export const handler: ToolHandler<ToolInputs["retry_carousel"], ToolResults["retry_carousel"], Accepted> = {
+  // Resumes from the slides already rendered when its worker died (docs/operations.md "Leases").
+  resumable: true,
   async accept(input, ctx) {
     return acceptCarouselRun(input, ctx, acceptCarouselRetry);
   },
