@@ -4615,7 +4615,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "List connected social accounts",
       group: "social",
       description:
-        "Lists the social accounts the user connected in the browser for this workspace: ID, network, display name, handle and connection status (connected, expired, error); tokens and provider data are never returned. Use it to pick `social_account_ids` for publish_post or schedule_post. Accounts cannot be connected or disconnected through tools.",
+        "Lists the social accounts the user connected in the browser for this workspace: ID, network, display name, handle and connection status (connected, expired, needs_reconnect, error; only connected accounts can be published or scheduled to); tokens and provider data are never returned. Use it to pick `social_account_ids` for publish_post or schedule_post. Accounts cannot be connected or disconnected through tools.",
       scope: "read:social_accounts",
       access: "read",
       review: false,
@@ -4664,7 +4664,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     },
                     display_name: { type: "string", maxLength: 200 },
                     handle: { type: ["string", "null"], maxLength: 200 },
-                    status: { type: "string", enum: ["connected", "expired", "error"], maxLength: 16 },
+                    status: {
+                      type: "string",
+                      enum: ["connected", "expired", "needs_reconnect", "error"],
+                      maxLength: 16,
+                    },
                   },
                   required: ["social_account_id", "network", "display_name", "handle", "status"],
                 },
@@ -5703,7 +5707,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Run automation",
       group: "automations",
       description:
-        "Asks to start one manual run of an automation now. Each run is charged by template: 2x2 grid video 20 credits, single fade 5, AI UGC 10, carousel 5 per generated image. The call returns `approval_required` with an `approval_url` that the user must open and approve in the browser; never approve for the user. Then poll get_job_status with the `operation_id`: its result holds the native `run_id` and `kind`; follow the run with get_automation_run.",
+        "Asks to start one manual run of an automation now. Each run is charged by template: 2x2 grid video 20 credits, single fade 5, AI UGC 10, carousel 5 per generated image. The call returns `approval_required` with an `approval_url` that the user must open and approve in the browser; never approve for the user. Then poll get_job_status with the `operation_id`: its result holds the native `run_id`, `kind` and `credits_charged`; follow the run with get_automation_run.",
       scope: "manage:automations",
       access: "write",
       review: true,
@@ -6762,8 +6766,13 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
         kind: { type: "string", enum: ["video", "carousel"], maxLength: 16 },
         run_id: { type: "string", format: "uuid", maxLength: 36 },
         status: { type: "string", enum: ["queued", "running", "succeeded", "failed"], maxLength: 16 },
+        credits_charged: {
+          type: "integer",
+          minimum: 0,
+          description: "Credits this run charged (0 when it failed before charging).",
+        },
       },
-      required: ["automation_id", "kind", "run_id", "status"],
+      required: ["automation_id", "kind", "run_id", "status", "credits_charged"],
     },
   ],
   [

@@ -1032,7 +1032,7 @@ export interface components {
         display_name: string;
         handle: string | null;
         /** @enum {string} */
-        status: "connected" | "expired" | "error";
+        status: "connected" | "expired" | "needs_reconnect" | "error";
       }[];
     };
     list_content_input: {
@@ -1257,6 +1257,8 @@ export interface components {
       run_id: string;
       /** @enum {string} */
       status: "queued" | "running" | "succeeded" | "failed";
+      /** @description Credits this run charged (0 when it failed before charging). */
+      credits_charged: number;
     };
     schedule_post_input: {
       /** Format: uuid */

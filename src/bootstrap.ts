@@ -15,6 +15,8 @@ import { buildProviders, type Providers } from "./providers/providers.ts";
 
 export interface Booted {
   ctx: AppContext;
+  /** True when the database is the embedded PostgreSQL (DATABASE_URL unset). */
+  embeddedDb: boolean;
   /** Closes the pool and stops the embedded Postgres if one was started. */
   close(): Promise<void>;
 }
@@ -61,6 +63,7 @@ export async function boot(
   };
   return {
     ctx,
+    embeddedDb: !config.databaseUrl,
     async close() {
       await db.destroy();
       await countersDb.destroy();

@@ -12,6 +12,8 @@ const Bool = Type.Union([Type.Literal("true"), Type.Literal("false"), Type.Liter
 const Int = (def: number, min = 0, max = 1_000_000_000) =>
   Type.Optional(Type.String({ pattern: "^[0-9]+$", default: String(def), minimum: min, maximum: max }));
 
+const GIB = 1024 ** 3;
+
 /** Raw environment schema: names are the env variable names. Every value is a string or absent. */
 /**
  * Limits the service spec fixes (section 8): not configurable, enforced where named and published in the
@@ -80,6 +82,11 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_REGISTER: Int(10, 1),
   RATE_LIMIT_BROWSER: Int(30, 1),
   RATE_LIMIT_DOWNLOAD: Int(5, 1),
+  RATE_LIMIT_UPLOADS: Int(10, 1),
+  RATE_LIMIT_WINDOW_SECONDS: Int(60, 1, 3600),
+  STORAGE_QUOTA_CREATOR_BYTES: Int(GIB, 0, Number.MAX_SAFE_INTEGER),
+  STORAGE_QUOTA_GROWTH_BYTES: Int(10 * GIB, 0, Number.MAX_SAFE_INTEGER),
+  STORAGE_QUOTA_PRO_BYTES: Int(100 * GIB, 0, Number.MAX_SAFE_INTEGER),
   TOOLS_PAGE_SIZE: Int(50, 1, 1000),
   WORKER_CONCURRENCY: Int(4, 1, 256),
   OPERATION_DEADLINE_SECONDS: Int(900, 1),
@@ -148,6 +155,8 @@ export interface Config {
     dir: string;
     maxImageBytes: number;
     maxVideoBytes: number;
+    /** Stored media bytes allowed per workspace, by the owner's plan (uploads beyond it are refused). */
+    storageQuotaBytes: { creator: number; growth: number; pro: number };
     /** `local` (files under `dir`, the default) or `s3` (any S3-compatible object store). */
     storage: "local" | "s3";
     /** Set when `storage` is `s3`; credentials come from the standard AWS variables and files. */
@@ -162,6 +171,10 @@ export interface Config {
     register: number;
     browser: number;
     download: number;
+    /** Media uploads per user per window. */
+    uploads: number;
+    /** The window of every rate limit and budget, seconds (service spec 8: one minute). */
+    windowSeconds: number;
     toolsPageSize: number;
   };
   worker: {
@@ -294,6 +307,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dir: picked.MEDIA_DIR ?? `${dataDir}/media`,
       maxImageBytes: num("MEDIA_MAX_IMAGE_BYTES", 20 * 1024 * 1024),
       maxVideoBytes: num("MEDIA_MAX_VIDEO_BYTES", 200 * 1024 * 1024),
+      storageQuotaBytes: {
+        creator: num("STORAGE_QUOTA_CREATOR_BYTES", GIB),
+        growth: num("STORAGE_QUOTA_GROWTH_BYTES", 10 * GIB),
+        pro: num("STORAGE_QUOTA_PRO_BYTES", 100 * GIB),
+      },
       storage: mediaStorage,
       s3:
         mediaStorage === "s3"
@@ -321,6 +339,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       register: num("RATE_LIMIT_REGISTER", 10),
       browser: num("RATE_LIMIT_BROWSER", 30),
       download: num("RATE_LIMIT_DOWNLOAD", 5),
+      uploads: num("RATE_LIMIT_UPLOADS", 10),
+      windowSeconds: num("RATE_LIMIT_WINDOW_SECONDS", 60),
       toolsPageSize: num("TOOLS_PAGE_SIZE", 50),
     },
     worker: {

@@ -9,7 +9,9 @@
  */
 import { boot } from "./bootstrap.ts";
 import { ADMIN_USAGE, runAdmin } from "./cli/admin.ts";
+import { startupBanner } from "./cli/banner.ts";
 import { ConfigError } from "./config.ts";
+import { quietBossErrors } from "./operations/boss.ts";
 import { startQueue } from "./operations/queue.ts";
 import { startWorker } from "./operations/worker.ts";
 import { startServer } from "./server.ts";
@@ -49,25 +51,26 @@ async function main(argv: string[]): Promise<void> {
     const worker = await startWorker(ctx);
     stops.push(() => worker.stop());
   }
+  let port: number | undefined;
   if (command === "all" || command === "serve") {
     const server = await startServer(ctx);
     stops.unshift(() => server.close());
-    const { publicBaseUrl, resourceUrl } = ctx.config;
-    console.log(
-      [
-        `Social MCP listening on port ${server.port}`,
-        `  base URL:      ${publicBaseUrl}`,
-        `  MCP endpoint:  ${resourceUrl}`,
-        `  reference:     ${publicBaseUrl}/developers/mcp`,
-        "  create a user: npm run cli -- admin user create --email you@example.com --password 'a long password' --workspace 'My workspace'",
-      ].join("\n"),
-    );
+    port = server.port;
   }
+  console.log(
+    startupBanner(ctx, {
+      command: command as "all" | "serve" | "worker",
+      port,
+      embeddedDb: booted.embeddedDb,
+    }).join("\n"),
+  );
   stops.push(() => queue.stop());
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Connections the queue loses while stopping (the embedded cluster also receives Ctrl-C) are expected.
+    quietBossErrors(ctx);
     ctx.log.info({ signal }, "shutting down");
     for (const stop of stops) await stop().catch((err) => ctx.log.error({ err }, "shutdown step failed"));
     await booted.close();
@@ -79,6 +82,16 @@ async function main(argv: string[]): Promise<void> {
   process.removeAllListeners("SIGTERM");
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGHUP", () => void shutdown("SIGHUP"));
+  // Under `npm start` (the start script execs node, so npm is the parent) npm forwards SIGINT/SIGTERM, but
+  // it cannot forward SIGKILL: when npm is gone this process is reparented, and it stops instead of
+  // serving on as an orphan.
+  if (process.env.npm_lifecycle_event === "start") {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) void shutdown("parent exited");
+    }, 500).unref();
+  }
   // Ctrl-C in a terminal also reaches the embedded cluster (same process group), which then terminates
   // every connection (57P01). During shutdown that is expected and must not crash the drain.
   process.on("uncaughtException", (err: Error & { code?: string }) => {

@@ -1,16 +1,22 @@
 /**
- * Operator commands: `admin user create`, `admin workspace add-member`, `admin credits grant`.
+ * Operator commands: `admin user create`, `admin user set-status`, `admin workspace create`,
+ * `admin workspace set-status`, `admin workspace add-member`, `admin credits grant`.
  * Each prints one line of JSON on success.
  */
 import type { Knex } from "../db/knex.ts";
 import { addMember, createUser } from "../domain/account/accounts.ts";
 import { grantCredits } from "../domain/account/credits.ts";
 import { isPlan, PLANS } from "../domain/account/plans.ts";
+import { createWorkspace } from "../domain/account/workspaces.ts";
+import { ACCOUNT_STATUSES, setUserStatus, setWorkspaceStatus } from "../domain/account/suspension.ts";
 import { flags, UsageError } from "./args.ts";
 import { DEMO_USAGE, runDemo } from "./demo.ts";
 import { runSocialAdmin, SOCIAL_USAGE } from "./social.ts";
 
 export const ADMIN_USAGE = `admin user create --email E --password P --workspace NAME [--plan ${PLANS.join("|")}]
+admin user set-status --email E --status ${ACCOUNT_STATUSES.join("|")}
+admin workspace create --email E --name NAME
+admin workspace set-status --workspace-id UUID --status ${ACCOUNT_STATUSES.join("|")}
 admin workspace add-member --workspace-id UUID --email E [--role member|owner]
 admin credits grant --email E --credits N
 ${SOCIAL_USAGE}
@@ -30,6 +36,21 @@ export async function runAdmin(db: Knex, argv: string[]): Promise<unknown> {
       workspace: f.workspace!,
       ...(f.plan ? { plan: f.plan } : {}),
     });
+  }
+  if (cmd === "user set-status") {
+    const f = flags(rest, ["email", "status"], ["email", "status"]);
+    return setUserStatus(db, f.email!, f.status!, new Date());
+  }
+  if (cmd === "workspace set-status") {
+    const f = flags(rest, ["workspace-id", "status"], ["workspace-id", "status"]);
+    if (!/^[0-9a-f-]{36}$/i.test(f["workspace-id"]!)) throw new UsageError("--workspace-id must be a UUID");
+    return setWorkspaceStatus(db, f["workspace-id"]!, f.status!, new Date());
+  }
+  if (cmd === "workspace create") {
+    const f = flags(rest, ["email", "name"], ["email", "name"]);
+    const user = await db("users").whereRaw("lower(email) = lower(?)", [f.email!]).first("id");
+    if (!user) throw new UsageError(`no user with email ${f.email}`);
+    return createWorkspace(db, user.id, f.name!);
   }
   if (cmd === "workspace add-member") {
     const f = flags(rest, ["workspace-id", "email", "role"], ["workspace-id", "email"]);

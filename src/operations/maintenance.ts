@@ -13,10 +13,13 @@
  * 7. registered OAuth clients older than OAUTH_UNUSED_CLIENT_TTL_SECONDS (7 days) that never obtained an
  *    access token deleted (abandoned dynamic registrations, RFC 7591 section 5 leaves their lifetime to the
  *    server; docs/oauth.md), with their unfinished grants and codes.
- * Steps 4 to 7 are independent: one failing is logged, the others still run, and the pass then throws.
+ * 8. carousel runs still `queued` whose operation ended without running them -> `failed`, credits refunded
+ *    once (src/domain/carousels/settle.ts).
+ * Steps 4 to 8 are independent: one failing is logged, the others still run, and the pass then throws.
  */
 import type { AppContext } from "../context.ts";
 import { publishDueSchedules } from "../domain/social/schedules.ts";
+import { settleStrandedCarouselRuns } from "../domain/carousels/settle.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { FINAL_STATES } from "../domain/operations/store.ts";
 
@@ -42,6 +45,8 @@ export interface MaintenanceReport {
   overdue: number;
   /** Post schedules published. */
   schedulesPublished: number;
+  /** Never-started carousel runs of ended operations failed and refunded. */
+  carouselRunsRefunded: number;
   /** Rate-limit rows deleted. */
   rateLimitRows: number;
   /** Idempotency records deleted (older than the retention). */
@@ -55,7 +60,7 @@ const REDISPATCH_BATCH = 500;
 
 /**
  * Runs one maintenance pass at `ctx.clock.now()`. Safe to run concurrently with itself and with workers.
- * @throws after all steps ran, when one of the independent steps (4 to 6) failed; database errors of
+ * @throws after all steps ran, when one of the independent steps (4 to 8) failed; database errors of
  *   steps 1 to 3 propagate at once.
  */
 export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport> {
@@ -123,6 +128,7 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
   const idempotencyRecords = await step("idempotency", () => sweepIdempotencyRecords(ctx, now));
   const schedulesPublished = await step("schedules", () => publishDueSchedules(ctx, SCHEDULE_BATCH));
   const unusedClients = await step("oauth_clients", () => deleteUnusedClients(ctx, now));
+  const carouselRunsRefunded = await step("carousel_runs", () => settleStrandedCarouselRuns(ctx.db, now));
 
   const report: MaintenanceReport = {
     expired,
@@ -130,6 +136,7 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
     redispatchFailed,
     overdue,
     schedulesPublished,
+    carouselRunsRefunded,
     rateLimitRows,
     idempotencyRecords,
     unusedClients,

@@ -16,8 +16,16 @@ export interface Limiter {
   consume(key: string): Promise<{ ok: true } | { ok: false; retryAfter: number }>;
 }
 
-/** Creates a limiter of `points` per `durationSeconds` (default 60) named `name` (the key prefix). */
-export function createLimiter(ctx: AppContext, name: string, points: number, durationSeconds = 60): Limiter {
+/**
+ * Creates a limiter of `points` per `durationSeconds` (default: config RATE_LIMIT_WINDOW_SECONDS, one
+ * minute as in service spec 8) named `name` (the key prefix).
+ */
+export function createLimiter(
+  ctx: AppContext,
+  name: string,
+  points: number,
+  durationSeconds = ctx.config.limits.windowSeconds,
+): Limiter {
   const limiter = new RateLimiterPostgres({
     storeClient: ctx.countersDb,
     storeType: "knex",

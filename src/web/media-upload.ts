@@ -80,9 +80,23 @@ export async function receiveUpload(
   }
   const fields: Record<string, string> = {};
   let filePromise: Promise<UploadedFile> | undefined;
+  let fileStream: (NodeJS.ReadableStream & { destroy(err?: Error): unknown }) | undefined;
   let temp: string | undefined;
+  let onAbort: (() => void) | undefined;
 
   const done = new Promise<void>((resolve, reject) => {
+    // A client that goes away mid-body: the part stream is destroyed so the temp file's writer closes its
+    // descriptor, and the request fails; the temp file is removed below.
+    onAbort = () => {
+      const err = new UploadError(400, "the upload was interrupted before it finished");
+      fileStream?.destroy(err);
+      reject(err);
+    };
+    req.once("aborted", onAbort);
+    req.once("error", onAbort);
+    req.once("close", () => {
+      if (!req.complete) onAbort?.();
+    });
     bb.on("field", (name, value) => {
       if (/^[a-z_]{1,32}$/.test(name)) fields[name] = value;
     });
@@ -96,6 +110,7 @@ export async function receiveUpload(
         filePromise.catch(() => {});
         return;
       }
+      fileStream = stream;
       filePromise = (async () => {
         temp = await storage.tempPath();
         return writeSniffed(stream, temp, info.filename, { maxImageBytes, maxVideoBytes });
@@ -126,6 +141,14 @@ export async function receiveUpload(
       },
     };
   } finally {
+    if (onAbort) {
+      req.off("aborted", onAbort);
+      req.off("error", onAbort);
+    }
+    req.unpipe(bb);
+    // The writer must have closed its descriptor before the file is removed (it settles once its part
+    // stream ended or was destroyed).
+    if (filePromise) await filePromise.catch(() => {});
     if (temp) await rm(temp, { force: true }).catch(() => {});
   }
 }
@@ -160,19 +183,24 @@ async function writeSniffed(
   // On a refusal the rest of the part is still consumed (and discarded) so that busboy can finish the
   // request; destroying the part stream mid-way would stall the parser.
   let failure: unknown;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    if (failure) continue;
-    try {
-      if (!mime) {
-        head.push(chunk);
-        headBytes += chunk.length;
-        if (headBytes >= SNIFF_BYTES) await decide();
-        continue;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (failure) continue;
+      try {
+        if (!mime) {
+          head.push(chunk);
+          headBytes += chunk.length;
+          if (headBytes >= SNIFF_BYTES) await decide();
+          continue;
+        }
+        await write(chunk);
+      } catch (err) {
+        failure = err;
       }
-      await write(chunk);
-    } catch (err) {
-      failure = err;
     }
+  } catch (err) {
+    // The part stream was destroyed (client gone, request aborted).
+    failure ??= err;
   }
   try {
     if (failure) throw failure;
@@ -184,7 +212,11 @@ async function writeSniffed(
     out.end();
     await once(out, "close");
   } catch (err) {
-    out.destroy();
+    if (!out.closed) {
+      const closed = once(out, "close").catch(() => {});
+      out.destroy();
+      await closed;
+    }
     throw err;
   }
   const kind = ACCEPTED[mime!].kind;

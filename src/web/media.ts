@@ -12,7 +12,8 @@ import { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context.ts";
 import { workspacesOfUser } from "../domain/account/overview.ts";
 import { createMediaAsset, listMedia, mediaFileOfUser } from "../domain/media/media.ts";
-
+import { assertStorageRoom, StorageQuotaError } from "../domain/media/storage-quota.ts";
+import { createLimiter } from "../runtime/rate-limit.ts";
 import type { MediaStorage } from "../providers/storage.ts";
 import { renderMediaPage } from "./media-page.ts";
 import { receiveUpload, UploadError } from "./media-upload.ts";
@@ -45,6 +46,8 @@ function parseLabels(raw: string | undefined): string[] {
 export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.providers.storage): Router {
   const router = Router();
   const session = requireSession(ctx);
+  // Per-user upload rate (config RATE_LIMIT_UPLOADS per RATE_LIMIT_WINDOW_SECONDS), across workspaces.
+  const uploads = createLimiter(ctx, "uploads", ctx.config.limits.uploads);
   // The shared page headers: `Referrer-Policy: same-origin` (with `no-referrer` Chromium posts the form
   // with `Origin: null`, which the CSRF check refuses), a strict CSP and `no-store`.
   const headers = pageHeaders(ctx);
@@ -90,6 +93,16 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
 
   router.post("/media", headers, session, async (req, res) => {
     const s = res.locals.session as BrowserSession;
+    const allowed = await uploads.consume(s.userId);
+    if (!allowed.ok) {
+      // Refused before the body is read; the connection is closed rather than drained.
+      res.set({ "Retry-After": String(allowed.retryAfter), Connection: "close" });
+      await show(req, res, 429, {
+        kind: "error",
+        text: `Too many uploads: at most ${ctx.config.limits.uploads} per ${ctx.config.limits.windowSeconds} seconds. Try again in ${allowed.retryAfter} seconds.`,
+      });
+      return;
+    }
     try {
       const result = await receiveUpload(ctx, req, storage, (fields) => {
         req.body = fields;
@@ -102,27 +115,39 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
         return;
       }
       const f = result.file;
-      const asset = await createMediaAsset(
-        ctx.db,
-        { userId: s.userId, workspaceId: current.id },
-        {
-          kind: f.kind,
-          mimeType: f.mime,
-          bytes: f.bytes,
-          width: f.width,
-          height: f.height,
-          durationSeconds: f.durationSeconds,
-          labels: parseLabels(result.fields.labels),
-          title: result.fields.title?.trim().slice(0, 200) || null,
-          originalName: f.originalName,
-          storageKey: f.storageKey,
-          sha256: f.sha256,
-          source: "upload",
-        },
-      );
+      const asset = await ctx.db
+        .transaction(async (trx) => {
+          await assertStorageRoom(trx, current.id, f.bytes, ctx.config.media.storageQuotaBytes);
+          return createMediaAsset(
+            trx,
+            { userId: s.userId, workspaceId: current.id },
+            {
+              kind: f.kind,
+              mimeType: f.mime,
+              bytes: f.bytes,
+              width: f.width,
+              height: f.height,
+              durationSeconds: f.durationSeconds,
+              labels: parseLabels(result.fields.labels),
+              title: result.fields.title?.trim().slice(0, 200) || null,
+              originalName: f.originalName,
+              storageKey: f.storageKey,
+              sha256: f.sha256,
+              source: "upload",
+            },
+          );
+        })
+        .catch(async (err) => {
+          await storage.remove(f.storageKey);
+          throw err;
+        });
       ctx.log.info({ asset_id: asset.asset_id, kind: asset.kind, bytes: asset.bytes }, "media uploaded");
       res.redirect(303, `/media?workspace_id=${current.id}&uploaded=${asset.asset_id}`);
     } catch (err) {
+      if (err instanceof StorageQuotaError) {
+        await show(req, res, 413, { kind: "error", text: err.message });
+        return;
+      }
       if (!(err instanceof UploadError)) throw err;
       if (err.status === 403) return formExpired(res);
       await show(req, res, err.status, { kind: "error", text: err.message });

@@ -64,7 +64,7 @@ export async function assertWorkspaceSlot(db: Knex, userId: string): Promise<voi
   if (!hasRoom(quota)) {
     throw new ToolError(
       "forbidden",
-      `the plan allows ${quota.allowed} owned workspaces and ${quota.used} exist`,
+      `the ${await userPlan(db, userId)} plan allows ${quota.allowed} owned workspaces and ${quota.used} exist; delete one or upgrade the plan`,
       {
         quota: "owned_workspaces",
         ...quota,

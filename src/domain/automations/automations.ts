@@ -183,7 +183,8 @@ export async function setAutomationStatus(
   }
   const [updated] = await db("automations")
     .where({ id: row.id })
-    .update({ status, updated_at: now })
+    // A status the owner sets replaces any reason the service recorded (src/domain/account/suspension.ts).
+    .update({ status, status_reason: null, updated_at: now })
     .returning("*");
   return automationView(updated);
 }

@@ -19,6 +19,7 @@ import { Temporal } from "temporal-polyfill";
 import type { AppContext } from "../../context.ts";
 import { ToolError } from "../../errors.ts";
 import { runAutomation } from "./run.ts";
+import { holdInactiveWork } from "../account/suspension.ts";
 
 /** Slots older than this (seconds before now) are not started any more. */
 export const CATCH_UP_SECONDS = 3600;
@@ -82,6 +83,8 @@ export async function runDueAutomations(
     errors: 0,
   };
   if (after.getTime() >= now.getTime()) return report;
+  // Enabled automations of suspended or removed users or workspaces are disabled with their reason.
+  await holdInactiveWork(app.db, now);
 
   const rows: Array<{
     id: string;
@@ -93,7 +96,8 @@ export async function runDueAutomations(
     .db("automations as a")
     .join("users as u", "u.id", "a.user_id")
     .join("memberships as m", (j) => j.on("m.user_id", "a.user_id").andOn("m.workspace_id", "a.workspace_id"))
-    .where({ "a.status": "enabled", "u.status": "active" })
+    .join("workspaces as w", "w.id", "a.workspace_id")
+    .where({ "a.status": "enabled", "u.status": "active", "w.status": "active" })
     .whereNull("a.deleted_at")
     .whereRaw("jsonb_array_length(a.daily_times) > 0")
     .select("a.id", "a.user_id", "a.workspace_id", "a.daily_times", "a.time_zone");

@@ -10,6 +10,15 @@ import { notFound, ToolError } from "../../errors.ts";
 import { isNetwork, type Network, NETWORKS, type ProviderAccount } from "../../providers/social/types.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 
+/**
+ * Connection states of a social account: `connected` (usable), `expired` (the network's token expired),
+ * `needs_reconnect` (the network revoked access or asks for new permissions), `error` (the last provider
+ * call failed). Only `connected` accounts are publishing or scheduling destinations; the others must be
+ * reconnected in the browser first (service spec 7 `account_setup_required`).
+ */
+export const SOCIAL_ACCOUNT_STATUSES = ["connected", "expired", "needs_reconnect", "error"] as const;
+export type SocialAccountStatus = (typeof SOCIAL_ACCOUNT_STATUSES)[number];
+
 /** The only account fields a tool may return. */
 export interface SafeSocialAccount {
   social_account_id: string;
@@ -18,9 +27,6 @@ export interface SafeSocialAccount {
   handle: string | null;
   status: SocialAccountStatus;
 }
-
-/** Connection statuses of a social account (service spec 2.7). */
-export type SocialAccountStatus = "connected" | "expired" | "error";
 
 /** The columns of the safe projection; sealed columns are deliberately absent. */
 const SAFE_COLUMNS = ["id", "network", "display_name", "handle", "status"] as const;
@@ -59,8 +65,10 @@ export async function listSocialAccounts(
 
 /**
  * Resolves destination account ids for publishing or scheduling. Every id must be the owner's; the short-video
- * network is refused (service spec 1.11, 7 rule 5).
- * @throws ToolError not_found for an id the owner does not have; validation_failed for duplicates or tiktok.
+ * network is refused (service spec 1.11, 7 rule 5); an account that is not `connected` (expired,
+ * needs_reconnect, error) is refused at the call, before any approval or delivery.
+ * @throws ToolError not_found for an id the owner does not have; validation_failed for duplicates or tiktok;
+ *   account_setup_required naming the accounts to reconnect.
  */
 export async function resolveDestinations(
   db: Knex,
@@ -94,6 +102,16 @@ export async function resolveDestinations(
       "validation_failed",
       "publishing or scheduling to tiktok through a tool is not allowed: tiktok needs creator options and per-post consent in the service's own review UI; remove the tiktok account and finish that post in the browser",
       { network: "tiktok", social_account_ids: tiktok.map((a) => a.social_account_id) },
+    );
+  }
+  const unusable = out.filter((a) => a.status !== "connected");
+  if (unusable.length > 0) {
+    throw new ToolError(
+      "account_setup_required",
+      `${unusable.map((a) => `the ${a.network} account "${a.display_name}" is ${a.status}`).join("; ")}: the user must reconnect it in the browser settings before publishing or scheduling to it`,
+      {
+        accounts: unusable.map((a) => ({ social_account_id: a.social_account_id, status: a.status })),
+      },
     );
   }
   return out;

@@ -16,6 +16,7 @@ import {
 } from "./deliveries.ts";
 import { type PreparedPublication, preparePublication, type PublicationRequest } from "./publish.ts";
 import { type Owner, ownedBy } from "../owner.ts";
+import { holdInactiveWork } from "../account/suspension.ts";
 
 export interface ScheduleRequest extends PublicationRequest {
   /** RFC 3339 date-time with offset. */
@@ -130,10 +131,13 @@ export async function getSchedule(db: Knex, owner: Owner, scheduleId: string): P
 /**
  * Publishes every schedule whose time has come (status `scheduled`, `scheduled_for <= now`), claiming each
  * atomically so concurrent schedulers cannot publish it twice. Meant for the maintenance scheduler.
+ * Schedules of a suspended or removed user or workspace are first canceled with their reason
+ * (`holdInactiveWork`), never published.
  * @returns the number of schedules published.
  */
 export async function publishDueSchedules(app: AppContext, limit = 100): Promise<number> {
   const now = app.clock.now();
+  await holdInactiveWork(app.db, now);
   const claimed: Array<{ id: string }> = await app
     .db("schedules")
     .whereIn(

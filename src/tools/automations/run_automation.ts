@@ -40,6 +40,7 @@ export const handler: ToolHandlers["run_automation"] = {
         kind: out.kind,
         run_id: out.run_id,
         status: out.status,
+        credits_charged: out.credits_charged,
       },
       credits_charged: out.credits_charged,
     };

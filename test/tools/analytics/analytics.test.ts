@@ -7,6 +7,7 @@ import { handler as accountHandler } from "../../../src/tools/analytics/get_acco
 import { handler as bestHandler } from "../../../src/tools/analytics/get_best_performing_content.ts";
 import { handler as postHandler } from "../../../src/tools/analytics/get_post_analytics.ts";
 import { handler as publishHandler } from "../../../src/tools/social/publish_post.ts";
+import { handler as scheduleHandler } from "../../../src/tools/social/schedule_post.ts";
 import { account, inline, key, named, reviewed, setup, textPost, toolError } from "../carousels/fixtures.ts";
 
 const accountAnalytics = named("get_account_analytics", accountHandler);
@@ -17,7 +18,7 @@ const publish = named("publish_post", publishHandler);
 const { app, me, other, peer } = await setup("pro");
 const insta = await account(app, me, "instagram", "Insta");
 const linkedin = await account(app, me, "linkedin", "LinkedIn");
-const expired = await account(app, me, "facebook", "Old page", "expired");
+const expired = await account(app, me, "facebook", "Old page");
 
 const posts: string[] = [];
 for (let i = 0; i < 4; i++) {
@@ -30,11 +31,15 @@ for (let i = 0; i < 4; i++) {
   posts.push(id);
 }
 const pendingPost = await textPost(app, me, "Never published");
-await reviewed(app, me, publish, {
+await reviewed(app, me, named("schedule_post", scheduleHandler), {
   post_id: pendingPost,
   social_account_ids: [expired],
+  scheduled_for: new Date(Date.now() + 24 * 3600_000).toISOString(),
   idempotency_key: key(),
 });
+// The account expires after the post was scheduled (an expired account is refused at the call): its
+// delivery stays pending and the account cannot be read by the sync.
+await app.ctx.db("social_accounts").where({ id: expired }).update({ status: "expired" });
 
 test("before any sync, counters are null and coverage is none (missing, not zero)", async () => {
   const out = await inline(app, me, accountAnalytics, {});

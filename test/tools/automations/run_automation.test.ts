@@ -50,6 +50,7 @@ test("run_automation: describe states the price; execute creates a manual run, c
   const { description, result } = await reviewed(app, me, run, { automation_id: id, idempotency_key: key() });
   assert.match(description.summary, /costs 20 credits/);
   assert.equal(result.credits_charged, 20);
+  assert.equal(result.data.credits_charged, 20, "get_job_status shows data.result: it carries the charge");
   assert.equal(before - (await balance(app, me)), 20);
   assert.equal(result.data.kind, "video");
   assert.equal(result.data.status, "succeeded");

@@ -90,16 +90,13 @@ test("publish_post describes the post and destinations, then publishes with post
   );
 });
 
-test("publishing to an account that is not connected stays pending", async () => {
+test("publishing to an account that is not connected is refused at the call (account_setup_required)", async () => {
   const postId = await textPost(app, me);
-  const { result } = await reviewed(app, me, publish, {
-    post_id: postId,
-    social_account_ids: [expired],
-    idempotency_key: key(),
-  });
-  assert.equal(result.data.deliveries[0]!.status, "pending");
-  assert.equal(result.data.deliveries[0]!.post_url, null);
-  assert.equal((await app.ctx.db("posts").where({ id: postId }).first()).status, "publishing");
+  const input = { post_id: postId, social_account_ids: [expired], idempotency_key: key() };
+  const err = await toolError(publish.describe!(input, toolContext(app, me)));
+  assert.equal(err.code, "account_setup_required");
+  assert.equal((await app.ctx.db("deliveries").where({ post_id: postId })).length, 0);
+  assert.equal((await app.ctx.db("posts").where({ id: postId }).first()).status, "draft");
 });
 
 test("tiktok is rejected at call time with a clear validation_failed, before any approval", async () => {

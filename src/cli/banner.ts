@@ -1,0 +1,69 @@
+/**
+ * The startup banner of `social-mcp all|serve|worker` (printed by src/main.ts): what this process runs,
+ * the plans new users get, the URLs a person needs (MCP endpoint, reference, settings, media, sign-in), and
+ * which providers are live and which are local/sandbox stand-ins, read from `ctx.providers` and the config.
+ */
+import type { AppContext } from "../context.ts";
+import { PLAN_QUOTAS, PLANS } from "../domain/account/plans.ts";
+
+export interface BannerInput {
+  command: "all" | "serve" | "worker";
+  /** The bound HTTP port, when this process serves HTTP. */
+  port?: number | undefined;
+  /** True when the database is the embedded PostgreSQL under DATA_DIR. */
+  embeddedDb: boolean;
+}
+
+const RUNS: Record<BannerInput["command"], string> = {
+  all: "HTTP server + queue worker + maintenance (every 5 min) + scheduler (every minute)",
+  serve: "HTTP server only (start `social-mcp worker` for queued work, approvals and schedules)",
+  worker: "queue worker + maintenance (every 5 min) + scheduler (every minute); no HTTP",
+};
+
+/** "local" adapters are offline stand-ins that do real work locally; anything else talks to the network. */
+function kind(name: string | undefined): string {
+  if (!name || name === "local") return "local (offline stand-in)";
+  if (name === "sandbox" || name.includes("sandbox")) return `${name} (sandbox)`;
+  return `${name} (live)`;
+}
+
+/** The banner lines (no trailing newline). Never includes a secret: hosts only, no keys or credentials. */
+export function startupBanner(ctx: AppContext, input: BannerInput): string[] {
+  const { config, providers } = ctx;
+  const base = config.publicBaseUrl;
+  const plans = PLANS.map((p) => {
+    const q = PLAN_QUOTAS[p];
+    const ws = q.ownedWorkspaces ?? "unlimited";
+    const au = q.automations ?? "unlimited";
+    return `${p} (${ws} workspaces, ${au} automations, ${q.startingCredits} credits)`;
+  }).join("; ");
+  const text =
+    providers.text.name === "openai-compatible" && config.ai.baseUrl
+      ? `${kind(providers.text.name)}, model ${config.ai.model} at ${new URL(config.ai.baseUrl).host}`
+      : kind(providers.text.name);
+  const lines = [
+    input.port !== undefined ? `Social MCP listening on port ${input.port}` : "Social MCP worker started",
+    `  runs:          ${RUNS[input.command]}`,
+    `  plans:         new users start on creator; ${plans}`,
+  ];
+  if (input.command !== "worker") {
+    lines.push(
+      `  MCP endpoint:  ${config.resourceUrl}${config.mcpEnabled ? "" : " (disabled: MCP_ENABLED=false)"}`,
+      `  reference:     ${base}/developers/mcp`,
+      `  settings:      ${base}/settings/integrations/mcp`,
+      `  media upload:  ${base}/media`,
+      `  sign in:       ${base}/login`,
+    );
+  }
+  lines.push(
+    "  providers:",
+    `    AI text:     ${text}`,
+    `    AI image:    ${kind(providers.image.name)}`,
+    `    video:       ${kind(providers.video.name)}`,
+    `    social:      ${kind(providers.social.name)}`,
+    `    storage:     local disk ${config.media.dir}`,
+    `    database:    ${input.embeddedDb ? `embedded PostgreSQL under ${config.dataDir}/postgres` : "external PostgreSQL (DATABASE_URL)"}`,
+    "  create a user: npm run cli -- admin user create --email you@example.com --password 'a long password' --workspace 'My workspace'",
+  );
+  return lines;
+}

@@ -1,0 +1,54 @@
+/** The startup banner: what runs, the plans, the URLs, and live vs local/sandbox providers from ctx.providers. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { startupBanner } from "../../src/cli/banner.ts";
+import { loadConfig } from "../../src/config.ts";
+import type { AppContext } from "../../src/context.ts";
+import { buildProviders } from "../../src/providers/providers.ts";
+
+function ctxWith(env: Record<string, string>, overrides = {}): AppContext {
+  const config = loadConfig(env);
+  return { config, providers: buildProviders(config, overrides) } as unknown as AppContext;
+}
+
+test("all: runs, plans, the MCP endpoint, reference, settings and local providers", () => {
+  const ctx = ctxWith({ PUBLIC_BASE_URL: "https://social.example.com" });
+  const text = startupBanner(ctx, { command: "all", port: 3000, embeddedDb: true }).join("\n");
+  assert.match(text, /^Social MCP listening on port 3000/);
+  assert.match(text, /runs: +HTTP server \+ queue worker \+ maintenance/);
+  assert.match(
+    text,
+    /plans: +new users start on creator; creator \(2 workspaces, 2 automations, 100 credits\)/,
+  );
+  assert.match(text, /MCP endpoint: +https:\/\/social\.example\.com\/mcp/);
+  assert.match(text, /reference: +https:\/\/social\.example\.com\/developers\/mcp/);
+  assert.match(text, /settings: +https:\/\/social\.example\.com\/settings\/integrations\/mcp/);
+  assert.match(text, /AI text: +local \(offline stand-in\)/);
+  assert.match(text, /AI image: +local \(offline stand-in\)/);
+  assert.match(text, /social: +local \(offline stand-in\)/);
+  assert.match(text, /database: +embedded PostgreSQL/);
+});
+
+test("a live AI text provider and a sandbox social provider are shown as such, without secrets", () => {
+  const ctx = ctxWith(
+    {
+      AI_TEXT_PROVIDER: "openai-compatible",
+      AI_TEXT_BASE_URL: "https://llm.example.net/v1",
+      AI_TEXT_API_KEY: "sk-very-secret-key",
+      AI_TEXT_MODEL: "gpt-test",
+    },
+    { social: { name: "sandbox" } },
+  );
+  const text = startupBanner(ctx, { command: "serve", port: 8080, embeddedDb: false }).join("\n");
+  assert.match(text, /AI text: +openai-compatible \(live\), model gpt-test at llm\.example\.net/);
+  assert.match(text, /social: +sandbox \(sandbox\)/);
+  assert.match(text, /database: +external PostgreSQL/);
+  assert.match(text, /runs: +HTTP server only/);
+  assert.ok(!text.includes("sk-very-secret-key"));
+});
+
+test("worker: no URLs, says it is a worker", () => {
+  const text = startupBanner(ctxWith({}), { command: "worker", embeddedDb: false }).join("\n");
+  assert.match(text, /^Social MCP worker started/);
+  assert.doesNotMatch(text, /MCP endpoint/);
+});
