@@ -6431,6 +6431,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Owned image assets, in display order; replaces the current images.",
             items: { type: "string", format: "uuid", maxLength: 36 },
           },
+          cta_artwork_asset_id: {
+            type: ["string", "null"],
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "An owned image used as the product's stored CTA artwork (the last slide with generate_carousel use_cta_artwork); null removes it.",
+          },
           idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
         },
         required: ["product_id", "idempotency_key"],

@@ -1531,6 +1531,11 @@ export interface components {
       tags?: string[];
       /** @description Owned image assets, in display order; replaces the current images. */
       image_asset_ids?: string[];
+      /**
+       * Format: uuid
+       * @description An owned image used as the product's stored CTA artwork (the last slide with generate_carousel use_cta_artwork); null removes it.
+       */
+      cta_artwork_asset_id?: string | null;
       /** Format: uuid */
       idempotency_key: string;
     };

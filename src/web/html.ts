@@ -44,7 +44,8 @@ function renderValue(v: unknown): string {
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
 h1{font-size:1.5rem}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}
 .muted{color:#666}.warn{background:#fff4d6;padding:.5rem;border-radius:4px}.error{color:#a40000}
-button{font:inherit;padding:.4rem 1rem;margin-right:.5rem}input,select{font:inherit;padding:.3rem}label{display:block;margin:.6rem 0}`;
+button{font:inherit;padding:.4rem 1rem;margin-right:.5rem}input,select{font:inherit;padding:.3rem}label{display:block;margin:.6rem 0}
+.slides{display:flex;flex-wrap:wrap;gap:.5rem}.slides figure{margin:0;width:216px}.slides img{width:100%;height:auto;border:1px solid #ddd}.caption{white-space:pre-wrap;font:inherit;background:#f6f6f6;padding:.5rem}`;
 
 /** The page shell: title, inline style (allowed by the CSP nonce-free `style-src 'unsafe-inline'`), body. */
 export function page(title: string, body: RawHtml | string): string {

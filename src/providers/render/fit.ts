@@ -79,6 +79,7 @@ function fitsBox(req: FitRequest, m: TextMeasure): boolean {
 export async function fitText(req: FitRequest): Promise<FitResult> {
   let lo = req.minSize ?? 28;
   let hi = req.maxSize ?? 160;
+  if (!req.text.trim()) return { fontSize: hi, measure: { height: 0, inkLeft: 0, inkRight: 0 }, fits: true };
   const atMin = await measureText(req, lo);
   if (!fitsBox(req, atMin)) return { fontSize: lo, measure: atMin, fits: false };
   let best = { fontSize: lo, measure: atMin };

@@ -10,6 +10,7 @@ import { runAutomation } from "../../domain/automations/run.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { carouselPrice, carouselWithCtaPrice, videoPrice } from "../../domain/account/prices.ts";
 import type { ToolHandler } from "../../tool-contract.ts";
+import { automationDestinations, automationSettings } from "./describe-automation.ts";
 
 export const handler: ToolHandler<ToolInputs["run_automation"], ToolResults["run_automation"]> = {
   async describe(input, ctx) {
@@ -26,7 +27,10 @@ export const handler: ToolHandler<ToolInputs["run_automation"], ToolResults["run
     return {
       summary: `Run the ${a.kind} automation “${a.name}” once now; it costs ${credits} credits.`,
       resources: [{ kind: "automation", id: a.automation_id, label: a.name }],
-      destinations: [],
+      destinations: await automationDestinations(ctx, a.configuration),
+      settings: automationSettings(a),
+      when: `once now; it also runs daily at ${a.daily_times.join(", ") || "no time"} (${a.time_zone}) when enabled`,
+      versions: [{ table: "automations", id: a.automation_id, updated_at: a.updated_at }],
     };
   },
   async execute(input, ctx) {
