@@ -11,7 +11,7 @@ import type { AppContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
 import { storeGeneratedImage } from "../media/generated-image.ts";
 import { FORMAT_SIZES, ImageGenerationError } from "../../providers/ai-image/types.ts";
-import type { SlideCopy } from "../../providers/ai-text/types.ts";
+import { LIMITS, type SlideCopy } from "../../providers/ai-text/types.ts";
 import { renderSlide } from "../../providers/render/slide.ts";
 import sharp from "sharp";
 import { type Owner, ownedBy } from "../owner.ts";
@@ -63,6 +63,15 @@ export async function executeCarouselRun(
   const brief = run.brief_sealed ? app.sealer.open<string>(run.brief_sealed) : undefined;
   const photo = product ? await productPhoto(app, owner, product.id) : undefined;
   const copies = await draftCopy(app, run, slides, product, outline, brief, signal);
+  // The copy is saved before any image is drawn, so a slide whose image fails keeps it for retry_carousel.
+  for (const slide of slides) {
+    const copy = copies.get(slide.position);
+    if (copy && run.kind === "generate")
+      await app
+        .db("carousel_slides")
+        .where({ id: slide.id })
+        .update({ headline: copy.headline, body: copy.body });
+  }
   const pending = slides.length;
   let done = 0;
   for (const slide of slides) {
@@ -175,8 +184,16 @@ async function draftCopy(
       copyRequest(product, outline, fullBrief, variant),
       signal ?? new AbortController().signal,
     );
+    const name = String(product.name).trim();
     outline.slides.forEach((s, i) => {
-      if (copy[i]) out.set(s.position, copy[i]!);
+      const c = copy[i];
+      if (!c) return;
+      // The first slide names the product (service spec 1.7), whatever the model wrote.
+      const named = s.position !== 1 || c.headline.toLowerCase().includes(name.toLowerCase());
+      out.set(
+        s.position,
+        named ? c : { ...c, headline: `${name}: ${c.headline}`.slice(0, LIMITS.slideHeadline) },
+      );
     });
   } catch (err) {
     if (signal?.aborted) throw err;
