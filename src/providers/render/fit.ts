@@ -69,8 +69,14 @@ export async function measureText(req: FitRequest, fontSize: number): Promise<Te
   return { height, inkLeft: box ? box.x : 0, inkRight: box ? box.x + box.width : 0 };
 }
 
-function fitsBox(req: FitRequest, m: TextMeasure): boolean {
-  return m.height <= req.height && m.inkLeft >= -0.5 && m.inkRight <= req.width + 0.5;
+/**
+ * True when the block fits: its laid-out height within the box, and its glyph outlines within the box's
+ * width up to a side bearing (3% of the font size: letters such as "V" or "W" overhang their advance by a
+ * pixel or two, which stays inside the slide's padding and is not clipping).
+ */
+function fitsBox(req: FitRequest, m: TextMeasure, fontSize: number): boolean {
+  const bearing = Math.max(0.5, fontSize * 0.03);
+  return m.height <= req.height && m.inkLeft >= -bearing && m.inkRight <= req.width + bearing;
 }
 
 /**
@@ -82,12 +88,12 @@ export async function fitText(req: FitRequest): Promise<FitResult> {
   let hi = req.maxSize ?? 160;
   if (!req.text.trim()) return { fontSize: hi, measure: { height: 0, inkLeft: 0, inkRight: 0 }, fits: true };
   const atMin = await measureText(req, lo);
-  if (!fitsBox(req, atMin)) return { fontSize: lo, measure: atMin, fits: false };
+  if (!fitsBox(req, atMin, lo)) return { fontSize: lo, measure: atMin, fits: false };
   let best = { fontSize: lo, measure: atMin };
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     const m = await measureText(req, mid);
-    if (fitsBox(req, m)) {
+    if (fitsBox(req, m, mid)) {
       best = { fontSize: mid, measure: m };
       lo = mid;
     } else {
