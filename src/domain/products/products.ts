@@ -226,7 +226,7 @@ export async function setCtaArtwork(
           .whereNull("deleted_at")
           .first("kind")
       : undefined;
-    if (!asset || asset.kind !== "image") {
+    if (asset?.kind !== "image") {
       throw new ToolError(
         "validation_failed",
         "cta_artwork_asset_id must be an image asset of yours (upload one on the media page; list_media kind image)",
