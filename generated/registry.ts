@@ -4484,7 +4484,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "List carousel formats",
       group: "carousels",
       description:
-        "Lists the available carousel design systems: for each its `design_id`, name, description, the formats (square, portrait, story) and the slide counts it supports, plus the credit prices. Call it before generate_carousel to choose a valid design, format and slide count. Reading costs no credits.",
+        "Lists the available carousel design systems: for each its `design_id`, name, description, layout, palette, fonts, a `preview_url` of a rendered sample slide, the formats (square, portrait, story) and the slide counts it supports, plus the credit prices. Call it before generate_carousel to choose a valid design, format and slide count. Reading costs no credits.",
       scope: "read:content",
       access: "read",
       review: false,
@@ -4540,8 +4540,51 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       maxItems: 6,
                       items: { type: "integer", enum: [4, 5, 6, 7, 8, 10] },
                     },
+                    layout: {
+                      type: "string",
+                      enum: ["full-bleed", "photo-card", "split", "editorial", "numbered", "quote"],
+                      maxLength: 16,
+                    },
+                    palette: {
+                      type: "object",
+                      additionalProperties: false,
+                      description: "Colours as #rrggbb.",
+                      properties: {
+                        background: { type: "string", pattern: "^#[0-9a-f]{6}$", maxLength: 7 },
+                        surface: { type: "string", pattern: "^#[0-9a-f]{6}$", maxLength: 7 },
+                        text: { type: "string", pattern: "^#[0-9a-f]{6}$", maxLength: 7 },
+                        accent: { type: "string", pattern: "^#[0-9a-f]{6}$", maxLength: 7 },
+                        muted: { type: "string", pattern: "^#[0-9a-f]{6}$", maxLength: 7 },
+                      },
+                      required: ["background", "surface", "text", "accent", "muted"],
+                    },
+                    fonts: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        headline: { type: "string", maxLength: 64 },
+                        body: { type: "string", maxLength: 64 },
+                      },
+                      required: ["headline", "body"],
+                    },
+                    preview_url: {
+                      type: "string",
+                      format: "uri",
+                      maxLength: 2048,
+                      description: "A sample slide (JPEG, 4:5) in this design.",
+                    },
                   },
-                  required: ["design_id", "name", "description", "formats", "slide_counts"],
+                  required: [
+                    "design_id",
+                    "name",
+                    "description",
+                    "formats",
+                    "slide_counts",
+                    "layout",
+                    "palette",
+                    "fonts",
+                    "preview_url",
+                  ],
                 },
               },
               credit_prices: {
@@ -5509,13 +5552,14 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Regenerate carousel slide",
       group: "carousels",
       description:
-        "Starts regenerating one slide (1-based `position`) of a carousel post, optionally with extra `instructions`; the slide's current content is replaced. Costs 5 credits for the new image (a last slide that reuses stored CTA artwork costs nothing), charged at once. Refused with `validation_failed` while a generation run of the carousel is in progress; an approved carousel goes back to `draft` and needs approve_carousel again. The envelope is `queued` with an `operation_id` and `data.post_id` and `data.run_id`: poll get_carousel with the `post_id`.",
+        "Starts regenerating one slide (1-based `position`) of a carousel post. `what` says what to redo: `image` (default) generates a new image for 5 credits (optional `instructions` join its image brief); `copy` writes a new headline and body (instructions join the brief) and `layout` re-renders the slide from its stored image, in `design_id` when given; both reuse the stored image and cost 0 credits. A last slide that reuses stored CTA artwork costs nothing. Credits are charged at once. Refused with `validation_failed` while a generation run of the carousel is in progress; an approved carousel goes back to `draft` and a pending approval becomes stale: request approve_carousel again. The envelope is `queued` with an `operation_id` and `data.post_id` and `data.run_id`: poll get_carousel with the `post_id`.",
       scope: "manage:carousels",
       access: "write",
       review: false,
       queued: true,
       budget: "ai",
-      credits: "5 per generated image (one slide = 5; a slide reusing stored CTA artwork = 0)",
+      credits:
+        "5 per generated image (what=image: one slide = 5; what=copy or layout, or a slide reusing stored CTA artwork = 0)",
       plan: null,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
       inputSchema: {
@@ -5524,6 +5568,20 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         properties: {
           post_id: { type: "string", format: "uuid", maxLength: 36 },
           position: { type: "integer", minimum: 1, maximum: 10 },
+          what: {
+            type: "string",
+            enum: ["image", "copy", "layout"],
+            default: "image",
+            maxLength: 16,
+            description:
+              "image: new image (5 credits); copy: new headline and body (0); layout: re-render from the stored image (0).",
+          },
+          design_id: {
+            type: "string",
+            pattern: "^[a-z0-9][a-z0-9_-]{0,63}$",
+            maxLength: 64,
+            description: "With what=layout only: lay the slide out in this design (list_carousel_formats).",
+          },
           instructions: { type: "string", minLength: 1, maxLength: 1000 },
           idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
         },
@@ -6434,6 +6492,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             uniqueItems: true,
             description: "Owned image assets, in display order; replaces the current images.",
             items: { type: "string", format: "uuid", maxLength: 36 },
+          },
+          cta_artwork_asset_id: {
+            type: ["string", "null"],
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "An owned image used as the product's stored CTA artwork (the last slide with generate_carousel use_cta_artwork); null removes it.",
           },
           idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
         },

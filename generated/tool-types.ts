@@ -1014,6 +1014,25 @@ export interface components {
         description: string;
         formats: ("square" | "portrait" | "story")[];
         slide_counts: (4 | 5 | 6 | 7 | 8 | 10)[];
+        /** @enum {string} */
+        layout: "full-bleed" | "photo-card" | "split" | "editorial" | "numbered" | "quote";
+        /** @description Colours as #rrggbb. */
+        palette: {
+          background: string;
+          surface: string;
+          text: string;
+          accent: string;
+          muted: string;
+        };
+        fonts: {
+          headline: string;
+          body: string;
+        };
+        /**
+         * Format: uri
+         * @description A sample slide (JPEG, 4:5) in this design.
+         */
+        preview_url: string;
       }[];
       credit_prices: {
         /** @description Credits per newly generated slide image. */
@@ -1203,6 +1222,14 @@ export interface components {
       /** Format: uuid */
       post_id: string;
       position: number;
+      /**
+       * @description image: new image (5 credits); copy: new headline and body (0); layout: re-render from the stored image (0).
+       * @default image
+       * @enum {string}
+       */
+      what?: "image" | "copy" | "layout";
+      /** @description With what=layout only: lay the slide out in this design (list_carousel_formats). */
+      design_id?: string;
       instructions?: string;
       /** Format: uuid */
       idempotency_key: string;
@@ -1508,6 +1535,11 @@ export interface components {
       tags?: string[];
       /** @description Owned image assets, in display order; replaces the current images. */
       image_asset_ids?: string[];
+      /**
+       * Format: uuid
+       * @description An owned image used as the product's stored CTA artwork (the last slide with generate_carousel use_cta_artwork); null removes it.
+       */
+      cta_artwork_asset_id?: string | null;
       /** Format: uuid */
       idempotency_key: string;
     };

@@ -14,6 +14,7 @@ import { oauthRoutes } from "./oauth/routes.ts";
 import { operationRoutes } from "./web/approval-routes.ts";
 import { browserRoutes } from "./web/routes.ts";
 import { mediaRoutes } from "./web/media.ts";
+import { previewRoutes } from "./web/previews.ts";
 
 /** Builds the app for `ctx`. Does not listen. */
 export function createApp(ctx: AppContext): Express {
@@ -49,6 +50,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(developerRoutes(ctx));
   app.use(browserRoutes(ctx));
   app.use(operationRoutes(ctx));
+  app.use(previewRoutes(ctx));
   app.use(mediaRoutes(ctx));
   app.use((_req, res) => {
     res.status(404).type("text/plain").send("Not found");

@@ -63,6 +63,11 @@ export const EnvSchema = Type.Object({
   AI_TEXT_API_KEY: Type.Optional(Type.String()),
   AI_TEXT_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   AI_TEXT_TIMEOUT_SECONDS: Int(30, 1, 600),
+  AI_IMAGE_PROVIDER: Type.Optional(Type.Union([Type.Literal("local"), Type.Literal("openai-compatible")])),
+  AI_IMAGE_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
+  AI_IMAGE_API_KEY: Type.Optional(Type.String()),
+  AI_IMAGE_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  AI_IMAGE_TIMEOUT_SECONDS: Int(120, 1, 600),
   MEDIA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   MEDIA_MAX_IMAGE_BYTES: Int(20 * 1024 * 1024, 1),
   MEDIA_MAX_VIDEO_BYTES: Int(200 * 1024 * 1024, 1),
@@ -145,6 +150,14 @@ export interface Config {
    */
   trustProxy: false | number | string[];
   ai: {
+    provider: "local" | "openai-compatible";
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string;
+    timeoutSeconds: number;
+  };
+  /** The AI image provider (src/providers/ai-image/): same shape as `ai`; timeout per image, seconds. */
+  image: {
     provider: "local" | "openai-compatible";
     baseUrl: string | undefined;
     apiKey: string | undefined;
@@ -263,6 +276,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const provider = (picked.AI_TEXT_PROVIDER ?? "local") as Config["ai"]["provider"];
   if (provider === "openai-compatible" && !picked.AI_TEXT_BASE_URL)
     throw new ConfigError("AI_TEXT_BASE_URL", "required when AI_TEXT_PROVIDER=openai-compatible");
+  const imageProvider = (picked.AI_IMAGE_PROVIDER ?? "local") as Config["image"]["provider"];
+  if (imageProvider === "openai-compatible" && !picked.AI_IMAGE_BASE_URL)
+    throw new ConfigError("AI_IMAGE_BASE_URL", "required when AI_IMAGE_PROVIDER=openai-compatible");
   const origins = (picked.CORS_ALLOWED_ORIGINS ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -302,6 +318,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiKey: picked.AI_TEXT_API_KEY,
       model: picked.AI_TEXT_MODEL ?? "gpt-4o-mini",
       timeoutSeconds: num("AI_TEXT_TIMEOUT_SECONDS", 30),
+    },
+    image: {
+      provider: imageProvider,
+      baseUrl: picked.AI_IMAGE_BASE_URL,
+      apiKey: picked.AI_IMAGE_API_KEY,
+      model: picked.AI_IMAGE_MODEL ?? "gpt-image-1",
+      timeoutSeconds: num("AI_IMAGE_TIMEOUT_SECONDS", 120),
     },
     media: {
       dir: picked.MEDIA_DIR ?? `${dataDir}/media`,

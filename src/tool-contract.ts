@@ -54,6 +54,19 @@ export interface ApprovalDescription {
   resources: Array<{ kind: string; id: string; label: string }>;
   /** Destinations, e.g. social accounts by name and network. */
   destinations: Array<{ name: string; network: string }>;
+  /** Pictures shown whole on the page (e.g. every carousel slide), served to the owner at /media/{id}/file. */
+  images?: Array<{ asset_id: string; label: string }> | undefined;
+  /** The full text the action publishes (the caption), shown untruncated. */
+  text?: string | undefined;
+  /** When the action takes effect (ISO 8601), e.g. a schedule's time. */
+  when?: string | undefined;
+  /** The configuration being approved, in plain words; `old` is the current value an update replaces. */
+  settings?: Array<{ label: string; value: string; old?: string | undefined }> | undefined;
+  /**
+   * Record versions the request was made for (service spec 4.4: what the user approves is what they saw):
+   * when one of them has changed by the time of the decision, approving is refused as stale.
+   */
+  versions?: Array<{ table: "posts" | "automations"; id: string; updated_at: string }> | undefined;
 }
 
 /**

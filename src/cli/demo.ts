@@ -1,15 +1,15 @@
 /**
  * `social-mcp admin demo [--email E] [--password P]`: seeds a demo account so that every read tool returns
  * something at once: a user (plan pro, so analytics tools are allowed) with a workspace,
- * three products, four images (solid-colour PNGs written to the media store) and a few draft posts.
+ * three products, four images (PNGs drawn with sharp: a soft product silhouette on its colour, written to the media store) and a few draft posts.
  * Prints the email and password (generated when not given) as JSON.
  */
 import { createHash, randomBytes } from "node:crypto";
+import sharp from "sharp";
 import { type Config, loadConfig } from "../config.ts";
 import type { Knex } from "../db/knex.ts";
 import { createUser } from "../domain/account/accounts.ts";
 import { createMediaAsset } from "../domain/media/media.ts";
-import { encodePng } from "../providers/ai-image/png.ts";
 import { createImagePost, createTextPost } from "../domain/content/posts.ts";
 import { createProduct } from "../domain/products/products.ts";
 import { localDiskStorage } from "../providers/storage.ts";
@@ -45,7 +45,14 @@ export async function runDemo(
 
   const media: string[] = [];
   for (const img of IMAGES) {
-    const bytes = encodePng(320, 320, () => img.rgb);
+    const [r, g, b] = img.rgb;
+    const shape = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="320"><ellipse cx="160" cy="280" rx="90" ry="14" fill="#000" opacity="0.25"/><rect x="110" y="70" width="100" height="200" rx="24" fill="#fff" opacity="0.85"/></svg>`,
+    );
+    const bytes = await sharp({ create: { width: 320, height: 320, channels: 3, background: { r, g, b } } })
+      .composite([{ input: shape }])
+      .png()
+      .toBuffer();
     const key = storage.newKey("png");
     await storage.putBytes(key, bytes);
     const a = await createMediaAsset(db, owner, {

@@ -4,13 +4,29 @@
  * - approve within the TTL with the grant live, the user active, the membership present and the scope still
  *   granted -> `approved` (one conditional UPDATE: of N concurrent approvals exactly one wins), then one
  *   pg-boss job -> `queued` (or `dispatch_failed`);
- * - decline, expiry, or an authorization that no longer holds -> `denied`.
+ * - decline, expiry, or an authorization that no longer holds -> `denied`;
+ * - a record the request was described from (ApprovalDescription `versions`) changed since -> `denied` as
+ *   stale: what the user approves is what they saw.
  * Only the operation's own user can decide; for anyone else the operation does not exist.
  */
 import type { AppContext } from "../context.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { authorizationProblem } from "./execute.ts";
-import { loadOperation, type OperationState } from "../domain/operations/store.ts";
+import { loadOperation, openDescription, type OperationState } from "../domain/operations/store.ts";
+
+/**
+ * True when a record the request was described from has changed since (its `updated_at` moved, or it is
+ * gone): the page the user saw is no longer what would run.
+ */
+async function isStale(ctx: AppContext, op: Parameters<typeof openDescription>[1]): Promise<boolean> {
+  const versions = openDescription(ctx, op)?.versions ?? [];
+  for (const v of versions) {
+    if (v.table !== "posts" && v.table !== "automations") continue;
+    const row = await ctx.db(v.table).where({ id: v.id }).first("updated_at");
+    if (!row || new Date(row.updated_at).toISOString() !== v.updated_at) return true;
+  }
+  return false;
+}
 
 export type Decision = "approve" | "decline";
 
@@ -22,6 +38,8 @@ export type DecisionResult =
   /** The connection lost its authorization; the request was denied. */
   | { kind: "forbidden" }
   | { kind: "declined" }
+  /** What the request describes changed after it was made (e.g. a slide was regenerated); denied. */
+  | { kind: "stale" }
   | { kind: "approved"; state: OperationState | undefined };
 
 /**
@@ -55,6 +73,13 @@ export async function decideOperation(
   if (problem) {
     const n = await deny({ error_code: problem.code, error_message: problem.message });
     return n > 0 ? { kind: "forbidden" } : notPending();
+  }
+  if (await isStale(ctx, op)) {
+    const n = await deny({
+      error_message:
+        "The post or automation changed after this approval was requested; request approval again so that you approve what will run.",
+    });
+    return n > 0 ? { kind: "stale" } : notPending();
   }
   const won = await pending()
     .where("approval_expires_at", ">", now)

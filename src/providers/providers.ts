@@ -8,7 +8,7 @@
 import type { Config } from "../config.ts";
 import { aiTextProvider } from "./ai-text/index.ts";
 import type { AiTextProvider } from "./ai-text/types.ts";
-import { localImageProvider } from "./ai-image/local.ts";
+import { aiImageProvider } from "./ai-image/index.ts";
 import type { ImageProvider } from "./ai-image/types.ts";
 import { type FetchedPage, guardedFetchHtml } from "./fetch/guarded-fetch.ts";
 import { localSocialProvider } from "./social/local.ts";
@@ -40,7 +40,7 @@ export interface Providers {
 export function buildProviders(config: Config, overrides: Partial<Providers> = {}): Providers {
   return {
     text: overrides.text ?? aiTextProvider(config),
-    image: overrides.image ?? localImageProvider(),
+    image: overrides.image ?? aiImageProvider(config),
     video: overrides.video ?? localVideoProvider(),
     social: overrides.social ?? localSocialProvider(),
     storage: overrides.storage ?? mediaStorage(config),

@@ -12,6 +12,8 @@ export interface ApprovalView {
   op: OperationRow;
   toolTitle: string;
   clientName: string | null;
+  /** False for clients that registered themselves (dynamic registration): their name is marked unverified. */
+  clientVerified: boolean;
   description: ApprovalDescription | undefined;
   csrfToken: string;
   now: Date;
@@ -40,14 +42,34 @@ export function renderApprovalPage(view: ApprovalView): string {
   const minutes = expires ? Math.max(0, Math.ceil((expires.getTime() - now.getTime()) / 60000)) : 0;
   const resources = description?.resources ?? [];
   const destinations = description?.destinations ?? [];
+  const images = description?.images ?? [];
+  const settings = description?.settings ?? [];
   const body: RawHtml = html`<h1>${open ? "Approve this request?" : "Request"}</h1>
 ${view.notice ? html`<p class="warn" role="status">${view.notice}</p>` : ""}
-<p>An assistant connected as <strong>${view.clientName ?? "an MCP client"}</strong> asks to:</p>
+<p>An assistant connected as <strong>${view.clientName ?? "an MCP client"}</strong>${view.clientVerified ? "" : html` <span class="muted" id="client-unverified">(unverified: the name was chosen by the application itself)</span>`} asks to:</p>
 <p><strong>${description?.summary ?? view.toolTitle}</strong></p>
+${
+  images.length > 0
+    ? html`<div class="slides" id="slides">${images.map(
+        (im, i) =>
+          html`<figure><img src="/media/${im.asset_id}/file" alt="${im.label}" width="216" loading="eager" data-position="${String(i + 1)}"><figcaption>${im.label}</figcaption></figure>`,
+      )}</div>`
+    : ""
+}
+${description?.text ? html`<h2>Caption</h2><pre class="caption" id="caption">${description.text}</pre>` : ""}
+${
+  settings.length > 0
+    ? html`<h2>Settings</h2><table id="settings">${settings.map(
+        (st) =>
+          html`<tr><th scope="row">${st.label}</th><td>${st.old !== undefined && st.old !== st.value ? html`<del>${st.old}</del> → ` : ""}${st.value}</td></tr>`,
+      )}</table>`
+    : ""
+}
 <table>
 <tr><th scope="row">Action</th><td>${view.toolTitle} <span class="muted">(${op.tool})</span></td></tr>
 ${resources.map((r) => html`<tr><th scope="row">${r.kind}</th><td>${r.label}</td></tr>`)}
 ${destinations.length > 0 ? html`<tr><th scope="row">Destinations</th><td>${destinations.map((d, i) => html`${i > 0 ? ", " : ""}${d.name} (${d.network})`)}</td></tr>` : ""}
+${description?.when ? html`<tr><th scope="row">Time</th><td id="when">${description.when}</td></tr>` : ""}
 <tr><th scope="row">Requested</th><td>${op.created_at.toISOString()}</td></tr>
 <tr><th scope="row">Expires</th><td>${expires ? expires.toISOString() : "never"}${open ? html` <span class="muted">(in ${minutes} minute${minutes === 1 ? "" : "s"})</span>` : ""}</td></tr>
 <tr><th scope="row">Status</th><td id="state" data-state="${op.state}">${open || op.state !== "approval_required" ? STATE_TEXT[op.state] : "Expired. Nothing was done."}</td></tr>
@@ -74,4 +96,6 @@ export const DECISION_NOTICES: Record<string, string> = {
   forbidden:
     "The connection is no longer authorized (revoked, or you left the workspace). The request was denied.",
   not_pending: "This request was already decided; it was not approved again.",
+  stale:
+    "Not approved: the post or automation changed after this request was made (for example a slide was regenerated). Nothing was done; ask the assistant to request approval again.",
 };

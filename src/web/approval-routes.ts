@@ -64,6 +64,8 @@ async function show(ctx: AppContext, req: Request, res: Response): Promise<void>
         op,
         toolTitle: title,
         clientName: client,
+        // Clients register themselves (RFC 7591 dynamic registration); none is verified by the operator.
+        clientVerified: false,
         description: openDescription(ctx, op),
         csrfToken: session.csrfToken,
         now: ctx.clock.now(),

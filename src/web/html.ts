@@ -48,7 +48,9 @@ button{font:inherit;padding:.4rem 1rem;margin-right:.5rem}input,select{font:inhe
 nav.sections{display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin:1rem 0}section{margin:1.5rem 0}
 @media (max-width:40rem){body{margin:1rem auto}table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}
 table.stack thead{display:none}table.stack tr{border-bottom:1px solid #ddd;padding:.4rem 0}table.stack td{border:0;padding:.1rem 0}
-table.stack td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";font-weight:600}}`;
+table.stack td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";font-weight:600}}
+
+.slides{display:flex;flex-wrap:wrap;gap:.5rem}.slides figure{margin:0;width:216px}.slides img{width:100%;height:auto;border:1px solid #ddd}.caption{white-space:pre-wrap;font:inherit;background:#f6f6f6;padding:.5rem}`;
 
 /**
  * The HTML document of every browser page: `<title>{title} · Social MCP</title>`, the viewport for phones,

@@ -10,6 +10,8 @@ export interface MediaPageModel {
   workspaceId: string;
   workspaces: Array<{ id: string; name: string }>;
   items: MediaAsset[];
+  /** The workspace's products and their current CTA artwork (for the "CTA artwork" form). */
+  products?: Array<{ id: string; name: string; cta_asset_id: string | null }> | undefined;
   maxImageBytes: number;
   maxVideoBytes: number;
   message?: { kind: "ok" | "error"; text: string } | undefined;
@@ -24,6 +26,24 @@ function row(m: MediaAsset, workspaceId: string): RawHtml {
   return html`<tr><td><a href="${href}">${m.title ?? m.kind}</a></td><td>${m.kind}</td><td>${m.mime_type}</td>
 <td>${mib(m.bytes)}</td><td>${size}</td><td>${duration}</td><td>${m.labels.join(", ")}</td>
 <td class="muted"><code>${m.asset_id}</code></td></tr>`;
+}
+
+/** The form that marks an uploaded image as a product's stored CTA artwork (the last carousel slide). */
+function ctaForm(model: MediaPageModel): RawHtml | string {
+  const images = model.items.filter((m) => m.kind === "image");
+  const products = model.products ?? [];
+  if (images.length === 0 || products.length === 0) return "";
+  const titleOf = (id: string | null) => images.find((m) => m.asset_id === id)?.title ?? id;
+  return html`<h2>CTA artwork</h2>
+<p class="muted">The image is cover-fitted as the last slide of carousels generated with stored CTA artwork.</p>
+<ul>${products.map((p) => html`<li>${p.name}: ${p.cta_asset_id ? titleOf(p.cta_asset_id) : html`<span class="muted">none</span>`}</li>`)}</ul>
+<form method="post" action="/media/cta-artwork" id="cta-artwork">
+<input type="hidden" name="csrf_token" value="${model.csrfToken}">
+<input type="hidden" name="workspace_id" value="${model.workspaceId}">
+<label>Product <select name="product_id">${products.map((p) => html`<option value="${p.id}">${p.name}</option>`)}</select></label>
+<label>Image <select name="asset_id">${images.map((m) => html`<option value="${m.asset_id}">${m.title ?? m.asset_id}</option>`)}</select></label>
+<button type="submit">Use as CTA artwork</button>
+</form>`;
 }
 
 /** Renders the page. */
@@ -54,6 +74,7 @@ ${message}
 </form>
 <h2>Your media</h2>
 ${table}
+${ctaForm(model)}
 <p class="muted">Agents refer to media by asset ID; files are only served to you.</p>`;
   return page("Media library", body);
 }

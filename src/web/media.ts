@@ -4,16 +4,20 @@
  *   GET  /media             the user's media of the selected workspace + the upload form (session)
  *   POST /media             multipart upload (session + CSRF), then 303 back to the page
  *   GET  /media/:id/file    the stored file, to its owner only (404 otherwise)
+ *   POST /media/cta-artwork marks an owned image as a product's stored CTA artwork (session + CSRF)
  * The workspace is the `workspace_id` query/field when the user is a member of it, else the user's
  * first owned workspace.
  */
 import { isUuid } from "../ids.ts";
-import { Router, type Request, type Response } from "express";
+import express, { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context.ts";
 import { workspacesOfUser } from "../domain/account/overview.ts";
 import { createMediaAsset, listMedia, mediaFileOfUser } from "../domain/media/media.ts";
 import { assertStorageRoom, StorageQuotaError } from "../domain/media/storage-quota.ts";
 import { createLimiter } from "../runtime/rate-limit.ts";
+import { type Owner, ownedBy } from "../domain/owner.ts";
+import { setCtaArtwork } from "../domain/products/products.ts";
+import { ToolError } from "../errors.ts";
 import type { MediaStorage } from "../providers/storage.ts";
 import { renderMediaPage } from "./media-page.ts";
 import { receiveUpload, UploadError } from "./media-upload.ts";
@@ -42,6 +46,24 @@ function parseLabels(raw: string | undefined): string[] {
   ].slice(0, 50);
 }
 
+/** The workspace's live products with their current CTA artwork asset id (null when none). */
+async function productsWithArtwork(
+  ctx: AppContext,
+  owner: Owner,
+): Promise<Array<{ id: string; name: string; cta_asset_id: string | null }>> {
+  const rows = await ctx
+    .db("products as p")
+    .leftJoin("product_assets as pa", function () {
+      this.on("pa.product_id", "=", "p.id").andOnVal("pa.role", "=", "cta_artwork");
+    })
+    .where(ownedBy(owner, "p"))
+    .whereNull("p.deleted_at")
+    .orderBy("p.name")
+    .limit(200)
+    .select("p.id", "p.name", "pa.media_asset_id as cta_asset_id");
+  return rows.map((r: any) => ({ id: r.id, name: r.name, cta_asset_id: r.cta_asset_id ?? null }));
+}
+
 /** Builds the media router. `storage` defaults to local disk under config `media.dir`. */
 export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.providers.storage): Router {
   const router = Router();
@@ -68,7 +90,9 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
       res.status(404).type("text/plain").send("Not found");
       return;
     }
-    const { items } = await listMedia(ctx.db, { userId: s.userId, workspaceId: current.id }, { limit: 50 });
+    const owner = { userId: s.userId, workspaceId: current.id };
+    const { items } = await listMedia(ctx.db, owner, { limit: 50 });
+    const products = await productsWithArtwork(ctx, owner);
     res
       .status(status)
       .set("Cache-Control", "no-store")
@@ -79,6 +103,7 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
           workspaceId: current.id,
           workspaces: all,
           items,
+          products,
           maxImageBytes: ctx.config.media.maxImageBytes,
           maxVideoBytes: ctx.config.media.maxVideoBytes,
           message,
@@ -88,7 +113,17 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
 
   router.get("/media", headers, session, async (req, res) => {
     const uploaded = typeof req.query.uploaded === "string" && isUuid(req.query.uploaded);
-    await show(req, res, 200, uploaded ? { kind: "ok", text: "Uploaded." } : undefined);
+    const cta = req.query.cta === "1";
+    await show(
+      req,
+      res,
+      200,
+      uploaded
+        ? { kind: "ok", text: "Uploaded." }
+        : cta
+          ? { kind: "ok", text: "Saved as the product's CTA artwork." }
+          : undefined,
+    );
   });
 
   router.post("/media", headers, session, async (req, res) => {
@@ -153,6 +188,47 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
       await show(req, res, err.status, { kind: "error", text: err.message });
     }
   });
+
+  // Marks an uploaded image as a product's stored CTA artwork (service spec 1.7); CSRF-checked form post.
+  router.post(
+    "/media/cta-artwork",
+    headers,
+    session,
+    express.urlencoded({ extended: false, limit: "4kb", parameterLimit: 10 }),
+    async (req, res) => {
+      const s = res.locals.session as BrowserSession;
+      if (!csrfOk(req, s)) {
+        res.status(403).type("text/plain").send("Forbidden: the form has expired");
+        return;
+      }
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const { current } = await pickWorkspace(ctx, s.userId, body.workspace_id);
+      if (!current) {
+        res.status(404).type("text/plain").send("Not found");
+        return;
+      }
+      res.locals.workspaceId = current.id;
+      try {
+        await ctx.db.transaction((trx) =>
+          setCtaArtwork(
+            trx,
+            { userId: s.userId, workspaceId: current.id },
+            String(body.product_id ?? ""),
+            String(body.asset_id ?? ""),
+          ),
+        );
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        const text =
+          err.code === "not_found"
+            ? "That product does not exist in this workspace."
+            : "Choose one of your images as the CTA artwork.";
+        await show(req, res, 400, { kind: "error", text });
+        return;
+      }
+      res.redirect(303, `/media?workspace_id=${current.id}&cta=1`);
+    },
+  );
 
   router.get("/media/:id/file", headers, session, async (req, res) => {
     const s = res.locals.session as BrowserSession;

@@ -37,6 +37,9 @@ const bad: Array<[Record<string, string>, string]> = [
   [{ QUEUE_RETRY_AFTER_SECONDS: "1800" }, "QUEUE_RETRY_AFTER_SECONDS"],
   [{ AI_TEXT_PROVIDER: "openai-compatible" }, "AI_TEXT_BASE_URL"],
   [{ AI_TEXT_PROVIDER: "gpt" }, "AI_TEXT_PROVIDER"],
+  [{ AI_IMAGE_PROVIDER: "openai-compatible" }, "AI_IMAGE_BASE_URL"],
+  [{ AI_IMAGE_PROVIDER: "dall-e" }, "AI_IMAGE_PROVIDER"],
+  [{ AI_IMAGE_TIMEOUT_SECONDS: "0" }, "AI_IMAGE_TIMEOUT_SECONDS"],
   [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
   [{ NODE_ENV: "production", FETCH_ALLOW_LOOPBACK_PORT: "8080" }, "FETCH_ALLOW_LOOPBACK_PORT"],
 ];

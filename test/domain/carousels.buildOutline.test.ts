@@ -1,11 +1,8 @@
-/** The deterministic carousel outline and the local image provider's PNGs. */
+/** The deterministic carousel outline. */
 import { SLIDE_COUNTS } from "../../src/domain/carousels/formats.ts";
 import assert from "node:assert/strict";
-import { inflateSync } from "node:zlib";
 import { test } from "node:test";
-import { imageSize } from "image-size";
 import { buildOutline } from "../../src/domain/carousels/outline.ts";
-import { localImageProvider } from "../../src/providers/ai-image/local.ts";
 
 const serum = {
   name: "Glow Serum",
@@ -38,18 +35,4 @@ test("buildOutline plans hook, features, price and CTA for every supported count
   );
   assert.equal(noPrice.slides.filter((s) => s.role === "price").length, 0);
   assert.ok(noPrice.slides.every((s) => s.headline.length > 0 && s.headline.length <= 80));
-});
-
-test("the local image provider returns a valid, deterministic PNG of the requested size", async () => {
-  const p = localImageProvider();
-  const req = { prompt: "hero", seed: "post:1:run", width: 120, height: 150 };
-  const a = await p.generate(req);
-  const b = await p.generate(req);
-  const c = await p.generate({ ...req, seed: "post:2:run" });
-  assert.deepEqual(a.bytes, b.bytes);
-  assert.notDeepEqual(a.bytes, c.bytes);
-  assert.deepEqual(imageSize(a.bytes), { width: 120, height: 150, type: "png" });
-  const idat = a.bytes.indexOf("IDAT");
-  const len = a.bytes.readUInt32BE(idat - 4);
-  assert.equal(inflateSync(a.bytes.subarray(idat + 4, idat + 4 + len)).length, (120 * 3 + 1) * 150);
 });

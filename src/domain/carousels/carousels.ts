@@ -7,6 +7,7 @@
 import { isUuid } from "../../ids.ts";
 import { type CarouselFormat, isSlideCount, SLIDE_COUNTS, type SlideCount } from "./formats.ts";
 import { randomUUID } from "node:crypto";
+import { designFor, type Layout, type Palette } from "../../providers/render/designs.ts";
 import type { Sealer } from "../../crypto/seal.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
@@ -21,18 +22,28 @@ export interface CarouselDesign {
   description: string;
   formats: CarouselFormat[];
   slide_counts: SlideCount[];
+  layout: Layout;
+  palette: Palette;
+  /** Font families of the headline and the body. */
+  fonts: { headline: string; body: string };
 }
 
-/** Active designs, by id. */
+/** Active designs, by id: availability from the catalog table, looks from the renderer's design systems. */
 export async function listDesigns(db: Knex): Promise<CarouselDesign[]> {
   const rows = await db("carousel_designs").where({ active: true }).orderBy("id");
-  return rows.map((r: any) => ({
-    design_id: r.id,
-    name: r.name,
-    description: r.description,
-    formats: r.formats,
-    slide_counts: [...r.slide_counts].sort((a: number, b: number) => a - b),
-  }));
+  return rows.map((r: any) => {
+    const d = designFor(r.id);
+    return {
+      design_id: r.id,
+      name: r.name,
+      description: r.description,
+      formats: r.formats,
+      slide_counts: [...r.slide_counts].sort((a: number, b: number) => a - b),
+      layout: d.layout,
+      palette: d.palette,
+      fonts: { headline: d.fonts.headline.family, body: d.fonts.body.family },
+    };
+  });
 }
 
 function invalid(path: string, message: string, params: Record<string, unknown> = {}): ToolError {
@@ -198,6 +209,7 @@ export async function acceptCarouselGeneration(
     images_charged: credits / PRICES.generated_image,
     outline: JSON.stringify(outline),
     cta_asset_id: ctaId ?? null,
+    brief_sealed: input.prompt ? meta.sealer.seal(input.prompt) : null,
     operation_id: meta.operationId ?? null,
     created_at: meta.now,
     updated_at: meta.now,
@@ -267,9 +279,14 @@ async function assertIdle(db: Knex, postId: string, meta: RunMeta): Promise<void
   }
 }
 
+/** What a slide regeneration redoes: a new visual (5 credits), new copy or a new layout (0 credits). */
+export type Redo = "image" | "copy" | "layout";
+
 /**
  * Queues the given slides (positions) of an owned carousel again as a new run of `kind`, charging 5 credits
- * per slide. Shared by regeneration (one slide) and checkpoint retry (the failed slides).
+ * per newly generated image (`redo` = image; copy and layout re-render from the stored visual for 0).
+ * Shared by regeneration (one slide) and checkpoint retry (the failed slides). The post's `updated_at`
+ * moves, so a pending approval of the post becomes stale.
  */
 async function requeueSlides(
   trx: Knex.Transaction,
@@ -278,15 +295,29 @@ async function requeueSlides(
   positions: number[],
   kind: "regenerate_slide" | "retry",
   meta: RunMeta,
-  instructions?: string,
+  opts: { redo?: Redo; instructions?: string | undefined; designId?: string | undefined } = {},
 ): Promise<Accepted> {
   const { first, post } = carousel;
-  const slides: Array<{ id: string; position: number; source: string; image_prompt_sealed: string | null }> =
-    await trx("carousel_slides")
-      .where({ post_id: post.id })
-      .whereIn("position", positions)
-      .select("id", "position", "source", "image_prompt_sealed");
-  const generated = slides.filter((x) => x.source !== "cta_artwork").length;
+  const redo = opts.redo ?? "image";
+  const instructions = opts.instructions;
+  const slides: Array<{
+    id: string;
+    position: number;
+    source: string;
+    image_prompt_sealed: string | null;
+    visual_key: string | null;
+  }> = await trx("carousel_slides")
+    .where({ post_id: post.id })
+    .whereIn("position", positions)
+    .select("id", "position", "source", "image_prompt_sealed", "visual_key");
+  if (redo !== "image" && slides.some((x) => x.source !== "cta_artwork" && !x.visual_key)) {
+    throw invalid(
+      "/what",
+      `what=${redo} re-renders the slide from its stored image, but this slide has no image yet; use what=image`,
+      { allowedValues: ["image"] },
+    );
+  }
+  const generated = redo === "image" ? slides.filter((x) => x.source !== "cta_artwork").length : 0;
   const credits = generated * PRICES.generated_image;
   const runId = randomUUID();
   await chargeCredits(trx, {
@@ -311,6 +342,9 @@ async function requeueSlides(
     images_charged: generated,
     outline: JSON.stringify(first.outline),
     cta_asset_id: first.cta_asset_id ?? null,
+    brief_sealed: first.brief_sealed ?? null,
+    redo: kind === "regenerate_slide" ? redo : null,
+    instructions_sealed: redo === "copy" && instructions ? meta.sealer.seal(instructions) : null,
     operation_id: meta.operationId ?? null,
     created_at: meta.now,
     updated_at: meta.now,
@@ -322,27 +356,39 @@ async function requeueSlides(
       error: null,
       updated_at: meta.now,
     };
-    if (instructions && slide.source !== "cta_artwork") {
+    if (opts.designId) update.design_id = opts.designId;
+    if (redo === "image" && instructions && slide.source !== "cta_artwork") {
       const brief = slide.image_prompt_sealed ? meta.sealer.open<string>(slide.image_prompt_sealed) : "";
       update.image_prompt_sealed = meta.sealer.seal(`${brief}. Change: ${instructions}`);
     }
     await trx("carousel_slides").where({ id: slide.id }).update(update);
   }
-  if (post.status === "approved")
-    await trx("posts").where({ id: post.id }).update({ status: "draft", updated_at: meta.now });
+  await trx("posts")
+    .where({ id: post.id })
+    .update({ ...(post.status === "approved" ? { status: "draft" } : {}), updated_at: meta.now });
   return { post_id: post.id, run_id: runId, credits_charged: credits };
 }
 
 /**
- * Accepts the regeneration of one slide (1-based `position`) for 5 credits, with optional `instructions`
- * added to its image brief. A new image is generated even for a ready slide; a slide that reuses stored CTA
- * artwork takes the current artwork again for 0 credits. Approval is withdrawn (back to draft).
- * @throws ToolError not_found / validation_failed (no such position, run in progress) / forbidden (credits).
+ * Accepts the regeneration of one slide (1-based `position`). `what` = `image` (default, 5 credits)
+ * generates a new visual, with optional `instructions` added to its image brief; `copy` (0 credits) writes
+ * new headline and body with the text provider (instructions join the brief); `layout` (0 credits)
+ * re-renders the slide from its stored visual and copy, in `design_id` when given (an active design that
+ * supports the carousel's format). A slide that reuses stored CTA artwork takes the current artwork again
+ * for 0 credits. Approval is withdrawn (back to draft) and a pending approval becomes stale.
+ * @throws ToolError not_found / validation_failed (no such position, unknown design, no stored visual, run
+ * in progress) / forbidden (credits).
  */
 export async function acceptSlideRegeneration(
   trx: Knex.Transaction,
   owner: Owner,
-  input: { post_id: string; position: number; instructions?: string | undefined },
+  input: {
+    post_id: string;
+    position: number;
+    instructions?: string | undefined;
+    what?: Redo | undefined;
+    design_id?: string | undefined;
+  },
   meta: RunMeta,
 ): Promise<Accepted> {
   const carousel = await ownedCarousel(trx, owner, input.post_id);
@@ -354,8 +400,24 @@ export async function acceptSlideRegeneration(
       maximum: carousel.first.slide_count,
     });
   }
+  const what = input.what ?? "image";
+  if (input.design_id !== undefined) {
+    if (what !== "layout")
+      throw invalid("/design_id", "design_id applies only with what=layout", { allowedValues: ["layout"] });
+    const d = await trx("carousel_designs").where({ id: input.design_id, active: true }).first("formats");
+    if (!d || !(d.formats as string[]).includes(carousel.first.format ?? "square"))
+      throw invalid(
+        "/design_id",
+        `design_id must be an available design (list_carousel_formats) that supports the carousel's format ${carousel.first.format}`,
+        { design_id: input.design_id },
+      );
+  }
   await assertIdle(trx, input.post_id, meta);
-  return requeueSlides(trx, owner, carousel, [input.position], "regenerate_slide", meta, input.instructions);
+  return requeueSlides(trx, owner, carousel, [input.position], "regenerate_slide", meta, {
+    redo: what,
+    instructions: input.instructions,
+    designId: input.design_id,
+  });
 }
 
 /**

@@ -1,7 +1,10 @@
 /**
- * Executes a queued carousel run in the worker (service spec 3.1 rule 2): claims the run, generates each of
- * its pending slides through the AI image provider, stores each image as a generated media asset and marks
- * the slide `ready`; a slide whose image fails stays `failed` for `retry_carousel` (checkpoint retry).
+ * Executes a queued carousel run in the worker (service spec 3.1 rule 2): claims the run, drafts the slides'
+ * copy with the AI text provider (product facts and the run's brief), generates each pending slide's visual
+ * through the AI image provider, renders the slide (src/providers/render/slide.ts: headline, body, slide
+ * number, product photo) as a JPEG of the format's size, stores it as a generated media asset and marks the
+ * slide `ready`; a slide whose image fails stays `failed` for `retry_carousel` (checkpoint retry). A
+ * regeneration that redoes `copy` or `layout` reuses the slide's stored visual (no image is generated).
  * The run ends `succeeded` when all its slides are ready, else `failed`; the post's media follow the slides.
  */
 import type { RunStatus } from "../runs.ts";
@@ -9,7 +12,12 @@ import type { AppContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
 import { storeGeneratedImage } from "../media/generated-image.ts";
 import { FORMAT_SIZES, ImageGenerationError } from "../../providers/ai-image/types.ts";
+import { LIMITS, type SlideCopy } from "../../providers/ai-text/types.ts";
+import { renderSlide } from "../../providers/render/slide.ts";
+import sharp from "sharp";
 import { type Owner, ownedBy } from "../owner.ts";
+import type { Outline } from "./outline.ts";
+import { copyRequest, linkText, ownedImageBytes, productPhoto, readStored } from "./slide-inputs.ts";
 
 export interface RunOutcome {
   post_id: string;
@@ -46,58 +54,56 @@ export async function executeCarouselRun(
     .update({ status: "running", updated_at: app.clock.now() })
     .returning("id");
   if (claimed.length === 0) return summarize(app, run.post_id, runId);
-  const provider = app.providers.image;
   const size = FORMAT_SIZES[run.format ?? "square"] ?? FORMAT_SIZES.square!;
   const slides = await app
     .db("carousel_slides")
     .where({ run_id: runId })
     .whereIn("status", ["pending", "generating"])
     .orderBy("position");
-  const total = slides.length;
-  let done = 0;
+  const product = await app.db("products").where(ownedBy(owner)).where({ id: run.product_id }).first();
+  const outline = (typeof run.outline === "string" ? JSON.parse(run.outline) : run.outline) as Outline;
+  const total: number = Number(
+    (await app.db("carousel_slides").where({ post_id: run.post_id }).count({ n: "*" }).first())?.n ?? 0,
+  );
+  const brief = run.brief_sealed ? app.sealer.open<string>(run.brief_sealed) : undefined;
+  const photo = product ? await productPhoto(app, owner, product.id) : undefined;
+  const copies = await draftCopy(app, run, slides, product, outline, brief, signal);
+  // The copy is saved before any image is drawn, so a slide whose image fails keeps it for retry_carousel.
   for (const slide of slides) {
-    signal?.throwIfAborted();
-    if (slide.source === "cta_artwork") {
-      // Stored CTA artwork is reused as is: no image is generated or charged.
-      const ok = Boolean(run.cta_asset_id);
+    const copy = copies.get(slide.position);
+    if (copy && run.kind === "generate")
       await app
         .db("carousel_slides")
         .where({ id: slide.id })
-        .update(
-          ok
-            ? { status: "ready", image_asset_id: run.cta_asset_id, error: null, updated_at: app.clock.now() }
-            : { status: "failed", error: "the stored CTA artwork is missing", updated_at: app.clock.now() },
-        );
-      done += 1;
-      opts.progress?.(done, total);
-      continue;
-    }
+        .update({ headline: copy.headline, body: copy.body });
+  }
+  const pending = slides.length;
+  let done = 0;
+  for (const slide of slides) {
+    signal?.throwIfAborted();
     await app
       .db("carousel_slides")
       .where({ id: slide.id })
       .update({ status: "generating", updated_at: app.clock.now() });
     try {
-      const prompt = slide.image_prompt_sealed
-        ? app.sealer.open<string>(slide.image_prompt_sealed)
-        : String(slide.headline ?? "");
-      const image = await provider.generate(
-        {
-          prompt,
-          seed: `${run.post_id}:${slide.position}:${runId}`,
-          width: size.width,
-          height: size.height,
-          headline: slide.headline ?? "",
-        },
-        signal,
-      );
-      const assetId = await storeGeneratedImage(app, owner, image, {
-        title: `Carousel slide ${slide.position}: ${slide.headline ?? ""}`,
-        labels: ["carousel", run.design_id],
-      });
+      const update =
+        slide.source === "cta_artwork"
+          ? await ctaArtworkSlide(app, owner, run, slide, size)
+          : await renderedSlide(app, owner, {
+              run,
+              slide,
+              size,
+              total,
+              product,
+              photo,
+              copy: copies.get(slide.position),
+              role: outline.slides.find((o) => o.position === slide.position)?.role,
+              signal,
+            });
       await app
         .db("carousel_slides")
         .where({ id: slide.id })
-        .update({ status: "ready", image_asset_id: assetId, error: null, updated_at: app.clock.now() });
+        .update({ ...update, status: "ready", error: null, updated_at: app.clock.now() });
     } catch (err) {
       if (!(err instanceof ImageGenerationError)) throw err;
       await app
@@ -106,7 +112,7 @@ export async function executeCarouselRun(
         .update({ status: "failed", error: err.reason.slice(0, 300), updated_at: app.clock.now() });
     }
     done += 1;
-    opts.progress?.(done, total);
+    opts.progress?.(done, pending);
   }
   const outcome = await summarize(app, run.post_id, runId);
   const failed = outcome.slides_failed > 0;
@@ -151,4 +157,174 @@ async function summarize(app: AppContext, postId: string, runId: string): Promis
     slides_ready: n("ready"),
     slides_failed: n("failed"),
   };
+}
+
+type Size = { width: number; height: number };
+
+/**
+ * The new copy of the run's slides, by position: every slide of a `generate` run, or the slide of a
+ * regeneration that redoes `copy` (the next variant, with the regeneration's instructions in the brief).
+ * Other runs keep the stored copy (empty map). When the text provider fails, a `generate` run keeps the
+ * outline's draft copy (composed from the same product facts) rather than failing the paid images.
+ */
+async function draftCopy(
+  app: AppContext,
+  run: Record<string, any>,
+  slides: Array<Record<string, any>>,
+  product: Record<string, any> | undefined,
+  outline: Outline,
+  brief: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Map<number, SlideCopy>> {
+  const out = new Map<number, SlideCopy>();
+  const wanted = run.kind === "generate" || run.redo === "copy";
+  if (!wanted || !product) return out;
+  const variant =
+    run.kind === "generate" ? 0 : Math.max(0, ...slides.map((s) => Number(s.copy_variant ?? 0))) + 1;
+  const instructions =
+    run.redo === "copy" && run.instructions_sealed ? app.sealer.open<string>(run.instructions_sealed) : "";
+  const fullBrief = [brief, instructions].filter(Boolean).join(" ") || undefined;
+  try {
+    const copy = await app.providers.text.carouselCopy(
+      copyRequest(product, outline, fullBrief, variant),
+      signal ?? new AbortController().signal,
+    );
+    const name = String(product.name).trim();
+    outline.slides.forEach((s, i) => {
+      const c = copy[i];
+      if (!c) return;
+      // The first slide names the product (service spec 1.7), whatever the model wrote.
+      const named = s.position !== 1 || c.headline.toLowerCase().includes(name.toLowerCase());
+      out.set(
+        s.position,
+        named ? c : { ...c, headline: `${name}: ${c.headline}`.slice(0, LIMITS.slideHeadline) },
+      );
+    });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    if (run.kind !== "generate")
+      throw new ImageGenerationError("the AI text provider failed; try again later");
+  }
+  return out;
+}
+
+/** Stored CTA artwork cover-fitted to the format's size as a JPEG slide (no image generated or charged). */
+async function ctaArtworkSlide(
+  app: AppContext,
+  owner: Owner,
+  run: Record<string, any>,
+  slide: Record<string, any>,
+  size: Size,
+): Promise<Record<string, unknown>> {
+  const art = run.cta_asset_id ? await ownedImageBytes(app, owner, run.cta_asset_id) : undefined;
+  if (!art) throw new ImageGenerationError("the stored CTA artwork is missing");
+  let bytes: Buffer;
+  try {
+    bytes = await sharp(art)
+      .resize(size.width, size.height, { fit: "cover" })
+      .flatten({ background: "#ffffff" })
+      .toColourspace("srgb")
+      .withIccProfile("srgb")
+      .jpeg({ quality: 90 })
+      .toBuffer();
+  } catch {
+    throw new ImageGenerationError("the stored CTA artwork could not be decoded");
+  }
+  const assetId = await storeGeneratedImage(
+    app,
+    owner,
+    { bytes, mimeType: "image/jpeg", ...size },
+    { title: `Carousel slide ${slide.position}: CTA artwork`, labels: ["carousel", "cta_artwork"] },
+  );
+  return { image_asset_id: assetId };
+}
+
+/**
+ * Generates (or reuses) the slide's visual and renders the slide. @throws ImageGenerationError for a failed
+ * visual or an unreadable stored visual.
+ */
+async function renderedSlide(
+  app: AppContext,
+  owner: Owner,
+  a: {
+    run: Record<string, any>;
+    slide: Record<string, any>;
+    size: Size;
+    total: number;
+    product: Record<string, any> | undefined;
+    photo: Buffer | undefined;
+    copy: SlideCopy | undefined;
+    role: string | undefined;
+    signal: AbortSignal | undefined;
+  },
+): Promise<Record<string, unknown>> {
+  const { run, slide, size } = a;
+  const design = String(slide.design_id ?? run.design_id);
+  const reuse = run.redo === "copy" || run.redo === "layout";
+  let visual: Buffer | undefined;
+  const update: Record<string, unknown> = {};
+  if (reuse && slide.visual_key) {
+    try {
+      visual = await readStored(app, slide.visual_key);
+    } catch {
+      throw new ImageGenerationError("the slide's stored visual is missing; regenerate its image");
+    }
+  } else {
+    const prompt = slide.image_prompt_sealed
+      ? app.sealer.open<string>(slide.image_prompt_sealed)
+      : String(slide.headline ?? "");
+    const image = await app.providers.image.generate(
+      {
+        prompt,
+        seed: `${run.post_id}:${slide.position}:${run.id}`,
+        width: size.width,
+        height: size.height,
+        headline: slide.headline ?? "",
+        design,
+        reference: a.photo,
+      },
+      a.signal,
+    );
+    visual = image.bytes;
+    const key = app.providers.storage.newKey(
+      image.mimeType === "image/png" ? "png" : image.mimeType === "image/webp" ? "webp" : "jpg",
+    );
+    await app.providers.storage.putBytes(key, image.bytes);
+    update.visual_key = key;
+  }
+  const headline = a.copy?.headline ?? String(slide.headline ?? "");
+  const body = a.copy?.body ?? slide.body ?? undefined;
+  if (a.copy) {
+    update.headline = headline;
+    update.body = body;
+    if (run.kind !== "generate") update.copy_variant = Number(slide.copy_variant ?? 0) + 1;
+  }
+  const productName = String(a.product?.name ?? "");
+  const last = slide.position === a.total;
+  let rendered: Awaited<ReturnType<typeof renderSlide>>;
+  try {
+    rendered = await renderSlide({
+      design,
+      width: size.width,
+      height: size.height,
+      visual,
+      photo: a.photo,
+      content: {
+        headline,
+        body,
+        position: slide.position,
+        total: a.total,
+        kind: slide.position === 1 ? "hook" : a.role === "cta" || last ? "cta" : "content",
+        productName,
+        linkText: a.product ? linkText(a.product) : undefined,
+      },
+    });
+  } catch {
+    throw new ImageGenerationError("the slide could not be rendered from its visual");
+  }
+  update.image_asset_id = await storeGeneratedImage(app, owner, rendered, {
+    title: `Carousel slide ${slide.position}: ${headline}`,
+    labels: ["carousel", design],
+  });
+  return update;
 }

@@ -205,6 +205,55 @@ export async function updateProduct(
 }
 
 /**
+ * Sets (or with `null` removes) the owned product's stored CTA artwork: product asset role `cta_artwork`,
+ * reused as the last carousel slide (service spec 1.7). The artwork must be a live image asset of the same
+ * owner; any previous artwork is replaced.
+ * @throws ToolError not_found (product), validation_failed (not an owned image, naming the field).
+ */
+export async function setCtaArtwork(
+  db: Knex,
+  owner: Owner,
+  productId: string,
+  assetId: string | null,
+): Promise<void> {
+  if (!isUuid(productId)) throw notFound();
+  const product = await owned(db, owner).where({ id: productId }).forUpdate().first("id");
+  if (!product) throw notFound();
+  if (assetId !== null) {
+    const asset = isUuid(assetId)
+      ? await db("media_assets")
+          .where(ownedBy(owner))
+          .where({ id: assetId })
+          .whereNull("deleted_at")
+          .first("kind")
+      : undefined;
+    if (asset?.kind !== "image") {
+      throw new ToolError(
+        "validation_failed",
+        "cta_artwork_asset_id must be an image asset of yours (upload one on the media page; list_media kind image)",
+        [
+          {
+            keyword: "ownedImage",
+            instancePath: "/cta_artwork_asset_id",
+            schemaPath: "#/properties/cta_artwork_asset_id",
+            params: { asset_id: assetId },
+            message: asset ? "is not an image" : "is not one of your media assets",
+          },
+        ],
+      );
+    }
+  }
+  await db("product_assets").where({ product_id: productId, role: "cta_artwork" }).delete();
+  if (assetId !== null) {
+    await db("product_assets")
+      .insert({ product_id: productId, media_asset_id: assetId, role: "cta_artwork", position: 0 })
+      .onConflict(["product_id", "media_asset_id"])
+      .merge(["role", "position"]);
+  }
+  await db("products").where({ id: productId }).update({ updated_at: db.fn.now() });
+}
+
+/**
  * Soft-deletes an owned product (idempotent: deleting a product this owner already deleted succeeds).
  * @returns whether this call deleted it. @throws ToolError not_found for a product the owner never had.
  */

@@ -110,6 +110,7 @@ export async function ownedPost(db: Knex, owner: Owner, postId: string) {
     caption: string | null;
     title: string | null;
     media_asset_ids: string[];
+    updated_at: Date;
   };
 }
 

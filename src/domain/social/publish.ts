@@ -23,7 +23,15 @@ export interface PublicationRequest {
 }
 
 export interface PreparedPublication {
-  post: { id: string; type: string; status: string; caption: string | null; title: string | null };
+  post: {
+    id: string;
+    type: string;
+    status: string;
+    caption: string | null;
+    title: string | null;
+    media_asset_ids?: string[] | null | undefined;
+    updated_at?: Date | undefined;
+  };
   accounts: SafeSocialAccount[];
 }
 

@@ -12,6 +12,10 @@ export interface ImageRequest {
   height: number;
   /** Short text to render or describe (headline); optional. */
   headline?: string;
+  /** The carousel design id (src/providers/render/designs.ts) whose palette the visual should follow. */
+  design?: string | undefined;
+  /** The product photo (bytes of any format sharp reads) the visual may be derived from. */
+  reference?: Buffer | undefined;
 }
 
 export interface GeneratedImage {

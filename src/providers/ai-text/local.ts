@@ -3,13 +3,16 @@
  * subject's fields (name, brand, description's first sentence, price, tags) and fixed templates per tone;
  * the same request always gives the same text. Documented in docs/providers.md.
  */
+import { localCarouselCopy } from "./local-carousel.ts";
 import {
   type AiTextProvider,
+  type CarouselCopyRequest,
   type CaptionRequest,
   type CaptionVariation,
   type HookRequest,
   LIMITS,
   normaliseHashtag,
+  type SlideCopy,
   type TextSubject,
   type Tone,
 } from "./types.ts";
@@ -130,5 +133,8 @@ export const localAiText: AiTextProvider = {
       const suffix = round > 0 ? ` (${round + 1})` : "";
       return base.slice(0, LIMITS.ugcHook - suffix.length).trimEnd() + suffix;
     });
+  },
+  async carouselCopy(req: CarouselCopyRequest): Promise<SlideCopy[]> {
+    return localCarouselCopy(req);
   },
 };

@@ -14,7 +14,9 @@ import {
   type AiTextProvider,
   type CaptionRequest,
   type CaptionVariation,
+  type CarouselCopyRequest,
   type HookRequest,
+  type SlideCopy,
   LIMITS,
   normaliseHashtag,
 } from "./types.ts";
@@ -69,6 +71,23 @@ const HOOK_SCHEMA = {
   additionalProperties: false,
   required: ["hooks"],
   properties: { hooks: { type: "array", items: { type: "string" } } },
+};
+
+const SLIDES_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["slides"],
+  properties: {
+    slides: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["headline", "body"],
+        properties: { headline: { type: "string" }, body: { type: "string" } },
+      },
+    },
+  },
 };
 
 const defaultSleep = (ms: number, signal: AbortSignal) =>
@@ -214,6 +233,22 @@ export function openAiCompatibleAiText(options: OpenAiCompatibleOptions): AiText
         .slice(0, req.count);
       if (hooks.length === 0) throw failed();
       return hooks;
+    },
+    async carouselCopy(req: CarouselCopyRequest, signal: AbortSignal): Promise<SlideCopy[]> {
+      const out = (await complete(
+        `Write the copy of a ${req.slides.length}-slide social media carousel about the product in data.subject, following data.subject.brief where given. For each slide of data.slides (same order) give a headline (at most ${LIMITS.slideHeadline} characters) and a body (at most ${LIMITS.slideBody} characters) fitting its role: hook names the product, cta closes with a short offer. Every slide says something different.`,
+        { subject: req.subject, slides: req.slides },
+        "carousel_copy",
+        SLIDES_SCHEMA,
+        signal,
+      )) as { slides?: unknown };
+      if (!Array.isArray(out?.slides) || out.slides.length < req.slides.length) throw failed();
+      const slides = out.slides.slice(0, req.slides.length).map((v: any) => ({
+        headline: text(v?.headline, LIMITS.slideHeadline),
+        body: text(v?.body, LIMITS.slideBody),
+      }));
+      if (slides.some((v) => !v.headline)) throw failed();
+      return slides;
     },
   };
 }

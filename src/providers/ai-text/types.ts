@@ -44,15 +44,49 @@ export interface HookRequest {
   tone: Tone;
 }
 
+/** One slide of the carousel plan the copy is written for. */
+export interface SlidePlan {
+  /** 1-based position. */
+  position: number;
+  /** hook | feature | price | proof | cta (src/domain/carousels/outline.ts). */
+  role: string;
+}
+
+export interface CarouselCopyRequest {
+  /** The product's facts and, in `brief`, the request's guidance (untrusted data). */
+  subject: TextSubject;
+  /** The product's public URL, for the closing slide's link text. */
+  productUrl?: string | undefined;
+  slides: SlidePlan[];
+  /** 0 for the first draft; a regeneration asks for the next variant, which says something else. */
+  variant?: number | undefined;
+}
+
+/** The words of one slide (lengths bounded by LIMITS.slideHeadline and LIMITS.slideBody). */
+export interface SlideCopy {
+  headline: string;
+  body: string;
+}
+
 /** A text generator. Throws ToolError (`rate_limited`, `internal_error`) with safe messages only. */
 export interface AiTextProvider {
   readonly name: "local" | "openai-compatible";
   captions(request: CaptionRequest, signal: AbortSignal): Promise<CaptionVariation[]>;
   ugcHooks(request: HookRequest, signal: AbortSignal): Promise<string[]>;
+  /** Headline and body for every slide of `request.slides`, in the same order; slides say different things. */
+  carouselCopy(request: CarouselCopyRequest, signal: AbortSignal): Promise<SlideCopy[]>;
 }
 
 /** Bounds applied to every provider's output (lengths in characters). */
-export const LIMITS = { caption: 2200, hook: 120, hashtag: 40, hashtags: 15, ugcHook: 80 } as const;
+export const LIMITS = {
+  caption: 2200,
+  hook: 120,
+  hashtag: 40,
+  hashtags: 15,
+  ugcHook: 80,
+  slideHeadline: 120,
+  slideBody: 220,
+} as const;
 
 /** Normalises one hashtag: `#word` with letters, digits and underscores only; undefined if nothing is left. */
 export function normaliseHashtag(tag: string): string | undefined {

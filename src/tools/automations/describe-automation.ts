@@ -1,7 +1,72 @@
-/** Approval-page descriptions of the automation review tools (service spec 4.4): the automation by name. */
+/**
+ * Approval-page descriptions of the automation review tools (service spec 4.4): the automation by name, the
+ * configuration being approved in plain words (for updates each changed value as old -> new), the
+ * destination accounts and the daily times with their time zone, and the automation's version (a change
+ * before the decision makes the request stale).
+ */
 import { automationView, ownedAutomation } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import type { ApprovalDescription, ToolContext } from "../../tool-contract.ts";
+
+type Settings = NonNullable<ApprovalDescription["settings"]>;
+
+/** The fields an approval page shows for an automation (configuration keys, CTA video, times, zone). */
+export interface AutomationFacts {
+  name: string;
+  configuration: Record<string, unknown>;
+  cta_asset_id: string | null;
+  daily_times: string[];
+  time_zone: string;
+}
+
+const show = (v: unknown): string =>
+  v === null || v === undefined
+    ? "none"
+    : Array.isArray(v)
+      ? v.map(show).join(", ") || "none"
+      : typeof v === "object"
+        ? JSON.stringify(v)
+        : String(v);
+
+/** Plain-word rows of `next`; with `prev`, each row carries the value it replaces. */
+export function automationSettings(next: AutomationFacts, prev?: AutomationFacts): Settings {
+  const row = (label: string, value: unknown, old?: unknown) => ({
+    label,
+    value: show(value),
+    ...(prev ? { old: show(old) } : {}),
+  });
+  const keys = [...new Set([...Object.keys(next.configuration), ...Object.keys(prev?.configuration ?? {})])]
+    .filter((k) => k !== "social_account_ids")
+    .sort();
+  return [
+    row("Name", next.name, prev?.name),
+    ...keys.map((k) => row(k.replaceAll("_", " "), next.configuration[k], prev?.configuration[k])),
+    row("CTA video", next.cta_asset_id, prev?.cta_asset_id),
+    row("Daily times", next.daily_times, prev?.daily_times),
+    row("Time zone", next.time_zone, prev?.time_zone),
+  ];
+}
+
+/** The destination accounts named in `configuration.social_account_ids` that the owner holds. */
+export async function automationDestinations(
+  ctx: ToolContext,
+  configuration: Record<string, unknown>,
+): Promise<ApprovalDescription["destinations"]> {
+  const ids = Array.isArray(configuration.social_account_ids)
+    ? configuration.social_account_ids.map(String)
+    : [];
+  if (ids.length === 0) return [];
+  const owner = ownerOf(ctx.auth);
+  const rows: Array<{ id: string; display_name: string; network: string }> = await ctx
+    .db("social_accounts")
+    .where({ workspace_id: owner.workspaceId, user_id: owner.userId })
+    .whereIn("id", ids)
+    .select("id", "display_name", "network");
+  return ids
+    .map((id) => rows.find((r) => r.id === id))
+    .filter((r): r is { id: string; display_name: string; network: string } => Boolean(r))
+    .map((r) => ({ name: r.display_name, network: r.network }));
+}
 
 /** Describes an action (`sentence(name, kind)`) on the caller's automation. @throws ToolError not_found. */
 export async function describeAutomation(
@@ -13,6 +78,9 @@ export async function describeAutomation(
   return {
     summary: sentence(a.name, a.kind),
     resources: [{ kind: "automation", id: a.automation_id, label: a.name }],
-    destinations: [],
+    destinations: await automationDestinations(ctx, a.configuration),
+    settings: automationSettings(a),
+    when: a.daily_times.length > 0 ? `daily at ${a.daily_times.join(", ")} (${a.time_zone})` : undefined,
+    versions: [{ table: "automations", id: a.automation_id, updated_at: a.updated_at }],
   };
 }

@@ -9,6 +9,7 @@ import { automationView, ownedAutomation } from "../../domain/automations/automa
 import { runAutomation } from "../../domain/automations/run.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { carouselPrice, carouselWithCtaPrice, videoPrice } from "../../domain/account/prices.ts";
+import { automationDestinations, automationSettings } from "./describe-automation.ts";
 
 export const handler: ToolHandlers["run_automation"] = {
   async describe(input, ctx) {
@@ -25,7 +26,10 @@ export const handler: ToolHandlers["run_automation"] = {
     return {
       summary: `Run the ${a.kind} automation “${a.name}” once now; it costs ${credits} credits.`,
       resources: [{ kind: "automation", id: a.automation_id, label: a.name }],
-      destinations: [],
+      destinations: await automationDestinations(ctx, a.configuration),
+      settings: automationSettings(a),
+      when: `once now; it also runs daily at ${a.daily_times.join(", ") || "no time"} (${a.time_zone}) when enabled`,
+      versions: [{ table: "automations", id: a.automation_id, updated_at: a.updated_at }],
     };
   },
   async execute(input, ctx) {

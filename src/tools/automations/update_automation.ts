@@ -5,10 +5,12 @@
 import type { ToolHandlers, ToolInputs } from "../../../generated/tool-types.ts";
 import {
   type AutomationChanges,
+  automationView,
   previewUpdate,
   updateAutomation,
 } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
+import { automationDestinations, automationSettings } from "./describe-automation.ts";
 
 type Input = ToolInputs["update_automation"];
 
@@ -28,10 +30,24 @@ export const handler: ToolHandlers["update_automation"] = {
     const fields = Object.entries(changes(input))
       .filter(([, v]) => v !== undefined)
       .map(([k]) => k.replaceAll("_", " "));
+    const current = automationView(p.row);
+    const next = {
+      name: p.name,
+      configuration: p.settings.configuration,
+      cta_asset_id: p.settings.cta_asset_id ?? null,
+      daily_times: p.settings.daily_times,
+      time_zone: p.settings.time_zone,
+    };
     return {
       summary: `Change the ${p.row.kind} automation “${p.row.name}”: ${fields.join(", ")}.`,
       resources: [{ kind: "automation", id: p.row.id, label: p.row.name }],
-      destinations: [],
+      destinations: await automationDestinations(ctx, next.configuration),
+      settings: automationSettings(next, current),
+      when:
+        next.daily_times.length > 0
+          ? `daily at ${next.daily_times.join(", ")} (${next.time_zone})`
+          : undefined,
+      versions: [{ table: "automations", id: p.row.id, updated_at: current.updated_at }],
     };
   },
   async execute(input, ctx) {

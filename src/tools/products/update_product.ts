@@ -2,19 +2,32 @@
  * update_product: changes only the fields present in the arguments (`null` clears an optional field);
  * the fields are those of ProductFields, which the domain maps column by column, so no other column can be
  * reached (service spec 4.2 rule 6).
+ * `cta_artwork_asset_id` sets (or with null removes) the product's stored CTA artwork, an owned image.
  */
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { type ProductFields, updateProduct } from "../../domain/products/products.ts";
+import {
+  getProduct,
+  type ProductFields,
+  setCtaArtwork,
+  updateProduct,
+} from "../../domain/products/products.ts";
 import { ToolError } from "../../errors.ts";
 
 export const handler: ToolHandlers["update_product"] = {
   async execute(input, ctx) {
-    const { product_id, idempotency_key: _key, ...given } = input;
+    const { product_id, idempotency_key: _key, cta_artwork_asset_id: cta, ...given } = input;
     const fields: ProductFields = given;
-    if (Object.values(fields).every((v) => v === undefined)) {
+    const changes = Object.values(fields).some((v) => v !== undefined);
+    if (!changes && cta === undefined) {
       throw new ToolError("validation_failed", "give at least one field to change besides product_id");
     }
-    return { data: await updateProduct(ctx.db, ownerOf(ctx.auth), product_id, fields) };
+    const owner = ownerOf(ctx.auth);
+    if (cta !== undefined) await setCtaArtwork(ctx.db, owner, product_id, cta);
+    return {
+      data: changes
+        ? await updateProduct(ctx.db, owner, product_id, fields)
+        : await getProduct(ctx.db, owner, product_id),
+    };
   },
 };

@@ -2,6 +2,7 @@
  * Fixtures for the Domain II tool tests: a real app on a fresh database, ToolContexts built as the pipeline
  * builds them (inline and `accept` in a transaction, worker `execute` on the pool), and owned records.
  */
+import sharp from "sharp";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Compile } from "typebox/compile";
@@ -131,13 +132,33 @@ export async function product(app: TestApp, who: Who, fields: Record<string, unk
   return row.id;
 }
 
-/** Inserts an owned media asset record (kind image or video; `duration_seconds` for videos). */
+/**
+ * Inserts an owned media asset record (kind image or video; `duration_seconds` for videos). An image gets
+ * real stored bytes: a 900x700 PNG (warm background, a dark bottle shape) drawn with sharp.
+ */
 export async function media(
   app: TestApp,
   who: Who,
   kind: "image" | "video",
   durationSeconds: number | null = null,
 ): Promise<string> {
+  let storageKey = `test/${randomUUID()}`;
+  let bytes = 1000;
+  if (kind === "image") {
+    const png = await sharp({ create: { width: 900, height: 700, channels: 3, background: "#f2d7b6" } })
+      .composite([
+        {
+          input: Buffer.from(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="900" height="700"><rect x="380" y="150" width="140" height="420" rx="30" fill="#5a2e1a"/><circle cx="700" cy="160" r="90" fill="#e85d3f"/></svg>',
+          ),
+        },
+      ])
+      .png()
+      .toBuffer();
+    storageKey = app.ctx.providers.storage.newKey("png");
+    await app.ctx.providers.storage.putBytes(storageKey, png);
+    bytes = png.length;
+  }
   const [row] = await app.ctx
     .db("media_assets")
     .insert({
@@ -145,11 +166,11 @@ export async function media(
       user_id: who.user_id,
       kind,
       mime_type: kind === "image" ? "image/png" : "video/mp4",
-      bytes: 1000,
-      width: 1080,
-      height: 1080,
+      bytes,
+      width: kind === "image" ? 900 : 1080,
+      height: kind === "image" ? 700 : 1080,
       duration_seconds: durationSeconds,
-      storage_key: `test/${randomUUID()}`,
+      storage_key: storageKey,
       title: `${kind} asset`,
     })
     .returning("id");

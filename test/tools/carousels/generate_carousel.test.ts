@@ -30,14 +30,28 @@ const { app, me, other, peer } = await setup();
 test("list_carousel_formats lists only active designs with their formats, slide counts and prices", async () => {
   const out = await inline(app, me, formats, {});
   const ids = out.data.designs.map((d) => d.design_id);
-  assert.deepEqual(ids, ["bold-minimal", "product-showcase", "story-steps"]);
+  assert.deepEqual(ids, [
+    "bold-minimal",
+    "editorial-serif",
+    "product-showcase",
+    "quote-card",
+    "split-frame",
+    "story-steps",
+  ]);
   assert.ok(!ids.includes("legacy-collage"));
   const showcase = out.data.designs.find((d) => d.design_id === "product-showcase")!;
   assert.deepEqual(showcase.slide_counts, [4, 6, 8]);
+  // Six designs, six different layouts, each with its palette, fonts and a preview of a sample slide.
+  assert.equal(new Set(out.data.designs.map((d) => d.layout)).size, 6);
+  for (const d of out.data.designs) {
+    assert.match(d.palette.accent, /^#[0-9a-f]{6}$/);
+    assert.ok(d.fonts.headline && d.fonts.body);
+    assert.equal(d.preview_url, `${app.ctx.config.publicBaseUrl}/media/previews/${d.design_id}.jpg`);
+  }
   assert.deepEqual(out.data.credit_prices, { generated_image: 5, stored_cta_artwork: 0 });
 });
 
-test("generate_carousel accepts, charges 30 for 6 slides and generates 6 real PNG slides", async () => {
+test("generate_carousel accepts, charges 30 for 6 slides and renders 6 JPEG slides of the format's size", async () => {
   const productId = await product(app, me);
   const before = await balance(app, me);
   const { accepted, result } = await queued(app, me, generate, {
@@ -69,9 +83,17 @@ test("generate_carousel accepts, charges 30 for 6 slides and generates 6 real PN
     assert.equal(asset.user_id, me.user_id);
     const stored = await app.ctx.providers.storage.read(asset.storage_key);
     const bytes = Buffer.concat(await stored.stream.toArray());
-    assert.deepEqual(imageSize(bytes), { height: 1350, width: 1080, type: "png" });
+    assert.deepEqual(imageSize(bytes), { height: 1350, width: 1080, type: "jpg" });
+    assert.deepEqual([asset.mime_type, asset.width, asset.height], ["image/jpeg", 1080, 1350]);
     assert.equal(bytes.length, Number(asset.bytes));
+    assert.ok(bytes.length < 8 * 1024 * 1024);
   }
+  // The copy comes from the text provider: product facts and the brief, a different headline per slide.
+  const headlines = view.data.slides.map((s) => s.headline);
+  assert.equal(new Set(headlines).size, 6);
+  assert.match(headlines[0]!, /Glow Serum/);
+  assert.match(view.data.slides[0]!.body ?? "", /brightness/);
+  assert.ok(headlines.some((h) => /\$29/.test(h ?? "")));
   // The prompt is stored sealed, never in clear.
   const slide = await app.ctx.db("carousel_slides").where({ post_id: accepted.data.post_id }).first();
   assert.ok(!String(slide.image_prompt_sealed).includes("brightness"));
@@ -97,8 +119,12 @@ test("with use_cta_artwork the last slide reuses the stored artwork: 6 slides co
   });
   assert.equal(accepted.credits_charged, 25);
   const view = await inline(app, me, getCarousel, { post_id: accepted.data.post_id });
-  assert.equal(view.data.slides[5]!.image_asset_id, artwork);
   assert.ok(view.data.slides.every((s) => s.status === "ready"));
+  // The artwork is cover-fitted to the format's size (square by default here) as the last slide's JPEG.
+  const last = await app.ctx.db("media_assets").where({ id: view.data.slides[5]!.image_asset_id }).first();
+  assert.notEqual(last.id, artwork);
+  assert.deepEqual([last.mime_type, last.width, last.height], ["image/jpeg", 1080, 1080]);
+  assert.ok(last.labels.includes("cta_artwork"));
 });
 
 test("use_cta_artwork without stored artwork is validation_failed and charges nothing", async () => {

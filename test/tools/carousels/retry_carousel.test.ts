@@ -187,3 +187,72 @@ test("approve_carousel: describe refuses an unfinished carousel; approval moves 
   assert.deepEqual(description.resources, [{ kind: "post", id: postId, label: "Glow Serum" }]);
   assert.deepEqual(result.data, { post_id: postId, status: "approved" });
 });
+
+test("regenerate_carousel_slide what=copy and what=layout cost 0 and re-render from the stored image; what=image makes a new one", async () => {
+  const productId = await product(app, me);
+  const { accepted } = await queued(app, me, generate, {
+    product_id: productId,
+    slide_count: 4,
+    design_id: "bold-minimal",
+    idempotency_key: key(),
+  });
+  const postId = accepted.data.post_id;
+  const slide2 = () => app.ctx.db("carousel_slides").where({ post_id: postId, position: 2 }).first();
+  const start = await slide2();
+  assert.ok(start.visual_key, "the generated image is kept for re-renders");
+
+  failing.calls = 0;
+  const credits = await balance(app, me);
+  const copy = await queued(app, me, regenerate, {
+    post_id: postId,
+    position: 2,
+    what: "copy",
+    instructions: "Mention the morning routine",
+    idempotency_key: key(),
+  });
+  assert.equal(copy.accepted.credits_charged, 0);
+  assert.equal(copy.result.data.status, "succeeded");
+  assert.equal(failing.calls, 0, "no image was generated");
+  const afterCopy = await slide2();
+  assert.equal(afterCopy.visual_key, start.visual_key);
+  assert.notEqual(afterCopy.image_asset_id, start.image_asset_id, "the slide was rendered again");
+  assert.notEqual(afterCopy.headline, start.headline, "new copy");
+
+  const layout = await queued(app, me, regenerate, {
+    post_id: postId,
+    position: 2,
+    what: "layout",
+    design_id: "editorial-serif",
+    idempotency_key: key(),
+  });
+  assert.equal(layout.accepted.credits_charged, 0);
+  assert.equal(failing.calls, 0);
+  const afterLayout = await slide2();
+  assert.equal(afterLayout.visual_key, start.visual_key);
+  assert.equal(afterLayout.design_id, "editorial-serif");
+  assert.equal(afterLayout.headline, afterCopy.headline, "layout keeps the copy");
+  assert.notEqual(afterLayout.image_asset_id, afterCopy.image_asset_id);
+  assert.equal(await balance(app, me), credits, "copy and layout are free");
+
+  const bad = await toolError(
+    queued(app, me, regenerate, {
+      post_id: postId,
+      position: 2,
+      what: "image",
+      design_id: "quote-card",
+      idempotency_key: key(),
+    }),
+  );
+  assert.equal(bad.code, "validation_failed");
+  assert.match(bad.message, /design_id applies only with what=layout/);
+
+  const image = await queued(app, me, regenerate, {
+    post_id: postId,
+    position: 2,
+    what: "image",
+    idempotency_key: key(),
+  });
+  assert.equal(image.accepted.credits_charged, 5);
+  assert.equal(failing.calls, 1);
+  assert.notEqual((await slide2()).visual_key, start.visual_key);
+});
