@@ -67,6 +67,16 @@ export interface NetworkOAuth {
   /** The scopes the connect flow asks for; the callback refuses a grant missing any of them. */
   readonly requiredScopes: readonly string[];
   /**
+   * How long before `expiresAt` the worker refreshes the access token, seconds (default 3600; Instagram's
+   * 60-day long-lived token: a few days).
+   */
+  readonly refreshAheadSeconds?: number | undefined;
+  /**
+   * The user picks which of the `accounts` to connect after consent (Facebook Pages); otherwise every
+   * account returned is connected.
+   */
+  readonly pickAccounts?: boolean | undefined;
+  /**
    * The browser URL of the network's consent page. Must be built with `https://...` absolute URLs: the engine
    * passes it through `overrideUrl` (./http.ts) before redirecting.
    */
@@ -201,6 +211,22 @@ export interface ClientCredentials {
   clientId: string;
   clientSecret: string;
 }
+
+/** What an adapter factory gets besides its credentials. */
+export interface AdapterDeps {
+  /** PUBLIC_BASE_URL without trailing slash. */
+  publicBaseUrl: string;
+  /** Encrypts/decrypts values the adapter must hand out and take back (the sandbox's codes and tokens). */
+  sealer: { seal(value: unknown): string; open<T = unknown>(sealed: string): T };
+  /** The service clock (tests move it). */
+  now(): Date;
+}
+
+/**
+ * Builds a live adapter from its credentials; registered per network in ./adapters.ts and chosen by the
+ * registry (src/providers/providers.ts) when `{NETWORK}_CLIENT_ID` / `_SECRET` are configured.
+ */
+export type AdapterFactory = (credentials: ClientCredentials, deps: AdapterDeps) => NetworkAdapter;
 
 /** Base class of adapter errors: `message` is safe to show (no token, caption or secret in it). */
 export class NetworkError extends Error {}
