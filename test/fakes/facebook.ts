@@ -39,6 +39,7 @@ export interface FacebookUser {
 interface TokenRecord {
   userId: string;
   pageId?: string;
+  scopes?: string[];
   kind: "short" | "long" | "page";
   revoked: boolean;
 }
@@ -82,7 +83,7 @@ export class FacebookFake {
   readonly videos = new Map<string, Video>();
   readonly posts = new Map<string, FeedPost>();
   private readonly tokens = new Map<string, TokenRecord>();
-  private readonly codes = new Map<string, { userId: string; redirectUri: string }>();
+  private readonly codes = new Map<string, { userId: string; redirectUri: string; scopes: string[] }>();
   private loggedIn: string | undefined;
   denyNext = false;
   processingPolls: number;
@@ -149,6 +150,7 @@ export class FacebookFake {
     s.route("GET", FB_GRAPH_HOST, "/oauth/access_token", (req) => this.accessToken(req));
     s.route("GET", FB_GRAPH_HOST, "/me", (req) => this.me(req));
     s.route("GET", FB_GRAPH_HOST, "/me/accounts", (req) => this.accounts(req));
+    s.route("GET", FB_GRAPH_HOST, "/me/permissions", (req) => this.permissions(req));
     s.route("POST", FB_GRAPH_HOST, "/:pageId/photos", (req) => this.photo(req));
     s.route("POST", FB_GRAPH_HOST, "/:pageId/feed", (req) => this.feed(req));
     s.route("GET", FB_GRAPH_HOST, "/:pageId/feed", (req) => this.listFeed(req));
@@ -172,7 +174,8 @@ export class FacebookFake {
       target.searchParams.set("error_reason", "user_denied");
     } else {
       const code = randomBytes(24).toString("base64url");
-      this.codes.set(code, { userId: this.loggedIn, redirectUri });
+      const scopes = (q.get("scope") ?? "").split(/[ ,]+/).filter(Boolean);
+      this.codes.set(code, { userId: this.loggedIn, redirectUri, scopes });
       target.searchParams.set("code", code);
     }
     const state = q.get("state");
@@ -193,7 +196,7 @@ export class FacebookFake {
       if (!rec) return invalidToken();
       if (rec.revoked) return revokedToken();
       const token = newToken("EAAL");
-      this.tokens.set(token, { userId: rec.userId, kind: "long", revoked: false });
+      this.tokens.set(token, { userId: rec.userId, kind: "long", revoked: false, scopes: rec.scopes ?? [] });
       return { body: { access_token: token, token_type: "bearer", expires_in: 5_183_944 } };
     }
     const code = this.codes.get(q.get("code") ?? "");
@@ -211,7 +214,7 @@ export class FacebookFake {
     }
     this.codes.delete(q.get("code")!);
     const token = newToken("EAAS");
-    this.tokens.set(token, { userId: code.userId, kind: "short", revoked: false });
+    this.tokens.set(token, { userId: code.userId, kind: "short", revoked: false, scopes: code.scopes });
     return { body: { access_token: token, token_type: "bearer", expires_in: 5_183_944 } };
   }
 
@@ -224,6 +227,13 @@ export class FacebookFake {
     }
     const u = this.users.get(rec.userId)!;
     return { body: pickFields({ id: u.id, name: u.name }, req.query.get("fields")) };
+  }
+
+  /** `GET /me/permissions`: the scopes granted at the dialog. */
+  private permissions(req: FakeRequest): FakeResponse {
+    const rec = this.auth(req);
+    if (!("userId" in rec)) return rec;
+    return { body: { data: (rec.scopes ?? []).map((permission) => ({ permission, status: "granted" })) } };
   }
 
   private accounts(req: FakeRequest): FakeResponse {

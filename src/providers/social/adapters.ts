@@ -4,10 +4,12 @@
  * `{NETWORK}_CLIENT_SECRET` are configured, and the sandbox connector (./sandbox/) otherwise: a network
  * without a factory here always uses the sandbox.
  */
+import { facebookAdapter } from "./facebook/adapter.ts";
 import { instagramAdapter } from "./instagram/adapter.ts";
 import type { AdapterFactory } from "./network.ts";
 import type { Network } from "./types.ts";
 
 export const LIVE_ADAPTERS: Partial<Record<Network, AdapterFactory>> = {
   instagram: instagramAdapter,
+  facebook: facebookAdapter,
 };
