@@ -7,9 +7,11 @@
 import { facebookAdapter } from "./facebook/adapter.ts";
 import { instagramAdapter } from "./instagram/adapter.ts";
 import type { AdapterFactory } from "./network.ts";
+import { tiktokAdapter } from "./tiktok/adapter.ts";
 import type { Network } from "./types.ts";
 
 export const LIVE_ADAPTERS: Partial<Record<Network, AdapterFactory>> = {
   instagram: instagramAdapter,
   facebook: facebookAdapter,
+  tiktok: tiktokAdapter,
 };
