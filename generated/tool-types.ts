@@ -779,7 +779,14 @@ export interface components {
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
         /** @enum {string} */
-        status: "pending" | "publishing" | "published" | "failed" | "needs_review";
+        status:
+          | "pending"
+          | "uploading"
+          | "processing"
+          | "published"
+          | "failed"
+          | "outcome_unknown"
+          | "needs_review";
         /** Format: uri */
         post_url: string | null;
       }[];
@@ -868,9 +875,18 @@ export interface components {
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
         /** @enum {string} */
-        status: "pending" | "publishing" | "published" | "failed" | "needs_review";
+        status:
+          | "pending"
+          | "uploading"
+          | "processing"
+          | "published"
+          | "failed"
+          | "outcome_unknown"
+          | "needs_review";
         /** Format: uri */
         post_url: string | null;
+        /** @description Why the delivery failed, waits or is unknown; null otherwise. */
+        reason: string | null;
         /** Format: date-time */
         scheduled_for: string | null;
         /** Format: date-time */
@@ -1030,7 +1046,7 @@ export interface components {
         display_name: string;
         handle: string | null;
         /** @enum {string} */
-        status: "connected" | "expired" | "error";
+        status: "connected" | "needs_reconnect" | "expired" | "error";
       }[];
     };
     list_content_input: {
@@ -1084,9 +1100,18 @@ export interface components {
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
         /** @enum {string} */
-        status: "pending" | "publishing" | "published" | "failed" | "needs_review";
+        status:
+          | "pending"
+          | "uploading"
+          | "processing"
+          | "published"
+          | "failed"
+          | "outcome_unknown"
+          | "needs_review";
         /** Format: uri */
         post_url: string | null;
+        /** @description Why the delivery failed, waits or is unknown; null otherwise. */
+        reason: string | null;
         /** Format: date-time */
         scheduled_for: string | null;
         /** Format: date-time */
@@ -1188,9 +1213,18 @@ export interface components {
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
         /** @enum {string} */
-        status: "pending" | "publishing" | "published" | "failed" | "needs_review";
+        status:
+          | "pending"
+          | "uploading"
+          | "processing"
+          | "published"
+          | "failed"
+          | "outcome_unknown"
+          | "needs_review";
         /** Format: uri */
         post_url: string | null;
+        /** @description Why the delivery failed, waits or is unknown; null otherwise. */
+        reason: string | null;
         /** Format: date-time */
         scheduled_for: string | null;
         /** Format: date-time */
@@ -1291,9 +1325,18 @@ export interface components {
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
         /** @enum {string} */
-        status: "pending" | "publishing" | "published" | "failed" | "needs_review";
+        status:
+          | "pending"
+          | "uploading"
+          | "processing"
+          | "published"
+          | "failed"
+          | "outcome_unknown"
+          | "needs_review";
         /** Format: uri */
         post_url: string | null;
+        /** @description Why the delivery failed, waits or is unknown; null otherwise. */
+        reason: string | null;
         /** Format: date-time */
         scheduled_for: string | null;
         /** Format: date-time */

@@ -6,14 +6,14 @@
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
+import { type DeliveryView, deliveriesQuery, deliveryView } from "./deliveries.ts";
+import { advanceDeliveries, refreshPostStatus } from "./engine.ts";
 import {
-  type DeliveryView,
-  deliveriesQuery,
-  deliveryView,
-  publishDeliveries,
-  refreshPostStatus,
-} from "./deliveries.ts";
-import { type PreparedPublication, preparePublication, type PublicationRequest } from "./publish.ts";
+  type PreparedPublication,
+  preparePublication,
+  type PublicationRequest,
+  reviewUrl,
+} from "./publish.ts";
 import { type Owner, ownedBy, isUuid } from "../owner.ts";
 
 export interface ScheduleRequest extends PublicationRequest {
@@ -38,6 +38,7 @@ export async function prepareSchedule(
   owner: Owner,
   req: ScheduleRequest,
   now: Date,
+  options: { reviewUrl?: string | undefined } = {},
 ): Promise<PreparedPublication & { at: Date }> {
   const at = new Date(req.scheduled_for);
   if (!/[zZ]|[+-]\d{2}:?\d{2}$/.test(req.scheduled_for) || Number.isNaN(at.getTime())) {
@@ -66,7 +67,7 @@ export async function prepareSchedule(
       },
     ]);
   }
-  const prepared = await preparePublication(db, owner, req);
+  const prepared = await preparePublication(db, owner, req, options);
   return { ...prepared, at };
 }
 
@@ -82,7 +83,9 @@ export async function schedulePost(
 ): Promise<ScheduleView> {
   const scheduleId = await app.db.transaction(async (trx) => {
     const now = app.clock.now();
-    const prepared = await prepareSchedule(trx, owner, req, now);
+    const prepared = await prepareSchedule(trx, owner, req, now, {
+      reviewUrl: reviewUrl(app.config.publicBaseUrl),
+    });
     const [schedule] = await trx("schedules")
       .insert({
         workspace_id: owner.workspaceId,
@@ -133,8 +136,9 @@ export async function getSchedule(db: Knex, owner: Owner, scheduleId: string): P
 }
 
 /**
- * Publishes every schedule whose time has come (status `scheduled`, `scheduled_for <= now`), claiming each
- * atomically so concurrent schedulers cannot publish it twice. Meant for the maintenance scheduler.
+ * Starts every schedule whose time has come (status `scheduled` -> `publishing`, `scheduled_for <= now`),
+ * claiming each atomically so concurrent schedulers cannot start it twice, and runs its deliveries through
+ * the engine for a few seconds (the delivery pass carries on). Meant for the scheduler pass.
  * @returns the number of schedules published.
  */
 export async function publishDueSchedules(app: AppContext, limit = 100): Promise<number> {
@@ -154,19 +158,15 @@ export async function publishDueSchedules(app: AppContext, limit = 100): Promise
     .update({ status: "publishing", updated_at: now })
     .returning("id");
   for (const { id } of claimed) {
-    const ids = (await app.db("deliveries").where({ schedule_id: id, status: "pending" }).select("id")).map(
-      (r: { id: string }) => r.id,
-    );
-    await publishDeliveries(app, ids);
-    const statuses: string[] = (await app.db("deliveries").where({ schedule_id: id }).select("status")).map(
-      (r: { status: string }) => r.status,
-    );
-    const status = statuses.every((s) => s === "published")
-      ? "published"
-      : statuses.every((s) => s === "failed")
-        ? "failed"
-        : "publishing";
-    await app.db("schedules").where({ id }).update({ status, updated_at: app.clock.now() });
+    const ids = (
+      await app
+        .db("deliveries")
+        .where({ schedule_id: id })
+        .whereIn("status", ["pending", "uploading", "processing", "outcome_unknown"])
+        .select("id")
+    ).map((r: { id: string }) => r.id);
+    // The engine settles the schedule's status when its last delivery finishes (./engine.ts).
+    await advanceDeliveries(app, ids, { budgetSeconds: 5 });
   }
   return claimed.length;
 }

@@ -206,6 +206,17 @@ export interface NetworkAdapter {
   readonly publisher: NetworkPublisher;
 }
 
+/**
+ * The adapters per network: the live adapter when `{NETWORK}_CLIENT_ID` / `_SECRET` are configured and the
+ * network has one (./adapters.ts), else the sandbox connector (./sandbox/sandbox.ts).
+ */
+export interface NetworkRegistry {
+  /** The adapter new connections of `network` use. */
+  adapter(network: Network): NetworkAdapter;
+  /** The adapter of an existing account, by the mode it was connected with. */
+  forAccount(network: Network, mode: "live" | "sandbox"): NetworkAdapter;
+}
+
 /** Per-network credentials from config (`{NETWORK}_CLIENT_ID` / `{NETWORK}_CLIENT_SECRET`). */
 export interface ClientCredentials {
   clientId: string;

@@ -5,7 +5,7 @@
  * provider. Deliveries can stay `pending`; follow them with list_deliveries.
  */
 import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
-import { preparePublication, publishPost } from "../../domain/social/publish.ts";
+import { preparePublication, publishPost, reviewUrl } from "../../domain/social/publish.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import type { ToolHandler } from "../../tool-contract.ts";
 import { describePublication } from "./describe-publication.ts";
@@ -14,7 +14,11 @@ type Result = ToolResults["publish_post"];
 
 export const handler: ToolHandler<ToolInputs["publish_post"], Result> = {
   async describe(input, ctx) {
-    return describePublication(await preparePublication(ctx.db, ownerOf(ctx.auth), input));
+    return describePublication(
+      await preparePublication(ctx.db, ownerOf(ctx.auth), input, {
+        reviewUrl: reviewUrl(ctx.app.config.publicBaseUrl),
+      }),
+    );
   },
   async execute(input, ctx) {
     const out = await publishPost(ctx.app, ownerOf(ctx.auth), input, ctx.operationId, ctx.signal);

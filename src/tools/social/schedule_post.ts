@@ -5,6 +5,7 @@
  */
 import type { ToolInputs, ToolResults } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
+import { reviewUrl } from "../../domain/social/publish.ts";
 import { prepareSchedule, schedulePost } from "../../domain/social/schedules.ts";
 import type { ToolHandler } from "../../tool-contract.ts";
 import { describePublication } from "./describe-publication.ts";
@@ -13,7 +14,9 @@ type Result = ToolResults["schedule_post"];
 
 export const handler: ToolHandler<ToolInputs["schedule_post"], Result> = {
   async describe(input, ctx) {
-    const p = await prepareSchedule(ctx.db, ownerOf(ctx.auth), input, ctx.app.clock.now());
+    const p = await prepareSchedule(ctx.db, ownerOf(ctx.auth), input, ctx.app.clock.now(), {
+      reviewUrl: reviewUrl(ctx.app.config.publicBaseUrl),
+    });
     return describePublication(p, p.at);
   },
   async execute(input, ctx) {
