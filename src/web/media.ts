@@ -28,7 +28,7 @@ async function workspacesOf(ctx: AppContext, userId: string): Promise<Array<{ id
 }
 
 /** The workspace asked for (if the user is a member) or the default one; undefined when the user has none. */
-async function pickWorkspace(ctx: AppContext, userId: string, asked: unknown) {
+export async function pickWorkspace(ctx: AppContext, userId: string, asked: unknown) {
   const all = await workspacesOf(ctx, userId);
   const chosen = typeof asked === "string" && isUuid(asked) ? all.find((w) => w.id === asked) : undefined;
   return {

@@ -17,7 +17,6 @@
  * - The account's publishing limit (optional `publishingLimit`, Instagram `content_publishing_limit`) is
  *   checked before the first create; a used-up quota fails the delivery with the numbers.
  */
-import { Transform, type Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
@@ -34,6 +33,7 @@ import {
   type StepResult,
 } from "../../providers/social/network.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
+import { sliceStream } from "../media/byte-range.ts";
 import { signedMediaUrl } from "../media/public-url.ts";
 import { markNeedsReconnect, type OpenedAccount, openAccount, saveRefreshedTokens } from "./accounts.ts";
 import { postMedia } from "./validate.ts";
@@ -85,26 +85,6 @@ interface DeliveryRow {
   options: Record<string, unknown>;
   attempt: number;
   step_started_at: Date | null;
-}
-
-/** Slices bytes `start..end` (inclusive) out of a stream. */
-function sliceStream(src: Readable, start: number, end: number): Readable {
-  let pos = 0;
-  const out = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      const from = Math.max(0, start - pos);
-      const to = Math.min(chunk.length, end - pos + 1);
-      pos += chunk.length;
-      if (to > from) this.push(chunk.subarray(from, to));
-      if (pos > end) {
-        src.unpipe(out);
-        src.destroy();
-        this.push(null);
-      }
-      done();
-    },
-  });
-  return src.pipe(out);
 }
 
 async function buildJob(
