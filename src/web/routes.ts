@@ -3,6 +3,7 @@ import { Router } from "express";
 import type { AppContext } from "../context.ts";
 import { homeRoutes } from "./home.ts";
 import { loginRoutes } from "./login.ts";
+import { reviewRoutes } from "./review.ts";
 import { settingsRoutes } from "./settings.ts";
 
 /** The browser router: / (landing page), /login, /logout, /settings/integrations/mcp and its revoke action. */
@@ -11,5 +12,6 @@ export function browserRoutes(ctx: AppContext): Router {
   router.use(homeRoutes(ctx));
   router.use(loginRoutes(ctx));
   router.use(settingsRoutes(ctx));
+  router.use(reviewRoutes(ctx));
   return router;
 }

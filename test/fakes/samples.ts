@@ -1,6 +1,6 @@
 /**
  * Sample media for the network fakes' tests (test only), generated on demand, nothing binary committed:
- * JPEG and PNG slides by sharp, a 1-second H.264 MP4 by the ffmpeg of @ffmpeg-installer/ffmpeg.
+ * JPEG and PNG slides by sharp, a 4-second H.264 MP4 by the ffmpeg of @ffmpeg-installer/ffmpeg.
  * Cached per process in a temp dir.
  */
 import { execFile } from "node:child_process";
@@ -19,7 +19,7 @@ export interface NetworkSamples {
   jpg: string;
   /** 320x320 PNG (refused where JPEG is required). */
   png: string;
-  /** 1-second 9:16 H.264 MP4 (yuv420p, faststart). */
+  /** 4-second 9:16 H.264 MP4 (yuv420p, faststart). */
   mp4: string;
 }
 
@@ -50,7 +50,7 @@ export function networkSamples(): Promise<NetworkSamples> {
         "-i",
         "testsrc=size=180x320:rate=10",
         "-t",
-        "1",
+        "4",
         "-c:v",
         "libx264",
         "-pix_fmt",

@@ -440,13 +440,21 @@ export class TikTokFake {
     await p.ready;
     const uploaded = p.kind === "video" && p.nextByte >= p.videoSize;
     const downloaded = p.kind === "photo";
+    let justCompleted = false;
     if (p.status !== "FAILED" && p.status !== "PUBLISH_COMPLETE" && (uploaded || downloaded)) {
       if (p.pollsLeft > 0) p.pollsLeft -= 1;
       else {
         p.status = "PUBLISH_COMPLETE";
+        justCompleted = true;
         this.server.count("tiktok.publishes");
       }
-    } else if (p.status === "PUBLISH_COMPLETE" && !p.postId && p.postInfo.privacy_level !== "SELF_ONLY") {
+    }
+    if (
+      p.status === "PUBLISH_COMPLETE" &&
+      !p.postId &&
+      p.postInfo.privacy_level !== "SELF_ONLY" &&
+      (!justCompleted || p.postIdPollsLeft === 0)
+    ) {
       if (p.postIdPollsLeft > 0) p.postIdPollsLeft -= 1;
       else
         p.postId = `7${BigInt(`0x${randomBytes(7).toString("hex")}`)

@@ -13,7 +13,13 @@ import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import type { TikTokPostOptions } from "../../providers/social/tiktok/options.ts";
 import { type Owner, isUuid, ownedBy } from "../owner.ts";
-import { deliveriesQuery, type DeliveryView, deliveryView, ownedPost, assertPublishable } from "./deliveries.ts";
+import {
+  deliveriesQuery,
+  type DeliveryView,
+  deliveryView,
+  ownedPost,
+  assertPublishable,
+} from "./deliveries.ts";
 import { advanceDeliveries } from "./engine.ts";
 import { postLabel } from "./publish.ts";
 import { assertNetworkRules, type PostMedia, postMedia } from "./validate.ts";
@@ -155,7 +161,10 @@ export async function consentAndQueue(app: AppContext, owner: Owner, input: Cons
       .first("id", "network", "display_name", "handle", "status");
     if (!account) throw notFound("social account");
     if (account.status !== "connected") {
-      throw new ToolError("validation_failed", "the TikTok account needs to be reconnected in the browser first");
+      throw new ToolError(
+        "validation_failed",
+        "the TikTok account needs to be reconnected in the browser first",
+      );
     }
     const target = await reviewTarget(trx, owner, input.postId, input.deliveryId);
     if (!target.deliveryId) await assertPublishable(trx, target.post);

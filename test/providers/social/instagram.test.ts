@@ -44,7 +44,7 @@ const clip = await host.add({
   file: samples.mp4,
   kind: "video",
   mime: "video/mp4",
-  durationSeconds: 1,
+  durationSeconds: 4,
 });
 
 describe("connect", () => {

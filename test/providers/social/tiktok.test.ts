@@ -52,7 +52,7 @@ const clip = await host.add({
   file: samples.mp4,
   kind: "video",
   mime: "video/mp4",
-  durationSeconds: 1,
+  durationSeconds: 4,
 });
 const clipBytes = await readFile(samples.mp4);
 // The sample MP4 followed by padding: 25 MB, so the upload goes in 2 chunks (10 MB + 15 MB).
@@ -156,7 +156,14 @@ describe("publish", () => {
     const job = ttJob(c, { type: "video", media: [clip], options: publicOptions });
     const { result, states } = await drive(adapter().publisher, job);
     // init, upload, PROCESSING_UPLOAD (1 poll), PUBLISH_COMPLETE without the id (2 polls), then the id.
-    assert.deepEqual(states, ["uploading", "processing", "processing", "processing", "processing", "published"]);
+    assert.deepEqual(states, [
+      "uploading",
+      "processing",
+      "processing",
+      "processing",
+      "processing",
+      "published",
+    ]);
     assert.equal(result.state, "published");
     if (result.state !== "published") return;
     const publish = tt.publishes.get((job.delivery.networkIds as { publishId: string }).publishId)!;

@@ -77,3 +77,20 @@ export async function queryCreatorInfo(
     throw err;
   }
 }
+
+/**
+ * The creator info of a sandbox TikTok account (no TIKTOK_CLIENT_ID configured): every privacy level, no
+ * interaction turned off, 10 minutes of video; the page labels the account "Sandbox".
+ */
+export function sandboxCreatorInfo(handle: string): CreatorInfo {
+  return {
+    nickname: handle,
+    username: handle,
+    avatarUrl: null,
+    privacyLevelOptions: ["PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"],
+    commentDisabled: false,
+    duetDisabled: false,
+    stitchDisabled: false,
+    maxVideoPostDurationSec: 600,
+  };
+}
