@@ -4,7 +4,7 @@
  * publish_post / schedule_post validation at the call (src/domain/social/validate.ts) and printed in the
  * developer guide (codegen/emit/guide-networks.ts).
  *
- * Numbers come from the networks' public developer documentation as collected in docs/networks.md
+ * Numbers come from the networks' public developer documentation as summarised in docs/social.md
  * (Instagram content publishing, Facebook Pages API, TikTok Content Posting API, YouTube Data API, LinkedIn
  * Posts API, Pinterest API v5, X API v2). Units: lengths in characters (X: weighted length as computed by
  * the `twitter-text` library), durations in seconds, sizes in bytes.
