@@ -91,6 +91,27 @@ export async function reviewWorld(options: { worker?: boolean } = {}) {
     return row.id;
   }
 
+  /** An approved carousel of `slides` ready JPEG slides (a TikTok photo post). */
+  async function carouselPost(owner: Owner, caption: string, slides = 3): Promise<string> {
+    const [row] = await app.ctx
+      .db("posts")
+      .insert({
+        user_id: owner.userId,
+        workspace_id: owner.workspaceId,
+        type: "carousel",
+        status: "approved",
+        caption,
+      })
+      .returning("id");
+    for (let i = 0; i < slides; i++) {
+      const asset = await storeAsset(owner, samples.jpg, "image");
+      await app.ctx
+        .db("carousel_slides")
+        .insert({ post_id: row.id, position: i + 1, status: "ready", image_asset_id: asset });
+    }
+    return row.id;
+  }
+
   /** A video post that an automation sent to TikTok: a delivery waiting in `needs_review`. */
   async function waitingDelivery(owner: Owner, accountId: string, caption: string) {
     const postId = await videoPost(owner, caption);
@@ -108,5 +129,5 @@ export async function reviewWorld(options: { worker?: boolean } = {}) {
     return { postId, deliveryId: row.id as string };
   }
 
-  return { server, tt, app, connectCreator, videoPost, waitingDelivery };
+  return { server, tt, app, connectCreator, videoPost, carouselPost, waitingDelivery };
 }

@@ -200,3 +200,44 @@ test("Publish: consent recorded, the waiting delivery queued with exactly the op
     /^https:\/\/www\.tiktok\.com\/@alice\.mugs\/video\/\d{19}$/,
   );
 });
+
+test("an approved carousel picked on /review: a photo post by PULL_FROM_URL of the signed JPEG URLs", async () => {
+  const postId = await w.carouselPost(owner, "Three slides");
+  const jar = await signedIn();
+  const html = await (await jar.fetch(`/review/posts/${postId}`)).text();
+  const $ = cheerio.load(html);
+  assert.equal($("#preview img").length, 3);
+  assert.equal($("input[name=allow_duet]").length, 0, "photo posts show only Comment");
+  assert.equal($("input[name=allow_stitch]").length, 0);
+  assert.equal($("textarea[name=description]").length, 1);
+  const res = await post(jar, postId, {
+    ...base(jar, csrfOf(html), {
+      privacy_level: "PUBLIC_TO_EVERYONE",
+      consent: "on",
+      description: "More words",
+    }),
+    title: "Three slides",
+  });
+  assert.equal(
+    res.status,
+    303,
+    res.status === 303
+      ? ""
+      : cheerio
+          .load(await res.text())(".error")
+          .text(),
+  );
+  const deliveryId = new URL(res.headers.get("location")!, app.url).pathname.split("/").at(-1)!;
+  let row: any;
+  for (let i = 0; i < 60; i++) {
+    row = await app.ctx.db("deliveries").where({ id: deliveryId }).first();
+    if (row.status === "published" || row.status === "failed") break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  assert.equal(row.status, "published", row.error ?? "");
+  assert.match(row.post_url, /^https:\/\/www\.tiktok\.com\/@alice\.mugs\/photo\/\d{19}$/);
+  assert.equal(row.post_id, postId, "a new delivery for the picked post");
+  const publish = [...tt.publishes.values()].find((p) => p.kind === "photo")!;
+  assert.equal(publish.postInfo.description, "More words");
+  assert.equal(publish.postInfo.title, "Three slides");
+});
