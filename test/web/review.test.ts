@@ -24,7 +24,7 @@ async function signedIn() {
   return jar;
 }
 
-const base = (jar: Jar, csrf: string, extra: Record<string, string>) => ({
+const base = (csrf: string, extra: Record<string, string>) => ({
   csrf_token: csrf,
   workspace_id: alice.workspace_id,
   account_id: accountId,
@@ -106,12 +106,12 @@ test("server-side refusals change nothing: no privacy, branded + Only me, no con
     [{ privacy_level: "PUBLIC_TO_EVERYONE", consent: "on", allow_duet: "on" }, /turned Duet off/],
   ];
   for (const [fields, message] of cases) {
-    const res = await post(jar, postId, base(jar, csrf, fields));
+    const res = await post(jar, postId, base(csrf, fields));
     assert.equal(res.status, 400);
     assert.match(await res.text(), message);
   }
   const forged = await post(jar, postId, {
-    ...base(jar, "forged", { privacy_level: "PUBLIC_TO_EVERYONE", consent: "on" }),
+    ...base("forged", { privacy_level: "PUBLIC_TO_EVERYONE", consent: "on" }),
   });
   assert.equal(forged.status, 403);
   assert.equal((await app.ctx.db("deliveries").where({ post_id: postId })).length, 0);
@@ -144,7 +144,7 @@ test("Publish: consent recorded, the waiting delivery queued with exactly the op
   const page = await (await jar.fetch(`/review/posts/${postId}?delivery_id=${deliveryId}`)).text();
   const csrf = csrfOf(page);
   const res = await post(jar, postId, {
-    ...base(jar, csrf, {
+    ...base(csrf, {
       delivery_id: deliveryId,
       privacy_level: "MUTUAL_FOLLOW_FRIENDS",
       allow_comment: "on",
@@ -211,7 +211,7 @@ test("an approved carousel picked on /review: a photo post by PULL_FROM_URL of t
   assert.equal($("input[name=allow_stitch]").length, 0);
   assert.equal($("textarea[name=description]").length, 1);
   const res = await post(jar, postId, {
-    ...base(jar, csrfOf(html), {
+    ...base(csrfOf(html), {
       privacy_level: "PUBLIC_TO_EVERYONE",
       consent: "on",
       description: "More words",

@@ -21,7 +21,6 @@ import {
   type NetworkPublisher,
   NetworkRejectedError,
   type PublishingQuota,
-  type SaveIds,
   type StepResult,
 } from "../network.ts";
 import { GRAPH_VERSION, graphRequest } from "../facebook/graph.ts";
