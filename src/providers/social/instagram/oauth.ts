@@ -89,8 +89,12 @@ export function instagramOAuth(credentials: ClientCredentials, now: () => Date):
       const long = await graphRequest<{ access_token: string; expires_in?: number }>({
         method: "GET",
         url: `${INSTAGRAM_GRAPH}/access_token`,
-        params: { grant_type: "ig_exchange_token", client_secret: credentials.clientSecret },
-        accessToken: flat.access_token,
+        // The token endpoints take the token as the documented `access_token` parameter.
+        params: {
+          grant_type: "ig_exchange_token",
+          client_secret: credentials.clientSecret,
+          access_token: flat.access_token,
+        },
       });
       return {
         accessToken: long.body.access_token,
@@ -103,8 +107,7 @@ export function instagramOAuth(credentials: ClientCredentials, now: () => Date):
       const r = await graphRequest<{ access_token: string; expires_in?: number }>({
         method: "GET",
         url: `${INSTAGRAM_GRAPH}/refresh_access_token`,
-        params: { grant_type: "ig_refresh_token" },
-        accessToken: tokens.accessToken,
+        params: { grant_type: "ig_refresh_token", access_token: tokens.accessToken },
       });
       return {
         accessToken: r.body.access_token,
