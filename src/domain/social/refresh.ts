@@ -30,7 +30,8 @@ export async function refreshExpiringTokens(app: AppContext, limit = 100): Promi
     .db("social_accounts")
     .where({ status: "connected" })
     .whereNotNull("token_expires_at")
-    .whereNotNull("refresh_token_sealed")
+    // Instagram has no refresh token: its long-lived access token itself is refreshed (ig_refresh_token).
+    .where((q) => q.whereNotNull("refresh_token_sealed").orWhere({ network: "instagram" }))
     .where("token_expires_at", "<", new Date(now.getTime() + LOOKAHEAD_SECONDS * 1000))
     .orderBy("token_expires_at")
     .limit(limit)
