@@ -13,7 +13,7 @@
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { isUuid, type Owner } from "../domain/owner.ts";
-import { openAccount } from "../domain/social/accounts.ts";
+import { openAccount, saveRefreshedTokens } from "../domain/social/accounts.ts";
 import { postLabel } from "../domain/social/publish.ts";
 import {
   consentAndQueue,
@@ -59,6 +59,9 @@ async function ownerFor(ctx: AppContext, userId: string, asked: unknown): Promis
   return chosen ? { userId, workspaceId: chosen.id } : undefined;
 }
 
+/** Refresh the access token before creator_info when it expires within this many seconds. */
+const TOKEN_MARGIN_SECONDS = 60;
+
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
 /** The creator info of the chosen account, fetched fresh (live) or the sandbox's. */
@@ -75,7 +78,15 @@ async function creatorState(ctx: AppContext, accountId: string | undefined): Pro
     return { state: "ok", info: sandboxCreatorInfo(account.handle ?? "sandbox"), sandbox: true };
   }
   try {
-    const r = await queryCreatorInfo(account.tokens.accessToken);
+    let token = account.tokens.accessToken;
+    const exp = account.tokens.expiresAt;
+    if (exp && exp.getTime() - ctx.clock.now().getTime() < TOKEN_MARGIN_SECONDS * 1000) {
+      // The 24 h access token is about to expire (the refresh pass has not run yet): refresh it first.
+      const fresh = await ctx.providers.networks.forAccount("tiktok", "live").oauth.refresh(account.tokens);
+      await saveRefreshedTokens(ctx.db, ctx.sealer, account.id, fresh, ctx.clock.now());
+      token = fresh.accessToken;
+    }
+    const r = await queryCreatorInfo(token);
     return r.canPost
       ? { state: "ok", info: r.info, sandbox: false }
       : { state: "cannot_post", reason: r.reason };

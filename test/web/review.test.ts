@@ -241,3 +241,18 @@ test("an approved carousel picked on /review: a photo post by PULL_FROM_URL of t
   assert.equal(publish.postInfo.description, "More words");
   assert.equal(publish.postInfo.title, "Three slides");
 });
+
+test("an access token about to expire is refreshed before creator_info", async () => {
+  const c = tt.addCreator({ username: "expiring", nickname: "Expiring" });
+  const id = await w.connectCreator(owner, c);
+  await app.ctx
+    .db("social_accounts")
+    .where({ id })
+    .update({ token_expires_at: new Date(Date.now() - 1000) });
+  const postId = await w.videoPost(owner, "Expiring token");
+  const jar = await signedIn();
+  const $ = cheerio.load(await (await jar.fetch(`/review/posts/${postId}?account_id=${id}`)).text());
+  assert.equal($("#creator-nickname").text(), "Expiring");
+  const row = await app.ctx.db("social_accounts").where({ id }).first();
+  assert.ok(new Date(row.token_expires_at).getTime() > Date.now() + 23 * 3600_000, "new 24 h token saved");
+});
