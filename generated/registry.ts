@@ -5389,7 +5389,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Publish post",
       group: "social",
       description:
-        "Asks to publish an existing post now to 1 to 7 of the user's connected social accounts (a carousel must be approved first with approve_carousel). Direct publishing to TikTok is rejected with `validation_failed`: TikTok posts go through the service's own review UI. The call returns `approval_required` with an `approval_url` that the user must open and approve in the browser; never approve for the user, then poll get_job_status with the `operation_id`. Its result lists the deliveries, which can stay pending; follow them with list_deliveries until `post_url` is set.",
+        "Asks to publish an existing post now to 1 to 7 of the user's connected social accounts (a carousel must be approved first with approve_carousel). Direct publishing to TikTok is rejected with `validation_failed`: TikTok posts go through the service's own review UI. The call returns `approval_required` with an `approval_url` that the user must open and approve in the browser; never approve for the user, then poll get_job_status with the `operation_id`. Each destination's network rules (guide: Network rules) are checked at the call. Its result lists the deliveries, which can take a while; follow them with list_deliveries until `post_url` is set or a `reason` is given.",
       scope: "publish:content",
       access: "write",
       review: true,

@@ -12,7 +12,11 @@ function images(r: NetworkRules): string {
   if (r.images.max === 0) return "not accepted";
   const formats = r.images.mimeTypes.map((m) => m.replace("image/", "").toUpperCase()).join("/");
   const count =
-    r.images.max === 1 ? "1" : `${r.images.carouselMin === 1 ? 1 : r.images.carouselMin}–${r.images.max}`;
+    r.images.max === 1
+      ? "1"
+      : r.images.carouselMin > 1
+        ? `1, or ${r.images.carouselMin}–${r.images.max} in one post`
+        : `1–${r.images.max}`;
   return `${count} (${formats}, ≤ ${size(r.images.maxBytes)}${r.images.sameDimensions ? ", same dimensions" : ""})`;
 }
 

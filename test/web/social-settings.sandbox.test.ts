@@ -204,3 +204,35 @@ test("disconnect asks for confirmation; reconnecting the same account revives th
   assert.equal(rows[0].status, "connected");
   assert.ok(rows[0].refresh_token_sealed, "refresh token stored again");
 });
+
+test("needs_reconnect shows the reason and a Reconnect button; per-account defaults are saved", async () => {
+  const [insta] = await listSocialAccounts(app.ctx.db, owner, "instagram");
+  const id = insta!.social_account_id;
+  await app.ctx
+    .db("social_accounts")
+    .where({ id })
+    .update({ status: "needs_reconnect", last_error: "the access token was revoked" });
+  await page.goto(`${app.url}/settings/social`);
+  const row = page.locator(`tr[data-account-id="${id}"]`);
+  assert.equal(await row.getAttribute("data-status"), "needs_reconnect");
+  assert.match((await row.textContent()) ?? "", /Needs reconnecting.*the access token was revoked/s);
+  await Promise.all([
+    page.waitForURL((u) => u.pathname === "/sandbox/instagram/authorize"),
+    row.locator('button:text("Reconnect")').click(),
+  ]);
+  await page.fill('input[name="names"]', "Shop Insta");
+  await Promise.all([
+    page.waitForURL((u) => u.searchParams.get("connected") === "1"),
+    page.click("#sandbox-allow"),
+  ]);
+  const back = page.locator(`tr[data-account-id="${id}"]`);
+  assert.equal(await back.getAttribute("data-status"), "connected", "the same row is connected again");
+
+  await back.locator('select[name="share_to_feed"]').selectOption("false");
+  await Promise.all([
+    page.waitForURL((u) => u.searchParams.get("saved") === "1"),
+    back.locator('button:text("Save defaults")').click(),
+  ]);
+  const saved = await app.ctx.db("social_accounts").where({ id }).first();
+  assert.deepEqual(saved.settings, { share_to_feed: "false" });
+});

@@ -1,3 +1,4 @@
+/// <reference path="./twitter-text.d.ts" />
 /**
  * The network-rule table: what each network accepts in one post (caption length, count of images, image vs
  * video, video length and size, image formats, whether media or a video is required). One table, used by
