@@ -224,7 +224,7 @@ export async function pendingPick(
 async function loadPick(app: AppContext, pickId: string, sessionHash: string) {
   if (!/^[0-9a-f-]{36}$/i.test(pickId)) return undefined;
   const row = await app.db("social_connect_states").where({ id: pickId }).first();
-  if (!row || !row.pending_accounts_sealed || row.session_hash !== sessionHash) return undefined;
+  if (!row?.pending_accounts_sealed || row.session_hash !== sessionHash) return undefined;
   if (new Date(row.expires_at).getTime() <= app.clock.now().getTime()) return undefined;
   return row;
 }

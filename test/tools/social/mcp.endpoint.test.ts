@@ -11,7 +11,7 @@ import { startTestApp } from "../../helpers/app.ts";
 import { rpc } from "../../helpers/mcp-client.ts";
 import { connect } from "../../helpers/tokens.ts";
 import { browserSession, postDecision, waitFor } from "../../operations/helpers.ts";
-import { account, imagePost, product, textPost } from "../carousels/fixtures.ts";
+import { account, imagePost, product } from "../carousels/fixtures.ts";
 
 const app = await startTestApp({ worker: true });
 const me = await app.user();
