@@ -81,8 +81,12 @@ export interface ReviewFormModel {
   problems: ReviewProblem[];
 }
 
-/** The empty choice: nothing selected, every toggle off (the audit's defaults). */
-export function emptyChoice(title: string): ReviewChoice {
+/**
+ * The empty choice: nothing selected, every toggle off (the audit's defaults). The text starts from the post:
+ * a video's caption; a photo post's title is the caption's first 90 characters and its description the caption.
+ */
+export function emptyChoice(caption: string, kind: "video" | "photo"): ReviewChoice {
+  const title = kind === "photo" ? [...caption].slice(0, TITLE_MAX_PHOTO).join("") : caption;
   return {
     privacyLevel: undefined,
     allowComment: false,
@@ -92,7 +96,7 @@ export function emptyChoice(title: string): ReviewChoice {
     yourBrand: false,
     brandedContent: false,
     title,
-    description: "",
+    description: kind === "photo" ? caption : "",
     consent: false,
   };
 }

@@ -206,7 +206,7 @@ export function reviewRoutes(ctx: AppContext): Router {
           accounts,
           accountId,
           creator,
-          choice: input.choice ?? emptyChoice(target.post.caption ?? target.post.title ?? ""),
+          choice: input.choice ?? emptyChoice(target.post.caption ?? target.post.title ?? "", kind),
           problems,
         }),
       );
