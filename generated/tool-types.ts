@@ -781,7 +781,14 @@ export interface components {
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
         /** @enum {string} */
-        status: "pending" | "publishing" | "published" | "failed" | "needs_review";
+        status:
+          | "pending"
+          | "uploading"
+          | "processing"
+          | "published"
+          | "failed"
+          | "outcome_unknown"
+          | "needs_review";
         /** Format: uri */
         post_url: string | null;
       }[];
@@ -870,9 +877,18 @@ export interface components {
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
         /** @enum {string} */
-        status: "pending" | "publishing" | "published" | "failed" | "needs_review";
+        status:
+          | "pending"
+          | "uploading"
+          | "processing"
+          | "published"
+          | "failed"
+          | "outcome_unknown"
+          | "needs_review";
         /** Format: uri */
         post_url: string | null;
+        /** @description Why the delivery failed, waits or is unknown; null otherwise. */
+        reason: string | null;
         /** Format: date-time */
         scheduled_for: string | null;
         /** Format: date-time */
@@ -1105,9 +1121,18 @@ export interface components {
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
         /** @enum {string} */
-        status: "pending" | "publishing" | "published" | "failed" | "needs_review";
+        status:
+          | "pending"
+          | "uploading"
+          | "processing"
+          | "published"
+          | "failed"
+          | "outcome_unknown"
+          | "needs_review";
         /** Format: uri */
         post_url: string | null;
+        /** @description Why the delivery failed, waits or is unknown; null otherwise. */
+        reason: string | null;
         /** Format: date-time */
         scheduled_for: string | null;
         /** Format: date-time */
@@ -1209,9 +1234,18 @@ export interface components {
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
         /** @enum {string} */
-        status: "pending" | "publishing" | "published" | "failed" | "needs_review";
+        status:
+          | "pending"
+          | "uploading"
+          | "processing"
+          | "published"
+          | "failed"
+          | "outcome_unknown"
+          | "needs_review";
         /** Format: uri */
         post_url: string | null;
+        /** @description Why the delivery failed, waits or is unknown; null otherwise. */
+        reason: string | null;
         /** Format: date-time */
         scheduled_for: string | null;
         /** Format: date-time */
@@ -1322,9 +1356,18 @@ export interface components {
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
         /** @enum {string} */
-        status: "pending" | "publishing" | "published" | "failed" | "needs_review";
+        status:
+          | "pending"
+          | "uploading"
+          | "processing"
+          | "published"
+          | "failed"
+          | "outcome_unknown"
+          | "needs_review";
         /** Format: uri */
         post_url: string | null;
+        /** @description Why the delivery failed, waits or is unknown; null otherwise. */
+        reason: string | null;
         /** Format: date-time */
         scheduled_for: string | null;
         /** Format: date-time */

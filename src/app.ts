@@ -15,6 +15,9 @@ import { operationRoutes } from "./web/approval-routes.ts";
 import { browserRoutes } from "./web/routes.ts";
 import { mediaRoutes } from "./web/media.ts";
 import { previewRoutes } from "./web/previews.ts";
+import { mediaPublicRoutes } from "./web/media-public.ts";
+import { sandboxRoutes } from "./web/sandbox.ts";
+import { socialSettingsRoutes } from "./web/social-settings.ts";
 
 /** Builds the app for `ctx`. Does not listen. */
 export function createApp(ctx: AppContext): Express {
@@ -51,7 +54,10 @@ export function createApp(ctx: AppContext): Express {
   app.use(browserRoutes(ctx));
   app.use(operationRoutes(ctx));
   app.use(previewRoutes(ctx));
+  app.use(mediaPublicRoutes(ctx));
   app.use(mediaRoutes(ctx));
+  app.use(socialSettingsRoutes(ctx));
+  app.use(sandboxRoutes(ctx));
   app.use((_req, res) => {
     res.status(404).type("text/plain").send("Not found");
   });

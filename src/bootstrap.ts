@@ -50,15 +50,22 @@ export async function boot(
   const db = createDb(url);
   const countersDb = createDb(url, 4, { asyncCommit: true });
   if (options.migrate !== false) await migrate(db);
+  const sealer = createSealer(keys.encryptionKeys);
+  const clock = options.clock ?? systemClock;
+  if (config.social.httpOverride)
+    log.warn(
+      { social_http_override: config.social.httpOverride },
+      "SOCIAL_HTTP_OVERRIDE is set: network adapter requests go to this address instead of the networks (testing only)",
+    );
   const ctx: AppContext = {
     config: { ...config, databaseUrl: url },
     db,
     countersDb,
     log,
     keys,
-    sealer: createSealer(keys.encryptionKeys),
-    clock: options.clock ?? systemClock,
-    providers: buildProviders(config, options.providers),
+    sealer,
+    clock,
+    providers: buildProviders(config, options.providers, { sealer, now: () => clock.now() }),
     queue: undefined,
   };
   return {

@@ -100,7 +100,29 @@ export const EnvSchema = Type.Object({
   STRANDED_AFTER_SECONDS: Int(600, 1),
   QUEUE_RETRY_AFTER_SECONDS: Int(3600, SPEC_LIMITS.queueRetryAfterMinSeconds + 1),
   OAUTH_UNUSED_CLIENT_TTL_SECONDS: Int(7 * 24 * 3600, 3600),
+  SOCIAL_HTTP_OVERRIDE: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+/?$" })),
+  ...socialCredentialSchema(),
 });
+
+/** The networks with `{NETWORK}_CLIENT_ID` / `{NETWORK}_CLIENT_SECRET` settings (same list as providers/social/types.ts). */
+export const SOCIAL_CREDENTIAL_NETWORKS = [
+  "instagram",
+  "tiktok",
+  "facebook",
+  "youtube",
+  "linkedin",
+  "pinterest",
+  "x",
+] as const;
+
+function socialCredentialSchema() {
+  const out: Record<string, ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>> = {};
+  for (const n of ["INSTAGRAM", "TIKTOK", "FACEBOOK", "YOUTUBE", "LINKEDIN", "PINTEREST", "X"]) {
+    out[`${n}_CLIENT_ID`] = Type.Optional(Type.String({ minLength: 1, maxLength: 512 }));
+    out[`${n}_CLIENT_SECRET`] = Type.Optional(Type.String({ minLength: 1, maxLength: 1024 }));
+  }
+  return out;
+}
 
 export type Env = Static<typeof EnvSchema>;
 
@@ -201,6 +223,17 @@ export interface Config {
     /** Age after which a registered OAuth client that never obtained a token is deleted (maintenance). */
     unusedClientTtlSeconds: number;
   };
+  social: {
+    /**
+     * Test-only `SOCIAL_HTTP_OVERRIDE` (http://host:port): network adapters send `https://{host}{path}` to
+     * `{override}/{host}{path}` (src/providers/social/http.ts). Refused in production.
+     */
+    httpOverride: string | undefined;
+    /** `{NETWORK}_CLIENT_ID` / `_SECRET` per network; a network without them uses the sandbox connector. */
+    credentials: Partial<
+      Record<(typeof SOCIAL_CREDENTIAL_NETWORKS)[number], { clientId: string; clientSecret: string }>
+    >;
+  };
 }
 
 const stripSlash = (u: string) => u.replace(/\/+$/, "");
@@ -292,6 +325,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (production && picked.FETCH_ALLOW_LOOPBACK_PORT)
     throw new ConfigError("FETCH_ALLOW_LOOPBACK_PORT", "is a test-only setting and is refused in production");
+  if (production && picked.SOCIAL_HTTP_OVERRIDE)
+    throw new ConfigError("SOCIAL_HTTP_OVERRIDE", "is a test-only setting and is refused in production");
+  const credentials: Config["social"]["credentials"] = {};
+  for (const n of SOCIAL_CREDENTIAL_NETWORKS) {
+    const id = picked[`${n.toUpperCase()}_CLIENT_ID`];
+    const secret = picked[`${n.toUpperCase()}_CLIENT_SECRET`];
+    if ((id === undefined) !== (secret === undefined))
+      throw new ConfigError(
+        `${n.toUpperCase()}_CLIENT_${id === undefined ? "ID" : "SECRET"}`,
+        `must be set together with ${n.toUpperCase()}_CLIENT_${id === undefined ? "SECRET" : "ID"}`,
+      );
+    if (id !== undefined && secret !== undefined) credentials[n] = { clientId: id, clientSecret: secret };
+  }
   const dataDir = picked.DATA_DIR ?? "./.data";
   const mediaStorage = (picked.MEDIA_STORAGE ?? "local") as Config["media"]["storage"];
   if (mediaStorage === "s3" && !picked.S3_BUCKET)
@@ -374,6 +420,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       strandedAfterSeconds: num("STRANDED_AFTER_SECONDS", 600),
       queueRetryAfterSeconds: num("QUEUE_RETRY_AFTER_SECONDS", 3600),
       unusedClientTtlSeconds: num("OAUTH_UNUSED_CLIENT_TTL_SECONDS", 7 * 24 * 3600),
+    },
+    social: {
+      httpOverride: picked.SOCIAL_HTTP_OVERRIDE ? stripSlash(picked.SOCIAL_HTTP_OVERRIDE) : undefined,
+      credentials,
     },
   };
 }

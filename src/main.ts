@@ -38,7 +38,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === "admin") {
     try {
-      console.log(JSON.stringify(await runAdmin(ctx.db, rest)));
+      console.log(JSON.stringify(await runAdmin(ctx.db, rest, ctx)));
     } finally {
       await booted.close();
     }

@@ -7,6 +7,7 @@ import type { CodegenContext } from "../context.ts";
 import { PRICES } from "../../src/domain/account/prices.ts";
 import { errorOccasion } from "../errors-doc.ts";
 import { cell, toolsChapter } from "./guide-tools.ts";
+import { networkRulesChapter } from "./guide-networks.ts";
 
 const code = (lang: string, body: string) => `\`\`\`${lang}\n${body}\n\`\`\``;
 
@@ -281,6 +282,7 @@ export function emitGuide(ctx: CodegenContext): string {
     errors(ctx),
     limits(ctx),
     scopes(ctx),
+    networkRulesChapter(),
     toolsChapter(ctx, "Tools"),
   ];
   return `${parts.join("\n").trimEnd()}\n`;

@@ -3,6 +3,7 @@
  * `admin workspace set-status`, `admin workspace add-member`, `admin credits grant`.
  * Each prints one line of JSON on success.
  */
+import type { AppContext } from "../context.ts";
 import type { Knex } from "../db/knex.ts";
 import { addMember, createUser } from "../domain/account/accounts.ts";
 import { grantCredits } from "../domain/account/credits.ts";
@@ -22,8 +23,11 @@ admin credits grant --email E --credits N
 ${SOCIAL_USAGE}
 ${DEMO_USAGE}`;
 
-/** Runs an admin command. @returns the JSON result. @throws UsageError or AccountError. */
-export async function runAdmin(db: Knex, argv: string[]): Promise<unknown> {
+/**
+ * Runs an admin command. `app` (the booted context) is needed by commands that seal secrets
+ * (`admin social connect`). @returns the JSON result. @throws UsageError or AccountError.
+ */
+export async function runAdmin(db: Knex, argv: string[], app?: AppContext): Promise<unknown> {
   const [noun, verb, ...rest] = argv;
   const cmd = `${noun ?? ""} ${verb ?? ""}`;
   if (cmd === "user create") {
@@ -73,7 +77,7 @@ export async function runAdmin(db: Knex, argv: string[]): Promise<unknown> {
     if (!user) throw new UsageError(`no user with email ${f.email}`);
     return { user_id: user.id, balance: await grantCredits(db, user.id, credits, "grant:operator") };
   }
-  if (noun === "social") return runSocialAdmin(db, [verb ?? "", ...rest]);
+  if (noun === "social") return runSocialAdmin(db, [verb ?? "", ...rest], app);
   if (noun === "demo") return runDemo(db, argv.slice(1));
   throw new UsageError(`unknown admin command "${cmd.trim()}"\n${ADMIN_USAGE}`);
 }

@@ -2,12 +2,15 @@
  * The per-minute scheduler pass (pg-boss schedule `scheduler`, one job per minute across all workers;
  * docs/operations.md): starts the automation runs of daily slots that came due
  * (src/domain/automations/schedule.ts) and publishes post schedules whose time has come
- * (src/domain/social/schedules.ts). Both claim their rows, so overlapping passes on several workers never run a
+ * (src/domain/social/schedules.ts), refreshes social tokens about to expire and steps the deliveries that
+ * are due (src/domain/social/refresh.ts, engine.ts). All claim their rows, so overlapping passes on several workers never run a
  * slot or publish a schedule twice. The five-minute maintenance pass also publishes due schedules, as a
  * backstop when this job is late.
  */
 import type { AppContext } from "../context.ts";
 import { runDueAutomations, type SchedulePassReport } from "../domain/automations/schedule.ts";
+import { runDueDeliveries } from "../domain/social/engine.ts";
+import { refreshExpiringTokens } from "../domain/social/refresh.ts";
 import { publishDueSchedules } from "../domain/social/schedules.ts";
 
 /** Schedules published per pass (the next pass takes the rest). */
@@ -15,6 +18,8 @@ export const SCHEDULE_BATCH = 100;
 
 export interface SchedulerReport {
   schedulesPublished: number;
+  /** Deliveries stepped by the delivery pass (src/domain/social/engine.ts). */
+  deliveriesStepped: number;
   automations: SchedulePassReport;
 }
 
@@ -31,6 +36,14 @@ export async function runSchedulerPass(ctx: AppContext): Promise<SchedulerReport
     failures.push("schedules");
     ctx.log.error({ errName: (err as Error)?.name }, "scheduler: publishing due schedules failed");
   }
+  let deliveriesStepped = 0;
+  try {
+    await refreshExpiringTokens(ctx);
+    deliveriesStepped = await runDueDeliveries(ctx);
+  } catch (err) {
+    failures.push("deliveries");
+    ctx.log.error({ errName: (err as Error)?.name }, "scheduler: delivery pass failed");
+  }
   let automations: SchedulePassReport | undefined;
   try {
     automations = await runDueAutomations(ctx, {
@@ -41,5 +54,5 @@ export async function runSchedulerPass(ctx: AppContext): Promise<SchedulerReport
     ctx.log.error({ errName: (err as Error)?.name }, "scheduler: automation slots failed");
   }
   if (failures.length > 0 || !automations) throw new Error(`scheduler pass failed: ${failures.join(", ")}`);
-  return { schedulesPublished, automations };
+  return { schedulesPublished, deliveriesStepped, automations };
 }

@@ -11,8 +11,12 @@ import type { AiTextProvider } from "./ai-text/types.ts";
 import { aiImageProvider } from "./ai-image/index.ts";
 import type { ImageProvider } from "./ai-image/types.ts";
 import { type FetchedPage, guardedFetchHtml } from "./fetch/guarded-fetch.ts";
-import { localSocialProvider } from "./social/local.ts";
-import type { SocialProvider } from "./social/types.ts";
+import { LIVE_ADAPTERS } from "./social/adapters.ts";
+import { configureSocialHttp } from "./social/http.ts";
+import type { AdapterDeps, NetworkAdapter, NetworkRegistry } from "./social/network.ts";
+import { sandboxAnalytics } from "./social/sandbox/analytics.ts";
+import { sandboxAdapter } from "./social/sandbox/sandbox.ts";
+import type { Network, SocialProvider } from "./social/types.ts";
 import { localDiskStorage, type MediaStorage } from "./storage.ts";
 import { s3Storage } from "./storage-s3.ts";
 import { localVideoProvider } from "./video/local.ts";
@@ -28,7 +32,10 @@ export interface Providers {
   text: AiTextProvider;
   image: ImageProvider;
   video: VideoProvider;
+  /** Analytics counters of accounts and posts. */
   social: SocialProvider;
+  /** Connect and publish adapters per network (live with credentials, else sandbox). */
+  networks: NetworkRegistry;
   storage: MediaStorage;
   fetch: PageFetcher;
 }
@@ -37,12 +44,24 @@ export interface Providers {
  * Builds the providers `config` selects; `overrides` replaces any of them (tests, or a caller that brings
  * its own adapter). @throws Error when a selected provider lacks a required setting.
  */
-export function buildProviders(config: Config, overrides: Partial<Providers> = {}): Providers {
+export function buildProviders(
+  config: Config,
+  overrides: Partial<Providers> = {},
+  deps?: Omit<AdapterDeps, "publicBaseUrl">,
+): Providers {
+  configureSocialHttp(config.social.httpOverride);
   return {
     text: overrides.text ?? aiTextProvider(config),
     image: overrides.image ?? aiImageProvider(config),
     video: overrides.video ?? localVideoProvider(),
-    social: overrides.social ?? localSocialProvider(),
+    social: overrides.social ?? sandboxAnalytics(),
+    networks:
+      overrides.networks ??
+      networkRegistry(config, {
+        publicBaseUrl: config.publicBaseUrl,
+        sealer: deps?.sealer ?? unsealable,
+        now: deps?.now ?? (() => new Date()),
+      }),
     storage: overrides.storage ?? mediaStorage(config),
     fetch: overrides.fetch ?? {
       html: (url, options = {}) =>
@@ -58,4 +77,42 @@ function mediaStorage(config: Config): MediaStorage {
     return s3Storage({ ...s3, tempDir: `${config.media.dir}/.tmp` });
   }
   return localDiskStorage(config.media.dir);
+}
+
+/** A sealer for contexts built without one (migrations only): any use is an error. */
+const unsealable: AdapterDeps["sealer"] = {
+  seal() {
+    throw new Error("no sealer: build providers with deps.sealer to connect or publish");
+  },
+  open() {
+    throw new Error("no sealer: build providers with deps.sealer to connect or publish");
+  },
+};
+
+/**
+ * The adapter registry: a network's live adapter (./social/adapters.ts) when `{NETWORK}_CLIENT_ID` /
+ * `_SECRET` are configured, else its sandbox connector. Adapters are built once per network and mode.
+ */
+export function networkRegistry(config: Config, deps: AdapterDeps): NetworkRegistry {
+  const cache = new Map<string, NetworkAdapter>();
+  const build = (network: Network, mode: "live" | "sandbox"): NetworkAdapter => {
+    const key = `${network}:${mode}`;
+    let a = cache.get(key);
+    if (!a) {
+      const factory = LIVE_ADAPTERS[network];
+      const credentials = config.social.credentials[network];
+      if (mode === "live") {
+        if (!factory || !credentials)
+          throw new Error(`${network} has no live adapter configured (${network.toUpperCase()}_CLIENT_ID)`);
+        a = factory(credentials, deps);
+      } else a = sandboxAdapter(network, deps);
+      cache.set(key, a);
+    }
+    return a;
+  };
+  return {
+    adapter: (network) =>
+      build(network, LIVE_ADAPTERS[network] && config.social.credentials[network] ? "live" : "sandbox"),
+    forAccount: (network, mode) => build(network, mode),
+  };
 }

@@ -25,7 +25,7 @@ import { pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, formExpired, requireSession } from "./session.ts";
 
 /** The workspace asked for (if the user is a member) or the default one; undefined when the user has none. */
-async function pickWorkspace(ctx: AppContext, userId: string, asked: unknown) {
+export async function pickWorkspace(ctx: AppContext, userId: string, asked: unknown) {
   const all = await workspacesOfUser(ctx.db, userId);
   const chosen = typeof asked === "string" && isUuid(asked) ? all.find((w) => w.id === asked) : undefined;
   return {

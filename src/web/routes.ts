@@ -4,6 +4,7 @@ import type { AppContext } from "../context.ts";
 import { accountSettingsRoutes } from "./account-settings.ts";
 import { homeRoutes } from "./home.ts";
 import { loginRoutes } from "./login.ts";
+import { reviewRoutes } from "./review.ts";
 import { settingsRoutes } from "./settings.ts";
 
 /**
@@ -16,5 +17,6 @@ export function browserRoutes(ctx: AppContext): Router {
   router.use(loginRoutes(ctx));
   router.use(settingsRoutes(ctx));
   router.use(accountSettingsRoutes(ctx));
+  router.use(reviewRoutes(ctx));
   return router;
 }

@@ -11,20 +11,24 @@ const me = await app.user();
 const stranger = await app.user();
 
 test("admin social connect records a connected account for a member of the workspace", async () => {
-  const out = (await runAdmin(app.ctx.db, [
-    "social",
-    "connect",
-    "--workspace-id",
-    me.workspace_id,
-    "--email",
-    me.email,
-    "--network",
-    "pinterest",
-    "--name",
-    "Shop Pins",
-    "--handle",
-    "@pins",
-  ])) as Record<string, unknown>;
+  const out = (await runAdmin(
+    app.ctx.db,
+    [
+      "social",
+      "connect",
+      "--workspace-id",
+      me.workspace_id,
+      "--email",
+      me.email,
+      "--network",
+      "pinterest",
+      "--name",
+      "Shop Pins",
+      "--handle",
+      "@pins",
+    ],
+    app.ctx,
+  )) as Record<string, unknown>;
   assert.deepEqual(Object.keys(out).sort(), [
     "display_name",
     "handle",
@@ -33,10 +37,14 @@ test("admin social connect records a connected account for a member of the works
     "status",
   ]);
   assert.equal(out.status, "connected");
+  const row = await app.ctx.db("social_accounts").where({ id: out.social_account_id }).first();
+  assert.equal(row.mode, "sandbox", "the operator command creates a sandbox account by default");
+  assert.match(row.network_account_id, /^sandbox-/);
+  assert.ok(row.access_token_sealed && !JSON.stringify(out).includes(row.access_token_sealed));
   const listed = await listSocialAccounts(app.ctx.db, { userId: me.user_id, workspaceId: me.workspace_id });
   assert.deepEqual(
     listed.map((a) => a.display_name),
-    ["Shop Pins"],
+    ["Shop Pins (Sandbox)"],
   );
 });
 

@@ -10,7 +10,7 @@ import { schedulePost } from "../../src/domain/social/schedules.ts";
 import { IDEMPOTENCY_RETENTION_SECONDS, runMaintenance } from "../../src/operations/maintenance.ts";
 import { startTestApp, TestClock } from "../helpers/app.ts";
 import { connect } from "../helpers/tokens.ts";
-import { account, textPost } from "../tools/carousels/fixtures.ts";
+import { account, imagePost } from "../tools/carousels/fixtures.ts";
 
 const clock = new TestClock();
 const app = await startTestApp({ queue: false, clock });
@@ -19,7 +19,7 @@ const owner = { userId: me.user_id, workspaceId: me.workspace_id };
 
 test("due post schedules are published by maintenance, exactly once across concurrent passes", async () => {
   const insta = await account(app, me, "instagram", "Shop Insta");
-  const postId = await textPost(app, me, "Launch day");
+  const postId = await imagePost(app, me, "Launch day");
   const at = new Date(clock.now().getTime() + 3600_000).toISOString();
   const view = await schedulePost(
     app.ctx,

@@ -15,7 +15,7 @@ import { automationView, ownedAutomation } from "./automations.ts";
 import { acceptCarouselGeneration } from "../carousels/carousels.ts";
 import { executeCarouselRun } from "../carousels/run.ts";
 import { chargeCredits } from "../account/credits.ts";
-import { publishDeliveries } from "../social/deliveries.ts";
+import { advanceDeliveries } from "../social/engine.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { videoPrice } from "../account/prices.ts";
 
@@ -201,7 +201,7 @@ async function deliverOutput(
     )
     .returning(["id", "status"]);
   const pending = rows.filter((r) => r.status === "pending").map((r) => r.id);
-  if (pending.length > 0) await publishDeliveries(app, pending);
+  if (pending.length > 0) await advanceDeliveries(app, pending);
   else
     await app
       .db("posts")

@@ -1,12 +1,18 @@
 /**
  * Connected social accounts (service spec 1.8, 1.11, 2.7). Tools only ever see the safe projection
  * (`SafeSocialAccount`): tokens and provider metadata are sealed with the application key and never selected
- * for a tool. Accounts are connected in the browser or by the operator (`admin social connect`), never by a tool.
+ * for a tool. Accounts are connected in the browser (/settings/social, src/web/social-settings.ts) or by the
+ * operator (`admin social connect`), never by a tool (spec 1.9).
+ *
+ * Status: `connected`; `needs_reconnect` (the network refused the credentials: revoked, expired beyond
+ * refresh; the settings page offers Reconnect); `disconnected` (the user disconnected it: tokens erased, the
+ * row kept for the deliveries' history, hidden from tools). Older rows may say `expired` or `error`.
  */
 import { isUuid } from "../../ids.ts";
 import type { Sealer } from "../../crypto/seal.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
+import type { NetworkAccount, TokenSet } from "../../providers/social/network.ts";
 import { isNetwork, type Network, NETWORKS, type ProviderAccount } from "../../providers/social/types.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 
@@ -49,13 +55,16 @@ function project(row: SafeRow): SafeSocialAccount {
   };
 }
 
-/** Lists the owner's connected accounts (safe projection), optionally of one network, ordered by network and name. */
+/** Lists the owner's accounts that are not disconnected (safe projection), ordered by network and name. */
 export async function listSocialAccounts(
   db: Knex,
   owner: Owner,
   network?: Network,
 ): Promise<SafeSocialAccount[]> {
-  const q = db("social_accounts").select(SAFE_COLUMNS).where(ownedBy(owner));
+  const q = db("social_accounts")
+    .select(SAFE_COLUMNS)
+    .where(ownedBy(owner))
+    .whereNot({ status: "disconnected" });
   if (network) q.where({ network });
   const rows = (await q
     .orderBy([{ column: "network" }, { column: "display_name" }, { column: "id" }])
@@ -65,8 +74,9 @@ export async function listSocialAccounts(
 
 /**
  * Resolves destination account ids for publishing or scheduling. Every id must be the owner's; the short-video
- * network is refused (service spec 1.11, 7 rule 5); an account that is not `connected` (expired,
- * needs_reconnect, error) is refused at the call, before any approval or delivery.
+ * network is refused (service spec 1.11, 7 rule 5) with the URL of the review page where the user finishes
+ * TikTok posts (`reviewUrl`); an account that is not `connected` (expired, needs_reconnect, error) is refused
+ * at the call, before any approval or delivery.
  * @throws ToolError not_found for an id the owner does not have; validation_failed for duplicates or tiktok;
  *   account_setup_required naming the accounts to reconnect.
  */
@@ -74,6 +84,7 @@ export async function resolveDestinations(
   db: Knex,
   owner: Owner,
   ids: readonly string[],
+  reviewUrl = "/review",
 ): Promise<SafeSocialAccount[]> {
   if (new Set(ids).size !== ids.length) {
     throw ToolError.validation("social_account_ids must not repeat an account", {
@@ -87,6 +98,7 @@ export async function resolveDestinations(
     ? ((await db("social_accounts")
         .select(SAFE_COLUMNS)
         .where(ownedBy(owner))
+        .whereNot({ status: "disconnected" })
         .whereIn("id", valid)) as SafeRow[])
     : [];
   const byId = new Map(rows.map((r) => [r.id, project(r)]));
@@ -100,8 +112,12 @@ export async function resolveDestinations(
   if (tiktok.length > 0) {
     throw new ToolError(
       "validation_failed",
-      "publishing or scheduling to tiktok through a tool is not allowed: tiktok needs creator options and per-post consent in the service's own review UI; remove the tiktok account and finish that post in the browser",
-      { network: "tiktok", social_account_ids: tiktok.map((a) => a.social_account_id) },
+      `publishing or scheduling to tiktok through a tool is not allowed: tiktok needs creator options and per-post consent in the service's own review page; remove the tiktok account and ask the user to finish that post at ${reviewUrl}`,
+      {
+        network: "tiktok",
+        social_account_ids: tiktok.map((a) => a.social_account_id),
+        review_url: reviewUrl,
+      },
     );
   }
   const unusable = out.filter((a) => a.status !== "connected");
@@ -117,17 +133,206 @@ export async function resolveDestinations(
   return out;
 }
 
-/** The provider's view of an account, with its access token opened. Never returned to a tool. */
-export async function providerAccount(db: Knex, sealer: Sealer, accountId: string): Promise<ProviderAccount> {
+/** An account row with its tokens opened, for the engine and adapters only. Never returned to a tool. */
+export interface OpenedAccount extends ProviderAccount {
+  workspaceId: string;
+  userId: string;
+  mode: "live" | "sandbox";
+  networkAccountId: string | null;
+  tokens: TokenSet;
+  settings: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+}
+
+/** Opens an account's tokens. @throws ToolError not_found. */
+export async function openAccount(db: Knex, sealer: Sealer, accountId: string): Promise<OpenedAccount> {
   const row = await db("social_accounts").where({ id: accountId }).first();
   if (!row) throw notFound("social account");
+  const open = <T>(v: string | null): T | undefined => (v ? sealer.open<T>(v) : undefined);
   return {
     id: row.id,
+    workspaceId: row.workspace_id,
+    userId: row.user_id,
     network: row.network,
     handle: row.handle,
     status: row.status,
-    accessToken: row.access_token_sealed ? sealer.open<string>(row.access_token_sealed) : undefined,
+    mode: row.mode === "live" ? "live" : "sandbox",
+    networkAccountId: row.network_account_id,
+    accessToken: open<string>(row.access_token_sealed),
+    tokens: {
+      accessToken: open<string>(row.access_token_sealed) ?? "",
+      refreshToken: open<string>(row.refresh_token_sealed),
+      expiresAt: row.token_expires_at ?? undefined,
+      refreshExpiresAt: row.refresh_expires_at ?? undefined,
+      scopes: row.scopes ?? [],
+    },
+    settings: row.settings ?? {},
+    metadata: open<Record<string, unknown>>(row.provider_metadata_sealed) ?? {},
   };
+}
+
+/** The provider's view of an account (analytics), with its access token opened. Never returned to a tool. */
+export async function providerAccount(db: Knex, sealer: Sealer, accountId: string): Promise<ProviderAccount> {
+  const a = await openAccount(db, sealer, accountId);
+  return {
+    id: a.id,
+    network: a.network,
+    handle: a.handle,
+    status: a.status,
+    mode: a.mode,
+    accessToken: a.accessToken,
+  };
+}
+
+/** The sealed token columns for `tokens`; a missing refresh token keeps the stored one (never lost). */
+function tokenColumns(sealer: Sealer, tokens: TokenSet): Record<string, unknown> {
+  return {
+    access_token_sealed: sealer.seal(tokens.accessToken),
+    ...(tokens.refreshToken !== undefined ? { refresh_token_sealed: sealer.seal(tokens.refreshToken) } : {}),
+    token_expires_at: tokens.expiresAt ?? null,
+    ...(tokens.refreshExpiresAt !== undefined ? { refresh_expires_at: tokens.refreshExpiresAt } : {}),
+    scopes: JSON.stringify(tokens.scopes),
+  };
+}
+
+/**
+ * Records an account that came back from a network's consent (browser connect flow). Connecting the same
+ * network account again (same workspace, network, `networkAccountId`) updates the existing row: new tokens,
+ * status `connected`, and the refresh token kept when the network sent none.
+ * @returns the safe projection and whether a row was created.
+ */
+export async function upsertConnectedAccount(
+  db: Knex,
+  sealer: Sealer,
+  owner: Owner,
+  input: {
+    network: Network;
+    mode: "live" | "sandbox";
+    account: NetworkAccount;
+    /** The user tokens from the exchange; `account.tokens` (Facebook Page token) wins when present. */
+    tokens: TokenSet;
+    now: Date;
+  },
+): Promise<{ account: SafeSocialAccount; created: boolean }> {
+  const tokens = input.account.tokens ?? input.tokens;
+  const a = input.account;
+  const values = {
+    display_name: (a.displayName ?? a.handle).slice(0, 120) || a.networkAccountId,
+    handle: a.handle.slice(0, 200) || null,
+    status: "connected",
+    mode: input.mode,
+    avatar_url: a.avatarUrl ?? null,
+    capabilities: JSON.stringify(a.capabilities),
+    provider_metadata_sealed: a.metadata ? sealer.seal(a.metadata) : null,
+    last_error: null,
+    connected_at: input.now,
+    token_refreshed_at: input.now,
+    updated_at: input.now,
+    ...tokenColumns(sealer, tokens),
+  };
+  return db.transaction(async (trx) => {
+    const existing = await trx("social_accounts")
+      .where({
+        workspace_id: owner.workspaceId,
+        network: input.network,
+        network_account_id: a.networkAccountId,
+      })
+      .forUpdate()
+      .first("id");
+    if (existing) {
+      const [row] = (await trx("social_accounts")
+        .where({ id: existing.id })
+        .update({ ...values, user_id: owner.userId })
+        .returning(SAFE_COLUMNS)) as SafeRow[];
+      return { account: project(row!), created: false };
+    }
+    const [row] = (await trx("social_accounts")
+      .insert({
+        ...values,
+        workspace_id: owner.workspaceId,
+        user_id: owner.userId,
+        network: input.network,
+        network_account_id: a.networkAccountId,
+      })
+      .returning(SAFE_COLUMNS)) as SafeRow[];
+    return { account: project(row!), created: true };
+  });
+}
+
+/** Saves refreshed tokens of an account (keeps the refresh token when the network sent none). */
+export async function saveRefreshedTokens(
+  db: Knex,
+  sealer: Sealer,
+  accountId: string,
+  tokens: TokenSet,
+  now: Date,
+): Promise<void> {
+  await db("social_accounts")
+    .where({ id: accountId })
+    .update({ ...tokenColumns(sealer, tokens), token_refreshed_at: now, updated_at: now, last_error: null });
+}
+
+/**
+ * Marks an account `needs_reconnect` with a safe reason (the network refused its credentials). Never called
+ * for transient errors (5xx, timeouts).
+ */
+export async function markNeedsReconnect(
+  db: Knex,
+  accountId: string,
+  reason: string,
+  now: Date,
+): Promise<void> {
+  await db("social_accounts")
+    .where({ id: accountId })
+    .whereNot({ status: "disconnected" })
+    .update({ status: "needs_reconnect", last_error: reason.slice(0, 500), updated_at: now });
+}
+
+/**
+ * Disconnects one of the owner's accounts: erases its tokens and metadata, status `disconnected` (the row
+ * stays for the history of its deliveries; reconnecting the same network account revives it).
+ * @returns false when the owner has no such account.
+ */
+export async function disconnectAccount(
+  db: Knex,
+  owner: Owner,
+  accountId: string,
+  now: Date,
+): Promise<boolean> {
+  if (!isUuid(accountId)) return false;
+  const n = await db("social_accounts")
+    .where(ownedBy(owner))
+    .where({ id: accountId })
+    .whereNot({ status: "disconnected" })
+    .update({
+      status: "disconnected",
+      access_token_sealed: null,
+      refresh_token_sealed: null,
+      provider_metadata_sealed: null,
+      token_expires_at: null,
+      refresh_expires_at: null,
+      updated_at: now,
+    });
+  return n > 0;
+}
+
+/**
+ * Per-account publishing defaults set on /settings/social (service spec 1.11: what a tool cannot express).
+ * Only the keys in `allowed` are kept; values are short strings.
+ */
+export async function updateAccountSettings(
+  db: Knex,
+  owner: Owner,
+  accountId: string,
+  settings: Record<string, string>,
+  now: Date,
+): Promise<boolean> {
+  if (!isUuid(accountId)) return false;
+  const n = await db("social_accounts")
+    .where(ownedBy(owner))
+    .where({ id: accountId })
+    .update({ settings: JSON.stringify(settings), updated_at: now });
+  return n > 0;
 }
 
 export interface ConnectAccount {
@@ -138,11 +343,17 @@ export interface ConnectAccount {
   accessToken?: string | undefined;
   refreshToken?: string | undefined;
   providerMetadata?: Record<string, unknown> | undefined;
+  /** live | sandbox (default sandbox). */
+  mode?: "live" | "sandbox" | undefined;
+  networkAccountId?: string | undefined;
+  expiresAt?: Date | undefined;
+  scopes?: string[] | undefined;
 }
 
 /**
- * Records a connected account for `owner` (operator command and browser connect flow; never a tool).
- * Credentials are sealed with `sealer`; without a sealer none may be given.
+ * Records a connected account for `owner` (operator command; the browser uses `upsertConnectedAccount`).
+ * Credentials are sealed with `sealer`; without a sealer none may be given. A `networkAccountId` already
+ * connected in the workspace updates that row.
  * @throws Error for an unknown network, an empty name, or credentials without a sealer.
  */
 export async function connectSocialAccount(
@@ -159,17 +370,40 @@ export async function connectSocialAccount(
   );
   if (secrets && !sealer) throw new Error("credentials can only be stored sealed");
   const seal = (v: unknown) => (v === undefined || !sealer ? null : sealer.seal(v));
+  const values = {
+    display_name: name,
+    handle: input.handle?.trim() || null,
+    status: "connected",
+    mode: input.mode ?? "sandbox",
+    access_token_sealed: seal(input.accessToken),
+    refresh_token_sealed: seal(input.refreshToken),
+    provider_metadata_sealed: seal(input.providerMetadata),
+    token_expires_at: input.expiresAt ?? null,
+    scopes: JSON.stringify(input.scopes ?? []),
+  };
+  if (input.networkAccountId) {
+    const existing = await db("social_accounts")
+      .where({
+        workspace_id: owner.workspaceId,
+        network: input.network,
+        network_account_id: input.networkAccountId,
+      })
+      .first("id");
+    if (existing) {
+      const [row] = (await db("social_accounts")
+        .where({ id: existing.id })
+        .update({ ...values, updated_at: db.fn.now() })
+        .returning(SAFE_COLUMNS)) as SafeRow[];
+      return project(row!);
+    }
+  }
   const [row] = (await db("social_accounts")
     .insert({
+      ...values,
       workspace_id: owner.workspaceId,
       user_id: owner.userId,
       network: input.network,
-      display_name: name,
-      handle: input.handle?.trim() || null,
-      status: "connected",
-      access_token_sealed: seal(input.accessToken),
-      refresh_token_sealed: seal(input.refreshToken),
-      provider_metadata_sealed: seal(input.providerMetadata),
+      network_account_id: input.networkAccountId ?? null,
     })
     .returning(SAFE_COLUMNS)) as SafeRow[];
   return project(row!);

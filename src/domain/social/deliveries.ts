@@ -1,19 +1,27 @@
 /**
- * Deliveries: one record per (post, destination account) publication attempt (service spec 2.7). A delivery
- * carries `post_url` once published and may stay `pending` (for example while the account must be
- * reconnected). Publishing goes through the social provider boundary.
+ * Deliveries: one record per (post, destination account) publication (service spec 2.7). A delivery moves
+ * through `pending -> uploading -> processing -> published | failed` (plus `outcome_unknown`, and
+ * `needs_review` for TikTok posts waiting for the review page), driven by the engine (./engine.ts); it
+ * carries the network's `post_url` once published (a sandbox account's is this service's
+ * `/sandbox/{network}/{delivery}` page) and the safe `reason` of a failure or wait.
  */
 import { isUuid } from "../../ids.ts";
-import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import type { Network } from "../../providers/social/types.ts";
-import { providerAccount } from "./accounts.ts";
 
 /** Delivery statuses (service spec 2.7). */
-export const DELIVERY_STATUSES = ["pending", "publishing", "published", "failed", "needs_review"] as const;
+export const DELIVERY_STATUSES = [
+  "pending",
+  "uploading",
+  "processing",
+  "published",
+  "failed",
+  "outcome_unknown",
+  "needs_review",
+] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export interface DeliveryView {
@@ -24,6 +32,8 @@ export interface DeliveryView {
   network: Network;
   status: DeliveryStatus;
   post_url: string | null;
+  /** Why the delivery failed, waits or is unknown (safe text); null when published or on its way. */
+  reason: string | null;
   scheduled_for: string | null;
   published_at: string | null;
 }
@@ -35,6 +45,7 @@ const COLUMNS = [
   "d.schedule_id",
   "d.status",
   "d.post_url",
+  "d.error",
   "d.scheduled_for",
   "d.published_at",
   "d.created_at",
@@ -51,6 +62,7 @@ export function deliveryView(r: any): DeliveryView {
     network: r.network,
     status: r.status,
     post_url: r.post_url ?? null,
+    reason: r.status === "published" ? null : (r.error ?? null),
     scheduled_for: r.scheduled_for ? new Date(r.scheduled_for).toISOString() : null,
     published_at: r.published_at ? new Date(r.published_at).toISOString() : null,
   };
@@ -145,96 +157,4 @@ export async function assertPublishable(
       );
     }
   }
-}
-
-/**
- * Publishes each of `deliveryIds` through the social provider and records the outcome on the delivery:
- * `published` (with `post_url`), `pending` or `failed`. Then derives the post's status.
- * Runs outside any caller transaction (provider calls are slow); each delivery is updated on its own.
- */
-export async function publishDeliveries(
-  app: AppContext,
-  deliveryIds: string[],
-  signal?: AbortSignal,
-): Promise<void> {
-  const provider = app.providers.social;
-  for (const id of deliveryIds) {
-    const claimed = await app
-      .db("deliveries")
-      .where({ id })
-      .whereIn("status", ["pending"])
-      .update({ status: "publishing", updated_at: app.clock.now() })
-      .returning(["id", "post_id", "social_account_id"]);
-    const d = claimed[0];
-    if (!d) continue;
-    const post = await app.db("posts").where({ id: d.post_id }).first();
-    const account = await providerAccount(app.db, app.sealer, d.social_account_id);
-    let outcome: Awaited<ReturnType<typeof provider.publish>>;
-    try {
-      outcome = await provider.publish(
-        account,
-        {
-          deliveryId: id,
-          postId: d.post_id,
-          type: post.type,
-          caption: post.caption,
-          mediaAssetIds: post.media_asset_ids ?? [],
-        },
-        signal,
-      );
-    } catch (err) {
-      app.log.warn(
-        { delivery_id: id, err: { name: (err as Error)?.name } },
-        "social provider publish failed",
-      );
-      outcome = { status: "failed", reason: "the network did not accept the post" };
-    }
-    const now = app.clock.now();
-    if (outcome.status === "published") {
-      await app.db("deliveries").where({ id }).update({
-        status: "published",
-        post_url: outcome.postUrl,
-        provider_post_id: outcome.providerPostId,
-        published_at: now,
-        error: null,
-        updated_at: now,
-      });
-    } else {
-      await app
-        .db("deliveries")
-        .where({ id })
-        .update({ status: outcome.status, error: outcome.reason, updated_at: now });
-    }
-  }
-  const postIds = await app.db("deliveries").whereIn("id", deliveryIds).distinct("post_id");
-  for (const { post_id } of postIds) await refreshPostStatus(app.db, post_id, app.clock.now());
-}
-
-/**
- * Derives a post's status from its deliveries: every delivery published -> `published`; any published or in
- * flight -> `publishing` (or `published` when the rest failed); only future pending deliveries -> `scheduled`;
- * all failed -> `failed`.
- */
-export async function refreshPostStatus(db: Knex, postId: string, now: Date): Promise<void> {
-  const rows: Array<{ status: string; scheduled_for: Date | null }> = await db("deliveries")
-    .where({ post_id: postId })
-    .select("status", "scheduled_for");
-  if (rows.length === 0) return;
-  const count = (s: string) => rows.filter((r) => r.status === s).length;
-  const futurePending = rows.filter(
-    (r) => r.status === "pending" && r.scheduled_for && r.scheduled_for > now,
-  ).length;
-  let status: string;
-  if (count("published") === rows.length) status = "published";
-  else if (
-    futurePending > 0 &&
-    futurePending === count("pending") &&
-    count("publishing") === 0 &&
-    count("published") === 0
-  )
-    status = "scheduled";
-  else if (count("pending") + count("publishing") > 0) status = "publishing";
-  else if (count("published") > 0) status = "published";
-  else status = "failed";
-  await db("posts").where({ id: postId }).update({ status, updated_at: now });
 }

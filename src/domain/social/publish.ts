@@ -12,8 +12,9 @@ import {
   deliveriesQuery,
   deliveryView,
   ownedPost,
-  publishDeliveries,
 } from "./deliveries.ts";
+import { advanceDeliveries } from "./engine.ts";
+import { assertNetworkRules } from "./validate.ts";
 import type { Owner } from "../owner.ts";
 import { resolveDestinations, type SafeSocialAccount } from "./accounts.ts";
 
@@ -50,19 +51,27 @@ export async function preparePublication(
   db: Knex,
   owner: Owner,
   req: PublicationRequest,
+  options: { reviewUrl?: string | undefined } = {},
 ): Promise<PreparedPublication> {
   if (req.social_account_ids.length === 0) {
     throw new ToolError("validation_failed", "social_account_ids needs at least one destination account");
   }
   const post = await ownedPost(db, owner, req.post_id);
-  const accounts = await resolveDestinations(db, owner, req.social_account_ids);
+  const accounts = await resolveDestinations(db, owner, req.social_account_ids, options.reviewUrl);
   await assertPublishable(db, post);
+  await assertNetworkRules(db, post, accounts);
   return { post, accounts };
+}
+
+/** The review page URL of this service (named in the TikTok refusal). */
+export function reviewUrl(publicBaseUrl: string): string {
+  return `${publicBaseUrl}/review`;
 }
 
 /**
  * Publishes now: re-validates (the post or an account may have changed since approval), creates one pending
- * delivery per account, then publishes each through the provider. Deliveries may remain `pending`.
+ * delivery per account, then runs the delivery engine for a short while (./engine.ts `advanceDeliveries`);
+ * deliveries still on their way are carried on by the worker's delivery pass.
  * @returns the post id and the deliveries.
  */
 export async function publishPost(
@@ -73,7 +82,9 @@ export async function publishPost(
   signal?: AbortSignal,
 ): Promise<{ post_id: string; deliveries: DeliveryView[] }> {
   const ids = await app.db.transaction(async (trx) => {
-    const prepared = await preparePublication(trx, owner, req);
+    const prepared = await preparePublication(trx, owner, req, {
+      reviewUrl: reviewUrl(app.config.publicBaseUrl),
+    });
     const now = app.clock.now();
     const rows = await trx("deliveries")
       .insert(
@@ -92,7 +103,7 @@ export async function publishPost(
     await trx("posts").where({ id: prepared.post.id }).update({ status: "publishing", updated_at: now });
     return rows.map((r: { id: string }) => r.id);
   });
-  await publishDeliveries(app, ids, signal);
+  await advanceDeliveries(app, ids, { signal });
   const rows = await deliveriesQuery(app.db, owner).whereIn("d.id", ids).orderBy("a.network");
   return { post_id: req.post_id, deliveries: rows.map(deliveryView) };
 }

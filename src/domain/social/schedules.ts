@@ -7,14 +7,14 @@ import { isUuid } from "../../ids.ts";
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
+import { type DeliveryView, deliveriesQuery, deliveryView } from "./deliveries.ts";
+import { advanceDeliveries, refreshPostStatus } from "./engine.ts";
 import {
-  type DeliveryView,
-  deliveriesQuery,
-  deliveryView,
-  publishDeliveries,
-  refreshPostStatus,
-} from "./deliveries.ts";
-import { type PreparedPublication, preparePublication, type PublicationRequest } from "./publish.ts";
+  type PreparedPublication,
+  preparePublication,
+  type PublicationRequest,
+  reviewUrl,
+} from "./publish.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { holdInactiveWork } from "../account/suspension.ts";
 
@@ -43,6 +43,7 @@ export async function prepareSchedule(
   owner: Owner,
   req: ScheduleRequest,
   now: Date,
+  options: { reviewUrl?: string | undefined } = {},
 ): Promise<PreparedPublication & { at: Date }> {
   const at = new Date(req.scheduled_for);
   if (!/[zZ]|[+-]\d{2}:?\d{2}$/.test(req.scheduled_for) || Number.isNaN(at.getTime())) {
@@ -62,7 +63,7 @@ export async function prepareSchedule(
       rule: "must be a future time",
     });
   }
-  const prepared = await preparePublication(db, owner, req);
+  const prepared = await preparePublication(db, owner, req, options);
   return { ...prepared, at };
 }
 
@@ -78,7 +79,9 @@ export async function schedulePost(
 ): Promise<ScheduleView> {
   const scheduleId = await app.db.transaction(async (trx) => {
     const now = app.clock.now();
-    const prepared = await prepareSchedule(trx, owner, req, now);
+    const prepared = await prepareSchedule(trx, owner, req, now, {
+      reviewUrl: reviewUrl(app.config.publicBaseUrl),
+    });
     const [schedule] = await trx("schedules")
       .insert({
         workspace_id: owner.workspaceId,
@@ -129,10 +132,11 @@ export async function getSchedule(db: Knex, owner: Owner, scheduleId: string): P
 }
 
 /**
- * Publishes every schedule whose time has come (status `scheduled`, `scheduled_for <= now`), claiming each
- * atomically so concurrent schedulers cannot publish it twice. Meant for the maintenance scheduler.
+ * Starts every schedule whose time has come (status `scheduled` -> `publishing`, `scheduled_for <= now`),
+ * claiming each atomically so concurrent schedulers cannot start it twice, and runs its deliveries through
+ * the engine for a few seconds (the delivery pass carries on). Meant for the scheduler pass.
  * Schedules of a suspended or removed user or workspace are first canceled with their reason
- * (`holdInactiveWork`), never published.
+ * (`holdInactiveWork`), never started.
  * @returns the number of schedules published.
  */
 export async function publishDueSchedules(app: AppContext, limit = 100): Promise<number> {
@@ -153,19 +157,15 @@ export async function publishDueSchedules(app: AppContext, limit = 100): Promise
     .update({ status: "publishing", updated_at: now })
     .returning("id");
   for (const { id } of claimed) {
-    const ids = (await app.db("deliveries").where({ schedule_id: id, status: "pending" }).select("id")).map(
-      (r: { id: string }) => r.id,
-    );
-    await publishDeliveries(app, ids);
-    const statuses: string[] = (await app.db("deliveries").where({ schedule_id: id }).select("status")).map(
-      (r: { status: string }) => r.status,
-    );
-    const status = statuses.every((s) => s === "published")
-      ? "published"
-      : statuses.every((s) => s === "failed")
-        ? "failed"
-        : "publishing";
-    await app.db("schedules").where({ id }).update({ status, updated_at: app.clock.now() });
+    const ids = (
+      await app
+        .db("deliveries")
+        .where({ schedule_id: id })
+        .whereIn("status", ["pending", "uploading", "processing", "outcome_unknown"])
+        .select("id")
+    ).map((r: { id: string }) => r.id);
+    // The engine settles the schedule's status when its last delivery finishes (./engine.ts).
+    await advanceDeliveries(app, ids, { budgetSeconds: 5 });
   }
   return claimed.length;
 }

@@ -1,7 +1,7 @@
 /**
- * The social network provider boundary (service spec 1.8, 2.7): publishing a post to a connected account and
- * reading lifetime counters for analytics. Credentials reach a provider only as opened (decrypted) values
- * inside this boundary; they are never returned to callers or serialized.
+ * The social network provider boundary (service spec 1.8, 2.7): the registry of network adapters (connect
+ * and publish, ./network.ts) and the analytics counters. Credentials reach a provider only as opened
+ * (decrypted) values inside this boundary; they are never returned to callers or serialized.
  */
 
 /** The seven integrated networks (DESIGN.md section 4). `tiktok` is the short-video network. */
@@ -17,26 +17,13 @@ export interface ProviderAccount {
   id: string;
   network: Network;
   handle: string | null;
-  /** connected | expired | error */
+  /** connected | needs_reconnect | disconnected (older rows: expired | error) */
   status: string;
+  /** live | sandbox */
+  mode?: string | undefined;
   /** Opened access token, when the provider needs one. */
   accessToken?: string | undefined;
 }
-
-/** What is being published. `caption` is data, never logged. */
-export interface ProviderPost {
-  deliveryId: string;
-  postId: string;
-  type: string;
-  caption: string | null;
-  mediaAssetIds: string[];
-}
-
-/** Outcome of one publish attempt. `pending`: accepted but not (yet) live; publishing can stay pending. */
-export type PublishOutcome =
-  | { status: "published"; postUrl: string; providerPostId: string }
-  | { status: "pending"; reason: string }
-  | { status: "failed"; reason: string };
 
 /** Lifetime counters as reported by the network; `null` = the network does not report it (missing, not 0). */
 export interface AccountCounters {
@@ -55,10 +42,9 @@ export interface PostCounters {
   saves: number | null;
 }
 
+/** Analytics counters of accounts and published posts (service spec 6.3). */
 export interface SocialProvider {
   readonly name: string;
-  /** Publishes one delivery. Never throws for a network-side refusal: returns `failed` with a safe reason. */
-  publish(account: ProviderAccount, post: ProviderPost, signal?: AbortSignal): Promise<PublishOutcome>;
   /** Current lifetime counters of the account, or undefined when the account cannot be read now. */
   accountCounters(account: ProviderAccount): Promise<AccountCounters | undefined>;
   /** Current lifetime counters of a published post, or undefined when it cannot be read now. */

@@ -5,13 +5,17 @@
  * provider. Deliveries can stay `pending`; follow them with list_deliveries.
  */
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
-import { preparePublication, publishPost } from "../../domain/social/publish.ts";
+import { preparePublication, publishPost, reviewUrl } from "../../domain/social/publish.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { describePublication } from "./describe-publication.ts";
 
 export const handler: ToolHandlers["publish_post"] = {
   async describe(input, ctx) {
-    return describePublication(await preparePublication(ctx.db, ownerOf(ctx.auth), input));
+    return describePublication(
+      await preparePublication(ctx.db, ownerOf(ctx.auth), input, {
+        reviewUrl: reviewUrl(ctx.app.config.publicBaseUrl),
+      }),
+    );
   },
   async execute(input, ctx) {
     const out = await publishPost(ctx.app, ownerOf(ctx.auth), input, ctx.operationId, ctx.signal);

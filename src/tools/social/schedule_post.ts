@@ -5,12 +5,15 @@
  */
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
+import { reviewUrl } from "../../domain/social/publish.ts";
 import { prepareSchedule, schedulePost } from "../../domain/social/schedules.ts";
 import { describePublication } from "./describe-publication.ts";
 
 export const handler: ToolHandlers["schedule_post"] = {
   async describe(input, ctx) {
-    const p = await prepareSchedule(ctx.db, ownerOf(ctx.auth), input, ctx.app.clock.now());
+    const p = await prepareSchedule(ctx.db, ownerOf(ctx.auth), input, ctx.app.clock.now(), {
+      reviewUrl: reviewUrl(ctx.app.config.publicBaseUrl),
+    });
     return describePublication(p, p.at);
   },
   async execute(input, ctx) {

@@ -2,13 +2,23 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { syncAnalytics } from "../../../src/domain/analytics/sync.ts";
-import { localSocialProvider } from "../../../src/providers/social/local.ts";
+import { sandboxAnalytics } from "../../../src/providers/social/sandbox/analytics.ts";
 import { handler as accountHandler } from "../../../src/tools/analytics/get_account_analytics.ts";
 import { handler as bestHandler } from "../../../src/tools/analytics/get_best_performing_content.ts";
 import { handler as postHandler } from "../../../src/tools/analytics/get_post_analytics.ts";
 import { handler as publishHandler } from "../../../src/tools/social/publish_post.ts";
 import { handler as scheduleHandler } from "../../../src/tools/social/schedule_post.ts";
-import { account, inline, key, named, reviewed, setup, textPost, toolError } from "../carousels/fixtures.ts";
+import {
+  account,
+  imagePost,
+  inline,
+  key,
+  named,
+  reviewed,
+  setup,
+  textPost,
+  toolError,
+} from "../carousels/fixtures.ts";
 
 const accountAnalytics = named("get_account_analytics", accountHandler);
 const postAnalytics = named("get_post_analytics", postHandler);
@@ -22,7 +32,7 @@ const expired = await account(app, me, "facebook", "Old page");
 
 const posts: string[] = [];
 for (let i = 0; i < 4; i++) {
-  const id = await textPost(app, me, `Post number ${i}`);
+  const id = await imagePost(app, me, `Post number ${i}`);
   await reviewed(app, me, publish, {
     post_id: id,
     social_account_ids: [insta, linkedin],
@@ -64,7 +74,7 @@ test("syncAnalytics saves provider counters; unreported metrics stay null and ma
   const ig = out.data.accounts.find((a) => a.social_account_id === insta)!;
   const li = out.data.accounts.find((a) => a.social_account_id === linkedin)!;
   const fb = out.data.accounts.find((a) => a.social_account_id === expired)!;
-  const expected = await localSocialProvider().accountCounters({
+  const expected = await sandboxAnalytics().accountCounters({
     id: insta,
     network: "instagram",
     handle: null,
@@ -101,7 +111,7 @@ test("best performing content ranks by available views, at most 5, within a publ
   const out0 = await inline(app, me, best, {});
   assert.equal(out0.data.items.length, 4, "linkedin deliveries have no views and are not ranked");
   for (let i = 4; i < 7; i++) {
-    const id = await textPost(app, me, `Post number ${i}`);
+    const id = await imagePost(app, me, `Post number ${i}`);
     await reviewed(app, me, publish, { post_id: id, social_account_ids: [insta], idempotency_key: key() });
     posts.push(id);
   }

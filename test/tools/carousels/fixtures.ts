@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { Compile } from "typebox/compile";
 import { addMember } from "../../../src/domain/account/accounts.ts";
 import { grantCredits } from "../../../src/domain/account/credits.ts";
-import { connectSocialAccount } from "../../../src/domain/social/accounts.ts";
+import { connectSandboxAccounts } from "../../../src/domain/social/connect.ts";
+import type { Network } from "../../../src/providers/social/types.ts";
 import { ToolError } from "../../../src/errors.ts";
 import type { Knex } from "../../../src/db/knex.ts";
 import type { ToolContext, ToolHandler, ToolOutput } from "../../../src/tool-contract.ts";
@@ -186,7 +187,10 @@ export async function ctaArtwork(app: TestApp, who: Who, productId: string): Pro
   return assetId;
 }
 
-/** Connects a social account for `who` (with sealed tokens, to prove they never leak). */
+/**
+ * Connects a sandbox social account for `who` through the sandbox connector's code exchange (real sealed
+ * tokens, to prove they never leak), shown as `name` with handle `@{network}_handle`.
+ */
 export async function account(
   app: TestApp,
   who: Who,
@@ -194,22 +198,17 @@ export async function account(
   name = `My ${network}`,
   status = "connected",
 ) {
-  const a = await connectSocialAccount(
-    app.ctx.db,
-    app.ctx.sealer,
+  const [a] = await connectSandboxAccounts(
+    app.ctx,
     { userId: who.user_id, workspaceId: who.workspace_id },
-    {
-      network,
-      displayName: name,
-      handle: `@${network}_handle`,
-      accessToken: "secret-access-token-value",
-      refreshToken: "secret-refresh-token-value",
-      providerMetadata: { page_id: "secret-page-id" },
-    },
+    network as Network,
+    [name],
   );
-  if (status !== "connected")
-    await app.ctx.db("social_accounts").where({ id: a.social_account_id }).update({ status });
-  return a.social_account_id;
+  await app.ctx
+    .db("social_accounts")
+    .where({ id: a!.social_account_id })
+    .update({ display_name: name, handle: `@${network}_handle`, status });
+  return a!.social_account_id;
 }
 
 /** A draft text post of `who`. */
@@ -217,6 +216,59 @@ export async function textPost(app: TestApp, who: Who, caption = "Hello from the
   const [row] = await app.ctx
     .db("posts")
     .insert({ workspace_id: who.workspace_id, user_id: who.user_id, type: "text", status: "draft", caption })
+    .returning("id");
+  return row.id;
+}
+
+/**
+ * A stored JPEG image asset of `who` (real bytes in the media storage, made with sharp), `size` pixels square.
+ */
+export async function storedImage(app: TestApp, who: Who, size = 64): Promise<string> {
+  const sharp = (await import("sharp")).default;
+  const bytes = await sharp({
+    create: { width: size, height: size, channels: 3, background: { r: 200, g: 80, b: 40 } },
+  })
+    .jpeg()
+    .toBuffer();
+  const storage = app.ctx.providers.storage;
+  const storageKey = storage.newKey("jpg");
+  await storage.putBytes(storageKey, bytes);
+  const [row] = await app.ctx
+    .db("media_assets")
+    .insert({
+      workspace_id: who.workspace_id,
+      user_id: who.user_id,
+      kind: "image",
+      mime_type: "image/jpeg",
+      bytes: bytes.length,
+      width: size,
+      height: size,
+      storage_key: storageKey,
+      title: "stored image",
+    })
+    .returning("id");
+  return row.id;
+}
+
+/** A draft image post of `who` with `images` stored JPEG images (an image post, or a carousel from 2). */
+export async function imagePost(
+  app: TestApp,
+  who: Who,
+  caption = "Hello from the tests",
+  images = 1,
+): Promise<string> {
+  const ids: string[] = [];
+  for (let i = 0; i < images; i++) ids.push(await storedImage(app, who));
+  const [row] = await app.ctx
+    .db("posts")
+    .insert({
+      workspace_id: who.workspace_id,
+      user_id: who.user_id,
+      type: "image",
+      status: "draft",
+      caption,
+      media_asset_ids: JSON.stringify(ids),
+    })
     .returning("id");
   return row.id;
 }

@@ -11,7 +11,7 @@ import { startTestApp } from "../../helpers/app.ts";
 import { rpc } from "../../helpers/mcp-client.ts";
 import { connect } from "../../helpers/tokens.ts";
 import { browserSession, postDecision, waitFor } from "../../operations/helpers.ts";
-import { account, product, textPost } from "../carousels/fixtures.ts";
+import { account, imagePost, product } from "../carousels/fixtures.ts";
 
 const app = await startTestApp({ worker: true });
 const me = await app.user();
@@ -66,7 +66,7 @@ test("queued: generate_carousel returns post and run ids, charges 30, and get_ca
 });
 
 test("review: publish_post needs approval; after the owner approves, the delivery is published", async () => {
-  const postId = await textPost(app, me, "Approved on the wire");
+  const postId = await imagePost(app, me, "Approved on the wire");
   const refused = await call("publish_post", {
     post_id: postId,
     social_account_ids: [tiktok],
@@ -104,5 +104,5 @@ test("review: publish_post needs approval; after the owner approves, the deliver
   assert.equal(status.structuredContent.data.status, "succeeded", JSON.stringify(status.structuredContent));
   const delivery = status.structuredContent.data.result.deliveries[0];
   assert.equal(delivery.status, "published");
-  assert.match(delivery.post_url, /^https:\/\/www\.instagram\.com\/p\//);
+  assert.equal(delivery.post_url, `${app.url}/sandbox/instagram/${delivery.delivery_id}`);
 });

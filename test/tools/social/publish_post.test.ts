@@ -1,4 +1,4 @@
-/** list_connected_social_accounts, publish_post and list_deliveries over a real database and the local provider. */
+/** list_connected_social_accounts, publish_post and list_deliveries over a real database and the sandbox connector. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { handler as listAccountsHandler } from "../../../src/tools/social/list_connected_social_accounts.ts";
@@ -22,6 +22,7 @@ const listDeliveries = named("list_deliveries", listDeliveriesHandler);
 const publish = named("publish_post", publishHandler);
 
 const { app, me, other, peer } = await setup();
+const page = await account(app, me, "facebook", "Shop Page");
 const insta = await account(app, me, "instagram", "Shop Insta");
 const linkedin = await account(app, me, "linkedin", "Shop LinkedIn");
 const tiktok = await account(app, me, "tiktok", "Shop TikTok");
@@ -35,6 +36,7 @@ test("list_connected_social_accounts returns the safe projection of my accounts 
     "Old Page",
     "Shop Insta",
     "Shop LinkedIn",
+    "Shop Page",
     "Shop TikTok",
   ]);
   for (const item of out.data.items) {
@@ -50,7 +52,9 @@ test("list_connected_social_accounts returns the safe projection of my accounts 
   assert.ok(!text.includes("secret"), "no token or provider metadata in the projection");
   const row = await app.ctx.db("social_accounts").where({ id: insta }).first();
   assert.ok(!row.access_token_sealed.includes("secret"), "tokens are sealed at rest");
-  assert.equal(app.ctx.sealer.open(row.access_token_sealed), "secret-access-token-value");
+  const token = app.ctx.sealer.open<string>(row.access_token_sealed);
+  assert.ok(token.length > 40, "a sandbox access token is stored sealed");
+  assert.ok(!text.includes(token) && !text.includes(row.access_token_sealed), "and never listed");
   assert.equal(out.data.items.find((a) => a.social_account_id === expired)!.status, "expired");
   assert.ok(
     !out.data.items.some(
@@ -63,22 +67,23 @@ test("publish_post describes the post and destinations, then publishes with post
   const postId = await textPost(app, me, "Summer sale starts now");
   const { description, result } = await reviewed(app, me, publish, {
     post_id: postId,
-    social_account_ids: [insta, linkedin],
+    social_account_ids: [page, linkedin],
     idempotency_key: key(),
   });
   assert.match(
     description.summary,
-    /Publish the text post “Summer sale starts now” now to Shop Insta \(Instagram\), Shop LinkedIn \(LinkedIn\)/,
+    /Publish the text post “Summer sale starts now” now to Shop Page \(Facebook\), Shop LinkedIn \(LinkedIn\)/,
   );
   assert.deepEqual(description.resources, [{ kind: "post", id: postId, label: "Summer sale starts now" }]);
   assert.deepEqual(description.destinations, [
-    { name: "Shop Insta", network: "instagram" },
+    { name: "Shop Page", network: "facebook" },
     { name: "Shop LinkedIn", network: "linkedin" },
   ]);
   assert.equal(result.data.deliveries.length, 2);
   for (const d of result.data.deliveries) {
     assert.equal(d.status, "published");
-    assert.match(d.post_url!, /^https:\/\//);
+    assert.equal(d.post_url, `${app.url}/sandbox/${d.network}/${d.delivery_id}`, "the sandbox post page");
+    assert.equal(d.reason, null);
     assert.ok(d.published_at);
   }
   const post = await app.ctx.db("posts").where({ id: postId }).first();
@@ -110,8 +115,9 @@ test("tiktok is rejected at call time with a clear validation_failed, before any
   assert.equal(err.code, "validation_failed");
   assert.match(
     err.message,
-    /tiktok needs creator options and per-post consent in the service's own review UI/,
+    /tiktok needs creator options and per-post consent in the service's own review page/,
   );
+  assert.ok(err.message.includes(`${app.url}/review`), "the message gives the review page URL");
   assert.equal((await app.ctx.db("deliveries").where({ post_id: postId })).length, 0);
 });
 
@@ -163,13 +169,13 @@ test("a carousel must be approved before it is published", async () => {
 test("the post is re-checked at execution: deleted after approval -> not_found, no delivery", async () => {
   const postId = await textPost(app, me);
   await publish.describe!(
-    { post_id: postId, social_account_ids: [insta], idempotency_key: key() },
+    { post_id: postId, social_account_ids: [page], idempotency_key: key() },
     toolContext(app, me),
   );
   await app.ctx.db("posts").where({ id: postId }).update({ deleted_at: new Date() });
   const err = await toolError(
     publish.execute(
-      { post_id: postId, social_account_ids: [insta], idempotency_key: key() },
+      { post_id: postId, social_account_ids: [page], idempotency_key: key() },
       toolContext(app, me),
     ),
   );
@@ -182,7 +188,7 @@ test("list_deliveries pages newest first with an opaque cursor", async () => {
   for (let i = 0; i < 3; i++)
     await reviewed(app, me, publish, {
       post_id: postId,
-      social_account_ids: [insta],
+      social_account_ids: [page],
       idempotency_key: key(),
     });
   const first = await inline(app, me, listDeliveries, { post_id: postId, limit: 2 });

@@ -1,4 +1,4 @@
-/** schedule_post, get_schedule and the due-schedule publisher over a real database and the local provider. */
+/** schedule_post, get_schedule and the due-schedule publisher over a real database and the sandbox connector. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { publishDueSchedules } from "../../../src/domain/social/schedules.ts";
@@ -6,6 +6,7 @@ import { handler as getScheduleHandler } from "../../../src/tools/social/get_sch
 import { handler as scheduleHandler } from "../../../src/tools/social/schedule_post.ts";
 import {
   account,
+  imagePost,
   inline,
   key,
   named,
@@ -26,7 +27,7 @@ const tiktok = await account(app, me, "tiktok", "Shop TikTok");
 const inAnHour = () => new Date(Date.now() + 3600_000).toISOString();
 
 test("schedule_post creates a schedule with pending deliveries; get_schedule reads it", async () => {
-  const postId = await textPost(app, me, "Launch day");
+  const postId = await imagePost(app, me, "Launch day");
   const at = inAnHour();
   const { description, result } = await reviewed(app, me, schedule, {
     post_id: postId,
@@ -34,7 +35,7 @@ test("schedule_post creates a schedule with pending deliveries; get_schedule rea
     social_account_ids: [insta, pinterest],
     idempotency_key: key(),
   });
-  assert.match(description.summary, /^Schedule the text post “Launch day” for /);
+  assert.match(description.summary, /^Schedule the image post “Launch day” for /);
   assert.equal(description.destinations.length, 2);
   assert.equal(result.data.status, "scheduled");
   assert.equal(result.data.scheduled_for, at);
@@ -95,7 +96,7 @@ test("foreign posts are not_found at describe time", async () => {
 });
 
 test("publishDueSchedules publishes a schedule whose time has come, exactly once", async () => {
-  const postId = await textPost(app, me);
+  const postId = await imagePost(app, me);
   const { result } = await reviewed(app, me, schedule, {
     post_id: postId,
     scheduled_for: inAnHour(),
@@ -114,5 +115,6 @@ test("publishDueSchedules publishes a schedule whose time has come, exactly once
   const read = await inline(app, me, getSchedule, { schedule_id: result.data.schedule_id });
   assert.equal(read.data.status, "published");
   assert.equal(read.data.deliveries[0]!.status, "published");
-  assert.match(read.data.deliveries[0]!.post_url!, /^https:\/\/www\.instagram\.com\/p\//);
+  const d = read.data.deliveries[0]!;
+  assert.equal(d.post_url, `${app.url}/sandbox/instagram/${d.delivery_id}`, "the sandbox post page");
 });

@@ -1,0 +1,458 @@
+/**
+ * The delivery engine (service spec 2.7, 3.1; docs/social.md): each delivery is a state machine
+ * `pending -> uploading -> processing -> published | failed`, plus `outcome_unknown`, persisted at every
+ * step. One step = one call of the network adapter's `step` (src/providers/social/network.ts), which saves
+ * the network's ids (containers, publish_id, upload session) through `save` the moment they exist.
+ *
+ * Guarantees:
+ * - A step runs under a lease (`locked_until`), so two workers never step the same delivery at once.
+ * - `step_started_at` is set before the adapter is called and cleared after the result is saved. A worker
+ *   that dies mid-step leaves it set: the next worker treats the delivery as `outcome_unknown` and asks the
+ *   network (`reconcile`) before doing anything else. A create call is never retried blindly.
+ * - `NetworkTransientError` after a create -> `outcome_unknown`; before a create -> retried with
+ *   exponential backoff (5 s doubling, at most 15 min) up to `MAX_ATTEMPTS`, then `failed`.
+ * - `NetworkRateLimitError` -> the same step again after `retryAfterSeconds` (Retry-After / usage headers).
+ * - `NetworkAuthError` -> the account becomes `needs_reconnect`, the delivery `failed` with the reason;
+ *   other accounts are untouched. Transient errors never disconnect an account.
+ * - The account's publishing limit (optional `publishingLimit`, Instagram `content_publishing_limit`) is
+ *   checked before the first create; a used-up quota fails the delivery with the numbers.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { AppContext } from "../../context.ts";
+import type { Knex } from "../../db/knex.ts";
+import {
+  type DeliveryJob,
+  type DeliveryState,
+  type JobMedia,
+  NetworkAuthError,
+  NetworkRateLimitError,
+  NetworkRejectedError,
+  NetworkTransientError,
+  type NetworkAdapter,
+  type NetworkIds,
+  type StepResult,
+} from "../../providers/social/network.ts";
+import { NETWORK_RULES } from "../../providers/social/rules.ts";
+import { sliceStream } from "../media/byte-range.ts";
+import { signedMediaUrl } from "../media/public-url.ts";
+import { markNeedsReconnect, type OpenedAccount, openAccount, saveRefreshedTokens } from "./accounts.ts";
+import { postMedia } from "./validate.ts";
+
+/** States in which a delivery still has work to do. */
+export const ACTIVE_STATES: readonly DeliveryState[] = [
+  "pending",
+  "uploading",
+  "processing",
+  "outcome_unknown",
+];
+/** Lease of one step, seconds: a step that takes longer is presumed dead (its worker crashed). */
+export const STEP_LEASE_SECONDS = 300;
+/** Transient failures (or unanswered reconciles) before a delivery is failed. */
+export const MAX_ATTEMPTS = 8;
+/** Refresh an access token that expires within this many seconds before using it. */
+const EXPIRY_MARGIN_SECONDS = 60;
+
+/**
+ * Restricts a deliveries query to those that may run: a delivery of a schedule only once the schedule was
+ * started (`publishDueSchedules` claimed it), never while it is `scheduled` or `canceled`.
+ */
+function scheduleStarted(q: Knex.QueryBuilder): Knex.QueryBuilder {
+  return q.where((w) =>
+    w
+      .whereNull("deliveries.schedule_id")
+      .orWhereExists((e) =>
+        e
+          .select(1)
+          .from("schedules as s")
+          .whereRaw("s.id = deliveries.schedule_id")
+          .whereNotIn("s.status", ["scheduled", "canceled"]),
+      ),
+  );
+}
+
+/** Backoff after the `n`-th transient failure, seconds: 5, 10, 20, ... at most 900. */
+export function backoffSeconds(n: number): number {
+  return Math.min(900, 5 * 2 ** Math.max(0, n - 1));
+}
+
+interface DeliveryRow {
+  id: string;
+  post_id: string;
+  social_account_id: string;
+  schedule_id: string | null;
+  status: DeliveryState;
+  network_ids: NetworkIds;
+  options: Record<string, unknown>;
+  attempt: number;
+  step_started_at: Date | null;
+}
+
+async function buildJob(
+  app: AppContext,
+  row: DeliveryRow,
+  account: OpenedAccount,
+  signal: AbortSignal | undefined,
+): Promise<DeliveryJob> {
+  const post = await app.db("posts").where({ id: row.post_id }).first();
+  const media = await postMedia(app.db, post);
+  const storage = app.providers.storage;
+  const jobMedia: JobMedia[] = media.map((m) => ({
+    assetId: m.assetId,
+    kind: m.kind,
+    mime: m.mime,
+    width: m.width,
+    height: m.height,
+    bytes: m.bytes,
+    durationSeconds: m.durationSeconds ?? undefined,
+    publicUrl: () =>
+      signedMediaUrl(app.config.publicBaseUrl, app.keys.encryptionKeys, m.assetId, app.clock.now()),
+    open: async (range) => {
+      const { stream } = await storage.read(m.storageKey);
+      return range ? sliceStream(stream, range.start, range.end) : stream;
+    },
+  }));
+  return {
+    delivery: { id: row.id, state: row.status, networkIds: row.network_ids ?? {}, attempt: row.attempt },
+    post: {
+      caption: post.caption ?? "",
+      title: post.title ?? null,
+      type: post.type,
+      media: jobMedia,
+      options: row.options ?? {},
+    },
+    account: {
+      id: account.id,
+      network: account.network,
+      networkAccountId: account.networkAccountId ?? "",
+      handle: account.handle,
+      tokens: account.tokens,
+      settings: account.settings,
+      metadata: account.metadata,
+    },
+    signal,
+  };
+}
+
+/** Safe text of an error for the delivery record: only adapter messages (which never carry secrets). */
+function safeReason(err: unknown): string {
+  return err instanceof Error && err.name.startsWith("Network")
+    ? err.message.slice(0, 500)
+    : "internal error";
+}
+
+/**
+ * Claims and runs one step of delivery `id` when it is due, unleased and active.
+ * @returns the state after the step, or undefined when the delivery was not claimed (not due, leased by
+ *   another worker, or finished).
+ */
+export async function runDeliveryStep(
+  app: AppContext,
+  id: string,
+  signal?: AbortSignal,
+): Promise<DeliveryState | undefined> {
+  const now = app.clock.now();
+  const [row] = (await scheduleStarted(app.db("deliveries"))
+    .where({ id })
+    .whereIn("status", ACTIVE_STATES as DeliveryState[])
+    .where((q) => q.whereNull("next_attempt_at").orWhere("next_attempt_at", "<=", now))
+    .where((q) => q.whereNull("locked_until").orWhere("locked_until", "<", now))
+    .update({ locked_until: new Date(now.getTime() + STEP_LEASE_SECONDS * 1000) })
+    .returning([
+      "id",
+      "post_id",
+      "social_account_id",
+      "schedule_id",
+      "status",
+      "network_ids",
+      "options",
+      "attempt",
+      "step_started_at",
+    ])) as DeliveryRow[];
+  if (!row) return undefined;
+  const state = await stepClaimed(app, row, signal);
+  if (state === "published" || state === "failed") await settleParents(app, row);
+  return state;
+}
+
+async function update(app: AppContext, id: string, patch: Record<string, unknown>): Promise<void> {
+  await app
+    .db("deliveries")
+    .where({ id })
+    .update({ ...patch, locked_until: null, updated_at: app.clock.now() });
+}
+
+async function fail(app: AppContext, row: DeliveryRow, reason: string): Promise<"failed"> {
+  await update(app, row.id, {
+    status: "failed",
+    error: reason,
+    step_started_at: null,
+    next_attempt_at: null,
+  });
+  return "failed";
+}
+
+async function stepClaimed(
+  app: AppContext,
+  row: DeliveryRow,
+  signal: AbortSignal | undefined,
+): Promise<DeliveryState> {
+  let account: OpenedAccount;
+  try {
+    account = await openAccount(app.db, app.sealer, row.social_account_id);
+  } catch {
+    return fail(app, row, "the destination account no longer exists");
+  }
+  const label = `${NETWORK_RULES[account.network].label} account ${account.handle ? `@${account.handle}` : account.id}`;
+  if (account.status !== "connected")
+    return fail(
+      app,
+      row,
+      account.status === "disconnected"
+        ? `the ${label} was disconnected`
+        : `the ${label} needs to be reconnected on /settings/social`,
+    );
+  let adapter: NetworkAdapter;
+  try {
+    adapter = app.providers.networks.forAccount(account.network, account.mode);
+  } catch (err) {
+    return fail(app, row, (err as Error).message);
+  }
+  const authFailed = async (err: unknown) => {
+    const reason = `the ${label} needs to be reconnected on /settings/social: ${safeReason(err)}`;
+    await markNeedsReconnect(app.db, account.id, safeReason(err), app.clock.now());
+    return fail(app, row, reason);
+  };
+  // Refresh a token about to expire before using it (transient refresh errors retry later).
+  const exp = account.tokens.expiresAt;
+  if (exp && exp.getTime() - app.clock.now().getTime() < EXPIRY_MARGIN_SECONDS * 1000) {
+    try {
+      const fresh = await adapter.oauth.refresh(account.tokens);
+      await saveRefreshedTokens(app.db, app.sealer, account.id, fresh, app.clock.now());
+      account.tokens = { ...fresh, refreshToken: fresh.refreshToken ?? account.tokens.refreshToken };
+    } catch (err) {
+      if (err instanceof NetworkAuthError) return authFailed(err);
+      return retryLater(app, row, err, row.status);
+    }
+  }
+  const job = await buildJob(app, row, account, signal);
+  const ids: NetworkIds = { ...(row.network_ids ?? {}) };
+  const save = async (patch: NetworkIds) => {
+    Object.assign(ids, patch);
+    await app
+      .db("deliveries")
+      .where({ id: row.id })
+      .update({
+        network_ids: app.db.raw("network_ids || ?::jsonb", [JSON.stringify(patch)]),
+        updated_at: app.clock.now(),
+      });
+  };
+  const mustReconcile = row.status === "outcome_unknown" || row.step_started_at !== null;
+  await app
+    .db("deliveries")
+    .where({ id: row.id })
+    .update({ step_started_at: app.clock.now(), updated_at: app.clock.now() });
+  try {
+    if (mustReconcile) {
+      const r = await adapter.publisher.reconcile(job, save);
+      if (r.state === "not_created") {
+        // Nothing happened on the network side: continue from the last saved step on the next claim.
+        const back: DeliveryState = Object.keys(ids).length === 0 ? "pending" : "uploading";
+        await update(app, row.id, { status: back, step_started_at: null, next_attempt_at: app.clock.now() });
+        return back;
+      }
+      return saveResult(app, row, r);
+    }
+    if (row.status === "pending" && Object.keys(ids).length === 0 && adapter.publisher.publishingLimit) {
+      const quota = await adapter.publisher.publishingLimit(job);
+      if (quota && quota.used >= quota.limit)
+        return fail(
+          app,
+          row,
+          `the ${label} reached its publishing limit (${quota.used} of ${quota.limit} posts in ${Math.round(quota.windowSeconds / 3600)} h); publish again later`,
+        );
+    }
+    const result = await adapter.publisher.step(job, save);
+    return saveResult(app, row, result);
+  } catch (err) {
+    if (err instanceof NetworkAuthError) return authFailed(err);
+    if (err instanceof NetworkRejectedError) return fail(app, row, err.reason.slice(0, 500));
+    if (err instanceof NetworkRateLimitError) {
+      await update(app, row.id, {
+        step_started_at: null,
+        next_attempt_at: new Date(app.clock.now().getTime() + Math.max(1, err.retryAfterSeconds) * 1000),
+        error: `rate limited by the network: waiting ${err.retryAfterSeconds} s`,
+      });
+      return row.status;
+    }
+    if (err instanceof NetworkTransientError && err.afterCreate)
+      return retryLater(app, row, err, "outcome_unknown");
+    if (!(err instanceof NetworkTransientError))
+      app.log.warn(
+        { delivery_id: row.id, errName: (err as Error)?.name },
+        "delivery step failed unexpectedly",
+      );
+    return retryLater(app, row, err, mustReconcile ? "outcome_unknown" : row.status);
+  }
+}
+
+async function retryLater(
+  app: AppContext,
+  row: DeliveryRow,
+  err: unknown,
+  state: DeliveryState,
+): Promise<DeliveryState> {
+  const attempt = row.attempt + 1;
+  if (attempt >= MAX_ATTEMPTS)
+    return fail(
+      app,
+      row,
+      state === "outcome_unknown"
+        ? `the network did not confirm whether the post was created after ${attempt} attempts (${safeReason(err)}); check the account on the network before publishing again`
+        : `the network did not answer after ${attempt} attempts (${safeReason(err)})`,
+    );
+  await update(app, row.id, {
+    status: state,
+    attempt,
+    step_started_at: null,
+    next_attempt_at: new Date(app.clock.now().getTime() + backoffSeconds(attempt) * 1000),
+    error: safeReason(err),
+  });
+  return state;
+}
+
+async function saveResult(app: AppContext, row: DeliveryRow, r: StepResult): Promise<DeliveryState> {
+  const now = app.clock.now();
+  if (r.state === "published") {
+    await update(app, row.id, {
+      status: "published",
+      post_url: r.postUrl,
+      provider_post_id: r.networkPostId,
+      published_at: now,
+      error: null,
+      step_started_at: null,
+      next_attempt_at: null,
+    });
+    return "published";
+  }
+  if (r.state === "failed") return fail(app, row, r.reason.slice(0, 500));
+  await update(app, row.id, {
+    status: r.state,
+    error: null,
+    step_started_at: null,
+    attempt: 0,
+    next_attempt_at: new Date(now.getTime() + Math.max(0, r.pollAfterSeconds) * 1000),
+  });
+  return r.state;
+}
+
+/** After a delivery finished: the post's status and its schedule's status follow. */
+async function settleParents(app: AppContext, row: { post_id: string; schedule_id: string | null }) {
+  const now = app.clock.now();
+  await refreshPostStatus(app.db, row.post_id, now);
+  if (row.schedule_id) {
+    const statuses: string[] = (
+      await app.db("deliveries").where({ schedule_id: row.schedule_id }).select("status")
+    ).map((r: { status: string }) => r.status);
+    const status = statuses.every((s) => s === "published")
+      ? "published"
+      : statuses.every((s) => s === "published" || s === "failed")
+        ? statuses.some((s) => s === "published")
+          ? "published"
+          : "failed"
+        : undefined;
+    if (status)
+      await app
+        .db("schedules")
+        .where({ id: row.schedule_id })
+        .whereIn("status", ["scheduled", "publishing"])
+        .update({ status, updated_at: now });
+  }
+}
+
+/**
+ * Derives a post's status from its deliveries: every delivery published -> `published`; only future pending
+ * deliveries -> `scheduled`; any in flight -> `publishing`; some published and the rest failed ->
+ * `published`; all failed -> `failed`. A `needs_review` delivery (TikTok) counts as in flight.
+ */
+export async function refreshPostStatus(db: Knex, postId: string, now: Date): Promise<void> {
+  const rows: Array<{ status: string; scheduled_for: Date | null }> = await db("deliveries")
+    .where({ post_id: postId })
+    .select("status", "scheduled_for");
+  if (rows.length === 0) return;
+  const count = (s: string) => rows.filter((r) => r.status === s).length;
+  const active = rows.filter((r) => (ACTIVE_STATES as string[]).includes(r.status)).length;
+  const futurePending = rows.filter(
+    (r) => r.status === "pending" && r.scheduled_for && r.scheduled_for > now,
+  ).length;
+  // A due schedule not yet started still counts as scheduled.
+  const waitingSchedule = rows.filter((r) => r.status === "pending" && r.scheduled_for).length;
+  let status: string;
+  if (count("published") === rows.length) status = "published";
+  else if (
+    (futurePending > 0 || waitingSchedule > 0) &&
+    waitingSchedule === active &&
+    count("published") === 0 &&
+    count("needs_review") === 0
+  )
+    status = "scheduled";
+  else if (active + count("needs_review") > 0) status = "publishing";
+  else if (count("published") > 0) status = "published";
+  else status = "failed";
+  await db("posts").where({ id: postId }).update({ status, updated_at: now });
+}
+
+/**
+ * Runs the steps of `ids` until each is finished or must wait, for at most `budgetSeconds` of wall time
+ * (then the periodic pass, `runDueDeliveries`, carries on). Used right after publish_post so a sandbox or
+ * fast network answers with `published` in the same call.
+ */
+export async function advanceDeliveries(
+  app: AppContext,
+  ids: readonly string[],
+  options: { budgetSeconds?: number; signal?: AbortSignal | undefined } = {},
+): Promise<void> {
+  const deadline = Date.now() + (options.budgetSeconds ?? 20) * 1000;
+  for (;;) {
+    for (const id of ids) {
+      if (options.signal?.aborted) return;
+      await runDeliveryStep(app, id, options.signal);
+    }
+    const open: Array<{ next_attempt_at: Date | null; locked_until: Date | null }> = await scheduleStarted(
+      app.db("deliveries"),
+    )
+      .whereIn("id", ids)
+      .whereIn("status", ACTIVE_STATES as DeliveryState[])
+      .select("next_attempt_at", "locked_until");
+    const now = app.clock.now().getTime();
+    const waits = open.map((d) =>
+      Math.max(0, (d.next_attempt_at?.getTime() ?? now) - now, (d.locked_until?.getTime() ?? now) - now),
+    );
+    if (waits.length === 0) return;
+    const wait = Math.min(...waits);
+    if (Date.now() + wait > deadline) return;
+    if (wait > 0)
+      await sleep(wait, undefined, options.signal ? { signal: options.signal } : {}).catch(() => {});
+  }
+}
+
+/**
+ * One pass of the delivery worker: steps every due delivery (active, due, not leased, or leased by a worker
+ * that died), at most `limit`. Called by the scheduler pass every minute and by tests.
+ * @returns how many deliveries were stepped.
+ */
+export async function runDueDeliveries(app: AppContext, limit = 50, signal?: AbortSignal): Promise<number> {
+  const now = app.clock.now();
+  const due: Array<{ id: string }> = await scheduleStarted(app.db("deliveries"))
+    .whereIn("status", ACTIVE_STATES as DeliveryState[])
+    .where((q) => q.whereNull("next_attempt_at").orWhere("next_attempt_at", "<=", now))
+    .where((q) => q.whereNull("locked_until").orWhere("locked_until", "<", now))
+    .orderByRaw("next_attempt_at asc nulls first")
+    .limit(limit)
+    .select("id");
+  let n = 0;
+  for (const { id } of due) {
+    if (signal?.aborted) break;
+    if ((await runDeliveryStep(app, id, signal)) !== undefined) n += 1;
+  }
+  return n;
+}

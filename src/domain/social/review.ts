@@ -1,0 +1,234 @@
+/**
+ * The TikTok review flow (service spec 1.11: no tool can publish to the short-video network; the creator's
+ * options and consent are given on this service's /review page, src/web/review.ts). Lists what waits for
+ * TikTok, and turns one Publish into: the consent record (user, time, IP, options, declaration;
+ * `tiktok_consents`) plus a `pending` delivery carrying exactly those options, in one transaction; the
+ * delivery engine (./engine.ts) then publishes it.
+ *
+ * What waits for TikTok: deliveries in `needs_review` on the owner's TikTok accounts (automation output), and
+ * the owner's approved posts that the user may pick (a new delivery is created for them).
+ */
+import type { AppContext } from "../../context.ts";
+import type { Knex } from "../../db/knex.ts";
+import { notFound, ToolError } from "../../errors.ts";
+import type { TikTokPostOptions } from "../../providers/social/tiktok/options.ts";
+import { type Owner, ownedBy } from "../owner.ts";
+import { isUuid } from "../../ids.ts";
+import {
+  deliveriesQuery,
+  type DeliveryView,
+  deliveryView,
+  ownedPost,
+  assertPublishable,
+} from "./deliveries.ts";
+import { advanceDeliveries } from "./engine.ts";
+import { postLabel } from "./publish.ts";
+import { assertNetworkRules, type PostMedia, postMedia } from "./validate.ts";
+
+export interface WaitingDelivery {
+  deliveryId: string;
+  postId: string;
+  postType: string;
+  label: string;
+  accountId: string;
+  handle: string | null;
+}
+
+export interface PickablePost {
+  postId: string;
+  postType: string;
+  label: string;
+}
+
+export interface TikTokAccount {
+  id: string;
+  handle: string | null;
+  displayName: string;
+  status: string;
+  mode: "live" | "sandbox";
+}
+
+/** Most items listed per section. */
+const LIST_LIMIT = 50;
+
+/** Deliveries waiting in `needs_review` and approved posts the user may pick, newest first. */
+export async function reviewQueue(
+  db: Knex,
+  owner: Owner,
+): Promise<{ waiting: WaitingDelivery[]; approved: PickablePost[] }> {
+  const waitingRows = await db("deliveries as d")
+    .join("social_accounts as a", "a.id", "d.social_account_id")
+    .join("posts as p", "p.id", "d.post_id")
+    .where(ownedBy(owner, "d"))
+    .where({ "d.status": "needs_review", "a.network": "tiktok" })
+    .whereNull("p.deleted_at")
+    .orderBy("d.created_at", "desc")
+    .limit(LIST_LIMIT)
+    .select("d.id", "d.post_id", "p.type", "p.caption", "p.title", "a.id as account_id", "a.handle");
+  const approvedRows = await db("posts as p")
+    .where(ownedBy(owner, "p"))
+    .where({ "p.status": "approved" })
+    .whereNull("p.deleted_at")
+    .orderBy("p.updated_at", "desc")
+    .limit(LIST_LIMIT)
+    .select("p.id", "p.type", "p.caption", "p.title");
+  return {
+    waiting: waitingRows.map((r: any) => ({
+      deliveryId: r.id,
+      postId: r.post_id,
+      postType: r.type,
+      label: postLabel(r),
+      accountId: r.account_id,
+      handle: r.handle,
+    })),
+    approved: approvedRows.map((r: any) => ({ postId: r.id, postType: r.type, label: postLabel(r) })),
+  };
+}
+
+/** The owner's TikTok accounts that are not disconnected. */
+export async function tiktokAccountsOf(db: Knex, owner: Owner): Promise<TikTokAccount[]> {
+  const rows = await db("social_accounts")
+    .where(ownedBy(owner))
+    .where({ network: "tiktok" })
+    .whereNot({ status: "disconnected" })
+    .orderBy([{ column: "display_name" }, { column: "id" }])
+    .select("id", "handle", "display_name", "status", "mode");
+  return rows.map((r: any) => ({
+    id: r.id,
+    handle: r.handle,
+    displayName: r.display_name,
+    status: r.status,
+    mode: r.mode === "live" ? "live" : "sandbox",
+  }));
+}
+
+export interface ReviewTarget {
+  post: { id: string; type: string; status: string; caption: string | null; title: string | null };
+  media: PostMedia[];
+  /** The waiting delivery being reviewed, when the post came from the queue. */
+  deliveryId: string | null;
+  /** The account the waiting delivery was made for. */
+  accountId: string | null;
+}
+
+/**
+ * The post (and optionally its waiting delivery) to review.
+ * @throws ToolError not_found when the post, or the delivery (owned, `needs_review`, TikTok, of this post),
+ *   is not the owner's.
+ */
+export async function reviewTarget(
+  db: Knex,
+  owner: Owner,
+  postId: string,
+  deliveryId: string | undefined,
+): Promise<ReviewTarget> {
+  const post = await ownedPost(db, owner, postId);
+  let accountId: string | null = null;
+  if (deliveryId) {
+    if (!isUuid(deliveryId)) throw notFound("delivery");
+    const d = await db("deliveries as d")
+      .join("social_accounts as a", "a.id", "d.social_account_id")
+      .where(ownedBy(owner, "d"))
+      .where({ "d.id": deliveryId, "d.post_id": post.id, "d.status": "needs_review", "a.network": "tiktok" })
+      .first("d.social_account_id");
+    if (!d) throw notFound("delivery");
+    accountId = d.social_account_id;
+  }
+  return { post, media: await postMedia(db, post), deliveryId: deliveryId ?? null, accountId };
+}
+
+export interface ConsentInput {
+  postId: string;
+  deliveryId: string | undefined;
+  accountId: string;
+  options: TikTokPostOptions;
+  declaration: string;
+  ip: string | null;
+}
+
+/**
+ * Records the consent and queues the delivery with exactly `options`, then lets the engine start on it in
+ * the background (the worker's delivery pass carries on if this process stops).
+ * @returns the delivery id.
+ * @throws ToolError not_found (post, delivery or account not the owner's) | validation_failed (the account is
+ *   not a connected TikTok account; the post cannot be published; a network rule is broken).
+ */
+export async function consentAndQueue(app: AppContext, owner: Owner, input: ConsentInput): Promise<string> {
+  const id = await app.db.transaction(async (trx) => {
+    if (!isUuid(input.accountId)) throw notFound("social account");
+    const account = await trx("social_accounts")
+      .where(ownedBy(owner))
+      .where({ id: input.accountId, network: "tiktok" })
+      .first("id", "network", "display_name", "handle", "status");
+    if (!account) throw notFound("social account");
+    if (account.status !== "connected") {
+      throw new ToolError(
+        "validation_failed",
+        "the TikTok account needs to be reconnected in the browser first",
+      );
+    }
+    const target = await reviewTarget(trx, owner, input.postId, input.deliveryId);
+    if (!target.deliveryId) await assertPublishable(trx, target.post);
+    await assertNetworkRules(trx, target.post as never, [
+      {
+        social_account_id: account.id,
+        network: "tiktok",
+        display_name: account.display_name,
+        handle: account.handle,
+        status: account.status,
+      },
+    ]);
+    const now = app.clock.now();
+    let deliveryId: string;
+    if (target.deliveryId) {
+      const updated = await trx("deliveries")
+        .where({ id: target.deliveryId, status: "needs_review" })
+        .update({
+          social_account_id: account.id,
+          options: JSON.stringify(input.options),
+          status: "pending",
+          error: null,
+          updated_at: now,
+        });
+      if (updated !== 1) throw notFound("delivery");
+      deliveryId = target.deliveryId;
+    } else {
+      const [row] = await trx("deliveries")
+        .insert({
+          ...ownedBy(owner),
+          post_id: target.post.id,
+          social_account_id: account.id,
+          status: "pending",
+          options: JSON.stringify(input.options),
+          created_at: now,
+          updated_at: now,
+        })
+        .returning("id");
+      deliveryId = row.id;
+    }
+    await trx("tiktok_consents").insert({
+      ...ownedBy(owner),
+      post_id: target.post.id,
+      social_account_id: account.id,
+      delivery_id: deliveryId,
+      ip: input.ip,
+      options: JSON.stringify(input.options),
+      declaration: input.declaration,
+      consented_at: now,
+    });
+    await trx("posts").where({ id: target.post.id }).update({ status: "publishing", updated_at: now });
+    return deliveryId;
+  });
+  void advanceDeliveries(app, [id], { budgetSeconds: 120 }).catch((err: unknown) => {
+    app.log.warn({ delivery_id: id, err: (err as Error).name }, "review: background delivery step failed");
+  });
+  return id;
+}
+
+/** The owner's delivery for the status page. @throws ToolError not_found. */
+export async function reviewedDelivery(db: Knex, owner: Owner, deliveryId: string): Promise<DeliveryView> {
+  if (!isUuid(deliveryId)) throw notFound("delivery");
+  const row = await deliveriesQuery(db, owner).where("d.id", deliveryId).first();
+  if (!row) throw notFound("delivery");
+  return deliveryView(row);
+}

@@ -1,0 +1,152 @@
+/**
+ * Meta Graph API calls shared by the Facebook Pages and Instagram adapters: one request function over
+ * `socialFetch` (../http.ts) and the mapping of Graph API errors to the adapter errors of ../network.ts.
+ *
+ * Error envelope `{error:{message,type,code,error_subcode,fbtrace_id,is_transient}}`; mapping
+ * (https://developers.facebook.com/docs/graph-api/guides/error-handling, .../overview/rate-limiting):
+ * - code 190 (invalid/expired/revoked token), 102 (session), 10 and 200-299 (permission) -> NetworkAuthError;
+ * - HTTP 429, codes 4, 17, 32, 613 and 80001-80014 (app, user, page, business use case limits)
+ *   -> NetworkRateLimitError (Retry-After when sent, else 60 s, or the BUC header's time to regain access);
+ * - codes 1, 2, `is_transient`, HTTP 5xx, timeouts, lost connections -> NetworkTransientError;
+ * - anything else -> NetworkRejectedError with the network's message.
+ */
+import { retryAfterSeconds, socialFetch } from "../http.ts";
+import {
+  NetworkAuthError,
+  type NetworkError,
+  NetworkRateLimitError,
+  NetworkRejectedError,
+  NetworkTransientError,
+} from "../network.ts";
+
+/** The Graph API version the adapters call (Instagram and Facebook share the versioning). */
+export const GRAPH_VERSION = "v23.0";
+
+/** Default wait when a Graph rate limit answer carries no Retry-After, seconds. */
+const DEFAULT_RATE_LIMIT_SECONDS = 60;
+
+export interface GraphErrorBody {
+  message?: string;
+  type?: string;
+  code?: number;
+  error_subcode?: number;
+  is_transient?: boolean;
+  error_user_msg?: string;
+}
+
+export interface GraphCall {
+  method: "GET" | "POST";
+  /** Absolute `https://` URL without the query (the version prefix included by the caller). */
+  url: string;
+  /** Query (GET) or urlencoded body (POST) parameters. */
+  params?: Record<string, string | undefined>;
+  /** Sent as `Authorization: Bearer` (never in the URL, so it never reaches an access log). */
+  accessToken?: string | undefined;
+  /** True for calls that create something on the network (a lost answer means outcome unknown). */
+  create?: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Sends one Graph API call and returns the parsed JSON body plus its raw text (for ids beyond 2^53).
+ * @throws NetworkAuthError | NetworkRateLimitError | NetworkRejectedError | NetworkTransientError
+ */
+export async function graphRequest<T = Record<string, unknown>>(
+  call: GraphCall,
+): Promise<{ body: T; raw: string }> {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(call.params ?? {})) if (v !== undefined) params.set(k, v);
+  const headers: Record<string, string> = {};
+  if (call.accessToken) headers.authorization = `Bearer ${call.accessToken}`;
+  let url = call.url;
+  let body: string | undefined;
+  if (call.method === "GET") {
+    if ([...params].length > 0) url += `?${params}`;
+  } else {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    body = params.toString();
+  }
+  let res: Response;
+  let raw: string;
+  try {
+    res = await socialFetch(url, { method: call.method, headers, body, signal: call.signal });
+    raw = await res.text();
+  } catch (err) {
+    throw new NetworkTransientError(
+      `the network did not answer (${(err as Error).name})`,
+      call.create === true,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = raw ? JSON.parse(raw) : {};
+  } catch {
+    parsed = undefined;
+  }
+  if (res.ok && parsed && typeof parsed === "object" && !("error" in parsed))
+    return { body: parsed as T, raw };
+  const error = (parsed as { error?: GraphErrorBody } | undefined)?.error;
+  throw graphError(res, error, call.create === true);
+}
+
+/** Maps a failed Graph API answer to the adapter error (see the module comment). */
+export function graphError(
+  res: Response,
+  error: GraphErrorBody | undefined,
+  afterCreate: boolean,
+): NetworkError {
+  const code = error?.code;
+  const message = safeMessage(error?.error_user_msg ?? error?.message ?? `HTTP ${res.status}`);
+  if (code === 190 || code === 102 || code === 10 || (code !== undefined && code >= 200 && code <= 299)) {
+    return new NetworkAuthError(`the network refused the account's credentials: ${message}`);
+  }
+  const rateCodes = [4, 17, 32, 613];
+  if (
+    res.status === 429 ||
+    (code !== undefined && (rateCodes.includes(code) || (code >= 80001 && code <= 80014)))
+  ) {
+    const wait = retryAfterSeconds(res.headers) ?? bucWait(res.headers) ?? DEFAULT_RATE_LIMIT_SECONDS;
+    return new NetworkRateLimitError(`rate limited by the network: ${message}`, wait);
+  }
+  if (res.status >= 500 || code === 1 || code === 2 || error?.is_transient === true) {
+    return new NetworkTransientError(`the network failed temporarily: ${message}`, afterCreate);
+  }
+  return new NetworkRejectedError(message);
+}
+
+/** Seconds until access returns, from `X-Business-Use-Case-Usage` (`estimated_time_to_regain_access`, minutes). */
+function bucWait(headers: Headers): number | undefined {
+  const v = headers.get("x-business-use-case-usage");
+  if (!v) return undefined;
+  try {
+    const usage = JSON.parse(v) as Record<string, Array<{ estimated_time_to_regain_access?: number }>>;
+    const minutes = Math.max(
+      0,
+      ...Object.values(usage)
+        .flat()
+        .map((u) => u.estimated_time_to_regain_access ?? 0),
+    );
+    return minutes > 0 ? minutes * 60 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The network's message, trimmed, with anything token-like removed (messages never carry secrets). */
+export function safeMessage(message: string): string {
+  return message
+    .replace(/\b(access_token|client_secret|code)=[^&\s]+/gi, "$1=[redacted]")
+    .replace(/\b[A-Za-z0-9_-]{40,}\b/g, "[redacted]")
+    .slice(0, 300);
+}
+
+/** Splits a scope list written with commas and/or spaces. */
+export function splitScopes(value: string | undefined | null): string[] {
+  return (value ?? "").split(/[\s,]+/).filter(Boolean);
+}
+
+/** `expires_in` seconds from now as a Date, or undefined when absent/zero (a non-expiring token). */
+export function expiresAt(now: Date, expiresIn: unknown): Date | undefined {
+  const n = Number(expiresIn);
+  return Number.isFinite(n) && n > 0 ? new Date(now.getTime() + n * 1000) : undefined;
+}

@@ -1,0 +1,15 @@
+/**
+ * The live Instagram adapter (Instagram API with Instagram Login): OAuth in ./oauth.ts, publishing and
+ * reconcile in ./publisher.ts. Registered in ../adapters.ts; used when INSTAGRAM_CLIENT_ID and
+ * INSTAGRAM_CLIENT_SECRET are configured (the Instagram app id and secret of the Meta app).
+ */
+import type { AdapterFactory, NetworkAdapter } from "../network.ts";
+import { instagramOAuth } from "./oauth.ts";
+import { instagramPublisher } from "./publisher.ts";
+
+export const instagramAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => ({
+  network: "instagram",
+  mode: "live",
+  oauth: instagramOAuth(credentials, deps.now),
+  publisher: instagramPublisher(deps.now),
+});

@@ -1,0 +1,281 @@
+/**
+ * The network adapter contract (service spec 1.8, 2.7): what every social network adapter (Instagram,
+ * Facebook, TikTok, ... and the offline sandbox) implements, and what the delivery engine
+ * (src/domain/social/engine.ts) drives. An adapter speaks the network's real HTTP API through
+ * `socialFetch` (./http.ts) only, so `SOCIAL_HTTP_OVERRIDE` can point it at a provider-shaped fake in tests.
+ *
+ * Shapes:
+ * - Times are `Date`; durations are seconds; sizes are bytes; image dimensions are pixels.
+ * - Tokens (`TokenSet`) are secrets: the engine seals them at rest (src/crypto/seal.ts), never logs them,
+ *   never returns them to a tool, never puts them in an error message. Adapters must not either.
+ *
+ * Errors an adapter throws (anything else is treated as `NetworkTransientError`):
+ * - `NetworkAuthError`: the network refused the credentials (revoked, expired beyond refresh, missing scope)
+ *   -> the account becomes `needs_reconnect`, the delivery `failed` with the safe reason.
+ * - `NetworkRateLimitError`: HTTP 429 or a usage header at its limit -> wait `retryAfterSeconds`, then the
+ *   same step again (nothing was created).
+ * - `NetworkRejectedError`: the network refused the post itself (bad media, policy) -> delivery `failed`.
+ * - `NetworkTransientError`: 5xx, timeout, connection reset. Before a create call: the step is retried with
+ *   backoff. After a create call was sent (its response lost): the delivery becomes `outcome_unknown` and only
+ *   `reconcile` may decide what happened. An adapter signals "the create was sent" by throwing with
+ *   `afterCreate: true` (or the engine assumes it when the step's `save` was not yet called for that id).
+ */
+import type { Readable } from "node:stream";
+import type { Network } from "./types.ts";
+
+/** OAuth 2.0 tokens as the network issued them (RFC 6749 section 5.1). Sealed at rest, never logged. */
+export interface TokenSet {
+  accessToken: string;
+  refreshToken?: string | undefined;
+  /** When the access token stops working; undefined = the network gave no lifetime. */
+  expiresAt?: Date | undefined;
+  /** When the refresh token stops working (TikTok: 365 days), if the network says. */
+  refreshExpiresAt?: Date | undefined;
+  /** Granted scopes (space- or comma-separated lists split by the adapter). */
+  scopes: string[];
+}
+
+/** What an account can publish (drives the settings page and validation against ./rules.ts). */
+export interface Capabilities {
+  text: boolean;
+  image: boolean;
+  carousel: boolean;
+  video: boolean;
+}
+
+/**
+ * One publishable identity on a network, as `NetworkOAuth.accounts` returns it after consent.
+ * Facebook: one per Page (with the Page access token in `tokens`); Instagram: the professional account.
+ */
+export interface NetworkAccount {
+  /** The network's own id of the account/page/creator (stable; the key for reconnecting). */
+  networkAccountId: string;
+  handle: string;
+  displayName?: string | undefined;
+  avatarUrl?: string | undefined;
+  /** Account-specific tokens (Facebook Page token); when absent the user tokens from the exchange are used. */
+  tokens?: TokenSet | undefined;
+  capabilities: Capabilities;
+  /** Non-secret facts the adapter wants back later (e.g. the IG user id behind a Page). Sealed at rest. */
+  metadata?: Record<string, unknown> | undefined;
+}
+
+/** The OAuth 2.0 authorization code flow of one network (RFC 6749 section 4.1, PKCE RFC 7636 S256). */
+export interface NetworkOAuth {
+  /** Whether the network supports PKCE; when true the engine sends `codeChallenge` (S256) and the verifier. */
+  readonly pkce: boolean;
+  /** The scopes the connect flow asks for; the callback refuses a grant missing any of them. */
+  readonly requiredScopes: readonly string[];
+  /**
+   * How long before `expiresAt` the worker refreshes the access token, seconds (default 3600; Instagram's
+   * 60-day long-lived token: a few days).
+   */
+  readonly refreshAheadSeconds?: number | undefined;
+  /**
+   * The user picks which of the `accounts` to connect after consent (Facebook Pages); otherwise every
+   * account returned is connected.
+   */
+  readonly pickAccounts?: boolean | undefined;
+  /**
+   * The browser URL of the network's consent page. Must be built with `https://...` absolute URLs: the engine
+   * passes it through `overrideUrl` (./http.ts) before redirecting.
+   */
+  authorizeUrl(input: { state: string; redirectUri: string; codeChallenge?: string | undefined }): string;
+  /** Exchanges the authorization code. @throws NetworkAuthError for an invalid/used code. */
+  exchangeCode(input: {
+    code: string;
+    redirectUri: string;
+    codeVerifier?: string | undefined;
+  }): Promise<TokenSet>;
+  /**
+   * Refreshes the tokens (Instagram: long-lived token refresh; TikTok: refresh_token grant).
+   * Returns the new set; a network that does not rotate the refresh token may omit it (the engine keeps the old).
+   * @throws NetworkAuthError when the refresh is refused (the account must reconnect).
+   */
+  refresh(tokens: TokenSet): Promise<TokenSet>;
+  /** The publishable accounts behind the tokens. Facebook: the Pages the user granted. */
+  accounts(tokens: TokenSet): Promise<NetworkAccount[]>;
+}
+
+/** One media item of a post, as the adapter sees it. */
+export interface JobMedia {
+  assetId: string;
+  kind: "image" | "video";
+  mime: string;
+  width: number | null;
+  height: number | null;
+  bytes: number;
+  durationSeconds?: number | undefined;
+  /** A signed public URL of the bytes valid for 1 hour (`/media/public/{asset}?exp=&sig=`), for pull uploads. */
+  publicUrl(): string;
+  /** Opens the bytes for push uploads (chunked uploads read ranges of it). */
+  open(range?: { start: number; end: number }): Promise<Readable>;
+}
+
+/** Network ids saved as soon as they exist (container ids, publish_id, upload session, ...). */
+export type NetworkIds = Record<string, unknown>;
+
+/** What `step` and `reconcile` get. Tokens are opened (decrypted) here only. */
+export interface DeliveryJob {
+  delivery: {
+    id: string;
+    /** The saved state the step starts from. */
+    state: DeliveryState;
+    networkIds: NetworkIds;
+    /** How many steps have been attempted (0 on the first). */
+    attempt: number;
+  };
+  post: {
+    /** Caption as the post holds it (never logged). */
+    caption: string;
+    title: string | null;
+    /** Post type: text | image | carousel | video. */
+    type: string;
+    media: JobMedia[];
+    /** Options chosen for this delivery (TikTok review: privacy level, toggles); {} otherwise. */
+    options: Record<string, unknown>;
+  };
+  account: {
+    id: string;
+    network: Network;
+    networkAccountId: string;
+    handle: string | null;
+    tokens: TokenSet;
+    /** Per-account defaults set on /settings/social (e.g. Facebook Page choice). */
+    settings: Record<string, unknown>;
+    metadata: Record<string, unknown>;
+  };
+  /** Aborts outbound requests when the worker shuts down. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Delivery states (service spec 2.7). */
+export const DELIVERY_STATES = [
+  "pending",
+  "uploading",
+  "processing",
+  "published",
+  "failed",
+  "outcome_unknown",
+] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+/** Result of one step. `pollAfterSeconds`: when the engine should run the next step. */
+export type StepResult =
+  | { state: "uploading" | "processing"; pollAfterSeconds: number }
+  | { state: "published"; postUrl: string; networkPostId: string }
+  | { state: "failed"; reason: string };
+
+/**
+ * Persists network ids of this delivery immediately (merged into the saved ids), before the adapter does
+ * anything else. Call it right after a create call returns an id.
+ */
+export type SaveIds = (patch: NetworkIds) => Promise<void>;
+
+/** Publishing limit of an account (Instagram `content_publishing_limit`). */
+export interface PublishingQuota {
+  used: number;
+  limit: number;
+  /** Length of the window, seconds (Instagram: 86 400). */
+  windowSeconds: number;
+}
+
+export interface NetworkPublisher {
+  /**
+   * Advances the delivery by one step from its saved state and ids. Must be safe to call again after a crash
+   * at any point: it reads `job.delivery.networkIds` and never repeats a create whose id is saved.
+   * @throws NetworkAuthError | NetworkRateLimitError | NetworkRejectedError | NetworkTransientError
+   */
+  step(job: DeliveryJob, save: SaveIds): Promise<StepResult>;
+  /**
+   * For an `outcome_unknown` delivery: asks the network what happened to the create whose response was lost
+   * (Instagram container `status_code` / recent media; TikTok `status/fetch`). `not_created` lets the engine
+   * retry from the last saved step.
+   */
+  reconcile(job: DeliveryJob, save: SaveIds): Promise<StepResult | { state: "not_created" }>;
+  /** Optional: the account's publishing quota, checked before publishing (refused with a reason when used up). */
+  publishingLimit?(job: DeliveryJob): Promise<PublishingQuota | undefined>;
+}
+
+/** Everything the engine needs of one network. */
+export interface NetworkAdapter {
+  readonly network: Network;
+  /** "sandbox" for the offline connector (./sandbox/), "live" for a real network adapter. */
+  readonly mode: "live" | "sandbox";
+  readonly oauth: NetworkOAuth;
+  readonly publisher: NetworkPublisher;
+}
+
+/**
+ * The adapters per network: the live adapter when `{NETWORK}_CLIENT_ID` / `_SECRET` are configured and the
+ * network has one (./adapters.ts), else the sandbox connector (./sandbox/sandbox.ts).
+ */
+export interface NetworkRegistry {
+  /** The adapter new connections of `network` use. */
+  adapter(network: Network): NetworkAdapter;
+  /** The adapter of an existing account, by the mode it was connected with. */
+  forAccount(network: Network, mode: "live" | "sandbox"): NetworkAdapter;
+}
+
+/** Per-network credentials from config (`{NETWORK}_CLIENT_ID` / `{NETWORK}_CLIENT_SECRET`). */
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** What an adapter factory gets besides its credentials. */
+export interface AdapterDeps {
+  /** PUBLIC_BASE_URL without trailing slash. */
+  publicBaseUrl: string;
+  /** Encrypts/decrypts values the adapter must hand out and take back (the sandbox's codes and tokens). */
+  sealer: { seal(value: unknown): string; open<T = unknown>(sealed: string): T };
+  /** The service clock (tests move it). */
+  now(): Date;
+}
+
+/**
+ * Builds a live adapter from its credentials; registered per network in ./adapters.ts and chosen by the
+ * registry (src/providers/providers.ts) when `{NETWORK}_CLIENT_ID` / `_SECRET` are configured.
+ */
+export type AdapterFactory = (credentials: ClientCredentials, deps: AdapterDeps) => NetworkAdapter;
+
+/** Base class of adapter errors: `message` is safe to show (no token, caption or secret in it). */
+export class NetworkError extends Error {}
+
+/** The network refused the credentials; the account must reconnect. */
+export class NetworkAuthError extends NetworkError {
+  override name = "NetworkAuthError";
+}
+
+/** HTTP 429 or a usage header at its limit (X-App-Usage, X-Business-Use-Case-Usage). */
+export class NetworkRateLimitError extends NetworkError {
+  override name = "NetworkRateLimitError";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The network refused the post itself; `reason` is the network's safe explanation. */
+export class NetworkRejectedError extends NetworkError {
+  override name = "NetworkRejectedError";
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+/**
+ * 5xx, timeout, connection lost. `afterCreate`: the request was a create call that may have taken effect
+ * (the engine then marks the delivery `outcome_unknown` and reconciles instead of retrying).
+ */
+export class NetworkTransientError extends NetworkError {
+  override name = "NetworkTransientError";
+  constructor(
+    message: string,
+    readonly afterCreate = false,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * The live TikTok adapter (Login Kit + Content Posting API, Direct Post): OAuth in ./oauth.ts, publishing and
+ * reconcile in ./publisher.ts, the creator options chosen on /review in ./options.ts, creator_info in
+ * ./creator-info.ts. Registered in ../adapters.ts; used when TIKTOK_CLIENT_ID (TikTok's client key) and
+ * TIKTOK_CLIENT_SECRET are configured.
+ */
+import type { AdapterFactory, NetworkAdapter } from "../network.ts";
+import { tiktokOAuth } from "./oauth.ts";
+import { tiktokPublisher } from "./publisher.ts";
+
+export const tiktokAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => ({
+  network: "tiktok",
+  mode: "live",
+  oauth: tiktokOAuth(credentials, deps.now),
+  publisher: tiktokPublisher(deps.now),
+});

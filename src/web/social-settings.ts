@@ -1,0 +1,425 @@
+/**
+ * Social accounts in the browser (service spec 1.8, 1.9: no tool connects or disconnects):
+ *   GET  /settings/social                               the workspace's accounts (network, handle, status,
+ *                                                        what each can publish), Connect per network,
+ *                                                        Reconnect for `needs_reconnect`, Disconnect
+ *   POST /settings/social/connect/{network}             starts the OAuth flow (session + CSRF), 303 to the
+ *                                                        network's consent page (the sandbox's for networks
+ *                                                        without credentials)
+ *   GET  /settings/social/callback/{network}            the redirect URI: state, code, errors as readable pages
+ *   GET|POST /settings/social/pick/{id}                 choose Facebook Pages after consent
+ *   GET|POST /settings/social/accounts/{id}/disconnect  confirmation, then disconnect (CSRF)
+ *   POST /settings/social/accounts/{id}/settings        per-account publishing defaults (CSRF)
+ * The workspace is the `workspace_id` query/field when the user is a member, else their first workspace.
+ * Every value on the pages is escaped (src/web/html.ts); no token ever reaches a page or a log.
+ */
+import express, { type Request, type Response, Router } from "express";
+import type { AppContext } from "../context.ts";
+import { disconnectAccount, updateAccountSettings } from "../domain/social/accounts.ts";
+import {
+  callbackUrl,
+  ConnectError,
+  finishConnect,
+  pendingPick,
+  pickAccounts,
+  startConnect,
+} from "../domain/social/connect.ts";
+import { isUuid } from "../ids.ts";
+import { overrideUrl } from "../providers/social/http.ts";
+import { NETWORK_RULES } from "../providers/social/rules.ts";
+import { isNetwork, NETWORKS, type Network } from "../providers/social/types.ts";
+import { rateLimit } from "../runtime/rate-limit.ts";
+import { html, page, type RawHtml } from "./html.ts";
+import { pickWorkspace } from "./media.ts";
+import { cspHeader, pageHeaders } from "./security.ts";
+import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
+
+export const SOCIAL_SETTINGS_PATH = "/settings/social";
+
+/** Per-account publishing defaults a tool cannot express, by network (service spec 1.11). */
+export const ACCOUNT_SETTINGS: Partial<
+  Record<Network, Array<{ key: string; label: string; options: Array<[string, string]> }>>
+> = {
+  instagram: [
+    {
+      key: "share_to_feed",
+      label: "Reels also appear in the feed",
+      options: [
+        ["true", "Yes"],
+        ["false", "No, only in the Reels tab"],
+      ],
+    },
+  ],
+  facebook: [
+    {
+      key: "video_as",
+      label: "Publish videos as",
+      options: [
+        ["video", "Page video"],
+        ["reel", "Reel"],
+      ],
+    },
+  ],
+};
+
+const STATUS_WORDS: Record<string, string> = {
+  connected: "Connected",
+  needs_reconnect: "Needs reconnecting",
+  expired: "Expired: reconnect",
+  error: "Error: reconnect",
+};
+
+interface AccountRow {
+  id: string;
+  network: Network;
+  display_name: string;
+  handle: string | null;
+  status: string;
+  mode: string;
+  capabilities: Record<string, boolean>;
+  settings: Record<string, string>;
+  last_error: string | null;
+  connected_at: Date;
+}
+
+function can(c: Record<string, boolean>): string {
+  const words = [
+    c.text && "text",
+    c.image && "images",
+    c.carousel && "carousels",
+    c.video && "videos",
+  ].filter(Boolean);
+  return words.length ? words.join(", ") : "—";
+}
+
+/** Origins the connect forms may be redirected to (CSP form-action applies to a form's redirects). */
+function connectOrigins(ctx: AppContext): string[] {
+  const out = new Set<string>();
+  for (const n of NETWORKS) {
+    try {
+      const url = ctx.providers.networks.adapter(n).oauth.authorizeUrl({
+        state: "x",
+        redirectUri: callbackUrl(ctx.config.publicBaseUrl, n),
+        codeChallenge: "x",
+      });
+      out.add(new URL(overrideUrl(url)).origin);
+    } catch {
+      // a network whose adapter cannot be built has no Connect button
+    }
+  }
+  return [...out];
+}
+
+function errorPage(
+  res: Response,
+  status: number,
+  title: string,
+  message: string,
+  back = SOCIAL_SETTINGS_PATH,
+) {
+  res
+    .status(status)
+    .type("html")
+    .send(
+      page(
+        title,
+        html`<h1>${title}</h1><p class="error" role="alert">${message}</p><p><a href="${back}">Back to Social accounts</a></p>`,
+      ),
+    );
+}
+
+async function accountsPage(
+  ctx: AppContext,
+  s: BrowserSession,
+  workspace: { id: string; name: string },
+  workspaces: Array<{ id: string; name: string }>,
+  notice?: string,
+): Promise<string> {
+  const rows = (await ctx
+    .db("social_accounts")
+    .where({ workspace_id: workspace.id, user_id: s.userId })
+    .whereNot({ status: "disconnected" })
+    .orderBy([{ column: "network" }, { column: "display_name" }])
+    .select(
+      "id",
+      "network",
+      "display_name",
+      "handle",
+      "status",
+      "mode",
+      "capabilities",
+      "settings",
+      "last_error",
+      "connected_at",
+    )) as AccountRow[];
+  const csrf = html`<input type="hidden" name="csrf_token" value="${s.csrfToken}"><input type="hidden" name="workspace_id" value="${workspace.id}">`;
+  const connectForm = (network: Network, label: string) =>
+    html`<form method="post" action="${SOCIAL_SETTINGS_PATH}/connect/${network}" style="display:inline">${csrf}<button type="submit" data-connect="${network}">${label}</button></form>`;
+  const settingsForm = (a: AccountRow): RawHtml | string => {
+    const fields = ACCOUNT_SETTINGS[a.network];
+    if (!fields || a.status !== "connected") return "";
+    return html`<form method="post" action="${SOCIAL_SETTINGS_PATH}/accounts/${a.id}/settings">${csrf}${fields.map(
+      (f) =>
+        html`<label>${f.label} <select name="${f.key}">${f.options.map(
+          ([v, l]) => html`<option value="${v}"${a.settings?.[f.key] === v ? " selected" : ""}>${l}</option>`,
+        )}</select></label>`,
+    )}<button type="submit">Save defaults</button></form>`;
+  };
+  const accountRows = rows.map(
+    (a) => html`<tr data-account-id="${a.id}" data-network="${a.network}" data-status="${a.status}">
+<td>${NETWORK_RULES[a.network].label}${a.mode === "sandbox" ? html` <strong class="sandbox">Sandbox</strong>` : ""}</td>
+<td>${a.display_name}${a.handle ? html`<br><span class="muted">@${a.handle.replace(/^@/, "")}</span>` : ""}</td>
+<td><span class="status">${STATUS_WORDS[a.status] ?? a.status}</span>${
+      a.status !== "connected" && a.last_error ? html`<br><span class="muted">${a.last_error}</span>` : ""
+    }${a.status !== "connected" ? html`<br>${connectForm(a.network, "Reconnect")}` : ""}</td>
+<td>${can(a.capabilities ?? {})}</td>
+<td>${settingsForm(a)}<a href="${SOCIAL_SETTINGS_PATH}/accounts/${a.id}/disconnect?workspace_id=${workspace.id}">Disconnect</a></td></tr>`,
+  );
+  const connectRows = NETWORKS.map((n) => {
+    let mode: string;
+    try {
+      mode = ctx.providers.networks.adapter(n).mode;
+    } catch {
+      return "";
+    }
+    return html`<li>${connectForm(n, `Connect ${NETWORK_RULES[n].label}`)}${
+      mode === "sandbox"
+        ? html` <span class="muted">Sandbox: no ${NETWORK_RULES[n].label} app is configured, so this creates a sandbox account that publishes to pages of this service only.</span>`
+        : ""
+    }</li>`;
+  });
+  const switcher =
+    workspaces.length > 1
+      ? html`<form method="get" action="${SOCIAL_SETTINGS_PATH}"><label>Workspace <select name="workspace_id">${workspaces.map(
+          (w) => html`<option value="${w.id}"${w.id === workspace.id ? " selected" : ""}>${w.name}</option>`,
+        )}</select></label><button type="submit">Show</button></form>`
+      : "";
+  return page(
+    "Social accounts",
+    html`<h1>Social accounts</h1>
+<p class="muted">Workspace ${workspace.name}. Accounts are connected here, never by an assistant. <a href="/settings/integrations/mcp">MCP connections</a></p>
+${switcher}
+${notice ? html`<p class="warn" role="status">${notice}</p>` : ""}
+<h2>Connected accounts</h2>
+${
+  accountRows.length
+    ? html`<table id="accounts"><thead><tr><th>Network</th><th>Account</th><th>Status</th><th>Can publish</th><th></th></tr></thead><tbody>${accountRows}</tbody></table>`
+    : html`<p class="muted" id="no-accounts">No account is connected in this workspace yet.</p>`
+}
+<h2>Connect an account</h2>
+<ul class="connect">${connectRows}</ul>`,
+  );
+}
+
+/** The /settings/social router. */
+export function socialSettingsRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const headers = pageHeaders(ctx);
+  const limit = rateLimit(ctx, "settings:social", ctx.config.limits.browser);
+  const form = express.urlencoded({ extended: false, limit: "8kb", parameterLimit: 40 });
+  const session = requireSession(ctx);
+  const P = SOCIAL_SETTINGS_PATH;
+
+  const workspaceOf = async (req: Request, s: BrowserSession) =>
+    pickWorkspace(ctx, s.userId, req.method === "GET" ? req.query.workspace_id : req.body?.workspace_id);
+
+  const guard = (req: Request, res: Response): BrowserSession | undefined => {
+    const s = res.locals.session as BrowserSession;
+    if (!csrfOk(req, s)) {
+      errorPage(res, 403, "Form expired", "The form expired. Reload the page and try again.");
+      return undefined;
+    }
+    return s;
+  };
+
+  router.get(P, headers, session, async (req, res, next) => {
+    try {
+      const s = res.locals.session as BrowserSession;
+      const { all, current } = await workspaceOf(req, s);
+      if (!current) return errorPage(res, 404, "Not found", "No such workspace.", "/");
+      const q = req.query;
+      const notice =
+        typeof q.connected === "string" && /^\d+$/.test(q.connected)
+          ? `Connected ${q.connected} account${q.connected === "1" ? "" : "s"}.`
+          : q.disconnected === "1"
+            ? "The account was disconnected."
+            : q.saved === "1"
+              ? "Defaults saved."
+              : undefined;
+      res.setHeader("Content-Security-Policy", cspHeader(connectOrigins(ctx)));
+      res.type("html").send(await accountsPage(ctx, s, current, all, notice));
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post(`${P}/connect/:network`, headers, limit, session, form, async (req, res, next) => {
+    try {
+      const s = guard(req, res);
+      if (!s) return;
+      const network = String(req.params.network);
+      if (!isNetwork(network)) return errorPage(res, 404, "Not found", "No such network.");
+      const { current } = await workspaceOf(req, s);
+      if (!current) return errorPage(res, 404, "Not found", "No such workspace.");
+      const url = await startConnect(ctx, {
+        sessionHash: s.idHash,
+        userId: s.userId,
+        workspaceId: current.id,
+        network,
+      });
+      res.setHeader("Content-Security-Policy", cspHeader([new URL(url).origin]));
+      res.redirect(303, url);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get(`${P}/callback/:network`, headers, session, async (req, res, next) => {
+    try {
+      const s = res.locals.session as BrowserSession;
+      const network = String(req.params.network);
+      if (!isNetwork(network)) return errorPage(res, 404, "Not found", "No such network.");
+      const outcome = await finishConnect(ctx, {
+        network,
+        sessionHash: s.idHash,
+        state: req.query.state,
+        code: req.query.code,
+        error: req.query.error,
+      });
+      if (outcome.kind === "pick") return res.redirect(303, `${P}/pick/${outcome.pickId}`);
+      res.redirect(303, `${P}?workspace_id=${outcome.workspaceId}&connected=${outcome.accounts.length}`);
+    } catch (err) {
+      if (err instanceof ConnectError) return errorPage(res, 400, "Could not connect", err.message);
+      next(err);
+    }
+  });
+
+  router.get(`${P}/pick/:id`, headers, session, async (req, res, next) => {
+    try {
+      const s = res.locals.session as BrowserSession;
+      const pick = await pendingPick(ctx, String(req.params.id), s.idHash);
+      if (!pick)
+        return errorPage(
+          res,
+          404,
+          "Choice expired",
+          "This choice expired. Connect again from Social accounts.",
+        );
+      const label = NETWORK_RULES[pick.network].label;
+      res.type("html").send(
+        page(
+          `Choose ${label} Pages`,
+          html`<h1>Choose which ${label} Pages to connect</h1>
+<p>Each Page becomes its own account. You can connect more later.</p>
+<form method="post" action="${P}/pick/${req.params.id}"><input type="hidden" name="csrf_token" value="${s.csrfToken}">
+${pick.accounts.map(
+  (a) =>
+    html`<label><input type="checkbox" name="account" value="${a.index}"> ${a.displayName} <span class="muted">(${a.handle})</span></label>`,
+)}
+<button type="submit">Connect selected Pages</button></form>`,
+        ),
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post(`${P}/pick/:id`, headers, limit, session, form, async (req, res, next) => {
+    try {
+      const s = guard(req, res);
+      if (!s) return;
+      const raw = (req.body as Record<string, unknown>).account;
+      const indexes = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((v) => Number(v));
+      const out = await pickAccounts(ctx, String(req.params.id), s.idHash, indexes);
+      res.redirect(303, `${P}?workspace_id=${out.workspaceId}&connected=${out.accounts.length}`);
+    } catch (err) {
+      if (err instanceof ConnectError)
+        return errorPage(res, 400, "Could not connect", err.message, `${P}/pick/${req.params.id}`);
+      next(err);
+    }
+  });
+
+  const ownedAccount = async (req: Request, s: BrowserSession) => {
+    const id = String(req.params.id);
+    if (!isUuid(id)) return undefined;
+    return ctx
+      .db("social_accounts")
+      .where({ id, user_id: s.userId })
+      .whereNot({ status: "disconnected" })
+      .first("id", "workspace_id", "network", "display_name");
+  };
+
+  router.get(`${P}/accounts/:id/disconnect`, headers, session, async (req, res, next) => {
+    try {
+      const s = res.locals.session as BrowserSession;
+      const a = await ownedAccount(req, s);
+      if (!a) return errorPage(res, 404, "Not found", "No such account.");
+      res.type("html").send(
+        page(
+          "Disconnect account",
+          html`<h1>Disconnect ${a.display_name}?</h1>
+<p>The ${NETWORK_RULES[a.network as Network].label} account stops publishing from this service; scheduled posts to it will fail. Its tokens are erased. Posts already published stay on the network.</p>
+<form method="post" action="${P}/accounts/${a.id}/disconnect"><input type="hidden" name="csrf_token" value="${s.csrfToken}"><input type="hidden" name="workspace_id" value="${a.workspace_id}">
+<button type="submit" id="confirm-disconnect">Disconnect</button> <a href="${P}?workspace_id=${a.workspace_id}">Cancel</a></form>`,
+        ),
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post(`${P}/accounts/:id/disconnect`, headers, limit, session, form, async (req, res, next) => {
+    try {
+      const s = guard(req, res);
+      if (!s) return;
+      const a = await ownedAccount(req, s);
+      if (
+        !a ||
+        !(await disconnectAccount(
+          ctx.db,
+          { userId: s.userId, workspaceId: a.workspace_id },
+          a.id,
+          ctx.clock.now(),
+        ))
+      )
+        return errorPage(res, 404, "Not found", "No such account.");
+      res.redirect(303, `${P}?workspace_id=${a.workspace_id}&disconnected=1`);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post(`${P}/accounts/:id/settings`, headers, limit, session, form, async (req, res, next) => {
+    try {
+      const s = guard(req, res);
+      if (!s) return;
+      const a = await ownedAccount(req, s);
+      if (!a) return errorPage(res, 404, "Not found", "No such account.");
+      const fields = ACCOUNT_SETTINGS[a.network as Network] ?? [];
+      const body = req.body as Record<string, unknown>;
+      const settings: Record<string, string> = {};
+      for (const f of fields) {
+        const v = body[f.key];
+        if (typeof v !== "string" || !f.options.some(([o]) => o === v))
+          return errorPage(
+            res,
+            400,
+            "Invalid value",
+            `${f.label} must be one of: ${f.options.map(([, l]) => l).join(", ")}.`,
+          );
+        settings[f.key] = v;
+      }
+      await updateAccountSettings(
+        ctx.db,
+        { userId: s.userId, workspaceId: a.workspace_id },
+        a.id,
+        settings,
+        ctx.clock.now(),
+      );
+      res.redirect(303, `${P}?workspace_id=${a.workspace_id}&saved=1`);
+    } catch (err) {
+      next(err);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,417 @@
+/**
+ * A provider-shaped fake of Facebook Login and the Pages API of the Graph API (test only), mounted on the
+ * shared router (./server.ts) for www.facebook.com and graph.facebook.com. Users grant Pages; `/me/accounts`
+ * answers Page tokens; Page calls need that Page's token. Photos are pulled from `url` and checked
+ * (JPEG/PNG/WEBP), `published=false` photos wait to be attached with `attached_media` on `/feed`, videos go
+ * through `status.video_status` processing -> ready. Publishes are counted (`facebook.publishes`).
+ *
+ * Sources (2026): https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow,
+ * https://developers.facebook.com/docs/pages-api/posts, .../graph-api/reference/page/photos,
+ * .../graph-api/reference/page/feed, .../video-api/guides/publishing, .../graph-api/guides/error-handling.
+ */
+import { randomBytes } from "node:crypto";
+import { graphError, invalidToken, newToken, pickFields, revokedToken } from "./graph.ts";
+import {
+  decimalId,
+  type FakeNetworkServer,
+  type FakeRequest,
+  type FakeResponse,
+  pullMedia,
+  sniff,
+} from "./server.ts";
+
+export const FB_DIALOG_HOST = "www.facebook.com";
+export const FB_GRAPH_HOST = "graph.facebook.com";
+
+export interface FacebookPage {
+  id: string;
+  name: string;
+  owner: string;
+  accessToken: string;
+}
+
+export interface FacebookUser {
+  id: string;
+  name: string;
+  pages: FacebookPage[];
+}
+
+interface TokenRecord {
+  userId: string;
+  pageId?: string;
+  scopes?: string[];
+  kind: "short" | "long" | "page";
+  revoked: boolean;
+}
+
+interface Photo {
+  id: string;
+  pageId: string;
+  published: boolean;
+  attached: boolean;
+  caption: string;
+}
+
+interface Video {
+  id: string;
+  pageId: string;
+  description: string;
+  pollsLeft: number;
+  ok: Promise<boolean>;
+  postId: string;
+}
+
+interface FeedPost {
+  id: string;
+  pageId: string;
+  message: string;
+  created_time: string;
+  permalink_url: string;
+  attachments: string[];
+}
+
+export interface FacebookFakeOptions {
+  clientId: string;
+  clientSecret: string;
+  /** Status polls a new video answers `processing` after its download (default 0). */
+  processingPolls?: number;
+}
+
+export class FacebookFake {
+  readonly users = new Map<string, FacebookUser>();
+  readonly photos = new Map<string, Photo>();
+  readonly videos = new Map<string, Video>();
+  readonly posts = new Map<string, FeedPost>();
+  private readonly tokens = new Map<string, TokenRecord>();
+  private readonly codes = new Map<string, { userId: string; redirectUri: string; scopes: string[] }>();
+  private loggedIn: string | undefined;
+  denyNext = false;
+  processingPolls: number;
+
+  constructor(
+    readonly server: FakeNetworkServer,
+    readonly options: FacebookFakeOptions,
+  ) {
+    this.processingPolls = options.processingPolls ?? 0;
+    this.mount();
+  }
+
+  /** Posts created so far (feed posts, published photos, videos). */
+  get publishes(): number {
+    return this.server.counter("facebook.publishes");
+  }
+
+  /** Adds a user with Pages; the user becomes the one logged in at the dialog. */
+  addUser(input: { name: string; pages: string[] }): FacebookUser {
+    const user: FacebookUser = { id: decimalId(16), name: input.name, pages: [] };
+    for (const name of input.pages) {
+      const page: FacebookPage = { id: decimalId(15), name, owner: user.id, accessToken: newToken("EAAP") };
+      this.tokens.set(page.accessToken, { userId: user.id, pageId: page.id, kind: "page", revoked: false });
+      user.pages.push(page);
+    }
+    this.users.set(user.id, user);
+    this.loggedIn = user.id;
+    return user;
+  }
+
+  /** The user removes the app: every user and Page token of theirs answers code 190. */
+  revokeUser(userId: string): void {
+    for (const t of this.tokens.values()) if (t.userId === userId) t.revoked = true;
+  }
+
+  private auth(req: FakeRequest): TokenRecord | FakeResponse {
+    const token = req.token();
+    const rec = token ? this.tokens.get(token) : undefined;
+    if (!rec) return invalidToken();
+    if (rec.revoked) return revokedToken();
+    return rec;
+  }
+
+  /** A Page call: needs that Page's token. */
+  private page(req: FakeRequest): FacebookPage | FakeResponse {
+    const rec = this.auth(req);
+    if (!("userId" in rec)) return rec;
+    const pageId = req.params.pageId!;
+    if (rec.kind !== "page" || rec.pageId !== pageId) {
+      return graphError(
+        200,
+        "(#200) The permission(s) pages_manage_posts are not available; use a Page access token",
+        {
+          type: "OAuthException",
+        },
+      );
+    }
+    return this.users.get(rec.userId)!.pages.find((p) => p.id === pageId)!;
+  }
+
+  private mount(): void {
+    const s = this.server;
+    s.route("GET", FB_DIALOG_HOST, "/dialog/oauth", (req) => this.dialog(req));
+    s.route("GET", FB_GRAPH_HOST, "/oauth/access_token", (req) => this.accessToken(req));
+    s.route("GET", FB_GRAPH_HOST, "/me", (req) => this.me(req));
+    s.route("GET", FB_GRAPH_HOST, "/me/accounts", (req) => this.accounts(req));
+    s.route("GET", FB_GRAPH_HOST, "/me/permissions", (req) => this.permissions(req));
+    s.route("POST", FB_GRAPH_HOST, "/:pageId/photos", (req) => this.photo(req));
+    s.route("POST", FB_GRAPH_HOST, "/:pageId/feed", (req) => this.feed(req));
+    s.route("GET", FB_GRAPH_HOST, "/:pageId/feed", (req) => this.listFeed(req));
+    s.route("GET", FB_GRAPH_HOST, "/:pageId/published_posts", (req) => this.listFeed(req));
+    s.route("POST", FB_GRAPH_HOST, "/:pageId/videos", (req) => this.video(req));
+    s.route("GET", FB_GRAPH_HOST, "/:id", (req) => this.read(req));
+  }
+
+  private dialog(req: FakeRequest): FakeResponse {
+    const q = req.query;
+    const redirectUri = q.get("redirect_uri");
+    if (q.get("client_id") !== this.options.clientId || !redirectUri) {
+      return { status: 400, raw: "Invalid App ID" };
+    }
+    const target = new URL(redirectUri);
+    if (this.denyNext || !this.loggedIn) {
+      this.denyNext = false;
+      target.searchParams.set("error", "access_denied");
+      target.searchParams.set("error_code", "200");
+      target.searchParams.set("error_description", "Permissions error");
+      target.searchParams.set("error_reason", "user_denied");
+    } else {
+      const code = randomBytes(24).toString("base64url");
+      const scopes = (q.get("scope") ?? "").split(/[ ,]+/).filter(Boolean);
+      this.codes.set(code, { userId: this.loggedIn, redirectUri, scopes });
+      target.searchParams.set("code", code);
+    }
+    const state = q.get("state");
+    if (state) target.searchParams.set("state", state);
+    return { status: 302, headers: { location: `${target.toString()}#_=_` } };
+  }
+
+  private accessToken(req: FakeRequest): FakeResponse {
+    const q = req.form();
+    if (
+      q.get("client_id") !== this.options.clientId ||
+      q.get("client_secret") !== this.options.clientSecret
+    ) {
+      return graphError(101, "Error validating client secret.");
+    }
+    if (q.get("grant_type") === "fb_exchange_token") {
+      const rec = this.tokens.get(q.get("fb_exchange_token") ?? "");
+      if (!rec) return invalidToken();
+      if (rec.revoked) return revokedToken();
+      const token = newToken("EAAL");
+      this.tokens.set(token, { userId: rec.userId, kind: "long", revoked: false, scopes: rec.scopes ?? [] });
+      return { body: { access_token: token, token_type: "bearer", expires_in: 5_183_944 } };
+    }
+    const code = this.codes.get(q.get("code") ?? "");
+    if (!code) {
+      return graphError(100, "This authorization code has been used.", { subcode: 36009 });
+    }
+    if (code.redirectUri !== q.get("redirect_uri")) {
+      return graphError(
+        100,
+        "Error validating verification code. Please make sure your redirect_uri is identical",
+        {
+          subcode: 36008,
+        },
+      );
+    }
+    this.codes.delete(q.get("code")!);
+    const token = newToken("EAAS");
+    this.tokens.set(token, { userId: code.userId, kind: "short", revoked: false, scopes: code.scopes });
+    return { body: { access_token: token, token_type: "bearer", expires_in: 5_183_944 } };
+  }
+
+  private me(req: FakeRequest): FakeResponse {
+    const rec = this.auth(req);
+    if (!("userId" in rec)) return rec;
+    if (rec.kind === "page") {
+      const p = this.users.get(rec.userId)!.pages.find((x) => x.id === rec.pageId)!;
+      return { body: pickFields({ id: p.id, name: p.name }, req.query.get("fields")) };
+    }
+    const u = this.users.get(rec.userId)!;
+    return { body: pickFields({ id: u.id, name: u.name }, req.query.get("fields")) };
+  }
+
+  /** `GET /me/permissions`: the scopes granted at the dialog. */
+  private permissions(req: FakeRequest): FakeResponse {
+    const rec = this.auth(req);
+    if (!("userId" in rec)) return rec;
+    return { body: { data: (rec.scopes ?? []).map((permission) => ({ permission, status: "granted" })) } };
+  }
+
+  private accounts(req: FakeRequest): FakeResponse {
+    const rec = this.auth(req);
+    if (!("userId" in rec)) return rec;
+    if (rec.kind === "page")
+      return graphError(100, "(#100) Tried accessing nonexisting field (accounts) on node type (Page)");
+    const u = this.users.get(rec.userId)!;
+    const data = u.pages.map((p) =>
+      pickFields(
+        {
+          id: p.id,
+          name: p.name,
+          access_token: p.accessToken,
+          category: "Brand",
+          tasks: ["ADVERTISE", "ANALYZE", "CREATE_CONTENT", "MESSAGING", "MODERATE", "MANAGE"],
+          picture: { data: { url: `https://scontent.xx.fbcdn.net/v/${p.id}.jpg`, is_silhouette: false } },
+        },
+        req.query.get("fields") ?? "name,access_token,category,tasks",
+      ),
+    );
+    return { body: { data, paging: { cursors: { before: "", after: "" } } } };
+  }
+
+  private newPost(page: FacebookPage, message: string, attachments: string[]): FeedPost {
+    const postId = decimalId(16);
+    const id = `${page.id}_${postId}`;
+    const post: FeedPost = {
+      id,
+      pageId: page.id,
+      message,
+      created_time: new Date().toISOString().replace(/\.\d{3}Z$/, "+0000"),
+      permalink_url: `https://www.facebook.com/${page.id}/posts/${postId}`,
+      attachments,
+    };
+    this.posts.set(id, post);
+    this.server.count("facebook.publishes");
+    return post;
+  }
+
+  private async photo(req: FakeRequest): Promise<FakeResponse> {
+    const page = this.page(req);
+    if (!("id" in page)) return page;
+    const f = req.form();
+    const url = f.get("url");
+    if (!url) return graphError(324, "(#324) Requires upload file");
+    let type: string;
+    try {
+      type = sniff((await pullMedia(url)).bytes);
+    } catch {
+      return graphError(100, "(#100) url should represent a valid URL", { subcode: 2069019 });
+    }
+    if (type !== "jpeg" && type !== "png" && type !== "webp") {
+      return graphError(324, "(#324) Missing or invalid image file");
+    }
+    const published = f.get("published") !== "false";
+    const caption = f.get("caption") ?? f.get("message") ?? "";
+    const photo: Photo = { id: decimalId(16), pageId: page.id, published, attached: false, caption };
+    this.photos.set(photo.id, photo);
+    if (!published) return { body: { id: photo.id } };
+    const post = this.newPost(page, caption, [photo.id]);
+    return { body: { id: photo.id, post_id: post.id } };
+  }
+
+  private feed(req: FakeRequest): FakeResponse {
+    const page = this.page(req);
+    if (!("id" in page)) return page;
+    const f = req.form();
+    const attached: string[] = [];
+    const entries: string[] = [];
+    const whole = f.get("attached_media");
+    if (whole) {
+      try {
+        for (const e of JSON.parse(whole) as unknown[])
+          entries.push(typeof e === "string" ? e : JSON.stringify(e));
+      } catch {
+        return graphError(100, "(#100) param attached_media must be an array.");
+      }
+    }
+    for (const [k, v] of f) if (/^attached_media\[\d+\]$/.test(k)) entries.push(v);
+    for (const e of entries) {
+      let fbid: string | undefined;
+      try {
+        fbid = (JSON.parse(e) as { media_fbid?: string }).media_fbid;
+      } catch {}
+      const photo = fbid ? this.photos.get(fbid) : undefined;
+      if (!photo || photo.pageId !== page.id || photo.published || photo.attached) {
+        return graphError(
+          100,
+          "(#100) attached_media: the media_fbid is not an unpublished photo of this Page",
+        );
+      }
+      attached.push(photo.id);
+    }
+    const message = f.get("message") ?? "";
+    if (!message && attached.length === 0 && !f.get("link")) {
+      return graphError(100, "(#100) Missing message or attachment");
+    }
+    for (const id of attached) this.photos.get(id)!.attached = true;
+    const post = this.newPost(page, message, attached);
+    return { body: { id: post.id } };
+  }
+
+  private video(req: FakeRequest): FakeResponse {
+    const page = this.page(req);
+    if (!("id" in page)) return page;
+    const f = req.form();
+    const url = f.get("file_url");
+    if (!url) return graphError(100, "(#100) file_url or source is required");
+    const id = decimalId(16);
+    const ok = pullMedia(url).then(
+      ({ bytes }) => sniff(bytes) === "mp4",
+      () => false,
+    );
+    const post = this.newPost(page, f.get("description") ?? "", []);
+    post.permalink_url = `/${page.id}/videos/${id}/`;
+    this.videos.set(id, {
+      id,
+      pageId: page.id,
+      description: f.get("description") ?? "",
+      pollsLeft: this.processingPolls,
+      ok,
+      postId: post.id,
+    });
+    return { body: { id } };
+  }
+
+  private listFeed(req: FakeRequest): FakeResponse {
+    const page = this.page(req);
+    if (!("id" in page)) return page;
+    const limit = Math.min(Number(req.query.get("limit") ?? 25) || 25, 100);
+    const data = [...this.posts.values()]
+      .filter((p) => p.pageId === page.id)
+      .reverse()
+      .slice(0, limit)
+      .map((p) => pickFields({ ...p }, req.query.get("fields") ?? "message,created_time"));
+    return { body: { data, paging: { cursors: { before: "", after: "" } } } };
+  }
+
+  private async read(req: FakeRequest): Promise<FakeResponse> {
+    const rec = this.auth(req);
+    if (!("userId" in rec)) return rec;
+    const id = req.params.id!;
+    const fields = req.query.get("fields");
+    const post = this.posts.get(id);
+    if (post) return { body: pickFields({ ...post }, fields) };
+    const video = this.videos.get(id);
+    if (video) {
+      const good = await video.ok;
+      let status = "ready";
+      if (!good) status = "error";
+      else if (video.pollsLeft > 0) {
+        video.pollsLeft -= 1;
+        status = "processing";
+      }
+      return {
+        body: pickFields(
+          {
+            id,
+            description: video.description,
+            permalink_url: `/${video.pageId}/videos/${id}/`,
+            post_id: video.postId,
+            status: { video_status: status, processing_progress: status === "ready" ? 100 : 50 },
+          },
+          fields,
+        ),
+      };
+    }
+    const photo = this.photos.get(id);
+    if (photo) return { body: pickFields({ id, name: photo.caption, published: photo.published }, fields) };
+    return graphError(100, `Unsupported get request. Object with ID '${id}' does not exist`, {
+      subcode: 33,
+      type: "GraphMethodException",
+    });
+  }
+}
+
+/** Mounts a Facebook fake on `server`. */
+export function facebookFake(server: FakeNetworkServer, options: FacebookFakeOptions): FacebookFake {
+  return new FacebookFake(server, options);
+}

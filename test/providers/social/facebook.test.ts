@@ -1,0 +1,173 @@
+/**
+ * The live Facebook Pages adapter against the provider-shaped fake (test/fakes/facebook.ts) through
+ * SOCIAL_HTTP_OVERRIDE: connect (dialog, code, long-lived token, granted permissions, one account per Page
+ * with its Page token), text, single photo, 6-photo post (unpublished photos + attached_media), video with
+ * processing, and the faults (lost answer to the feed post, 429, revoked token).
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { facebookAdapter } from "../../../src/providers/social/facebook/adapter.ts";
+import { configureSocialHttp, overrideUrl } from "../../../src/providers/social/http.ts";
+import {
+  type JobMedia,
+  NetworkAuthError,
+  NetworkRateLimitError,
+  NetworkTransientError,
+} from "../../../src/providers/social/network.ts";
+import { FB_GRAPH_HOST, type FacebookPage, facebookFake } from "../../fakes/facebook.ts";
+import { drive, jobFor, saverFor, startMediaHost } from "../../fakes/jobs.ts";
+import { networkSamples } from "../../fakes/samples.ts";
+import { startFakeNetworks } from "../../fakes/server.ts";
+
+const credentials = { clientId: "fb-app-id", clientSecret: "fb-app-secret" };
+const adapter = () =>
+  facebookAdapter(credentials, {
+    publicBaseUrl: "http://127.0.0.1",
+    sealer: { seal: (v) => JSON.stringify(v), open: (s) => JSON.parse(s) },
+    now: () => new Date(),
+  });
+
+const server = await startFakeNetworks();
+configureSocialHttp(server.url);
+const fb = facebookFake(server, credentials);
+const host = await startMediaHost();
+const samples = await networkSamples();
+const slides: JobMedia[] = [];
+for (let i = 1; i <= 6; i++) {
+  slides.push(
+    await host.add({ name: `slide-${i}.jpg`, file: samples.jpg, kind: "image", mime: "image/jpeg" }),
+  );
+}
+const clip = await host.add({ name: "clip.mp4", file: samples.mp4, kind: "video", mime: "video/mp4" });
+
+const pageJob = (page: FacebookPage, input: { caption?: string; type: string; media: JobMedia[] }) =>
+  jobFor({ network: "facebook", networkAccountId: page.id, tokens: page.accessToken, ...input });
+
+describe("connect", () => {
+  test("dialog, code exchange, long-lived token, permissions, one account per Page with its token", async () => {
+    const user = fb.addUser({ name: "Ana", pages: ["Ana's Bakery", "Ana's Blog"] });
+    const a = adapter();
+    const redirectUri = "https://app.example.test/settings/social/callback/facebook";
+    assert.equal(a.oauth.pickAccounts, true);
+    const url = a.oauth.authorizeUrl({ state: "s1", redirectUri });
+    assert.match(url, /^https:\/\/www\.facebook\.com\/v\d+\.\d+\/dialog\/oauth\?/);
+    const res = await fetch(overrideUrl(url), { redirect: "manual" });
+    const back = new URL(res.headers.get("location")!);
+    assert.equal(back.searchParams.get("state"), "s1");
+    const tokens = await a.oauth.exchangeCode({ code: back.searchParams.get("code")!, redirectUri });
+    assert.deepEqual(tokens.scopes, ["pages_show_list", "pages_manage_posts", "pages_read_engagement"]);
+    const accounts = await a.oauth.accounts(tokens);
+    assert.deepEqual(
+      accounts.map((x) => [x.networkAccountId, x.handle, x.tokens?.accessToken]),
+      user.pages.map((p) => [p.id, p.name, p.accessToken]),
+    );
+    assert.deepEqual(await a.oauth.refresh(accounts[0]!.tokens!), accounts[0]!.tokens);
+  });
+});
+
+describe("publish", () => {
+  test("a 6-slide carousel: 6 unpublished photos attached to one feed post, with its permalink", async () => {
+    const page = fb.addUser({ name: "Bo", pages: ["Bo's Shop"] }).pages[0]!;
+    const before = fb.publishes;
+    const job = pageJob(page, { caption: "Six photos", type: "carousel", media: slides });
+    const { result } = await drive(adapter().publisher, job);
+    assert.equal(result.state, "published");
+    if (result.state !== "published") return;
+    const post = fb.posts.get(result.networkPostId)!;
+    assert.equal(result.postUrl, post.permalink_url);
+    assert.match(result.postUrl, /^https:\/\/www\.facebook\.com\/\d+\/posts\/\d+$/);
+    assert.equal(post.message, "Six photos");
+    const photos = (job.delivery.networkIds as { photos: string[] }).photos;
+    assert.deepEqual(post.attachments, photos, "six photos in order");
+    assert.equal(photos.length, 6);
+    for (const id of photos) assert.equal(fb.photos.get(id)!.published, false);
+    assert.equal(fb.publishes - before, 1, "one post");
+  });
+
+  test("text, one photo, and a video that processes before its permalink", async () => {
+    const page = fb.addUser({ name: "Cy", pages: ["Cy"] }).pages[0]!;
+    const a = adapter();
+    const text = await drive(a.publisher, pageJob(page, { caption: "Just words", type: "text", media: [] }));
+    assert.equal(text.result.state, "published");
+    const photo = await drive(
+      a.publisher,
+      pageJob(page, { caption: "One", type: "image", media: [slides[0]!] }),
+    );
+    assert.equal(photo.result.state, "published");
+    if (photo.result.state === "published")
+      assert.equal(fb.posts.get(photo.result.networkPostId)!.message, "One");
+    fb.processingPolls = 2;
+    try {
+      const video = await drive(
+        a.publisher,
+        pageJob(page, { caption: "Clip", type: "video", media: [clip] }),
+      );
+      assert.deepEqual(video.states, ["processing", "processing", "processing", "published"]);
+      if (video.result.state === "published") {
+        assert.equal(
+          video.result.postUrl,
+          `https://www.facebook.com/${page.id}/videos/${video.result.networkPostId}/`,
+        );
+      }
+    } finally {
+      fb.processingPolls = 0;
+    }
+  });
+});
+
+describe("faults", () => {
+  test("lost answer to the feed post: reconciled from the Page's posts, no second post", async () => {
+    const page = fb.addUser({ name: "Di", pages: ["Di"] }).pages[0]!;
+    const before = fb.publishes;
+    const job = pageJob(page, { caption: "Lost once", type: "carousel", media: slides.slice(0, 2) });
+    server.fault({ host: FB_GRAPH_HOST, path: `/${page.id}/feed`, method: "POST" }, { kind: "lost" });
+    const a = adapter();
+    const save = saverFor(job);
+    const err = await a.publisher.step(job, save).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof NetworkTransientError && err.afterCreate);
+    const r = await a.publisher.reconcile(job, save);
+    assert.equal(r.state, "published");
+    const again = await a.publisher.step(job, save);
+    assert.equal(again.state, "published");
+    assert.equal(fb.publishes - before, 1);
+    assert.equal(server.hitsFor(FB_GRAPH_HOST, `/${page.id}/feed`, "POST").length, 1);
+  });
+
+  test("a step after a crash during the create looks for the post before creating it again", async () => {
+    const page = fb.addUser({ name: "Ed", pages: ["Ed"] }).pages[0]!;
+    const before = fb.publishes;
+    const job = pageJob(page, { caption: "Crash", type: "text", media: [] });
+    server.fault({ host: FB_GRAPH_HOST, path: `/${page.id}/feed`, method: "POST" }, { kind: "lost" });
+    await assert.rejects(adapter().publisher.step(job, saverFor(job)), NetworkTransientError);
+    const { result } = await drive(adapter().publisher, job);
+    assert.equal(result.state, "published");
+    assert.equal(fb.publishes - before, 1);
+  });
+
+  test("429 with Retry-After and a revoked Page token", async () => {
+    const user = fb.addUser({ name: "Fa", pages: ["Fa one", "Fa two"] });
+    const other = fb.addUser({ name: "Gi", pages: ["Gi"] }).pages[0]!;
+    const page = user.pages[0]!;
+    server.fault(
+      { host: FB_GRAPH_HOST, path: `/${page.id}/feed`, method: "POST" },
+      { kind: "rate_limit", retryAfterSeconds: 12 },
+    );
+    const job = pageJob(page, { caption: "Wait", type: "text", media: [] });
+    await assert.rejects(adapter().publisher.step(job, saverFor(job)), (e: unknown) => {
+      assert.ok(e instanceof NetworkRateLimitError);
+      assert.equal(e.retryAfterSeconds, 12);
+      return true;
+    });
+    fb.revokeUser(user.id);
+    await assert.rejects(adapter().publisher.step(job, saverFor(job)), (e: unknown) => {
+      assert.ok(e instanceof NetworkAuthError);
+      assert.ok(!e.message.includes(page.accessToken));
+      return true;
+    });
+    const ok = await drive(adapter().publisher, pageJob(other, { caption: "fine", type: "text", media: [] }));
+    assert.equal(ok.result.state, "published");
+  });
+});
