@@ -38,6 +38,13 @@ export const EnvSchema = Type.Object({
   MEDIA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   MEDIA_MAX_IMAGE_BYTES: Int(20 * 1024 * 1024, 1),
   MEDIA_MAX_VIDEO_BYTES: Int(200 * 1024 * 1024, 1),
+  FFMPEG_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  FFPROBE_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  AI_VIDEO_PROVIDER: Type.Optional(Type.Union([Type.Literal("local"), Type.Literal("openai-compatible")])),
+  AI_VIDEO_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
+  AI_VIDEO_API_KEY: Type.Optional(Type.String()),
+  AI_VIDEO_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  AI_VIDEO_TIMEOUT_SECONDS: Int(600, 1, 3600),
   FETCH_ALLOW_LOOPBACK_PORT: Type.Optional(Type.String({ pattern: "^[0-9]{1,5}$" })),
   RATE_LIMIT_READS: Int(120, 1),
   RATE_LIMIT_WRITES: Int(30, 1),
@@ -106,7 +113,29 @@ export interface Config {
     model: string;
     timeoutSeconds: number;
   };
-  media: { dir: string; maxImageBytes: number; maxVideoBytes: number };
+  /**
+   * Media files. `ffmpegPath`/`ffprobePath` override the binaries bundled by @ffmpeg-installer/ffmpeg and
+   * @ffprobe-installer/ffprobe (env FFMPEG_PATH, FFPROBE_PATH); undefined means the bundled ones.
+   */
+  media: {
+    dir: string;
+    maxImageBytes: number;
+    maxVideoBytes: number;
+    ffmpegPath: string | undefined;
+    ffprobePath: string | undefined;
+  };
+  /**
+   * The video provider (README "Media stack"): `local` composes every template with ffmpeg;
+   * `openai-compatible` generates the AI UGC hook clip through `POST {baseUrl}/videos`. Timeout in seconds
+   * covers one whole generation (create, polling and download).
+   */
+  video: {
+    provider: "local" | "openai-compatible";
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string;
+    timeoutSeconds: number;
+  };
   /** Test-only: a loopback port the guarded fetch may reach. Never set in production. */
   fetchAllowLoopbackPort: number | undefined;
   budgets: Budgets;
@@ -165,6 +194,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const provider = (picked.AI_TEXT_PROVIDER ?? "local") as Config["ai"]["provider"];
   if (provider === "openai-compatible" && !picked.AI_TEXT_BASE_URL)
     throw new ConfigError("AI_TEXT_BASE_URL", "required when AI_TEXT_PROVIDER=openai-compatible");
+  const videoProvider = (picked.AI_VIDEO_PROVIDER ?? "local") as Config["video"]["provider"];
+  if (videoProvider === "openai-compatible" && !picked.AI_VIDEO_BASE_URL)
+    throw new ConfigError("AI_VIDEO_BASE_URL", "required when AI_VIDEO_PROVIDER=openai-compatible");
   const origins = (picked.CORS_ALLOWED_ORIGINS ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -206,6 +238,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dir: picked.MEDIA_DIR ?? `${dataDir}/media`,
       maxImageBytes: num("MEDIA_MAX_IMAGE_BYTES", 20 * 1024 * 1024),
       maxVideoBytes: num("MEDIA_MAX_VIDEO_BYTES", 200 * 1024 * 1024),
+      ffmpegPath: picked.FFMPEG_PATH,
+      ffprobePath: picked.FFPROBE_PATH,
+    },
+    video: {
+      provider: videoProvider,
+      baseUrl: picked.AI_VIDEO_BASE_URL ? stripSlash(picked.AI_VIDEO_BASE_URL) : undefined,
+      apiKey: picked.AI_VIDEO_API_KEY,
+      model: picked.AI_VIDEO_MODEL ?? "sora-2",
+      timeoutSeconds: num("AI_VIDEO_TIMEOUT_SECONDS", 600),
     },
     fetchAllowLoopbackPort: picked.FETCH_ALLOW_LOOPBACK_PORT
       ? Number(picked.FETCH_ALLOW_LOOPBACK_PORT)

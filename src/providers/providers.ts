@@ -14,7 +14,7 @@ import { type FetchedPage, guardedFetchHtml } from "./fetch/guarded-fetch.ts";
 import { localSocialProvider } from "./social/local.ts";
 import type { SocialProvider } from "./social/types.ts";
 import { localDiskStorage, type MediaStorage } from "./storage.ts";
-import { localVideoProvider } from "./video/local.ts";
+import { videoProvider } from "./video/index.ts";
 import type { VideoProvider } from "./video/types.ts";
 
 /** The guarded fetch of product pages (src/providers/fetch/guarded-fetch.ts) with the configured policy. */
@@ -40,7 +40,7 @@ export function buildProviders(config: Config, overrides: Partial<Providers> = {
   return {
     text: overrides.text ?? aiTextProvider(config),
     image: overrides.image ?? localImageProvider(),
-    video: overrides.video ?? localVideoProvider(),
+    video: overrides.video ?? videoProvider(config),
     social: overrides.social ?? localSocialProvider(),
     storage: overrides.storage ?? localDiskStorage(config.media.dir),
     fetch: overrides.fetch ?? {
