@@ -3,10 +3,11 @@ import type { ToolInputs, ToolOutputs } from "../../../generated/tool-types.ts";
 import { getAutomationRun } from "../../domain/automations/runs-read.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import type { ToolHandler } from "../../tool-contract.ts";
-import { runItem } from "./run-item.ts";
+import { runItem, runVideo } from "./run-item.ts";
 
 export const handler: ToolHandler<ToolInputs["get_automation_run"], ToolOutputs["get_automation_run"]> = {
   async execute(input, ctx) {
-    return { data: runItem(await getAutomationRun(ctx.db, ownerOf(ctx.auth), input.kind, input.run_id)) };
+    const run = await getAutomationRun(ctx.db, ownerOf(ctx.auth), input.kind, input.run_id);
+    return { data: { ...runItem(run), video: runVideo(run) } };
   },
 };
