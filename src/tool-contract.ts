@@ -54,6 +54,11 @@ export interface ApprovalDescription {
   resources: Array<{ kind: string; id: string; label: string }>;
   /** Destinations, e.g. social accounts by name and network. */
   destinations: Array<{ name: string; network: string }>;
+  /**
+   * The owned media the action publishes, in order (images shown, videos played with `<video>` from the
+   * owner-only `/media/{id}/file` route), so that what the user approves is what they saw.
+   */
+  media?: Array<{ kind: "image" | "video"; asset_id: string }>;
 }
 
 /**

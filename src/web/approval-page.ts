@@ -40,6 +40,7 @@ export function renderApprovalPage(view: ApprovalView): string {
   const minutes = expires ? Math.max(0, Math.ceil((expires.getTime() - now.getTime()) / 60000)) : 0;
   const resources = description?.resources ?? [];
   const destinations = description?.destinations ?? [];
+  const media = description?.media ?? [];
   const body: RawHtml = html`<h1>${open ? "Approve this request?" : "Request"}</h1>
 ${view.notice ? html`<p class="warn" role="status">${view.notice}</p>` : ""}
 <p>An assistant connected as <strong>${view.clientName ?? "an MCP client"}</strong> asks to:</p>
@@ -52,6 +53,7 @@ ${destinations.length > 0 ? html`<tr><th scope="row">Destinations</th><td>${dest
 <tr><th scope="row">Expires</th><td>${expires ? expires.toISOString() : "never"}${open ? html` <span class="muted">(in ${minutes} minute${minutes === 1 ? "" : "s"})</span>` : ""}</td></tr>
 <tr><th scope="row">Status</th><td id="state" data-state="${op.state}">${open || op.state !== "approval_required" ? STATE_TEXT[op.state] : "Expired. Nothing was done."}</td></tr>
 </table>
+${media.length > 0 ? html`<div id="media">${media.map((m, i) => (m.kind === "video" ? html`<video controls preload="metadata" playsinline width="270" height="480" src="/media/${m.asset_id}/file" title="Video ${i + 1}"></video>` : html`<img src="/media/${m.asset_id}/file" alt="Image ${i + 1}" width="216">`))}</div>` : ""}
 <p class="muted">Names and captions above come from your own records and are shown as plain text. Only the buttons below, pressed by you, can approve this request.</p>
 ${
   open

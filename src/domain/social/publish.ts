@@ -14,6 +14,7 @@ import {
   ownedPost,
   publishDeliveries,
 } from "./deliveries.ts";
+import { mediaInOrder } from "../media/media.ts";
 import type { Owner } from "../owner.ts";
 import { resolveDestinations, type SafeSocialAccount } from "./accounts.ts";
 
@@ -25,6 +26,8 @@ export interface PublicationRequest {
 export interface PreparedPublication {
   post: { id: string; type: string; status: string; caption: string | null; title: string | null };
   accounts: SafeSocialAccount[];
+  /** The post's media (images, the rendered video), in order. */
+  media: Array<{ kind: "image" | "video"; asset_id: string }>;
 }
 
 /** A short, safe label of a post for the approval page: the caption excerpt or title (shown escaped). */
@@ -49,7 +52,12 @@ export async function preparePublication(
   const post = await ownedPost(db, owner, req.post_id);
   const accounts = await resolveDestinations(db, owner, req.social_account_ids);
   await assertPublishable(db, post);
-  return { post, accounts };
+  const media = await mediaInOrder(
+    db,
+    owner,
+    Array.isArray(post.media_asset_ids) ? post.media_asset_ids : [],
+  );
+  return { post, accounts, media };
 }
 
 /**

@@ -25,5 +25,6 @@ export function describePublication(p: PreparedPublication, when?: Date): Approv
     summary,
     resources: [{ kind: "post", id: p.post.id, label }],
     destinations: p.accounts.map((a) => ({ name: a.display_name, network: a.network })),
+    media: p.media,
   };
 }
