@@ -255,7 +255,7 @@ async function productImage(app: AppContext, owner: Owner, productId: unknown): 
     .where({ "pa.product_id": productId, "pa.role": "image", "m.kind": "image" })
     .where({ "m.user_id": owner.userId, "m.workspace_id": owner.workspaceId })
     .whereNull("m.deleted_at")
-    .orderBy("pa.created_at", "asc")
+    .orderBy([{ column: "pa.position" }, { column: "pa.created_at" }])
     .first("m.storage_key");
   if (!row) return undefined;
   try {

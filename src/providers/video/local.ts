@@ -17,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import sharp from "sharp";
 import { probeVideo } from "../media-probe.ts";
 import { FfmpegError, runFfmpeg } from "./ffmpeg.ts";
 import { renderHookOverlay } from "./overlay.ts";
@@ -267,10 +268,22 @@ export function localVideoProvider(options: LocalVideoOptions): VideoProvider {
       const dir = await mkdtemp(path.join(os.tmpdir(), "smcp-video-"));
       try {
         const images: string[] = [];
+        // Grid tiles are cover-fitted to their 540x960 cell by sharp first: ffmpeg then decodes four small
+        // pictures instead of four full frames (bench/README.md: peak memory).
+        const tile = req.template === "2x2-grid" ? { width: W / 2, height: H / 2 } : undefined;
         for (const [i, bytes] of req.images.entries()) {
           if (bytes.length > MAX_IMAGE_BYTES) throw new VideoRenderError("an input image is too large");
           const file = path.join(dir, `image-${i}`);
-          await writeFile(file, bytes, { mode: 0o600 });
+          const data = tile
+            ? await sharp(bytes)
+                .resize({ ...tile, fit: "cover" })
+                .png({ compressionLevel: 1 })
+                .toBuffer()
+                .catch(() => {
+                  throw new VideoRenderError("an input image could not be decoded");
+                })
+            : bytes;
+          await writeFile(file, data, { mode: 0o600 });
           images.push(file);
         }
         const overlay = path.join(dir, "hook.png");
