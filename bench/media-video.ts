@@ -8,7 +8,8 @@
  *
  * Each case runs in a child process (`--case <name>`) so that its RSS is its own; the parent samples the
  * child's process tree from /proc every 20 ms, and the child reports its CPU time including ffmpeg's
- * (/proc/self/stat cutime/cstime; Linux). See bench/README.md.
+ * (/proc/self/stat cutime/cstime; Linux). `BENCH_VIDEO_CASES=2x2-grid,...` limits the templates run.
+ * See bench/README.md.
  */
 import { execFile, spawn } from "node:child_process";
 import { createReadStream } from "node:fs";
@@ -147,7 +148,8 @@ async function main(): Promise<void> {
     "case         video s   wall s   wall/video   CPU s   CPU/(video x cores)   peak RSS MB   vs baseline (wall/video)",
   );
   let base = 0;
-  for (const name of CASES) {
+  const only = process.env.BENCH_VIDEO_CASES?.split(",");
+  for (const name of CASES.filter((c) => c === "baseline" || !only || only.includes(c))) {
     const r = await measure(name);
     const ratio = r.wall / r.seconds;
     if (name === "baseline") base = ratio;
