@@ -17,7 +17,6 @@ import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import sharp from "sharp";
 import { probeVideo } from "../media-probe.ts";
 import { FfmpegError, runFfmpeg } from "./ffmpeg.ts";
 import { renderHookOverlay } from "./overlay.ts";
@@ -155,6 +154,16 @@ function zoomIn(frames: number, to: number, panSalt: number): string {
   return `${cover(sw, sh)},zoompan=z='min(1+${step}*on,${to})':x='${dx}':y='ih/2-(ih/zoom/2)':d=${frames}:s=${W}x${H}:fps=${FPS},setpts=N/${FPS}/TB`;
 }
 
+/** Builds the ffmpeg arguments that cover-fit each image to a 540x960 grid cell (one PNG per image). */
+function tileArgs(images: string[], tiles: string[]): string[] {
+  const args: string[] = [];
+  for (const img of images) args.push("-i", img);
+  images.forEach((_, i) => {
+    args.push("-map", `${i}:v`, "-vf", cover(W / 2, H / 2), "-frames:v", "1", "-f", "image2", tiles[i]!);
+  });
+  return args;
+}
+
 /** Builds the ffmpeg arguments of the 2x2 grid: tiles slide in from the edges, then the hook fades in. */
 function gridArgs(images: string[], overlay: string, out: string): string[] {
   const T = TEMPLATE_SECONDS["2x2-grid"];
@@ -268,23 +277,18 @@ export function localVideoProvider(options: LocalVideoOptions): VideoProvider {
       const dir = await mkdtemp(path.join(os.tmpdir(), "smcp-video-"));
       try {
         const images: string[] = [];
-        // Grid tiles are cover-fitted to their 540x960 cell by sharp first: ffmpeg then decodes four small
-        // pictures instead of four full frames (bench/README.md: peak memory).
-        const tile = req.template === "2x2-grid" ? { width: W / 2, height: H / 2 } : undefined;
         for (const [i, bytes] of req.images.entries()) {
           if (bytes.length > MAX_IMAGE_BYTES) throw new VideoRenderError("an input image is too large");
           const file = path.join(dir, `image-${i}`);
-          const data = tile
-            ? await sharp(bytes)
-                .resize({ ...tile, fit: "cover" })
-                .png({ compressionLevel: 1 })
-                .toBuffer()
-                .catch(() => {
-                  throw new VideoRenderError("an input image could not be decoded");
-                })
-            : bytes;
-          await writeFile(file, data, { mode: 0o600 });
+          await writeFile(file, bytes, { mode: 0o600 });
           images.push(file);
+        }
+        if (req.template === "2x2-grid") {
+          // Tiles are cover-fitted to their 540x960 cell in a short first ffmpeg run: the animation run then
+          // decodes four small pictures instead of four full frames (bench/README.md: peak memory).
+          const tiles = images.map((_, i) => path.join(dir, `tile-${i}.png`));
+          await runFfmpeg(ffmpeg, tileArgs(images, tiles), { timeoutMs, signal });
+          images.splice(0, images.length, ...tiles);
         }
         const overlay = path.join(dir, "hook.png");
         const text = await renderHookOverlay({
