@@ -16,6 +16,14 @@ import {
   VideoRenderError,
 } from "../../../src/providers/video/types.ts";
 import { loadConfig } from "../../../src/config.ts";
+import { localImageProvider } from "../../../src/providers/ai-image/local.ts";
+import type { ImageRequest } from "../../../src/providers/ai-image/types.ts";
+import { createMediaAsset } from "../../../src/domain/media/media.ts";
+import { makeImage } from "../../helpers/video.ts";
+import { storedCta } from "./video-fixtures.ts";
+import { readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { balance, inline, key, named, product, reviewed, setup } from "../carousels/fixtures.ts";
 
 const create = named("create_automation", createHandler);
@@ -45,7 +53,15 @@ const text = {
     return [`Why ${req.subject.name} sold out twice`];
   },
 };
-const { app, me } = await setup("pro", { text, video });
+let imagesGenerated = 0;
+const image = {
+  name: "local",
+  async generate(request: ImageRequest, signal?: AbortSignal) {
+    imagesGenerated += 1;
+    return localImageProvider().generate(request, signal);
+  },
+};
+const { app, me } = await setup("pro", { text, video, image });
 const productId = await product(app, me, { name: "Night Balm" });
 
 async function fadeAutomation() {
@@ -97,4 +113,42 @@ test("a failed render marks the run failed, refunds the 5 credits once and store
   assert.match(read.data.error ?? "", /5 credits were refunded/);
   const videosAfter = await app.ctx.db("media_assets").where({ kind: "video" }).count({ n: "*" }).first();
   assert.equal(Number(videosAfter?.n), Number(videosBefore?.n));
+});
+
+test("AI UGC uses the product's stored image for the local hook clip (no image generated)", async () => {
+  const png = path.join(os.tmpdir(), `smcp-product-${key()}.png`);
+  await makeImage(png, "smptebars");
+  const bytes = await readFile(png);
+  const storageKey = app.ctx.providers.storage.newKey("png");
+  await app.ctx.providers.storage.putBytes(storageKey, bytes);
+  const asset = await createMediaAsset(
+    app.ctx.db,
+    { userId: me.user_id, workspaceId: me.workspace_id },
+    { kind: "image", mimeType: "image/png", bytes: bytes.length, width: 1080, height: 1920, storageKey },
+  );
+  await app.ctx
+    .db("product_assets")
+    .insert({ product_id: productId, media_asset_id: asset.asset_id, role: "image" });
+  const cta = await storedCta(app, me, 3);
+  const out = await inline(app, me, create, {
+    kind: "video",
+    name: "UGC",
+    configuration: { type: "ugc-video", template_id: "ugc-video", product_id: productId } as never,
+    cta_asset_id: cta.assetId,
+    idempotency_key: key(),
+  });
+  const generatedBefore = imagesGenerated;
+  const { result } = await reviewed(app, me, run, {
+    automation_id: out.data.automation_id,
+    idempotency_key: key(),
+  });
+  assert.equal(result.data.status, "succeeded");
+  assert.equal(imagesGenerated, generatedBefore, "no image was generated");
+  const request = rendered.at(-1)!;
+  assert.equal(request.template, "ugc-video");
+  assert.deepEqual(Buffer.from(request.images[0]!), bytes);
+  const row = await app.ctx.db("automation_runs").where({ id: result.data.run_id }).first();
+  assert.deepEqual(row.result.video.frame_asset_ids, []);
+  assert.equal(row.result.video.hook_clip, "local");
+  assert.ok(Math.abs(row.result.video.duration_seconds - 7) < 0.2, `${row.result.video.duration_seconds}`);
 });
