@@ -2490,7 +2490,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get automation run",
       group: "automations",
       description:
-        "Returns one automation run addressed by `kind` and `run_id` (from run_automation's result or list_automation_runs): status (queued, running, succeeded, failed), trigger, credits charged, the generated `post_id` once created, timing and a safe error message. Poll it after run_automation (about 2 seconds first, then every 5 to 10 seconds).",
+        "Returns one automation run addressed by `kind` and `run_id` (from run_automation's result or list_automation_runs): status (queued, running, succeeded, failed), trigger, credits charged, the generated `post_id` once created, the rendered `video` of a video run (MP4 asset id, duration, bytes, width, height), timing and a safe error message. Poll it after run_automation (about 2 seconds first, then every 5 to 10 seconds).",
       scope: "read:automations",
       access: "read",
       review: false,
@@ -2552,6 +2552,20 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 maxLength: 1000,
                 description: "Safe failure message when status is failed.",
               },
+              video: {
+                type: ["object", "null"],
+                additionalProperties: false,
+                description:
+                  "The rendered MP4 of a succeeded video run, attached to its post as a media asset; null otherwise.",
+                properties: {
+                  asset_id: { type: "string", format: "uuid", maxLength: 36 },
+                  duration_seconds: { type: "number", minimum: 0, description: "Seconds." },
+                  bytes: { type: "integer", minimum: 0 },
+                  width: { type: "integer", minimum: 1, description: "Pixels." },
+                  height: { type: "integer", minimum: 1, description: "Pixels." },
+                },
+                required: ["asset_id", "duration_seconds", "bytes", "width", "height"],
+              },
             },
             required: [
               "run_id",
@@ -2565,6 +2579,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "started_at",
               "finished_at",
               "error",
+              "video",
             ],
           },
           operation_id: {

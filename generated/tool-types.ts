@@ -600,6 +600,18 @@ export interface components {
       finished_at: string | null;
       /** @description Safe failure message when status is failed. */
       error: string | null;
+      /** @description The rendered MP4 of a succeeded video run, attached to its post as a media asset; null otherwise. */
+      video: {
+        /** Format: uuid */
+        asset_id: string;
+        /** @description Seconds. */
+        duration_seconds: number;
+        bytes: number;
+        /** @description Pixels. */
+        width: number;
+        /** @description Pixels. */
+        height: number;
+      } | null;
     };
     get_best_performing_content_input: {
       /** Format: date-time */

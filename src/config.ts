@@ -76,6 +76,13 @@ export const EnvSchema = Type.Object({
   S3_ENDPOINT: Type.Optional(Type.String({ pattern: "^https?://" })),
   S3_FORCE_PATH_STYLE: Type.Optional(Bool),
   AWS_REGION: Type.Optional(Type.String({ minLength: 1 })),
+  FFMPEG_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  FFPROBE_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  AI_VIDEO_PROVIDER: Type.Optional(Type.Union([Type.Literal("local"), Type.Literal("openai-compatible")])),
+  AI_VIDEO_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
+  AI_VIDEO_API_KEY: Type.Optional(Type.String()),
+  AI_VIDEO_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  AI_VIDEO_TIMEOUT_SECONDS: Int(600, 1, 3600),
   FETCH_ALLOW_LOOPBACK_PORT: Type.Optional(Type.String({ pattern: "^[0-9]{1,5}$" })),
   RATE_LIMIT_READS: Int(120, 1),
   RATE_LIMIT_WRITES: Int(30, 1),
@@ -190,12 +197,27 @@ export interface Config {
     dir: string;
     maxImageBytes: number;
     maxVideoBytes: number;
+    /** Override the bundled @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe binaries (FFMPEG_PATH, FFPROBE_PATH). */
+    ffmpegPath: string | undefined;
+    ffprobePath: string | undefined;
     /** Stored media bytes allowed per workspace, by the owner's plan (uploads beyond it are refused). */
     storageQuotaBytes: { creator: number; growth: number; pro: number };
     /** `local` (files under `dir`, the default) or `s3` (any S3-compatible object store). */
     storage: "local" | "s3";
     /** Set when `storage` is `s3`; credentials come from the standard AWS variables and files. */
     s3: { bucket: string; endpoint: string | undefined; region: string; forcePathStyle: boolean } | undefined;
+  };
+  /**
+   * The video provider (README "Media stack"): `local` composes every template with ffmpeg;
+   * `openai-compatible` generates the AI UGC hook clip through `POST {baseUrl}/videos`. Timeout in seconds
+   * covers one whole generation (create, polling and download).
+   */
+  video: {
+    provider: "local" | "openai-compatible";
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string;
+    timeoutSeconds: number;
   };
   /** Test-only: a loopback port the guarded fetch may reach. Never set in production. */
   fetchAllowLoopbackPort: number | undefined;
@@ -312,6 +334,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const imageProvider = (picked.AI_IMAGE_PROVIDER ?? "local") as Config["image"]["provider"];
   if (imageProvider === "openai-compatible" && !picked.AI_IMAGE_BASE_URL)
     throw new ConfigError("AI_IMAGE_BASE_URL", "required when AI_IMAGE_PROVIDER=openai-compatible");
+  const videoProvider = (picked.AI_VIDEO_PROVIDER ?? "local") as Config["video"]["provider"];
+  if (videoProvider === "openai-compatible" && !picked.AI_VIDEO_BASE_URL)
+    throw new ConfigError("AI_VIDEO_BASE_URL", "required when AI_VIDEO_PROVIDER=openai-compatible");
   const origins = (picked.CORS_ALLOWED_ORIGINS ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -391,6 +416,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               forcePathStyle: bool(picked.S3_FORCE_PATH_STYLE, Boolean(picked.S3_ENDPOINT)),
             }
           : undefined,
+      ffmpegPath: picked.FFMPEG_PATH,
+      ffprobePath: picked.FFPROBE_PATH,
+    },
+    video: {
+      provider: videoProvider,
+      baseUrl: picked.AI_VIDEO_BASE_URL ? stripSlash(picked.AI_VIDEO_BASE_URL) : undefined,
+      apiKey: picked.AI_VIDEO_API_KEY,
+      model: picked.AI_VIDEO_MODEL ?? "sora-2",
+      timeoutSeconds: num("AI_VIDEO_TIMEOUT_SECONDS", 600),
     },
     fetchAllowLoopbackPort: picked.FETCH_ALLOW_LOOPBACK_PORT
       ? Number(picked.FETCH_ALLOW_LOOPBACK_PORT)

@@ -13,6 +13,7 @@ import { startupBanner } from "./cli/banner.ts";
 import { ConfigError } from "./config.ts";
 import { quietBossErrors } from "./operations/boss.ts";
 import { startQueue } from "./operations/queue.ts";
+import { mediaBinaries, mediaBinariesProblem } from "./providers/media-binaries.ts";
 import { startWorker } from "./operations/worker.ts";
 import { startServer } from "./server.ts";
 
@@ -44,6 +45,9 @@ async function main(argv: string[]): Promise<void> {
     }
     return;
   }
+  // Without ffmpeg/ffprobe the service still runs, but renders no video and measures no video upload.
+  const media = mediaBinariesProblem(mediaBinaries(ctx.config.media));
+  if (media) console.error(`warning: ${media}`);
   const stops: Array<() => Promise<void>> = [];
   const queue = await startQueue(ctx);
   ctx.queue = queue.queue;

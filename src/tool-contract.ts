@@ -67,6 +67,11 @@ export interface ApprovalDescription {
    * when one of them has changed by the time of the decision, approving is refused as stale.
    */
   versions?: Array<{ table: "posts" | "automations"; id: string; updated_at: string }> | undefined;
+  /**
+   * The owned media the action publishes, in order (images shown, videos played with `<video>` from the
+   * owner-only `/media/{id}/file` route), so that what the user approves is what they saw.
+   */
+  media?: Array<{ kind: "image" | "video"; asset_id: string }>;
 }
 
 /**

@@ -1,12 +1,14 @@
 /**
  * Media inspection: the type is sniffed from the content with file-type (never from the name);
  * only JPEG, PNG, WEBP images and MP4 videos are accepted. Image dimensions come from image-size; video
- * duration and dimensions from ffprobe (spawned with an argument array, no shell, with a timeout).
+ * duration and dimensions from ffprobe (the @ffprobe-installer/ffprobe binary or config `media.ffprobePath`,
+ * src/providers/media-binaries.ts; spawned with an argument array, no shell, with a timeout).
  */
 import { spawn } from "node:child_process";
 import ffprobeInstaller from "@ffprobe-installer/ffprobe";
 import { fileTypeFromBuffer } from "file-type";
 import { imageSizeFromFile } from "image-size/fromFile";
+import { mediaBinaries } from "./media-binaries.ts";
 
 export type AcceptedMime = "image/jpeg" | "image/png" | "image/webp" | "video/mp4";
 
@@ -44,11 +46,14 @@ export interface VideoInfo {
   durationSeconds: number;
   width: number | null;
   height: number | null;
+  /** True when the file has an audio stream. */
+  hasAudio: boolean;
 }
 
 /**
- * Probes a video with ffprobe (`ffprobePath`, default the binary of the @ffprobe-installer/ffprobe package) within `timeoutMs` (default 15 s).
- * @throws Error when ffprobe fails, times out or finds no duration.
+ * Probes a video with ffprobe (`ffprobePath`, default the @ffprobe-installer/ffprobe binary) within
+ * `timeoutMs` (default 15 s).
+ * @throws Error when ffprobe is missing, fails, times out or finds no duration.
  */
 export function probeVideo(
   file: string,
@@ -63,8 +68,10 @@ export function probeVideo(
     "format=duration:stream=codec_type,width,height",
     file,
   ];
+  const ffprobe = options.ffprobePath ?? mediaBinaries({}).ffprobe;
+  if (!ffprobe) return Promise.reject(new Error("ffprobe is not installed"));
   return new Promise((resolve, reject) => {
-    const child = spawn(options.ffprobePath ?? ffprobeInstaller.path, args, {
+    const child = spawn(ffprobe, args, {
       stdio: ["ignore", "pipe", "ignore"],
     });
     const chunks: Buffer[] = [];
@@ -90,6 +97,7 @@ export function probeVideo(
           durationSeconds: Math.round(duration * 1000) / 1000,
           width: Number.isInteger(video?.width) ? video.width : null,
           height: Number.isInteger(video?.height) ? video.height : null,
+          hasAudio: (out?.streams ?? []).some((s: { codec_type?: string }) => s.codec_type === "audio"),
         });
       } catch (err) {
         reject(err);

@@ -19,7 +19,7 @@ import { sandboxAdapter } from "./social/sandbox/sandbox.ts";
 import type { Network, SocialProvider } from "./social/types.ts";
 import { localDiskStorage, type MediaStorage } from "./storage.ts";
 import { s3Storage } from "./storage-s3.ts";
-import { localVideoProvider } from "./video/local.ts";
+import { videoProvider } from "./video/index.ts";
 import type { VideoProvider } from "./video/types.ts";
 
 /** The guarded fetch of product pages (src/providers/fetch/guarded-fetch.ts) with the configured policy. */
@@ -53,7 +53,7 @@ export function buildProviders(
   return {
     text: overrides.text ?? aiTextProvider(config),
     image: overrides.image ?? aiImageProvider(config),
-    video: overrides.video ?? localVideoProvider(),
+    video: overrides.video ?? videoProvider(config),
     social: overrides.social ?? sandboxAnalytics(),
     networks:
       overrides.networks ??

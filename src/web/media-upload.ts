@@ -20,6 +20,7 @@ import {
   SNIFF_BYTES,
   sniffType,
 } from "../providers/media-probe.ts";
+import { mediaBinaries } from "../providers/media-binaries.ts";
 import type { MediaStorage } from "../providers/storage.ts";
 
 /** A refused upload: HTTP status and a message safe to show. */
@@ -127,7 +128,7 @@ export async function receiveUpload(
     const file = await filePromise;
     const { storageKey, ...rest } = file;
     const key = storage.newKey(ACCEPTED[file.mime].ext);
-    await measure(file, temp!);
+    await measure(file, temp!, mediaBinaries(ctx.config.media).ffprobe);
     await storage.putFile(key, temp!);
     temp = undefined;
     return {
@@ -234,14 +235,14 @@ async function writeSniffed(
 }
 
 /** Fills dimensions/duration in place. @throws UploadError 415 when the file cannot be decoded. */
-async function measure(file: UploadedFile, path: string): Promise<void> {
+async function measure(file: UploadedFile, path: string, ffprobePath: string | undefined): Promise<void> {
   try {
     if (file.kind === "image") {
       const d = await imageDimensions(path);
       file.width = d.width;
       file.height = d.height;
     } else {
-      const v = await probeVideo(path);
+      const v = await probeVideo(path, { ffprobePath });
       file.durationSeconds = v.durationSeconds;
       file.width = v.width;
       file.height = v.height;

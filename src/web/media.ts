@@ -3,12 +3,14 @@
  * through tools.
  *   GET  /media             the user's media of the selected workspace + the upload form (session)
  *   POST /media             multipart upload (session + CSRF), then 303 back to the page
- *   GET  /media/:id/file    the stored file, to its owner only (404 otherwise)
+ *   GET  /media/:id/file    the stored file, to its owner only (404 otherwise), with byte ranges (206)
  *   POST /media/cta-artwork marks an owned image as a product's stored CTA artwork (session + CSRF)
  * The workspace is the `workspace_id` query/field when the user is a member of it, else the user's
  * first owned workspace.
  */
 import { isUuid } from "../ids.ts";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import express, { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context.ts";
 import { workspacesOfUser } from "../domain/account/overview.ts";
@@ -23,6 +25,22 @@ import { renderMediaPage } from "./media-page.ts";
 import { receiveUpload, UploadError } from "./media-upload.ts";
 import { pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, formExpired, requireSession } from "./session.ts";
+
+/**
+ * Passes through bytes `start`..`end` (inclusive) of a stream and drops the rest: works over any media
+ * storage's plain read stream.
+ */
+function byteSlice(start: number, end: number): Transform {
+  let at = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      const from = Math.max(start - at, 0);
+      const to = Math.min(end + 1 - at, chunk.length);
+      at += chunk.length;
+      done(null, from < to ? chunk.subarray(from, to) : undefined);
+    },
+  });
+}
 
 /** The workspace asked for (if the user is a member) or the default one; undefined when the user has none. */
 export async function pickWorkspace(ctx: AppContext, userId: string, asked: unknown) {
@@ -238,14 +256,41 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
       res.status(404).type("text/plain").send("Not found");
       return;
     }
-    res.status(200).set({
+    const headers = {
       "Content-Type": file.mimeType,
-      "Content-Length": String(stored.bytes),
+      "Accept-Ranges": "bytes",
       "Content-Disposition": "inline",
       "Cache-Control": "private, no-store",
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "default-src 'none'; sandbox",
-    });
+    };
+    // Byte ranges (RFC 9110 section 14): browsers' <video> players ask for them. One range is served
+    // (several are combined, as range-parser does for Express's req.range); an unsatisfiable one is 416.
+    const ranges = req.headers.range ? req.range(stored.bytes, { combine: true }) : undefined;
+    if (ranges === -1) {
+      stored.stream.destroy();
+      res
+        .status(416)
+        .set({ ...headers, "Content-Range": `bytes */${stored.bytes}` })
+        .end();
+      return;
+    }
+    if (Array.isArray(ranges) && ranges.type === "bytes" && ranges.length === 1) {
+      const { start, end } = ranges[0]!;
+      res.status(206).set({
+        ...headers,
+        "Content-Range": `bytes ${start}-${end}/${stored.bytes}`,
+        "Content-Length": String(end - start + 1),
+      });
+      if (req.method === "HEAD") {
+        stored.stream.destroy();
+        res.end();
+        return;
+      }
+      await pipeline(stored.stream, byteSlice(start, end), res).catch(() => res.destroy());
+      return;
+    }
+    res.status(200).set({ ...headers, "Content-Length": String(stored.bytes) });
     stored.stream.pipe(res);
   });
 

@@ -14,6 +14,7 @@ export function cspDirectives(formAction: readonly string[] = []): Record<string
     "default-src": ["'none'"],
     "style-src": ["'unsafe-inline'"],
     "img-src": ["'self'", "data:"],
+    "media-src": ["'self'"],
     "form-action": ["'self'", ...formAction],
     "frame-ancestors": ["'none'"],
     "base-uri": ["'none'"],

@@ -85,7 +85,8 @@ test("a scheduler job starts the run of an automation slot that just came due", 
   const runs = await waitFor(
     () => app.ctx.db("automation_runs").where({ automation_id: view.automation_id }),
     (r) => r.length > 0 && r.every((x: { status: string }) => x.status !== "running"),
-    45_000,
+    // The run renders a real MP4 with ffmpeg: generous for a busy 2-core machine.
+    180_000,
   );
   assert.equal(runs.length, 1);
   assert.equal(runs[0].trigger, "schedule");

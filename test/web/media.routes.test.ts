@@ -96,6 +96,28 @@ test("uploads PNG, JPEG, WEBP and MP4 with sniffed type, dimensions and duration
     assert.equal(served.headers.get("content-type"), mime);
     assert.equal(served.headers.get("x-content-type-options"), "nosniff");
     assert.deepEqual(Buffer.from(await served.arrayBuffer()), await readFile(file));
+    if (mime === "video/mp4") {
+      // <video> players read byte ranges (RFC 9110 section 14).
+      assert.equal(served.headers.get("accept-ranges"), "bytes");
+      const whole = await readFile(file);
+      const part = await fetch(`${app.url}/media/${id}/file`, {
+        headers: { cookie: ownerSession.cookie, range: "bytes=100-1123" },
+      });
+      assert.equal(part.status, 206);
+      assert.equal(part.headers.get("content-type"), "video/mp4");
+      assert.equal(part.headers.get("content-range"), `bytes 100-1123/${whole.length}`);
+      assert.deepEqual(Buffer.from(await part.arrayBuffer()), whole.subarray(100, 1124));
+      const tail = await fetch(`${app.url}/media/${id}/file`, {
+        headers: { cookie: ownerSession.cookie, range: "bytes=-10" },
+      });
+      assert.equal(tail.status, 206);
+      assert.deepEqual(Buffer.from(await tail.arrayBuffer()), whole.subarray(whole.length - 10));
+      const beyond = await fetch(`${app.url}/media/${id}/file`, {
+        headers: { cookie: ownerSession.cookie, range: `bytes=${whole.length + 5}-` },
+      });
+      assert.equal(beyond.status, 416);
+      assert.equal(beyond.headers.get("content-range"), `bytes */${whole.length}`);
+    }
     const denied = await fetch(`${app.url}/media/${id}/file`, {
       headers: { cookie: strangerSession.cookie },
     });

@@ -58,3 +58,30 @@ export async function chargeCredits(
     operation_id: charge.operationId ?? null,
   });
 }
+
+/**
+ * Gives back `credits` (> 0) charged for work that produced nothing (a failed video render), within `trx`,
+ * as one ledger row referencing the same record as the charge.
+ */
+export async function refundCredits(
+  trx: Knex.Transaction,
+  refund: {
+    userId: string;
+    workspaceId: string;
+    credits: number;
+    reason: string;
+    referenceId: string;
+    operationId?: string;
+  },
+): Promise<void> {
+  if (!Number.isSafeInteger(refund.credits) || refund.credits <= 0)
+    throw new Error("credits must be a positive integer");
+  await trx("credit_ledger").insert({
+    user_id: refund.userId,
+    workspace_id: refund.workspaceId,
+    delta: refund.credits,
+    reason: refund.reason,
+    reference_id: refund.referenceId,
+    operation_id: refund.operationId ?? null,
+  });
+}

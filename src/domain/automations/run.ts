@@ -2,25 +2,27 @@
  * Manual automation runs (service spec 3.1 rule 2, 8): the approved effect of `run_automation`. A run is a
  * native `automation_runs` row (trigger `manual`) that charges the native price before any work (2x2 video
  * 20, single fade 5, AI UGC 10, carousel = the carousel price) and produces its output through the providers:
- * frames through the AI image provider, the video through the video provider (the local one records a render
- * plan), carousels through the carousel pipeline. Read back with `getAutomationRun` by kind and run id.
+ * images through the AI image provider, the hook through the AI text provider, the MP4 through the video
+ * provider (stored as a video asset on the run's post), carousels through the carousel pipeline. A video run
+ * whose render fails refunds its charge. Read back with `getAutomationRun` by kind and run id.
  */
 import type { RunStatus } from "../runs.ts";
 import { randomUUID } from "node:crypto";
 import type { AppContext } from "../../context.ts";
+import type { Knex } from "../../db/knex.ts";
 import { storeGeneratedImage } from "../media/generated-image.ts";
 import { ImageGenerationError } from "../../providers/ai-image/types.ts";
+import { TEMPLATE_IMAGES, VideoRenderError } from "../../providers/video/types.ts";
+import { renderAndStoreVideo } from "../media/generated-video.ts";
+import { buildSubject } from "../captions/captions.ts";
 import { validateSettings, type TemplateId } from "./config.ts";
 import { automationView, ownedAutomation } from "./automations.ts";
 import { acceptCarouselGeneration } from "../carousels/carousels.ts";
 import { executeCarouselRun } from "../carousels/run.ts";
-import { chargeCredits } from "../account/credits.ts";
+import { chargeCredits, refundCredits } from "../account/credits.ts";
 import { advanceDeliveries } from "../social/engine.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { videoPrice } from "../account/prices.ts";
-
-/** Frames generated per video template. */
-const FRAMES: Record<TemplateId, number> = { "2x2-grid": 4, "single-fade": 1, "ugc-video": 0 };
 
 export interface RunSummary {
   automation_id: string;
@@ -113,7 +115,7 @@ export async function runAutomation(
     if (carousel) {
       const outcome = await executeCarouselRun(app, owner, carousel.run_id, { signal });
       status = outcome.status === "succeeded" ? "succeeded" : "failed";
-      await finish(app, runId, status, {
+      await finish(app.db, app.clock.now(), runId, status, {
         result: {
           post_id: carousel.post_id,
           carousel_run_id: carousel.run_id,
@@ -135,22 +137,44 @@ export async function runAutomation(
         signal,
       );
       status = "succeeded";
-      await finish(app, runId, status, { result: result.result, error: null, postId: result.postId });
+      await finish(app.db, app.clock.now(), runId, status, {
+        result: result.result,
+        error: null,
+        postId: result.postId,
+      });
     }
   } catch (err) {
-    if (!(err instanceof ImageGenerationError)) {
+    const expected = err instanceof ImageGenerationError || err instanceof VideoRenderError;
+    if (!expected) {
       app.log.error(
         { run_id: runId, err: { name: (err as Error)?.name } },
         "automation run failed unexpectedly",
       );
+    } else if (err instanceof VideoRenderError) {
+      app.log.warn({ run_id: runId, reason: err.reason }, "video render failed");
     }
     status = "failed";
-    await finish(app, runId, status, {
-      result: null,
-      error: "generation failed; run the automation again",
-      postId: carousel?.post_id ?? null,
+    // A video run that produced no video gives its credits back (one ledger row, with the run record).
+    const refunded = !carousel && credits > 0;
+    await app.db.transaction(async (trx) => {
+      if (refunded)
+        await refundCredits(trx, {
+          userId: owner.userId,
+          workspaceId: owner.workspaceId,
+          credits,
+          reason: "refund:run_automation",
+          referenceId: runId,
+          ...(operationId ? { operationId } : {}),
+        });
+      await finish(trx, app.clock.now(), runId, status, {
+        result: null,
+        error: refunded
+          ? `generation failed and the ${credits} credits were refunded; run the automation again`
+          : "generation failed; run the automation again",
+        postId: carousel?.post_id ?? null,
+      });
     });
-    if (!(err instanceof ImageGenerationError)) throw err;
+    if (!expected) throw err;
   }
   if (status === "succeeded") {
     const run = await app.db("automation_runs").where({ id: runId }).first("post_id");
@@ -210,14 +234,13 @@ async function deliverOutput(
 }
 
 async function finish(
-  app: AppContext,
+  db: Knex,
+  now: Date,
   runId: string,
   status: string,
   r: { result: unknown; error: string | null; postId: string | null },
 ): Promise<void> {
-  const now = app.clock.now();
-  await app
-    .db("automation_runs")
+  await db("automation_runs")
     .where({ id: runId })
     .update({
       status,
@@ -229,7 +252,34 @@ async function finish(
     });
 }
 
-/** Generates the frames, asks the video provider for the video, and saves a draft video post. */
+/** The owner's product image bytes for the AI UGC hook clip (first linked image), or undefined. */
+async function productImage(app: AppContext, owner: Owner, productId: unknown): Promise<Buffer | undefined> {
+  if (typeof productId !== "string") return undefined;
+  const row = await app
+    .db("product_assets as pa")
+    .join("media_assets as m", "m.id", "pa.media_asset_id")
+    .where({ "pa.product_id": productId, "pa.role": "image", "m.kind": "image" })
+    .where({ "m.user_id": owner.userId, "m.workspace_id": owner.workspaceId })
+    .whereNull("m.deleted_at")
+    .orderBy([{ column: "pa.position" }, { column: "pa.created_at" }])
+    .first("m.storage_key");
+  if (!row) return undefined;
+  try {
+    const { stream } = await app.providers.storage.read(row.storage_key);
+    const chunks: Buffer[] = [];
+    for await (const c of stream) chunks.push(c as Buffer);
+    return Buffer.concat(chunks);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Generates the images (through the AI image provider; AI UGC uses the product's image when it has one),
+ * takes the hook (the configured one, else one from the AI text provider for this product), renders the
+ * MP4 through the video provider, stores it as a video asset and saves a draft video post carrying it.
+ * @throws ImageGenerationError / VideoRenderError (the caller marks the run failed and refunds).
+ */
 async function renderVideo(
   app: AppContext,
   owner: Owner,
@@ -240,27 +290,26 @@ async function renderVideo(
   signal?: AbortSignal,
 ): Promise<{ result: Record<string, unknown>; postId: string }> {
   const template = configuration.template_id as TemplateId;
-  const product =
-    typeof configuration.product_id === "string"
-      ? await app
-          .db("products")
-          .where(ownedBy(owner))
-          .where({ id: configuration.product_id })
-          .first("name", "description")
-      : undefined;
-  const subject = product?.name ?? name;
+  const subject = await buildSubject(app.db, owner, {
+    product_id: typeof configuration.product_id === "string" ? configuration.product_id : undefined,
+  });
+  const title = subject.name ?? name;
+  const images: Buffer[] = [];
   const frames: string[] = [];
-  for (let i = 0; i < FRAMES[template]; i++) {
+  const own = template === "ugc-video" ? await productImage(app, owner, configuration.product_id) : undefined;
+  if (own) images.push(own);
+  for (let i = images.length; i < TEMPLATE_IMAGES[template]; i++) {
     signal?.throwIfAborted();
     const image = await app.providers.image.generate(
       {
-        prompt: `Frame ${i + 1} of a ${template} video about ${subject}`,
+        prompt: `Frame ${i + 1} of a ${template} video about ${title}`,
         seed: `${runId}:${i}`,
         width: 1080,
         height: 1920,
       },
       signal,
     );
+    images.push(image.bytes);
     frames.push(
       await storeGeneratedImage(app, owner, image, {
         title: `${name}: frame ${i + 1}`,
@@ -269,13 +318,35 @@ async function renderVideo(
     );
   }
   const hook =
-    template === "ugc-video"
-      ? typeof configuration.hook === "string"
-        ? configuration.hook
-        : `POV: you just found ${subject}`
-      : null;
-  const video = await app.providers.video.render(
-    { template, frameAssetIds: frames, ctaAssetId, hook, seed: runId },
+    typeof configuration.hook === "string" && configuration.hook.trim()
+      ? configuration.hook
+      : (
+          await app.providers.text.ugcHooks(
+            { subject, count: 1, tone: "bold" },
+            signal ?? new AbortController().signal,
+          )
+        )[0];
+  if (!hook) throw new VideoRenderError("no hook text was generated");
+  const cta = ctaAssetId
+    ? await app
+        .db("media_assets")
+        .where(ownedBy(owner))
+        .where({ id: ctaAssetId, kind: "video" })
+        .first("storage_key")
+    : undefined;
+  if (template === "ugc-video" && !cta) throw new VideoRenderError("the CTA video is no longer available");
+  const video = await renderAndStoreVideo(
+    app,
+    owner,
+    {
+      template,
+      images,
+      hook,
+      caption: subject.name,
+      cta: cta ? { open: async () => (await app.providers.storage.read(cta.storage_key)).stream } : undefined,
+      seed: runId,
+    },
+    { title: `${name}: ${template} video`, labels: ["automation", template] },
     signal,
   );
   const now = app.clock.now();
@@ -287,10 +358,17 @@ async function renderVideo(
     status: "draft",
     title: `${name}`.slice(0, 200),
     product_id: typeof configuration.product_id === "string" ? configuration.product_id : null,
-    media_asset_ids: JSON.stringify(ctaAssetId ? [...frames, ctaAssetId] : frames),
+    media_asset_ids: JSON.stringify([video.asset_id]),
     automation_run_id: runId,
     created_at: now,
     updated_at: now,
   });
-  return { result: { post_id: postId, hook, video }, postId };
+  return {
+    result: {
+      post_id: postId,
+      hook,
+      video: { ...video, frame_asset_ids: frames, cta_asset_id: ctaAssetId },
+    },
+    postId,
+  };
 }

@@ -202,3 +202,26 @@ export async function mediaFileOfUser(
     .first("a.storage_key", "a.mime_type", "a.bytes");
   return row ? { storageKey: row.storage_key, mimeType: row.mime_type, bytes: Number(row.bytes) } : undefined;
 }
+
+/**
+ * The owner's live assets among `ids`, in the order given (missing, deleted or foreign ids are skipped):
+ * what a post shows, for approval pages.
+ */
+export async function mediaInOrder(
+  db: Knex,
+  owner: Owner,
+  ids: readonly string[],
+): Promise<Array<{ kind: MediaKind; asset_id: string }>> {
+  const valid = ids.filter(isUuid);
+  if (valid.length === 0) return [];
+  const rows: Array<{ id: string; kind: MediaKind }> = await db("media_assets")
+    .where(ownedBy(owner))
+    .whereIn("id", valid)
+    .whereNull("deleted_at")
+    .select("id", "kind");
+  const byId = new Map(rows.map((r) => [r.id, r.kind]));
+  return valid.flatMap((id) => {
+    const kind = byId.get(id);
+    return kind ? [{ kind, asset_id: id }] : [];
+  });
+}

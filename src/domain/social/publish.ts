@@ -15,6 +15,7 @@ import {
 } from "./deliveries.ts";
 import { advanceDeliveries } from "./engine.ts";
 import { assertNetworkRules } from "./validate.ts";
+import { mediaInOrder } from "../media/media.ts";
 import type { Owner } from "../owner.ts";
 import { resolveDestinations, type SafeSocialAccount } from "./accounts.ts";
 
@@ -34,6 +35,8 @@ export interface PreparedPublication {
     updated_at?: Date | undefined;
   };
   accounts: SafeSocialAccount[];
+  /** The post's media (images, the rendered video), in order. */
+  media: Array<{ kind: "image" | "video"; asset_id: string }>;
 }
 
 /** A short, safe label of a post for the approval page: the caption excerpt or title (shown escaped). */
@@ -60,7 +63,12 @@ export async function preparePublication(
   const accounts = await resolveDestinations(db, owner, req.social_account_ids, options.reviewUrl);
   await assertPublishable(db, post);
   await assertNetworkRules(db, post, accounts);
-  return { post, accounts };
+  const media = await mediaInOrder(
+    db,
+    owner,
+    Array.isArray(post.media_asset_ids) ? post.media_asset_ids : [],
+  );
+  return { post, accounts, media };
 }
 
 /** The review page URL of this service (named in the TikTok refusal). */

@@ -1,34 +1,368 @@
 /**
- * The local video provider (default; offline): does not encode video. It returns a deterministic render plan
- * (timeline length, size, frames, CTA) that the automation run stores as its result; a real adapter renders.
+ * The local video provider (default; offline) and the ffmpeg compositor every video provider uses
+ * (README "Media stack"). Templates, all MP4 H.264 High / yuv420p / 1080x1920 / 30 fps with an AAC track
+ * (silent `anullsrc` when there is no sound) and `-movflags +faststart`:
+ *   - 2x2-grid (8 s): four images slide into a 2x2 grid one after another, then the hook fades in.
+ *   - single-fade (6 s): one image with a slow zoom (zoompan), faded in and out, with the hook.
+ *   - ugc-video: a 4 s hook clip (the product image with a push-in and the hook as on-screen text, or a
+ *     clip from a video model via `hookClip`, trimmed to 3..5 s) followed by the stored CTA video scaled and
+ *     padded to 1080x1920 with its own audio (silence when it has none): the CTA is the final segment.
+ * Text is a transparent PNG from ./overlay.ts composited with ffmpeg's `overlay` filter (no drawtext). Only
+ * filters of the bundled ffmpeg 4.1 build are used. Every render works in a private temp dir (mode 0700,
+ * removed afterwards) with bounded inputs; ffmpeg runs without a shell, with a timeout (./ffmpeg.ts).
  */
-import { createHash } from "node:crypto";
-import type { VideoProvider, VideoRequest, VideoResult } from "./types.ts";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { probeVideo } from "../media-probe.ts";
+import { FfmpegError, runFfmpeg } from "./ffmpeg.ts";
+import { renderHookOverlay } from "./overlay.ts";
+import {
+  TEMPLATE_IMAGES,
+  TEMPLATE_SECONDS,
+  VIDEO_FPS,
+  VIDEO_HEIGHT,
+  VIDEO_WIDTH,
+  type VideoProvider,
+  type VideoRequest,
+  type VideoResult,
+  VideoRenderError,
+} from "./types.ts";
 
-/** Seconds each template shows its frames, before any CTA video. */
-const FRAME_SECONDS: Record<VideoRequest["template"], number> = {
-  "2x2-grid": 6,
-  "single-fade": 5,
-  "ugc-video": 4,
-};
+const W = VIDEO_WIDTH;
+const H = VIDEO_HEIGHT;
+const FPS = VIDEO_FPS;
+/** Largest input image and CTA file accepted into the temp dir, bytes. */
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+const MAX_CLIP_BYTES = 200 * 1024 * 1024;
+/** Largest output file ffmpeg may write (`-fs`), bytes. */
+const MAX_OUTPUT_BYTES = 200 * 1024 * 1024;
+/** Hook clip bounds, seconds. */
+export const HOOK_MIN_SECONDS = 3;
+export const HOOK_MAX_SECONDS = 5;
 
-/** Creates the local provider. */
-export function localVideoProvider(): VideoProvider {
+/** A source of AI UGC hook clips (a video model); writes an MP4 into `dir` and returns its path. */
+export interface HookClipSource {
+  generate(request: { prompt: string; seconds: number; dir: string }, signal?: AbortSignal): Promise<string>;
+}
+
+export interface LocalVideoOptions {
+  /** ffmpeg and ffprobe binaries (src/providers/media-binaries.ts); undefined = not installed. */
+  ffmpeg: string | undefined;
+  ffprobe: string | undefined;
+  /** Wall-clock limit of one ffmpeg run, seconds (default 300). */
+  timeoutSeconds?: number;
+  /** Where the AI UGC hook clip comes from; default: local motion over the product image. */
+  hookClip?: HookClipSource;
+  /** Provider name reported in results (default `local`). */
+  name?: VideoProvider["name"];
+}
+
+/**
+ * x264 threads: the cores this process may use, at most 4, as slice threads (`sliced-threads=1`): one frame
+ * in flight instead of one per frame thread, which saves about 50 MB at 1080x1920 for the same CPU time.
+ */
+const ENCODER_THREADS = Math.min(os.availableParallelism(), 4);
+
+/**
+ * Encoder settings shared by every template (H.264 High, yuv420p, AAC 44.1 kHz stereo, faststart). The
+ * `superfast` preset keeps CABAC and 8x8 transforms (High profile) at about 1.5x the speed and less memory
+ * than `veryfast` (no lookahead, no mb-tree); bench/README.md has the numbers.
+ */
+function encodeArgs(outputFile: string, seconds: number): string[] {
+  return [
+    "-map",
+    "[v]",
+    "-map",
+    "[a]",
+    "-c:v",
+    "libx264",
+    "-profile:v",
+    "high",
+    "-preset",
+    "superfast",
+    "-crf",
+    "21",
+    "-threads",
+    String(ENCODER_THREADS),
+    "-x264-params",
+    "sliced-threads=1",
+    "-pix_fmt",
+    "yuv420p",
+    "-r",
+    String(FPS),
+    "-c:a",
+    "aac",
+    "-b:a",
+    "128k",
+    "-ar",
+    "44100",
+    "-ac",
+    "2",
+    "-t",
+    seconds.toFixed(3),
+    "-fs",
+    String(MAX_OUTPUT_BYTES),
+    "-movflags",
+    "+faststart",
+    "-f",
+    "mp4",
+    outputFile,
+  ];
+}
+
+/**
+ * A still image is one input frame, processed once (`prep`: scaling, cropping) and then repeated with the
+ * `loop` filter into `frames` frames at 30 fps: decoding and scaling the picture for every output frame
+ * (`-loop 1`) would cost far more than the encode.
+ */
+const held = (input: number, prep: string, frames: number, out: string) =>
+  `[${input}:v]${prep},loop=loop=${frames - 1}:size=1:start=0,setpts=N/${FPS}/TB[${out}]`;
+/** A silent stereo AAC-ready audio input of `seconds`. */
+const silence = (seconds: number) => [
+  "-f",
+  "lavfi",
+  "-t",
+  seconds.toFixed(3),
+  "-i",
+  "anullsrc=r=44100:cl=stereo",
+];
+/** Scales and crops an image stream to cover `w`x`h` exactly. */
+const cover = (w: number, h: number) =>
+  `scale=${w}:${h}:force_original_aspect_ratio=increase,crop=${w}:${h},setsar=1`;
+const AUDIO_FORMAT = "aresample=44100,aformat=sample_fmts=fltp:channel_layouts=stereo";
+
+/** A small deterministic number in [0, 1) from the seed (motion direction choices). */
+function seeded(seed: string, salt: number): number {
+  let h = 2166136261 ^ salt;
+  for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619);
+  return ((h >>> 0) % 1000) / 1000;
+}
+
+/**
+ * Slow push-in over a still: zoompan turns the one input frame into `frames` output frames (its `d`),
+ * working on a 1.25x upscale so that the whole-pixel crop steps stay small.
+ */
+function zoomIn(frames: number, to: number, panSalt: number): string {
+  const sw = Math.round(W * 1.25);
+  const sh = Math.round(H * 1.25);
+  const step = ((to - 1) / frames).toFixed(6);
+  const dx = panSalt < 0.5 ? "iw/2-(iw/zoom/2)" : `iw/2-(iw/zoom/2)+(iw/zoom)*0.04*on/${frames}`;
+  return `${cover(sw, sh)},zoompan=z='min(1+${step}*on,${to})':x='${dx}':y='ih/2-(ih/zoom/2)':d=${frames}:s=${W}x${H}:fps=${FPS},setpts=N/${FPS}/TB`;
+}
+
+/** Builds the ffmpeg arguments that cover-fit each image to a 540x960 grid cell (one PNG per image). */
+function tileArgs(images: string[], tiles: string[]): string[] {
+  const args: string[] = [];
+  for (const img of images) args.push("-i", img);
+  images.forEach((_, i) => {
+    args.push("-map", `${i}:v`, "-vf", cover(W / 2, H / 2), "-frames:v", "1", "-f", "image2", tiles[i]!);
+  });
+  return args;
+}
+
+/** Builds the ffmpeg arguments of the 2x2 grid: tiles slide in from the edges, then the hook fades in. */
+function gridArgs(images: string[], overlay: string, out: string): string[] {
+  const T = TEMPLATE_SECONDS["2x2-grid"];
+  const tw = W / 2;
+  const th = H / 2;
+  const args = ["-f", "lavfi", "-i", `color=c=0x111318:s=${W}x${H}:r=${FPS}:d=${T}`];
+  for (const img of images) args.push("-i", img);
+  args.push("-i", overlay, ...silence(T));
+  const frames = T * FPS;
+  const slide = 0.6;
+  const parts: string[] = [];
+  for (let i = 0; i < images.length; i++)
+    parts.push(held(i + 1, `${cover(tw, th)},format=yuv420p`, frames, `t${i}`));
+  // Tile i: target (x, y); enters at t = 0.3 + 0.45 i from the left/right edge for the left/right column.
+  let prev = "0:v";
+  images.forEach((_, i) => {
+    const x = (i % 2) * tw;
+    const y = Math.floor(i / 2) * th;
+    const t0 = (0.3 + 0.45 * i).toFixed(2);
+    const from = i % 2 === 0 ? -tw : W;
+    const xExpr = `if(lt(t,${t0}),${from},if(lt(t,${t0}+${slide}),${from}+(${x - from})*(t-${t0})/${slide},${x}))`;
+    parts.push(`[${prev}][t${i}]overlay=x='${xExpr}':y=${y}:eval=frame[g${i}]`);
+    prev = `g${i}`;
+  });
+  const textAt = 0.3 + 0.45 * images.length + slide;
+  parts.push(held(images.length + 1, "format=yuva420p", frames, "txt0"));
+  parts.push(`[txt0]fade=t=in:st=${textAt.toFixed(2)}:d=0.5:alpha=1[txt]`);
+  parts.push(
+    `[${prev}][txt]overlay=0:0:format=yuv420,fade=t=out:st=${(T - 0.5).toFixed(2)}:d=0.5,format=yuv420p[v]`,
+  );
+  parts.push(`[${images.length + 2}:a]${AUDIO_FORMAT}[a]`);
+  return [...args, "-filter_complex", parts.join(";"), ...encodeArgs(out, T)];
+}
+
+/** Builds the ffmpeg arguments of the single fade: slow zoom, fade in and out, the hook throughout. */
+function fadeArgs(image: string, overlay: string, out: string, seed: string): string[] {
+  const T = TEMPLATE_SECONDS["single-fade"];
+  const graph = [
+    `[0:v]${zoomIn(T * FPS, 1.12, seeded(seed, 1))},format=yuv420p[bg]`,
+    held(1, "format=yuva420p", T * FPS, "txt"),
+    `[bg][txt]overlay=0:0:format=yuv420,fade=t=in:st=0:d=0.8,fade=t=out:st=${(T - 0.8).toFixed(2)}:d=0.8,format=yuv420p[v]`,
+    `[2:a]${AUDIO_FORMAT}[a]`,
+  ].join(";");
+  return ["-i", image, "-i", overlay, ...silence(T), "-filter_complex", graph, ...encodeArgs(out, T)];
+}
+
+/**
+ * Builds the ffmpeg arguments of AI UGC: the hook segment (input 0: a looped image with a push-in, or a
+ * clip) with the hook overlay, then the CTA (scaled and padded, its audio or silence), joined with concat.
+ */
+function ugcArgs(
+  hook: { kind: "image" | "clip"; file: string; seconds: number; hasAudio: boolean },
+  overlay: string,
+  cta: { file: string; seconds: number; hasAudio: boolean },
+  out: string,
+  seed: string,
+): string[] {
+  const hs = hook.seconds;
+  const hookFrames = Math.round(hs * FPS);
+  const args: string[] = hook.kind === "image" ? ["-i", hook.file] : ["-t", hs.toFixed(3), "-i", hook.file];
+  args.push("-i", overlay, "-i", cta.file, ...silence(hs), ...silence(cta.seconds));
+  const fit = `scale=${W}:${H}:force_original_aspect_ratio=decrease,pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1`;
+  const hookVideo =
+    hook.kind === "image"
+      ? `[0:v]${zoomIn(hookFrames, 1.2, seeded(seed, 2))}`
+      : `[0:v]${fit},fps=${FPS},trim=duration=${hs.toFixed(3)},setpts=PTS-STARTPTS`;
+  const graph = [
+    `${hookVideo},format=yuv420p[hv]`,
+    `[hv][txt]overlay=0:0:format=yuv420,format=yuv420p[h]`,
+    held(1, "format=yuva420p", hookFrames, "txt"),
+    `[${hook.kind === "clip" && hook.hasAudio ? "0:a" : "3:a"}]${AUDIO_FORMAT},apad,atrim=0:${hs.toFixed(3)},asetpts=PTS-STARTPTS[ha]`,
+    `[2:v]${fit},fps=${FPS},format=yuv420p,setpts=PTS-STARTPTS[c]`,
+    `[${cta.hasAudio ? "2:a" : "4:a"}]${AUDIO_FORMAT},apad,atrim=0:${cta.seconds.toFixed(3)},asetpts=PTS-STARTPTS[ca]`,
+    `[h][ha][c][ca]concat=n=2:v=1:a=1[v][a]`,
+  ].join(";");
+  return [...args, "-filter_complex", graph, ...encodeArgs(out, hs + cta.seconds)];
+}
+
+/** Copies `source` into `file`, refusing more than `limit` bytes. */
+async function writeBounded(source: Readable, file: string, limit: number): Promise<void> {
+  let seen = 0;
+  await pipeline(
+    source,
+    async function* (chunks: AsyncIterable<Buffer | string>) {
+      for await (const c of chunks) {
+        seen += c.length;
+        if (seen > limit) throw new VideoRenderError("an input file is too large");
+        yield c;
+      }
+    },
+    createWriteStream(file, { mode: 0o600 }),
+  );
+}
+
+/**
+ * Creates a provider that composes every template locally with ffmpeg. With `hookClip` the AI UGC hook is
+ * generated by a video model (see ./openai-compatible.ts); without it, it is local motion.
+ */
+export function localVideoProvider(options: LocalVideoOptions): VideoProvider {
+  const timeoutMs = (options.timeoutSeconds ?? 300) * 1000;
+  const name = options.name ?? "local";
   return {
-    name: "local",
-    async render(request: VideoRequest): Promise<VideoResult> {
-      const renderId = createHash("sha256").update(`render:${request.seed}`).digest("hex").slice(0, 24);
-      return {
-        provider: "local",
-        template: request.template,
-        rendered: false,
-        duration_seconds: FRAME_SECONDS[request.template],
-        width: 1080,
-        height: 1920,
-        frame_asset_ids: [...request.frameAssetIds],
-        cta_asset_id: request.ctaAssetId,
-        render_id: renderId,
-      };
+    name,
+    async render(req: VideoRequest, signal?: AbortSignal): Promise<VideoResult> {
+      const { ffmpeg, ffprobe } = options;
+      if (!ffmpeg || !ffprobe)
+        throw new VideoRenderError("ffmpeg is not installed (see the start-up message for the fix)");
+      if (req.images.length !== TEMPLATE_IMAGES[req.template])
+        throw new VideoRenderError(`${req.template} needs ${TEMPLATE_IMAGES[req.template]} image(s)`);
+      if (req.template === "ugc-video" && !req.cta) throw new VideoRenderError("ugc-video needs a CTA video");
+      const dir = await mkdtemp(path.join(os.tmpdir(), "smcp-video-"));
+      try {
+        const images: string[] = [];
+        for (const [i, bytes] of req.images.entries()) {
+          if (bytes.length > MAX_IMAGE_BYTES) throw new VideoRenderError("an input image is too large");
+          const file = path.join(dir, `image-${i}`);
+          await writeFile(file, bytes, { mode: 0o600 });
+          images.push(file);
+        }
+        if (req.template === "2x2-grid") {
+          // Tiles are cover-fitted to their 540x960 cell in a short first ffmpeg run: the animation run then
+          // decodes four small pictures instead of four full frames (bench/README.md: peak memory).
+          const tiles = images.map((_, i) => path.join(dir, `tile-${i}.png`));
+          await runFfmpeg(ffmpeg, tileArgs(images, tiles), { timeoutMs, signal });
+          images.splice(0, images.length, ...tiles);
+        }
+        const overlay = path.join(dir, "hook.png");
+        const text = await renderHookOverlay({
+          text: req.hook,
+          caption: req.caption,
+          width: W,
+          height: H,
+          position: req.template === "ugc-video" ? "center" : req.template === "2x2-grid" ? "center" : "top",
+        });
+        await writeFile(overlay, text.png, { mode: 0o600 });
+        let args: string[];
+        let hookClip: VideoResult["hook_clip"] = null;
+        if (req.template === "2x2-grid") args = gridArgs(images, overlay, req.outputFile);
+        else if (req.template === "single-fade")
+          args = fadeArgs(images[0]!, overlay, req.outputFile, req.seed);
+        else {
+          const ctaFile = path.join(dir, "cta.mp4");
+          await writeBounded(await req.cta!.open(), ctaFile, MAX_CLIP_BYTES);
+          const cta = await probeVideo(ctaFile, { ffprobePath: ffprobe });
+          let hook: Parameters<typeof ugcArgs>[0];
+          if (options.hookClip) {
+            const clip = await options.hookClip.generate(
+              { prompt: req.hook, seconds: TEMPLATE_SECONDS["ugc-video"], dir },
+              signal,
+            );
+            const info = await probeVideo(clip, { ffprobePath: ffprobe });
+            if (info.durationSeconds < HOOK_MIN_SECONDS)
+              throw new VideoRenderError(
+                `the generated hook clip is shorter than ${HOOK_MIN_SECONDS} seconds`,
+              );
+            hook = {
+              kind: "clip",
+              file: clip,
+              seconds: Math.min(info.durationSeconds, HOOK_MAX_SECONDS),
+              hasAudio: info.hasAudio,
+            };
+            hookClip = "generated";
+          } else {
+            hook = {
+              kind: "image",
+              file: images[0]!,
+              seconds: TEMPLATE_SECONDS["ugc-video"],
+              hasAudio: false,
+            };
+            hookClip = "local";
+          }
+          args = ugcArgs(
+            hook,
+            overlay,
+            { file: ctaFile, seconds: cta.durationSeconds, hasAudio: cta.hasAudio },
+            req.outputFile,
+            req.seed,
+          );
+        }
+        await runFfmpeg(ffmpeg, args, { timeoutMs, signal });
+        const info = await probeVideo(req.outputFile, { ffprobePath: ffprobe });
+        const size = (await stat(req.outputFile)).size;
+        return {
+          provider: name,
+          template: req.template,
+          duration_seconds: info.durationSeconds,
+          width: info.width ?? W,
+          height: info.height ?? H,
+          bytes: size,
+          hook_clip: hookClip,
+        };
+      } catch (err) {
+        await rm(req.outputFile, { force: true });
+        if (err instanceof VideoRenderError) throw err;
+        if (err instanceof FfmpegError) throw new VideoRenderError(`video render failed: ${err.message}`);
+        throw new VideoRenderError("video render failed");
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     },
   };
 }

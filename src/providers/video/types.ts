@@ -1,36 +1,71 @@
 /**
- * The video provider boundary: assembles a short video from generated frames (2x2 grid, single fade) or a
- * UGC hook plus a stored CTA video. Returns a description of the produced asset.
+ * The video provider boundary (service spec 8 automation rows, README "Media stack"): renders a template to
+ * an MP4 file (H.264 High, yuv420p, 1080x1920, 30 fps, AAC, `+faststart`) from generated images, the hook
+ * text and, for AI UGC, the user's stored CTA video, which is always the final segment.
  */
+import type { Readable } from "node:stream";
 
 export type VideoTemplate = "ugc-video" | "2x2-grid" | "single-fade";
 
+/** Output frame size (pixels) and rate (frames per second) of every template. */
+export const VIDEO_WIDTH = 1080;
+export const VIDEO_HEIGHT = 1920;
+export const VIDEO_FPS = 30;
+
+/** Seconds of each template's generated part (the AI UGC CTA clip adds its own 3 to 15 s). */
+export const TEMPLATE_SECONDS: Record<VideoTemplate, number> = {
+  "2x2-grid": 8,
+  "single-fade": 6,
+  "ugc-video": 4,
+};
+
+/** Images each template needs: 4 (grid), 1 (fade), 1 (UGC: the product image for the local hook clip). */
+export const TEMPLATE_IMAGES: Record<VideoTemplate, number> = {
+  "2x2-grid": 4,
+  "single-fade": 1,
+  "ugc-video": 1,
+};
+
 export interface VideoRequest {
   template: VideoTemplate;
-  /** Media asset ids of the frames (images) in order. */
-  frameAssetIds: string[];
-  /** The stored CTA video appended at the end (required for ugc-video). */
-  ctaAssetId: string | null;
-  /** On-screen hook text (UGC); data, never logged. */
-  hook: string | null;
+  /** Image files' bytes (JPEG, PNG or WEBP), `TEMPLATE_IMAGES[template]` of them, in order. */
+  images: Uint8Array[];
+  /** On-screen hook text from the AI text provider; data, never logged. */
+  hook: string;
+  /** A small line under the hook (the product name); data, never logged. */
+  caption?: string | undefined;
+  /** The stored CTA video (required for ugc-video): opens a fresh read stream of the MP4. */
+  cta?: { open(): Promise<Readable> } | undefined;
+  /** Where to write the MP4 (a temp path of the media storage; the caller moves it into place). */
+  outputFile: string;
+  /** Stable seed of the run (motion choices). */
   seed: string;
 }
 
-/** What the provider produced. `rendered=false` means a render plan only (no video file exists yet). */
+/** The rendered file, as ffprobe measured it. */
 export interface VideoResult {
-  provider: string;
+  provider: "local" | "openai-compatible";
   template: VideoTemplate;
-  rendered: boolean;
+  /** Seconds, from ffprobe. */
   duration_seconds: number;
   width: number;
   height: number;
-  frame_asset_ids: string[];
-  cta_asset_id: string | null;
-  render_id: string;
+  /** File size in bytes. */
+  bytes: number;
+  /** AI UGC: where the hook clip came from (`generated` by a video model or `local` motion); else null. */
+  hook_clip: "generated" | "local" | null;
+}
+
+/** Raised for a failed render; `reason` is safe to store (no user text, no provider body). */
+export class VideoRenderError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = "VideoRenderError";
+  }
 }
 
 export interface VideoProvider {
-  readonly name: string;
-  /** @throws Error on a provider failure (the run is marked failed with a safe message). */
+  readonly name: "local" | "openai-compatible";
+  /** Renders `request.template` into `request.outputFile`. @throws VideoRenderError. */
   render(request: VideoRequest, signal?: AbortSignal): Promise<VideoResult>;
 }

@@ -2,10 +2,11 @@
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { getAutomationRun } from "../../domain/automations/runs-read.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { runItem } from "./run-item.ts";
+import { runItem, runVideo } from "./run-item.ts";
 
 export const handler: ToolHandlers["get_automation_run"] = {
   async execute(input, ctx) {
-    return { data: runItem(await getAutomationRun(ctx.db, ownerOf(ctx.auth), input.kind, input.run_id)) };
+    const run = await getAutomationRun(ctx.db, ownerOf(ctx.auth), input.kind, input.run_id);
+    return { data: { ...runItem(run), video: runVideo(run) } };
   },
 };

@@ -2,7 +2,7 @@
 import type { ToolOutputs } from "../../../generated/tool-types.ts";
 import type { AutomationRunView } from "../../domain/automations/runs-read.ts";
 
-export type RunItem = ToolOutputs["get_automation_run"];
+export type RunItem = ToolOutputs["list_automation_runs"]["items"][number];
 
 export function runItem(r: AutomationRunView): RunItem {
   return {
@@ -17,5 +17,19 @@ export function runItem(r: AutomationRunView): RunItem {
     started_at: r.started_at,
     finished_at: r.finished_at,
     error: r.error,
+  };
+}
+
+/** The rendered MP4 of a succeeded video run (get_automation_run `video`), from the run's stored result. */
+export function runVideo(r: AutomationRunView): ToolOutputs["get_automation_run"]["video"] {
+  const v =
+    r.kind === "video" && r.status === "succeeded" ? (r.result?.video as Record<string, unknown>) : null;
+  if (!v || typeof v.asset_id !== "string") return null;
+  return {
+    asset_id: v.asset_id,
+    duration_seconds: Number(v.duration_seconds),
+    bytes: Number(v.bytes),
+    width: Number(v.width),
+    height: Number(v.height),
   };
 }

@@ -38,5 +38,6 @@ export function describePublication(p: PreparedPublication, when?: Date): Approv
     versions: p.post.updated_at
       ? [{ table: "posts", id: p.post.id, updated_at: new Date(p.post.updated_at).toISOString() }]
       : undefined,
+    media: p.media,
   };
 }

@@ -6,6 +6,8 @@ import { handler as getRunHandler } from "../../../src/tools/automations/get_aut
 import { handler as listRunsHandler } from "../../../src/tools/automations/list_automation_runs.ts";
 import { handler as runHandler } from "../../../src/tools/automations/run_automation.ts";
 import { handler as getCarouselHandler } from "../../../src/tools/carousels/get_carousel.ts";
+import { probe, summary, lastFrame, meanAbsDiff } from "../../helpers/video.ts";
+import { assetFile, storedCta } from "./video-fixtures.ts";
 import {
   account,
   balance,
@@ -25,7 +27,28 @@ const getRun = named("get_automation_run", getRunHandler);
 const listRuns = named("list_automation_runs", listRunsHandler);
 const getCarousel = named("get_carousel", getCarouselHandler);
 
-const { app, me, other, peer, productId, cta } = await setupWithProduct("pro", 8);
+const { app, me, other, peer, productId } = await setupWithProduct("pro", 8);
+// A real stored CTA clip (no audio track: the UGC output must still carry AAC audio).
+const { assetId: cta, file: ctaFile } = await storedCta(app, me, 4, { audio: false });
+
+/** The run's post carries exactly one MP4 asset: returns it (record and a probe-able copy of the file). */
+async function postVideo(runId: string) {
+  const run = await app.ctx.db("automation_runs").where({ id: runId }).first();
+  const post = await app.ctx.db("posts").where({ id: run.post_id }).first();
+  assert.equal(post.type, "video");
+  assert.equal(post.media_asset_ids.length, 1);
+  const { file, row } = await assetFile(app, post.media_asset_ids[0]);
+  assert.deepEqual(
+    [row.kind, row.mime_type, row.source, row.width, row.height],
+    ["video", "video/mp4", "generated", 1080, 1920],
+  );
+  assert.equal(row.user_id, me.user_id);
+  const s = summary(await probe(file));
+  assert.equal(s.video?.codec, "h264");
+  assert.equal(s.audio, "aac");
+  assert.ok(Math.abs(Number(row.duration_seconds) - s.duration) < 0.01);
+  return { run, post, file, row, duration: s.duration };
+}
 
 async function automation(
   configuration: Record<string, unknown>,
@@ -60,14 +83,22 @@ test("run_automation: describe states the price; execute creates a manual run, c
   assert.equal(row.result.video.frame_asset_ids.length, 4);
   const frames = await app.ctx.db("media_assets").whereIn("id", row.result.video.frame_asset_ids);
   assert.ok(frames.every((f: { source: string }) => f.source === "generated"));
-  const post = await app.ctx.db("posts").where({ id: row.post_id }).first();
-  assert.equal(post.type, "video");
+  const { post, row: video, duration } = await postVideo(result.data.run_id);
   assert.equal(post.automation_run_id, result.data.run_id);
+  assert.ok(duration >= 6 && duration <= 10, `${duration}`);
+  assert.equal(row.result.video.asset_id, video.id);
 
   const read = await inline(app, me, getRun, { kind: "video", run_id: result.data.run_id });
   assert.equal(read.data.status, "succeeded");
   assert.equal(read.data.credits_charged, 20);
   assert.equal(read.data.post_id, row.post_id);
+  assert.deepEqual(read.data.video, {
+    asset_id: video.id,
+    duration_seconds: Number(video.duration_seconds),
+    bytes: Number(video.bytes),
+    width: 1080,
+    height: 1920,
+  });
   assert.equal(
     (await toolError(inline(app, me, getRun, { kind: "carousel", run_id: result.data.run_id }))).code,
     "not_found",
@@ -112,6 +143,16 @@ test("native prices: single fade 5, AI UGC 10 (with its CTA video), carousel 5 p
   const ugcRun = await app.ctx.db("automation_runs").where({ automation_id: ugc }).first();
   assert.equal(ugcRun.result.hook, "Wait for it");
   assert.equal(ugcRun.result.video.cta_asset_id, cta);
+  const fadeRun = await app.ctx.db("automation_runs").where({ automation_id: fade }).first();
+  const fadeVideo = await postVideo(fadeRun.id);
+  assert.ok(fadeVideo.duration >= 5 && fadeVideo.duration <= 8, `${fadeVideo.duration}`);
+  assert.equal(typeof fadeRun.result.hook, "string");
+  const ugcVideo = await postVideo(ugcRun.id);
+  assert.ok(Math.abs(ugcVideo.duration - 8) < 0.2, `hook 4 s + CTA 4 s, got ${ugcVideo.duration}`);
+  assert.ok(
+    meanAbsDiff(await lastFrame(ugcVideo.file), await lastFrame(ctaFile)) < 6,
+    "the UGC video ends with the CTA clip",
+  );
   const carouselRun = await app.ctx.db("automation_runs").where({ automation_id: carousel }).first();
   assert.equal(carouselRun.kind, "carousel");
   const view = await inline(app, me, getCarousel, { post_id: carouselRun.post_id });

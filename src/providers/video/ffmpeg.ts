@@ -1,0 +1,69 @@
+/**
+ * Running ffmpeg (README "Media stack"): the binary from src/providers/media-binaries.ts, spawned with an
+ * argument array (node:child_process `spawn`, no shell), stdin closed, a wall-clock timeout (SIGKILL) and
+ * the caller's AbortSignal. Only the last 4 KiB of stderr are kept, for a safe error summary that never
+ * contains user text (inputs are file paths inside a private temp dir; texts reach ffmpeg as PNG files).
+ */
+import { spawn } from "node:child_process";
+
+/** Raised when ffmpeg cannot start, fails, times out or is aborted. `detail` is ffmpeg's last stderr line. */
+export class FfmpegError extends Error {
+  constructor(
+    message: string,
+    readonly detail: string,
+  ) {
+    super(message);
+    this.name = "FfmpegError";
+  }
+}
+
+const STDERR_KEEP = 4096;
+
+/**
+ * Runs `ffmpeg` with `args` (after `-nostdin -hide_banner -loglevel error -y`) and resolves when it exits
+ * with 0 within `timeoutMs` milliseconds.
+ * @throws FfmpegError on a non-zero exit, a spawn error, the timeout or `signal`'s abort.
+ */
+export function runFfmpeg(
+  ffmpeg: string,
+  args: string[],
+  options: { timeoutMs: number; signal?: AbortSignal | undefined },
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) return reject(new FfmpegError("ffmpeg was aborted", ""));
+    const child = spawn(ffmpeg, ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...args], {
+      stdio: ["ignore", "ignore", "pipe"],
+      shell: false,
+    });
+    let tail = "";
+    let why: string | undefined;
+    const kill = (reason: string) => {
+      why ??= reason;
+      child.kill("SIGKILL");
+    };
+    const timer = setTimeout(() => kill(`ffmpeg timed out after ${options.timeoutMs} ms`), options.timeoutMs);
+    const onAbort = () => kill("ffmpeg was aborted");
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (c: string) => {
+      tail = (tail + c).slice(-STDERR_KEEP);
+    });
+    const done = () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+    };
+    child.on("error", (err) => {
+      done();
+      reject(
+        new FfmpegError(`ffmpeg could not start (${(err as NodeJS.ErrnoException).code ?? "error"})`, ""),
+      );
+    });
+    child.on("close", (code) => {
+      done();
+      const last = tail.trim().split("\n").pop() ?? "";
+      if (why) return reject(new FfmpegError(why, last));
+      if (code !== 0) return reject(new FfmpegError(`ffmpeg exited with ${code}`, last));
+      resolve();
+    });
+  });
+}

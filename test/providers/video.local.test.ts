@@ -1,0 +1,138 @@
+/**
+ * The local ffmpeg compositor (src/providers/video/local.ts) decoded with ffprobe: every template is MP4,
+ * H.264 High, yuv420p, 1080x1920, 30 fps, with an AAC track, `moov` before `mdat` (faststart), and a
+ * duration in the template's range; AI UGC ends with the CTA clip (last frames compared).
+ */
+import assert from "node:assert/strict";
+import { createReadStream } from "node:fs";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, test } from "node:test";
+import sharp from "sharp";
+import { localVideoProvider } from "../../src/providers/video/local.ts";
+import { MIN_FONT_PX, renderHookOverlay } from "../../src/providers/video/overlay.ts";
+import { VideoRenderError, type VideoTemplate } from "../../src/providers/video/types.ts";
+import {
+  binaries,
+  frameAt,
+  lastFrame,
+  makeClip,
+  makeImage,
+  meanAbsDiff,
+  probe,
+  summary,
+  topLevelAtoms,
+} from "../helpers/video.ts";
+
+const dir = await mkdtemp(path.join(os.tmpdir(), "smcp-video-test-"));
+after(() => rm(dir, { recursive: true, force: true }));
+const provider = localVideoProvider({ ffmpeg: binaries.ffmpeg, ffprobe: binaries.ffprobe });
+await makeImage(path.join(dir, "a.png"), "testsrc");
+await makeImage(path.join(dir, "b.png"), "smptebars");
+const a = await readFile(path.join(dir, "a.png"));
+const b = await readFile(path.join(dir, "b.png"));
+
+async function render(template: VideoTemplate, images: Buffer[], cta?: string) {
+  const outputFile = path.join(dir, `${template}-${Math.random().toString(36).slice(2)}.mp4`);
+  const result = await provider.render({
+    template,
+    images,
+    hook: "POV: you just found the serum everyone keeps asking about",
+    caption: "Glow Serum",
+    cta: cta ? { open: async () => createReadStream(cta) } : undefined,
+    outputFile,
+    seed: "seed-1",
+  });
+  return { outputFile, result };
+}
+
+async function assertDeliverable(file: string, min: number, max: number) {
+  const s = summary(await probe(file));
+  assert.deepEqual(s.video, {
+    codec: "h264",
+    profile: "High",
+    pix_fmt: "yuv420p",
+    width: 1080,
+    height: 1920,
+    fps: "30/1",
+  });
+  assert.equal(s.audio, "aac");
+  assert.ok(s.duration >= min && s.duration <= max, `duration ${s.duration} not in ${min}..${max}`);
+  const atoms = await topLevelAtoms(file);
+  assert.ok(atoms.includes("moov") && atoms.includes("mdat"), atoms.join(","));
+  assert.ok(atoms.indexOf("moov") < atoms.indexOf("mdat"), `faststart: ${atoms.join(",")}`);
+  return s;
+}
+
+test("2x2 grid: four images into a grid with the hook, 6 to 10 s, deliverable MP4", async () => {
+  const { outputFile, result } = await render("2x2-grid", [a, b, a, b]);
+  const s = await assertDeliverable(outputFile, 6, 10);
+  assert.equal(result.duration_seconds, s.duration);
+  assert.equal(result.bytes, (await stat(outputFile)).size);
+  assert.deepEqual([result.width, result.height, result.hook_clip], [1080, 1920, null]);
+  // The tiles animate: the opening frame (tiles still entering) differs from the settled grid.
+  assert.ok(meanAbsDiff(await frameAt(outputFile, 0.1), await frameAt(outputFile, 4)) > 20);
+});
+
+test("single fade: one image with zoom and fades, 5 to 8 s, deliverable MP4", async () => {
+  const { outputFile } = await render("single-fade", [a]);
+  await assertDeliverable(outputFile, 5, 8);
+  // Faded in from black: the first frame is far darker than the middle one.
+  const first = await frameAt(outputFile, 0);
+  const middle = await frameAt(outputFile, 3);
+  const mean = (f: Buffer) => f.reduce((s, v) => s + v, 0) / f.length;
+  assert.ok(mean(first) + 40 < mean(middle), `${mean(first)} vs ${mean(middle)}`);
+});
+
+test("AI UGC: hook clip then the CTA (scaled and padded, with its audio) as the final segment", async () => {
+  const cta = path.join(dir, "cta.mp4");
+  await makeClip(cta, { seconds: 4, size: "640x480", rate: 25, pattern: "smptebars" });
+  const { outputFile, result } = await render("ugc-video", [a], cta);
+  const s = await assertDeliverable(outputFile, 4 + 3, 4 + 5);
+  assert.ok(Math.abs(s.duration - 8) < 0.2, `duration ${s.duration}`);
+  assert.equal(result.hook_clip, "local");
+  const ctaLast = await lastFrame(cta);
+  assert.ok(meanAbsDiff(await lastFrame(outputFile), ctaLast) < 6, "the file ends with the CTA's last frame");
+  assert.ok(meanAbsDiff(await frameAt(outputFile, 1), ctaLast) > 20, "the hook segment is not the CTA");
+});
+
+test("a missing ffmpeg or a missing CTA is a VideoRenderError, and no output is left", async () => {
+  const none = localVideoProvider({ ffmpeg: undefined, ffprobe: binaries.ffprobe });
+  const out = path.join(dir, "none.mp4");
+  await assert.rejects(
+    none.render({ template: "single-fade", images: [a], hook: "x", outputFile: out, seed: "s" }),
+    VideoRenderError,
+  );
+  await assert.rejects(
+    provider.render({ template: "ugc-video", images: [a], hook: "x", outputFile: out, seed: "s" }),
+    /needs a CTA video/,
+  );
+  const broken = localVideoProvider({ ffmpeg: "/bin/false", ffprobe: binaries.ffprobe });
+  await assert.rejects(
+    broken.render({ template: "single-fade", images: [a], hook: "x", outputFile: out, seed: "s" }),
+    /video render failed/,
+  );
+  await assert.rejects(stat(out), { code: "ENOENT" });
+});
+
+test("overlay: transparent outside the text box, long hooks shrink to fit", async () => {
+  const short = await renderHookOverlay({
+    text: "Wait for it",
+    width: 1080,
+    height: 1920,
+    position: "center",
+  });
+  const long = await renderHookOverlay({
+    text: "This is the one serum my whole group chat keeps asking about and honestly I get it now, it really works",
+    width: 1080,
+    height: 1920,
+    position: "center",
+  });
+  assert.ok(long.fontSize < short.fontSize && long.fontSize >= MIN_FONT_PX, `${long.fontSize}`);
+  const { data, info } = await sharp(long.png).raw().toBuffer({ resolveWithObject: true });
+  assert.deepEqual([info.width, info.height, info.channels], [1080, 1920, 4]);
+  assert.equal(data[3], 0, "top-left pixel is transparent");
+  const centre = (960 * 1080 + 540) * 4;
+  assert.ok(data[centre + 3]! > 100, "the text box is opaque enough to read");
+});

@@ -1,0 +1,113 @@
+/**
+ * The openai-compatible video provider against a fake Videos API (test/fakes/openai-videos.ts): the AI UGC
+ * hook clip is created, polled until completed and downloaded, then composed before the CTA; failures are
+ * VideoRenderErrors without provider text or the key; config requires a base URL.
+ */
+import assert from "node:assert/strict";
+import { createReadStream } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, test } from "node:test";
+import { ConfigError, loadConfig } from "../../src/config.ts";
+import { videoProvider } from "../../src/providers/video/index.ts";
+import { openAiCompatibleVideoProvider } from "../../src/providers/video/openai-compatible.ts";
+import { VideoRenderError } from "../../src/providers/video/types.ts";
+import { startFakeVideos } from "../fakes/openai-videos.ts";
+import { binaries, lastFrame, makeClip, makeImage, meanAbsDiff, probe, summary } from "../helpers/video.ts";
+
+const dir = await mkdtemp(path.join(os.tmpdir(), "smcp-video-oai-"));
+after(() => rm(dir, { recursive: true, force: true }));
+await makeClip(path.join(dir, "clip.mp4"), { seconds: 4, size: "720x1280", rate: 24, audio: true });
+await makeClip(path.join(dir, "cta.mp4"), { seconds: 3, size: "1080x1920", rate: 30, pattern: "smptebars" });
+await makeImage(path.join(dir, "product.png"));
+const fake = await startFakeVideos(await readFile(path.join(dir, "clip.mp4")));
+after(() => fake.close());
+const image = await readFile(path.join(dir, "product.png"));
+
+const provider = (apiKey = "test-video-key") =>
+  openAiCompatibleVideoProvider(
+    { ffmpeg: binaries.ffmpeg, ffprobe: binaries.ffprobe },
+    { baseUrl: fake.baseUrl, apiKey, model: "sora-2", timeoutSeconds: 30, pollIntervalMs: 20 },
+  );
+
+const request = (outputFile: string) => ({
+  template: "ugc-video" as const,
+  images: [image],
+  hook: "Wait for the glow",
+  cta: { open: async () => createReadStream(path.join(dir, "cta.mp4")) },
+  outputFile,
+  seed: "s",
+});
+
+test("AI UGC hook clip: POST /videos, poll until completed, download /content, then the CTA last", async () => {
+  fake.requests.length = 0;
+  fake.scenario = { outcome: "completed", pollsBeforeDone: 2 };
+  const out = path.join(dir, "ugc.mp4");
+  const result = await provider().render(request(out));
+  assert.equal(result.provider, "openai-compatible");
+  assert.equal(result.hook_clip, "generated");
+  assert.deepEqual(
+    fake.requests.map((r) => `${r.method} ${r.path}`),
+    [
+      "POST /v1/videos",
+      "GET /v1/videos/video_1",
+      "GET /v1/videos/video_1",
+      "GET /v1/videos/video_1",
+      "GET /v1/videos/video_1/content",
+    ],
+  );
+  assert.ok(fake.requests.every((r) => r.auth === "Bearer test-video-key"));
+  const body = fake.requests[0]!.body;
+  assert.equal(body.model, "sora-2");
+  assert.equal(body.seconds, "4");
+  assert.equal(body.size, "720x1280");
+  assert.match(body.prompt, /Wait for the glow/);
+  const s = summary(await probe(out));
+  assert.deepEqual(
+    [s.video?.profile, s.video?.width, s.video?.height, s.video?.fps, s.audio],
+    ["High", 1080, 1920, "30/1", "aac"],
+  );
+  assert.ok(Math.abs(s.duration - 7) < 0.2, `4 s hook + 3 s CTA, got ${s.duration}`);
+  assert.ok(meanAbsDiff(await lastFrame(out), await lastFrame(path.join(dir, "cta.mp4"))) < 6);
+});
+
+test("a failed generation, a refused request or a wrong key is a VideoRenderError without provider text", async () => {
+  for (const [outcome, key, pattern] of [
+    ["failed", "test-video-key", /failed to generate/],
+    ["refuse", "test-video-key", /refused the request \(HTTP 400\)/],
+    ["completed", "wrong-key", /refused the request \(HTTP 401\)/],
+  ] as const) {
+    fake.scenario = { outcome, pollsBeforeDone: 0 };
+    const err = await provider(key)
+      .render(request(path.join(dir, `bad-${outcome}.mp4`)))
+      .then(
+        () => assert.fail("expected a failure"),
+        (e: unknown) => e,
+      );
+    assert.ok(err instanceof VideoRenderError, String(err));
+    assert.match(err.message, pattern);
+    assert.doesNotMatch(err.message, /secret|sk-|key/i);
+  }
+});
+
+test("config: AI_VIDEO_PROVIDER=openai-compatible needs AI_VIDEO_BASE_URL; local is the default", () => {
+  assert.throws(
+    () => loadConfig({ AI_VIDEO_PROVIDER: "openai-compatible" }),
+    (e: unknown) => {
+      return e instanceof ConfigError && e.variable === "AI_VIDEO_BASE_URL";
+    },
+  );
+  assert.equal(videoProvider(loadConfig({})).name, "local");
+  const configured = loadConfig({
+    AI_VIDEO_PROVIDER: "openai-compatible",
+    AI_VIDEO_BASE_URL: "https://videos.example.com/v1/",
+    AI_VIDEO_API_KEY: "k",
+    AI_VIDEO_TIMEOUT_SECONDS: "120",
+  });
+  assert.deepEqual(
+    [configured.video.baseUrl, configured.video.model, configured.video.timeoutSeconds],
+    ["https://videos.example.com/v1", "sora-2", 120],
+  );
+  assert.equal(videoProvider(configured).name, "openai-compatible");
+});

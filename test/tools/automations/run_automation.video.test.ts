@@ -1,0 +1,154 @@
+/**
+ * Video automation runs through swapped providers: the hook comes from the AI text provider for the
+ * product when the configuration has none, and a failed render refunds the charge and stores nothing.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { handler as createHandler } from "../../../src/tools/automations/create_automation.ts";
+import { handler as getRunHandler } from "../../../src/tools/automations/get_automation_run.ts";
+import { handler as runHandler } from "../../../src/tools/automations/run_automation.ts";
+import { localAiText } from "../../../src/providers/ai-text/local.ts";
+import type { HookRequest } from "../../../src/providers/ai-text/types.ts";
+import { videoProvider } from "../../../src/providers/video/index.ts";
+import {
+  type VideoProvider,
+  type VideoRequest,
+  VideoRenderError,
+} from "../../../src/providers/video/types.ts";
+import { loadConfig } from "../../../src/config.ts";
+import { localImageProvider } from "../../../src/providers/ai-image/local.ts";
+import type { ImageRequest } from "../../../src/providers/ai-image/types.ts";
+import { createMediaAsset } from "../../../src/domain/media/media.ts";
+import { makeImage } from "../../helpers/video.ts";
+import { storedCta } from "./video-fixtures.ts";
+import { readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { balance, inline, key, named, product, reviewed, setup } from "../carousels/fixtures.ts";
+
+const create = named("create_automation", createHandler);
+const run = named("run_automation", runHandler);
+const getRun = named("get_automation_run", getRunHandler);
+
+const hookRequests: HookRequest[] = [];
+const rendered: Array<Omit<VideoRequest, "cta">> = [];
+let failNext = false;
+const real = videoProvider(loadConfig({}));
+/** The real local compositor, recording each request; `failNext` makes one render fail as ffmpeg would. */
+const video: VideoProvider = {
+  name: "local",
+  async render(request, signal) {
+    rendered.push(request);
+    if (failNext) {
+      failNext = false;
+      throw new VideoRenderError("video render failed: ffmpeg exited with 1");
+    }
+    return real.render(request, signal);
+  },
+};
+const text = {
+  ...localAiText,
+  async ugcHooks(req: HookRequest) {
+    hookRequests.push(req);
+    return [`Why ${req.subject.name} sold out twice`];
+  },
+};
+let imagesGenerated = 0;
+const image = {
+  name: "local",
+  async generate(request: ImageRequest, signal?: AbortSignal) {
+    imagesGenerated += 1;
+    return localImageProvider().generate(request, signal);
+  },
+};
+const { app, me } = await setup("pro", { text, video, image });
+const productId = await product(app, me, { name: "Night Balm" });
+
+async function fadeAutomation() {
+  const out = await inline(app, me, create, {
+    kind: "video",
+    name: "Fade",
+    configuration: { type: "fade-video", template_id: "single-fade", product_id: productId } as never,
+    idempotency_key: key(),
+  });
+  return out.data.automation_id;
+}
+
+test("without a configured hook the video's hook text comes from the AI text provider for the product", async () => {
+  const id = await fadeAutomation();
+  const { result } = await reviewed(app, me, run, { automation_id: id, idempotency_key: key() });
+  assert.equal(result.data.status, "succeeded");
+  assert.equal(hookRequests.length, 1);
+  assert.equal(hookRequests[0]!.subject.name, "Night Balm");
+  assert.equal(rendered.at(-1)!.hook, "Why Night Balm sold out twice");
+  const row = await app.ctx.db("automation_runs").where({ id: result.data.run_id }).first();
+  assert.equal(row.result.hook, "Why Night Balm sold out twice");
+  const read = await inline(app, me, getRun, { kind: "video", run_id: result.data.run_id });
+  assert.ok(
+    read.data.video && read.data.video.duration_seconds >= 5 && read.data.video.duration_seconds <= 8,
+  );
+});
+
+test("a failed render marks the run failed, refunds the 5 credits once and stores no video or post", async () => {
+  const id = await fadeAutomation();
+  const before = await balance(app, me);
+  const videosBefore = await app.ctx.db("media_assets").where({ kind: "video" }).count({ n: "*" }).first();
+  failNext = true;
+  const { result } = await reviewed(app, me, run, { automation_id: id, idempotency_key: key() });
+  assert.equal(result.data.status, "failed");
+  assert.equal(result.credits_charged, 5);
+  assert.equal(await balance(app, me), before);
+  const ledger = await app.ctx.db("credit_ledger").where({ reference_id: result.data.run_id }).orderBy("id");
+  assert.deepEqual(
+    ledger.map((l: { delta: number; reason: string }) => [Number(l.delta), l.reason]),
+    [
+      [-5, "charge:run_automation"],
+      [5, "refund:run_automation"],
+    ],
+  );
+  const read = await inline(app, me, getRun, { kind: "video", run_id: result.data.run_id });
+  assert.equal(read.data.status, "failed");
+  assert.equal(read.data.post_id, null);
+  assert.equal(read.data.video, null);
+  assert.match(read.data.error ?? "", /5 credits were refunded/);
+  const videosAfter = await app.ctx.db("media_assets").where({ kind: "video" }).count({ n: "*" }).first();
+  assert.equal(Number(videosAfter?.n), Number(videosBefore?.n));
+});
+
+test("AI UGC uses the product's stored image for the local hook clip (no image generated)", async () => {
+  const png = path.join(os.tmpdir(), `smcp-product-${key()}.png`);
+  await makeImage(png, "smptebars");
+  const bytes = await readFile(png);
+  const storageKey = app.ctx.providers.storage.newKey("png");
+  await app.ctx.providers.storage.putBytes(storageKey, bytes);
+  const asset = await createMediaAsset(
+    app.ctx.db,
+    { userId: me.user_id, workspaceId: me.workspace_id },
+    { kind: "image", mimeType: "image/png", bytes: bytes.length, width: 1080, height: 1920, storageKey },
+  );
+  await app.ctx
+    .db("product_assets")
+    .insert({ product_id: productId, media_asset_id: asset.asset_id, role: "image" });
+  const cta = await storedCta(app, me, 3);
+  const out = await inline(app, me, create, {
+    kind: "video",
+    name: "UGC",
+    configuration: { type: "ugc-video", template_id: "ugc-video", product_id: productId } as never,
+    cta_asset_id: cta.assetId,
+    idempotency_key: key(),
+  });
+  const generatedBefore = imagesGenerated;
+  const { result } = await reviewed(app, me, run, {
+    automation_id: out.data.automation_id,
+    idempotency_key: key(),
+  });
+  assert.equal(result.data.status, "succeeded");
+  assert.equal(imagesGenerated, generatedBefore, "no image was generated");
+  const request = rendered.at(-1)!;
+  assert.equal(request.template, "ugc-video");
+  assert.deepEqual(Buffer.from(request.images[0]!), bytes);
+  const row = await app.ctx.db("automation_runs").where({ id: result.data.run_id }).first();
+  assert.deepEqual(row.result.video.frame_asset_ids, []);
+  assert.equal(row.result.video.hook_clip, "local");
+  assert.ok(Math.abs(row.result.video.duration_seconds - 7) < 0.2, `${row.result.video.duration_seconds}`);
+});
