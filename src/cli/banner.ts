@@ -5,6 +5,8 @@
  */
 import type { AppContext } from "../context.ts";
 import { PLAN_QUOTAS, PLANS } from "../domain/account/plans.ts";
+import { LIVE_ADAPTERS } from "../providers/social/adapters.ts";
+import { NETWORKS } from "../providers/social/types.ts";
 
 export interface BannerInput {
   command: "all" | "serve" | "worker";
@@ -60,10 +62,24 @@ export function startupBanner(ctx: AppContext, input: BannerInput): string[] {
     `    AI text:     ${text}`,
     `    AI image:    ${kind(providers.image.name)}`,
     `    video:       ${kind(providers.video.name)}`,
-    `    social:      ${kind(providers.social.name)}`,
-    `    storage:     local disk ${config.media.dir}`,
+    `    social:      ${socialLine(config)}`,
+    `    storage:     ${
+      config.media.storage === "s3" && config.media.s3
+        ? `S3 bucket ${config.media.s3.bucket}${config.media.s3.endpoint ? ` at ${new URL(config.media.s3.endpoint).host}` : ""}`
+        : `local disk ${config.media.dir}`
+    }`,
     `    database:    ${input.embeddedDb ? `embedded PostgreSQL under ${config.dataDir}/postgres` : "external PostgreSQL (DATABASE_URL)"}`,
     "  create a user: npm run cli -- admin user create --email you@example.com --password 'a long password' --workspace 'My workspace'",
   );
   return lines;
+}
+
+/** Which networks publish for real (credentials and a live adapter) and which use the sandbox connector. */
+function socialLine(config: AppContext["config"]): string {
+  const live = NETWORKS.filter((n) => LIVE_ADAPTERS[n] && config.social.credentials[n]);
+  const sandbox = NETWORKS.filter((n) => !live.includes(n));
+  const parts = [];
+  if (live.length > 0) parts.push(`live: ${live.join(", ")}`);
+  if (sandbox.length > 0) parts.push(`sandbox (labelled, offline): ${sandbox.join(", ")}`);
+  return parts.join("; ");
 }

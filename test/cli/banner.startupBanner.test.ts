@@ -25,23 +25,26 @@ test("all: runs, plans, the MCP endpoint, reference, settings and local provider
   assert.match(text, /settings: +https:\/\/social\.example\.com\/settings\/integrations\/mcp/);
   assert.match(text, /AI text: +local \(offline stand-in\)/);
   assert.match(text, /AI image: +local \(offline stand-in\)/);
-  assert.match(text, /social: +local \(offline stand-in\)/);
+  assert.match(
+    text,
+    /social: +sandbox \(labelled, offline\): instagram, tiktok, facebook, youtube, linkedin, pinterest, x/,
+  );
   assert.match(text, /database: +embedded PostgreSQL/);
 });
 
-test("a live AI text provider and a sandbox social provider are shown as such, without secrets", () => {
-  const ctx = ctxWith(
-    {
-      AI_TEXT_PROVIDER: "openai-compatible",
-      AI_TEXT_BASE_URL: "https://llm.example.net/v1",
-      AI_TEXT_API_KEY: "sk-very-secret-key",
-      AI_TEXT_MODEL: "gpt-test",
-    },
-    { social: { name: "sandbox" } },
-  );
+test("a live AI text provider and a live network are shown as such, the other networks as sandbox, without secrets", () => {
+  const ctx = ctxWith({
+    AI_TEXT_PROVIDER: "openai-compatible",
+    AI_TEXT_BASE_URL: "https://llm.example.net/v1",
+    AI_TEXT_API_KEY: "sk-very-secret-key",
+    AI_TEXT_MODEL: "gpt-test",
+    INSTAGRAM_CLIENT_ID: "ig-app",
+    INSTAGRAM_CLIENT_SECRET: "ig-secret-value",
+  });
   const text = startupBanner(ctx, { command: "serve", port: 8080, embeddedDb: false }).join("\n");
   assert.match(text, /AI text: +openai-compatible \(live\), model gpt-test at llm\.example\.net/);
-  assert.match(text, /social: +sandbox \(sandbox\)/);
+  assert.match(text, /social: +live: instagram; sandbox \(labelled, offline\): tiktok, facebook/);
+  assert.doesNotMatch(text, /ig-secret-value/);
   assert.match(text, /database: +external PostgreSQL/);
   assert.match(text, /runs: +HTTP server only/);
   assert.ok(!text.includes("sk-very-secret-key"));

@@ -31,7 +31,7 @@ async function world() {
   const who = await app.user({ plan: "pro" });
   await grantCredits(app.ctx.db, who.user_id, 500, "test:grant");
   const owner = { userId: who.user_id, workspaceId: who.workspace_id };
-  const insta = await account(app, who, "instagram");
+  const insta = await account(app, who, "facebook"); // Facebook accepts text-only posts
   const postId = await textPost(app, who, "Scheduled launch");
   const sched = await schedulePost(
     app.ctx,

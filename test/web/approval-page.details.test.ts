@@ -48,7 +48,7 @@ function render(description: ApprovalDescription, tool: string): string {
 }
 
 test("schedule_post: the post's picture, the full caption, the destinations and the time", async () => {
-  const insta = await account(app, me, "instagram", "Shop IG");
+  const insta = await account(app, me, "facebook", "Shop FB");
   const caption = `${"Long caption sentence about the serum. ".repeat(8)}#glow <b>bold?</b>`;
   const images = [await media(app, me, "image")];
   const [post] = await app.ctx
@@ -77,7 +77,7 @@ test("schedule_post: the post's picture, the full caption, the destinations and 
   assert.ok(caption.length > 300);
   assert.ok(html.includes("Long caption sentence about the serum. ".repeat(8).trim()), "the whole caption");
   assert.ok(html.includes("&lt;b&gt;bold?&lt;/b&gt;"), "escaped, inert");
-  assert.match(html, /Shop IG \(instagram\)/);
+  assert.match(html, /Shop FB \(facebook\)/);
   assert.ok(html.includes(at.toISOString()));
   assert.match(html, /id="client-unverified"/);
 });
