@@ -38,20 +38,6 @@ export interface WorkerOptions {
   schedules?: boolean;
 }
 
-type AnalyticsSync = (ctx: AppContext) => Promise<unknown>;
-
-/** The default daily job: the provider metrics sync of src/domain/analytics/sync.ts. */
-const defaultAnalyticsSync: AnalyticsSync = (ctx) => syncAnalytics(ctx);
-let analyticsSync: AnalyticsSync = defaultAnalyticsSync;
-
-/**
- * Replaces the daily provider metrics sync (service spec 6.3) for every worker of this process; `undefined`
- * restores the default (`syncAnalytics`). For tests and operators who plug in another sync.
- */
-export function setAnalyticsSync(fn: AnalyticsSync | undefined): void {
-  analyticsSync = fn ?? defaultAnalyticsSync;
-}
-
 /**
  * Starts consuming queued operations (WORKER_CONCURRENCY at a time) and the maintenance schedule, on its
  * own pg-boss instance.
@@ -98,7 +84,7 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
   });
   await boss.work(ANALYTICS_SYNC_QUEUE, { pollingIntervalSeconds: 10 }, async () => {
     ctx.log.info("analytics sync started");
-    await analyticsSync(ctx);
+    await syncAnalytics(ctx);
   });
   if (options.schedules !== false) {
     await boss.schedule(MAINTENANCE_QUEUE, MAINTENANCE_CRON, null, { tz: "UTC" });
