@@ -12,7 +12,7 @@ import { aiImageProvider } from "./ai-image/index.ts";
 import type { ImageProvider } from "./ai-image/types.ts";
 import { type FetchedPage, guardedFetchHtml } from "./fetch/guarded-fetch.ts";
 import { LIVE_ADAPTERS } from "./social/adapters.ts";
-import { configureSocialHttp } from "./social/http.ts";
+import { createSocialHttp, type SocialHttp } from "./social/http.ts";
 import type { AdapterDeps, NetworkAdapter, NetworkRegistry } from "./social/network.ts";
 import { sandboxAnalytics } from "./social/sandbox/analytics.ts";
 import { sandboxAdapter } from "./social/sandbox/sandbox.ts";
@@ -36,6 +36,11 @@ export interface Providers {
   social: SocialProvider;
   /** Connect and publish adapters per network (live with credentials, else sandbox). */
   networks: NetworkRegistry;
+  /**
+   * The live adapters' outbound HTTP with the `SOCIAL_HTTP_OVERRIDE` rewrite (./social/http.ts); also used
+   * for the connect flow's authorize redirect and the settings page's allowed form actions.
+   */
+  socialHttp: SocialHttp;
   storage: MediaStorage;
   fetch: PageFetcher;
 }
@@ -47,9 +52,9 @@ export interface Providers {
 export function buildProviders(
   config: Config,
   overrides: Partial<Providers> = {},
-  deps?: Omit<AdapterDeps, "publicBaseUrl">,
+  deps?: Omit<AdapterDeps, "publicBaseUrl" | "http">,
 ): Providers {
-  configureSocialHttp(config.social.httpOverride);
+  const socialHttp = overrides.socialHttp ?? createSocialHttp(config.social.httpOverride);
   return {
     text: overrides.text ?? aiTextProvider(config),
     image: overrides.image ?? aiImageProvider(config),
@@ -61,7 +66,9 @@ export function buildProviders(
         publicBaseUrl: config.publicBaseUrl,
         sealer: deps?.sealer ?? unsealable,
         now: deps?.now ?? (() => new Date()),
+        http: socialHttp,
       }),
+    socialHttp,
     storage: overrides.storage ?? mediaStorage(config),
     fetch: overrides.fetch ?? {
       html: (url, options = {}) =>

@@ -87,7 +87,7 @@ async function creatorState(ctx: AppContext, accountId: string | undefined): Pro
       await saveRefreshedTokens(ctx.db, ctx.sealer, account.id, fresh, ctx.clock.now());
       token = fresh.accessToken;
     }
-    const r = await queryCreatorInfo(token);
+    const r = await queryCreatorInfo(ctx.providers.socialHttp, token);
     return r.canPost
       ? { state: "ok", info: r.info, sandbox: false }
       : { state: "cannot_post", reason: r.reason };

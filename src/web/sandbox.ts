@@ -123,7 +123,12 @@ export function sandboxRoutes(ctx: AppContext): Router {
     let code: string;
     try {
       code = mintSandboxCode(
-        { publicBaseUrl: ctx.config.publicBaseUrl, sealer: ctx.sealer, now: () => ctx.clock.now() },
+        {
+          publicBaseUrl: ctx.config.publicBaseUrl,
+          sealer: ctx.sealer,
+          now: () => ctx.clock.now(),
+          http: ctx.providers.socialHttp,
+        },
         { network: r.network, names, redirectUri: r.redirectUri, codeChallenge: r.challenge },
       );
     } catch (err) {

@@ -25,7 +25,6 @@ import {
   startConnect,
 } from "../domain/social/connect.ts";
 import { isUuid } from "../ids.ts";
-import { overrideUrl } from "../providers/social/http.ts";
 import { NETWORK_RULES } from "../providers/social/rules.ts";
 import { isNetwork, NETWORKS, type Network } from "../providers/social/types.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
@@ -102,7 +101,7 @@ function connectOrigins(ctx: AppContext): string[] {
         redirectUri: callbackUrl(ctx.config.publicBaseUrl, n),
         codeChallenge: "x",
       });
-      out.add(new URL(overrideUrl(url)).origin);
+      out.add(new URL(ctx.providers.socialHttp.overrideUrl(url)).origin);
     } catch {
       // a network whose adapter cannot be built has no Connect button
     }

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { signedMediaUrl } from "../../src/domain/media/public-url.ts";
-import { configureSocialHttp, overrideUrl, retryAfterSeconds } from "../../src/providers/social/http.ts";
+import { createSocialHttp, retryAfterSeconds } from "../../src/providers/social/http.ts";
 import { TestClock } from "../helpers/app.ts";
 import { setup, storedImage } from "../tools/carousels/fixtures.ts";
 
@@ -80,21 +80,26 @@ test("expired, tampered, unsigned and deleted are all 404", async () => {
 });
 
 test("SOCIAL_HTTP_OVERRIDE rewrites https://{host}{path} to {override}/{host}{path}, and is refused in production", () => {
-  configureSocialHttp("http://127.0.0.1:9999");
-  try {
-    assert.equal(
-      overrideUrl("https://graph.instagram.com/v21.0/me/media?fields=id"),
-      "http://127.0.0.1:9999/graph.instagram.com/v21.0/me/media?fields=id",
-    );
-    assert.equal(
-      overrideUrl("http://127.0.0.1:9999/x/upload"),
-      "http://127.0.0.1:9999/x/upload",
-      "as returned",
-    );
-  } finally {
-    configureSocialHttp(undefined);
-  }
-  assert.equal(overrideUrl("https://graph.instagram.com/me"), "https://graph.instagram.com/me");
+  const http = createSocialHttp("http://127.0.0.1:9999");
+  assert.equal(http.override, "http://127.0.0.1:9999");
+  assert.equal(
+    http.overrideUrl("https://graph.instagram.com/v21.0/me/media?fields=id"),
+    "http://127.0.0.1:9999/graph.instagram.com/v21.0/me/media?fields=id",
+  );
+  assert.equal(
+    http.overrideUrl("http://127.0.0.1:9999/x/upload"),
+    "http://127.0.0.1:9999/x/upload",
+    "as returned",
+  );
+  assert.equal(createSocialHttp(undefined).override, undefined);
+  assert.throws(
+    () => createSocialHttp("http://127.0.0.1:9999/path"),
+    /SOCIAL_HTTP_OVERRIDE must be http:\/\/host:port/,
+  );
+  assert.equal(
+    createSocialHttp(undefined).overrideUrl("https://graph.instagram.com/me"),
+    "https://graph.instagram.com/me",
+  );
   assert.throws(
     () =>
       loadConfig({

@@ -14,7 +14,6 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { AppContext } from "../../context.ts";
-import { overrideUrl } from "../../providers/social/http.ts";
 import { type NetworkAccount, NetworkError, type TokenSet } from "../../providers/social/network.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import { mintSandboxCode } from "../../providers/social/sandbox/sandbox.ts";
@@ -66,7 +65,7 @@ export async function startConnect(
     redirectUri,
     codeChallenge: verifier ? createHash("sha256").update(verifier).digest("base64url") : undefined,
   });
-  return overrideUrl(url);
+  return app.providers.socialHttp.overrideUrl(url);
 }
 
 export type ConnectOutcome =
@@ -284,7 +283,12 @@ export async function connectSandboxAccounts(
   const adapter = app.providers.networks.forAccount(network, "sandbox");
   const redirectUri = callbackUrl(app.config.publicBaseUrl, network);
   const code = mintSandboxCode(
-    { publicBaseUrl: app.config.publicBaseUrl, sealer: app.sealer, now: () => app.clock.now() },
+    {
+      publicBaseUrl: app.config.publicBaseUrl,
+      sealer: app.sealer,
+      now: () => app.clock.now(),
+      http: app.providers.socialHttp,
+    },
     { network, names, redirectUri, codeChallenge: null },
   );
   const tokens = await adapter.oauth.exchangeCode({ code, redirectUri });

@@ -1,8 +1,9 @@
 /**
  * The network adapter contract (service spec 1.8, 2.7): what every social network adapter (Instagram,
  * Facebook, TikTok, ... and the offline sandbox) implements, and what the delivery engine
- * (src/domain/social/engine.ts) drives. An adapter speaks the network's real HTTP API through
- * `socialFetch` (./http.ts) only, so `SOCIAL_HTTP_OVERRIDE` can point it at a provider-shaped fake in tests.
+ * (src/domain/social/engine.ts) drives. An adapter speaks the network's real HTTP API through the
+ * `SocialHttp` of its `AdapterDeps` (./http.ts) only, so `SOCIAL_HTTP_OVERRIDE` can point it at a
+ * provider-shaped fake in tests.
  *
  * Shapes:
  * - Times are `Date`; durations are seconds; sizes are bytes; image dimensions are pixels.
@@ -21,6 +22,7 @@
  *   `afterCreate: true` (or the engine assumes it when the step's `save` was not yet called for that id).
  */
 import type { Readable } from "node:stream";
+import type { SocialHttp } from "./http.ts";
 import type { Network } from "./types.ts";
 
 /** OAuth 2.0 tokens as the network issued them (RFC 6749 section 5.1). Sealed at rest, never logged. */
@@ -78,7 +80,7 @@ export interface NetworkOAuth {
   readonly pickAccounts?: boolean | undefined;
   /**
    * The browser URL of the network's consent page. Must be built with `https://...` absolute URLs: the engine
-   * passes it through `overrideUrl` (./http.ts) before redirecting.
+   * passes it through `providers.socialHttp.overrideUrl` (./http.ts) before redirecting.
    */
   authorizeUrl(input: { state: string; redirectUri: string; codeChallenge?: string | undefined }): string;
   /** Exchanges the authorization code. @throws NetworkAuthError for an invalid/used code. */
@@ -231,6 +233,8 @@ export interface AdapterDeps {
   sealer: { seal(value: unknown): string; open<T = unknown>(sealed: string): T };
   /** The service clock (tests move it). */
   now(): Date;
+  /** Outbound HTTP of the live adapters, with the context's `SOCIAL_HTTP_OVERRIDE` (./http.ts). */
+  http: SocialHttp;
 }
 
 /**

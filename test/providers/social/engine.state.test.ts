@@ -104,7 +104,12 @@ const networks: NetworkRegistry = {
   forAccount: (n: Network, mode) => (mode === "live" ? testAdapter : sandboxAdapter(n, deps)),
 };
 const app = await startTestApp({ queue: false, clock, providers: { networks } });
-deps = { publicBaseUrl: app.url, sealer: app.ctx.sealer, now: () => clock.now() };
+deps = {
+  publicBaseUrl: app.url,
+  sealer: app.ctx.sealer,
+  now: () => clock.now(),
+  http: app.ctx.providers.socialHttp,
+};
 const me = await app.user();
 const owner = { userId: me.user_id, workspaceId: me.workspace_id };
 

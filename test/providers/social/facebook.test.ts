@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { facebookAdapter } from "../../../src/providers/social/facebook/adapter.ts";
-import { configureSocialHttp, overrideUrl } from "../../../src/providers/social/http.ts";
+import { createSocialHttp } from "../../../src/providers/social/http.ts";
 import {
   type JobMedia,
   NetworkAuthError,
@@ -25,10 +25,11 @@ const adapter = () =>
     publicBaseUrl: "http://127.0.0.1",
     sealer: { seal: (v) => JSON.stringify(v), open: (s) => JSON.parse(s) },
     now: () => new Date(),
+    http,
   });
 
 const server = await startFakeNetworks();
-configureSocialHttp(server.url);
+const http = createSocialHttp(server.url);
 const fb = facebookFake(server, credentials);
 const host = await startMediaHost();
 const samples = await networkSamples();
@@ -51,7 +52,7 @@ describe("connect", () => {
     assert.equal(a.oauth.pickAccounts, true);
     const url = a.oauth.authorizeUrl({ state: "s1", redirectUri });
     assert.match(url, /^https:\/\/www\.facebook\.com\/v\d+\.\d+\/dialog\/oauth\?/);
-    const res = await fetch(overrideUrl(url), { redirect: "manual" });
+    const res = await fetch(http.overrideUrl(url), { redirect: "manual" });
     const back = new URL(res.headers.get("location")!);
     assert.equal(back.searchParams.get("state"), "s1");
     const tokens = await a.oauth.exchangeCode({ code: back.searchParams.get("code")!, redirectUri });

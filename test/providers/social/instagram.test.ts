@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { configureSocialHttp, overrideUrl } from "../../../src/providers/social/http.ts";
+import { createSocialHttp } from "../../../src/providers/social/http.ts";
 import { instagramAdapter } from "../../../src/providers/social/instagram/adapter.ts";
 import {
   type JobMedia,
@@ -25,10 +25,11 @@ const adapter = () =>
     publicBaseUrl: "http://127.0.0.1",
     sealer: { seal: (v) => JSON.stringify(v), open: (s) => JSON.parse(s) },
     now: () => new Date(),
+    http,
   });
 
 const server: FakeNetworkServer = await startFakeNetworks();
-configureSocialHttp(server.url);
+const http = createSocialHttp(server.url);
 const ig: InstagramFake = instagramFake(server, credentials);
 const host: MediaHost = await startMediaHost();
 const samples = await networkSamples();
@@ -58,7 +59,7 @@ describe("connect", () => {
       new URL(url).searchParams.get("scope"),
       "instagram_business_basic,instagram_business_content_publish",
     );
-    const res = await fetch(overrideUrl(url), { redirect: "manual" });
+    const res = await fetch(http.overrideUrl(url), { redirect: "manual" });
     assert.equal(res.status, 302);
     const back = new URL(res.headers.get("location")!);
     assert.equal(back.hash, "#_");
@@ -85,7 +86,7 @@ describe("connect", () => {
     ig.addUser({ username: "denier" });
     ig.denyNext = true;
     const url = adapter().oauth.authorizeUrl({ state: "st-2", redirectUri: "https://app.example.test/cb" });
-    const res = await fetch(overrideUrl(url), { redirect: "manual" });
+    const res = await fetch(http.overrideUrl(url), { redirect: "manual" });
     const back = new URL(res.headers.get("location")!);
     assert.equal(back.searchParams.get("error"), "access_denied");
     assert.equal(back.searchParams.get("code"), null);

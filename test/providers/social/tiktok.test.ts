@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
-import { configureSocialHttp, overrideUrl } from "../../../src/providers/social/http.ts";
+import { createSocialHttp } from "../../../src/providers/social/http.ts";
 import {
   NetworkAuthError,
   NetworkRejectedError,
@@ -40,10 +40,11 @@ const adapter = () =>
     publicBaseUrl: "http://127.0.0.1",
     sealer: { seal: (v) => JSON.stringify(v), open: (s) => JSON.parse(s) },
     now: () => new Date(),
+    http,
   });
 
 const server = await startFakeNetworks();
-configureSocialHttp(server.url);
+const http = createSocialHttp(server.url);
 const tt = tiktokFake(server, { clientKey: credentials.clientId, clientSecret: credentials.clientSecret });
 const host = await startMediaHost();
 const samples = await networkSamples();
@@ -107,7 +108,7 @@ describe("connect", () => {
     const redirectUri = "https://app.example.test/settings/social/callback/tiktok";
     const url = a.oauth.authorizeUrl({ state: "s", redirectUri });
     assert.equal(new URL(url).searchParams.get("client_key"), "tt-client-key");
-    const res = await fetch(overrideUrl(url), { redirect: "manual" });
+    const res = await fetch(http.overrideUrl(url), { redirect: "manual" });
     const back = new URL(res.headers.get("location")!);
     const tokens = await a.oauth.exchangeCode({ code: back.searchParams.get("code")!, redirectUri });
     assert.ok(tokens.refreshToken);
@@ -132,7 +133,7 @@ describe("connect", () => {
       duetDisabled: true,
       maxVideoPostDurationSec: 60,
     });
-    const r = await queryCreatorInfo(c.accessToken);
+    const r = await queryCreatorInfo(http, c.accessToken);
     assert.equal(r.canPost, true);
     if (r.canPost) {
       assert.equal(r.info.nickname, "Nick");
@@ -141,11 +142,11 @@ describe("connect", () => {
       assert.equal(r.info.maxVideoPostDurationSec, 60);
     }
     c.cannotPost = "spam_risk_too_many_posts";
-    const no = await queryCreatorInfo(c.accessToken);
+    const no = await queryCreatorInfo(http, c.accessToken);
     assert.equal(no.canPost, false);
     if (!no.canPost) assert.match(no.reason, /daily posting limit/);
     tt.revokeCreator(c.openId);
-    await assert.rejects(queryCreatorInfo(c.accessToken), NetworkAuthError);
+    await assert.rejects(queryCreatorInfo(http, c.accessToken), NetworkAuthError);
   });
 });
 

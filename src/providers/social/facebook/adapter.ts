@@ -10,6 +10,6 @@ import { facebookPublisher } from "./publisher.ts";
 export const facebookAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => ({
   network: "facebook",
   mode: "live",
-  oauth: facebookOAuth(credentials, deps.now),
-  publisher: facebookPublisher(deps.now),
+  oauth: facebookOAuth(credentials, deps.http, deps.now),
+  publisher: facebookPublisher(deps.http, deps.now),
 });

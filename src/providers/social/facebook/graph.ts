@@ -1,6 +1,7 @@
 /**
- * Meta Graph API calls shared by the Facebook Pages and Instagram adapters: one request function over
- * `socialFetch` (../http.ts) and the mapping of Graph API errors to the adapter errors of ../network.ts.
+ * Meta Graph API calls shared by the Facebook Pages and Instagram adapters: one request function over a
+ * `SocialHttp` (../http.ts, the adapter's `deps.http`) and the mapping of Graph API errors to the adapter
+ * errors of ../network.ts.
  *
  * Error envelope `{error:{message,type,code,error_subcode,fbtrace_id,is_transient}}`; mapping
  * (https://developers.facebook.com/docs/graph-api/guides/error-handling, .../overview/rate-limiting):
@@ -10,7 +11,7 @@
  * - codes 1, 2, `is_transient`, HTTP 5xx, timeouts, lost connections -> NetworkTransientError;
  * - anything else -> NetworkRejectedError with the network's message.
  */
-import { retryAfterSeconds, socialFetch } from "../http.ts";
+import { retryAfterSeconds, type SocialHttp } from "../http.ts";
 import {
   NetworkAuthError,
   type NetworkError,
@@ -48,10 +49,12 @@ export interface GraphCall {
 }
 
 /**
- * Sends one Graph API call and returns the parsed JSON body plus its raw text (for ids beyond 2^53).
+ * Sends one Graph API call through `http` and returns the parsed JSON body plus its raw text (for ids
+ * beyond 2^53).
  * @throws NetworkAuthError | NetworkRateLimitError | NetworkRejectedError | NetworkTransientError
  */
 export async function graphRequest<T = Record<string, unknown>>(
+  http: SocialHttp,
   call: GraphCall,
 ): Promise<{ body: T; raw: string }> {
   const params = new URLSearchParams();
@@ -69,7 +72,7 @@ export async function graphRequest<T = Record<string, unknown>>(
   let res: Response;
   let raw: string;
   try {
-    res = await socialFetch(url, { method: call.method, headers, body, signal: call.signal });
+    res = await http.fetch(url, { method: call.method, headers, body, signal: call.signal });
     raw = await res.text();
   } catch (err) {
     throw new NetworkTransientError(

@@ -7,6 +7,7 @@
  * Page tokens obtained with a long-lived user token do not expire, so `refresh` has nothing to renew; a
  * revoked token shows up as code 190 on the next call (NetworkAuthError -> reconnect).
  */
+import type { SocialHttp } from "../http.ts";
 import type { Capabilities, ClientCredentials, NetworkAccount, NetworkOAuth, TokenSet } from "../network.ts";
 import { expiresAt, GRAPH_VERSION, graphRequest } from "./graph.ts";
 
@@ -28,8 +29,15 @@ interface PageRow {
   tasks?: string[];
 }
 
-/** The Facebook Login OAuth of one Meta app (`credentials` = app id and app secret). */
-export function facebookOAuth(credentials: ClientCredentials, now: () => Date): NetworkOAuth {
+/**
+ * The Facebook Login OAuth of one Meta app (`credentials` = app id and app secret);
+ * requests go through `http` (../http.ts).
+ */
+export function facebookOAuth(
+  credentials: ClientCredentials,
+  http: SocialHttp,
+  now: () => Date,
+): NetworkOAuth {
   return {
     pkce: false,
     requiredScopes: FACEBOOK_SCOPES,
@@ -45,7 +53,7 @@ export function facebookOAuth(credentials: ClientCredentials, now: () => Date): 
     },
 
     async exchangeCode({ code, redirectUri }) {
-      const short = await graphRequest<{ access_token: string }>({
+      const short = await graphRequest<{ access_token: string }>(http, {
         method: "GET",
         url: `${FACEBOOK_GRAPH}/${GRAPH_VERSION}/oauth/access_token`,
         params: {
@@ -55,7 +63,7 @@ export function facebookOAuth(credentials: ClientCredentials, now: () => Date): 
           code,
         },
       });
-      const long = await graphRequest<{ access_token: string; expires_in?: number }>({
+      const long = await graphRequest<{ access_token: string; expires_in?: number }>(http, {
         method: "GET",
         url: `${FACEBOOK_GRAPH}/${GRAPH_VERSION}/oauth/access_token`,
         params: {
@@ -65,7 +73,7 @@ export function facebookOAuth(credentials: ClientCredentials, now: () => Date): 
           fb_exchange_token: short.body.access_token,
         },
       });
-      const perms = await graphRequest<{ data?: Array<{ permission: string; status: string }> }>({
+      const perms = await graphRequest<{ data?: Array<{ permission: string; status: string }> }>(http, {
         method: "GET",
         url: `${FACEBOOK_GRAPH}/${GRAPH_VERSION}/me/permissions`,
         accessToken: long.body.access_token,
@@ -79,7 +87,7 @@ export function facebookOAuth(credentials: ClientCredentials, now: () => Date): 
 
     async refresh(tokens: TokenSet) {
       // Page tokens from a long-lived user token never expire; check the token still works.
-      await graphRequest({
+      await graphRequest(http, {
         method: "GET",
         url: `${FACEBOOK_GRAPH}/${GRAPH_VERSION}/me`,
         params: { fields: "id" },
@@ -95,7 +103,7 @@ export function facebookOAuth(credentials: ClientCredentials, now: () => Date): 
         const r = await graphRequest<{
           data?: PageRow[];
           paging?: { cursors?: { after?: string }; next?: string };
-        }>({
+        }>(http, {
           method: "GET",
           url: `${FACEBOOK_GRAPH}/${GRAPH_VERSION}/me/accounts`,
           params: { fields: "id,name,access_token,picture,tasks", limit: "25", after },

@@ -14,6 +14,7 @@
  * that creates the post), `postId`, `videoId`. Before creating a post again, the step and `reconcile` look for
  * it among the Page's recent posts (by message, created after `postRequestedAt`): never a blind retry.
  */
+import type { SocialHttp } from "../http.ts";
 import type { DeliveryJob, NetworkIds, NetworkPublisher, SaveIds, StepResult } from "../network.ts";
 import { GRAPH_VERSION, graphRequest } from "./graph.ts";
 import { FACEBOOK_GRAPH } from "./oauth.ts";
@@ -37,8 +38,8 @@ export function absolutePermalink(url: string): string {
   return url.startsWith("/") ? `https://www.facebook.com${url}` : url;
 }
 
-/** The Facebook Page publisher; `now` is the service clock. */
-export function facebookPublisher(now: () => Date): NetworkPublisher {
+/** The Facebook Page publisher; requests go through `http` (../http.ts), `now` is the service clock. */
+export function facebookPublisher(http: SocialHttp, now: () => Date): NetworkPublisher {
   return {
     async step(job, save) {
       const ids = { ...(job.delivery.networkIds as Ids) };
@@ -46,11 +47,11 @@ export function facebookPublisher(now: () => Date): NetworkPublisher {
         Object.assign(ids, patch);
         await save(patch as NetworkIds);
       };
-      if (ids.postId) return permalink(job, ids.postId);
-      if (ids.videoId) return videoStatus(job, ids.videoId);
+      if (ids.postId) return permalink(http, job, ids.postId);
+      if (ids.videoId) return videoStatus(http, job, ids.videoId);
       if (ids.postRequestedAt) {
         // An earlier attempt sent the create and did not record the answer: look before creating again.
-        const found = await findRecentPost(job, ids.postRequestedAt);
+        const found = await findRecentPost(http, job, ids.postRequestedAt);
         if (found) {
           await saveIds({ postId: found.id });
           return {
@@ -65,7 +66,7 @@ export function facebookPublisher(now: () => Date): NetworkPublisher {
       const caption = job.post.caption || undefined;
       const media = job.post.media;
       const call = (path: string, params: Record<string, string | undefined>, create: boolean) =>
-        graphRequest<{ id: string; post_id?: string }>({
+        graphRequest<{ id: string; post_id?: string }>(http, {
           method: "POST",
           url: api(path),
           params,
@@ -78,7 +79,7 @@ export function facebookPublisher(now: () => Date): NetworkPublisher {
         await saveIds({ postRequestedAt: now().toISOString() });
         const r = await call(`${page}/feed`, { message: caption }, true);
         await saveIds({ postId: String(r.body.id) });
-        return permalink(job, String(r.body.id));
+        return permalink(http, job, String(r.body.id));
       }
       if (media[0]!.kind === "video") {
         await saveIds({ postRequestedAt: now().toISOString() });
@@ -95,7 +96,7 @@ export function facebookPublisher(now: () => Date): NetworkPublisher {
         const r = await call(`${page}/photos`, { url: media[0]!.publicUrl(), caption }, true);
         const postId = String(r.body.post_id ?? r.body.id);
         await saveIds({ postId });
-        return permalink(job, postId);
+        return permalink(http, job, postId);
       }
       // Unpublished photos are not posts: creating one again after a lost answer leaves an unused upload only.
       const photos = [...(ids.photos ?? [])];
@@ -111,15 +112,15 @@ export function facebookPublisher(now: () => Date): NetworkPublisher {
       await saveIds({ postRequestedAt: now().toISOString() });
       const r = await call(`${page}/feed`, { message: caption, ...attached }, true);
       await saveIds({ postId: String(r.body.id) });
-      return permalink(job, String(r.body.id));
+      return permalink(http, job, String(r.body.id));
     },
 
     async reconcile(job, save: SaveIds) {
       const ids = job.delivery.networkIds as Ids;
-      if (ids.postId) return permalink(job, ids.postId);
-      if (ids.videoId) return videoStatus(job, ids.videoId);
+      if (ids.postId) return permalink(http, job, ids.postId);
+      if (ids.videoId) return videoStatus(http, job, ids.videoId);
       if (!ids.postRequestedAt) return { state: "not_created" };
-      const found = await findRecentPost(job, ids.postRequestedAt);
+      const found = await findRecentPost(http, job, ids.postRequestedAt);
       if (!found) return { state: "not_created" };
       await save({ postId: found.id });
       return { state: "published", postUrl: absolutePermalink(found.permalink_url), networkPostId: found.id };
@@ -127,8 +128,8 @@ export function facebookPublisher(now: () => Date): NetworkPublisher {
   };
 }
 
-async function permalink(job: DeliveryJob, postId: string): Promise<StepResult> {
-  const r = await graphRequest<{ permalink_url?: string }>({
+async function permalink(http: SocialHttp, job: DeliveryJob, postId: string): Promise<StepResult> {
+  const r = await graphRequest<{ permalink_url?: string }>(http, {
     method: "GET",
     url: api(postId),
     params: { fields: "permalink_url" },
@@ -139,8 +140,8 @@ async function permalink(job: DeliveryJob, postId: string): Promise<StepResult> 
   return { state: "published", postUrl: absolutePermalink(r.body.permalink_url), networkPostId: postId };
 }
 
-async function videoStatus(job: DeliveryJob, videoId: string): Promise<StepResult> {
-  const r = await graphRequest<{ permalink_url?: string; status?: { video_status?: string } }>({
+async function videoStatus(http: SocialHttp, job: DeliveryJob, videoId: string): Promise<StepResult> {
+  const r = await graphRequest<{ permalink_url?: string; status?: { video_status?: string } }>(http, {
     method: "GET",
     url: api(videoId),
     params: { fields: "status,permalink_url" },
@@ -156,12 +157,13 @@ async function videoStatus(job: DeliveryJob, videoId: string): Promise<StepResul
 
 /** A Page post with this delivery's message created since `requestedAt` (minus a minute of clock skew). */
 async function findRecentPost(
+  http: SocialHttp,
   job: DeliveryJob,
   requestedAt: string,
 ): Promise<{ id: string; permalink_url: string } | undefined> {
   const r = await graphRequest<{
     data?: Array<{ id: string; message?: string; created_time?: string; permalink_url?: string }>;
-  }>({
+  }>(http, {
     method: "GET",
     url: api(`${job.account.networkAccountId}/feed`),
     params: { fields: "id,message,created_time,permalink_url", limit: String(RECENT_POSTS) },

@@ -10,6 +10,6 @@ import { instagramPublisher } from "./publisher.ts";
 export const instagramAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => ({
   network: "instagram",
   mode: "live",
-  oauth: instagramOAuth(credentials, deps.now),
-  publisher: instagramPublisher(deps.now),
+  oauth: instagramOAuth(credentials, deps.http, deps.now),
+  publisher: instagramPublisher(deps.http, deps.now),
 });

@@ -22,7 +22,7 @@ import {
   NetworkTransientError,
   type TokenSet,
 } from "../network.ts";
-import { socialFetch } from "../http.ts";
+import type { SocialHttp } from "../http.ts";
 import { expiresAt, GRAPH_VERSION, graphRequest, safeMessage, splitScopes } from "../facebook/graph.ts";
 
 export const INSTAGRAM_GRAPH = "https://graph.instagram.com";
@@ -32,8 +32,15 @@ export const INSTAGRAM_SCOPES = ["instagram_business_basic", "instagram_business
 
 export const INSTAGRAM_CAPABILITIES: Capabilities = { text: false, image: true, carousel: true, video: true };
 
-/** The Instagram Login OAuth of one app (`credentials` = Instagram app id and secret). */
-export function instagramOAuth(credentials: ClientCredentials, now: () => Date): NetworkOAuth {
+/**
+ * The Instagram Login OAuth of one app (`credentials` = Instagram app id and secret);
+ * requests go through `http` (../http.ts).
+ */
+export function instagramOAuth(
+  credentials: ClientCredentials,
+  http: SocialHttp,
+  now: () => Date,
+): NetworkOAuth {
   return {
     pkce: false,
     requiredScopes: INSTAGRAM_SCOPES,
@@ -60,7 +67,7 @@ export function instagramOAuth(credentials: ClientCredentials, now: () => Date):
       let res: Response;
       let raw: string;
       try {
-        res = await socialFetch("https://api.instagram.com/oauth/access_token", {
+        res = await http.fetch("https://api.instagram.com/oauth/access_token", {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },
           body: form.toString(),
@@ -86,7 +93,7 @@ export function instagramOAuth(credentials: ClientCredentials, now: () => Date):
         throw new NetworkAuthError(`Instagram refused the authorization code: ${safeMessage(why)}`);
       }
       const permissions = Array.isArray(flat.permissions) ? flat.permissions : splitScopes(flat.permissions);
-      const long = await graphRequest<{ access_token: string; expires_in?: number }>({
+      const long = await graphRequest<{ access_token: string; expires_in?: number }>(http, {
         method: "GET",
         url: `${INSTAGRAM_GRAPH}/access_token`,
         // The token endpoints take the token as the documented `access_token` parameter.
@@ -104,7 +111,7 @@ export function instagramOAuth(credentials: ClientCredentials, now: () => Date):
     },
 
     async refresh(tokens: TokenSet) {
-      const r = await graphRequest<{ access_token: string; expires_in?: number }>({
+      const r = await graphRequest<{ access_token: string; expires_in?: number }>(http, {
         method: "GET",
         url: `${INSTAGRAM_GRAPH}/refresh_access_token`,
         params: { grant_type: "ig_refresh_token", access_token: tokens.accessToken },
@@ -117,12 +124,15 @@ export function instagramOAuth(credentials: ClientCredentials, now: () => Date):
     },
 
     async accounts(tokens: TokenSet): Promise<NetworkAccount[]> {
-      const me = await graphRequest<{ username?: string; name?: string; profile_picture_url?: string }>({
-        method: "GET",
-        url: `${INSTAGRAM_GRAPH}/${GRAPH_VERSION}/me`,
-        params: { fields: "user_id,username,name,profile_picture_url,account_type" },
-        accessToken: tokens.accessToken,
-      });
+      const me = await graphRequest<{ username?: string; name?: string; profile_picture_url?: string }>(
+        http,
+        {
+          method: "GET",
+          url: `${INSTAGRAM_GRAPH}/${GRAPH_VERSION}/me`,
+          params: { fields: "user_id,username,name,profile_picture_url,account_type" },
+          accessToken: tokens.accessToken,
+        },
+      );
       const userId = rawStringField(me.raw, "user_id");
       if (!userId || !me.body.username)
         throw new NetworkAuthError("Instagram returned no professional account");

@@ -14,6 +14,7 @@
  * `status_code` first (PUBLISHED -> find the media among the recent media by caption; FINISHED -> publish).
  * A lost `media_publish` answer throws `NetworkTransientError(afterCreate)`; `reconcile` decides.
  */
+import type { SocialHttp } from "../http.ts";
 import {
   type DeliveryJob,
   type JobMedia,
@@ -45,8 +46,8 @@ interface Ids {
 
 const api = (path: string) => `${INSTAGRAM_GRAPH}/${GRAPH_VERSION}/${path}`;
 
-/** The Instagram publisher; `now` is the service clock. */
-export function instagramPublisher(now: () => Date): NetworkPublisher {
+/** The Instagram publisher; requests go through `http` (../http.ts), `now` is the service clock. */
+export function instagramPublisher(http: SocialHttp, now: () => Date): NetworkPublisher {
   return {
     async step(job, save) {
       const ids = { ...(job.delivery.networkIds as Ids) };
@@ -54,20 +55,20 @@ export function instagramPublisher(now: () => Date): NetworkPublisher {
         Object.assign(ids, patch);
         await save(patch as NetworkIds);
       };
-      if (ids.mediaId) return permalink(job, ids.mediaId);
+      if (ids.mediaId) return permalink(http, job, ids.mediaId);
       if (!ids.container) {
-        await createContainers(job, ids, saveIds, now);
+        await createContainers(http, job, ids, saveIds, now);
         return { state: "processing", pollAfterSeconds: pollSeconds(job) };
       }
-      const status = await containerStatus(job, ids.container);
+      const status = await containerStatus(http, job, ids.container);
       if (status.code === "IN_PROGRESS") return { state: "processing", pollAfterSeconds: pollSeconds(job) };
       if (status.code === "ERROR")
         return { state: "failed", reason: `Instagram could not process the media: ${status.text}` };
       if (status.code === "EXPIRED")
         return { state: "failed", reason: "The Instagram container expired before it was published (24 h)." };
-      if (status.code === "PUBLISHED") return finishPublished(job, ids, saveIds);
+      if (status.code === "PUBLISHED") return finishPublished(http, job, ids, saveIds);
       // FINISHED: publish now (a saved publishRequestedAt with FINISHED means the earlier request never landed).
-      const quota = await publishingLimit(job);
+      const quota = await publishingLimit(http, job);
       if (quota && quota.used >= quota.limit) {
         return {
           state: "failed",
@@ -75,7 +76,7 @@ export function instagramPublisher(now: () => Date): NetworkPublisher {
         };
       }
       await saveIds({ publishRequestedAt: now().toISOString() });
-      const published = await graphRequest<{ id: string }>({
+      const published = await graphRequest<{ id: string }>(http, {
         method: "POST",
         url: api(`${job.account.networkAccountId}/media_publish`),
         params: { creation_id: ids.container },
@@ -84,7 +85,7 @@ export function instagramPublisher(now: () => Date): NetworkPublisher {
         signal: job.signal,
       });
       await saveIds({ mediaId: String(published.body.id) });
-      return permalink(job, String(published.body.id));
+      return permalink(http, job, String(published.body.id));
     },
 
     async reconcile(job, save) {
@@ -93,16 +94,16 @@ export function instagramPublisher(now: () => Date): NetworkPublisher {
         Object.assign(ids, patch);
         await save(patch as NetworkIds);
       };
-      if (ids.mediaId) return permalink(job, ids.mediaId);
+      if (ids.mediaId) return permalink(http, job, ids.mediaId);
       if (!ids.container) return { state: "not_created" };
-      const status = await containerStatus(job, ids.container);
-      if (status.code === "PUBLISHED") return finishPublished(job, ids, saveIds);
+      const status = await containerStatus(http, job, ids.container);
+      if (status.code === "PUBLISHED") return finishPublished(http, job, ids, saveIds);
       if (status.code === "FINISHED") return { state: "not_created" };
       if (status.code === "IN_PROGRESS") return { state: "processing", pollAfterSeconds: pollSeconds(job) };
       return { state: "failed", reason: `The Instagram container is ${status.code}: ${status.text}` };
     },
 
-    publishingLimit,
+    publishingLimit: (job) => publishingLimit(http, job),
   };
 }
 
@@ -112,6 +113,7 @@ function pollSeconds(job: DeliveryJob): number {
 
 /** Creates the child containers (saving each) and the container to publish. */
 async function createContainers(
+  http: SocialHttp,
   job: DeliveryJob,
   ids: Ids,
   save: (patch: Ids) => Promise<void>,
@@ -120,7 +122,7 @@ async function createContainers(
   const media = job.post.media;
   if (media.length === 0) throw new NetworkRejectedError("Instagram posts need at least one image or video.");
   const create = async (params: Record<string, string | undefined>) => {
-    const r = await graphRequest<{ id: string }>({
+    const r = await graphRequest<{ id: string }>(http, {
       method: "POST",
       url: api(`${job.account.networkAccountId}/media`),
       params,
@@ -157,10 +159,11 @@ function mediaParams(m: JobMedia, carouselItem: boolean): Record<string, string>
 }
 
 async function containerStatus(
+  http: SocialHttp,
   job: DeliveryJob,
   id: string,
 ): Promise<{ code: ContainerStatus; text: string }> {
-  const r = await graphRequest<{ status_code?: ContainerStatus; status?: string }>({
+  const r = await graphRequest<{ status_code?: ContainerStatus; status?: string }>(http, {
     method: "GET",
     url: api(id),
     params: { fields: "status_code,status" },
@@ -175,13 +178,14 @@ async function containerStatus(
  * find the media among the account's recent media by caption and kind, created after the container.
  */
 async function finishPublished(
+  http: SocialHttp,
   job: DeliveryJob,
   ids: Ids,
   save: (patch: Ids) => Promise<void>,
 ): Promise<StepResult> {
   const r = await graphRequest<{
     data?: Array<{ id: string; caption?: string; media_type?: string; timestamp?: string }>;
-  }>({
+  }>(http, {
     method: "GET",
     url: api(`${job.account.networkAccountId}/media`),
     params: { fields: "id,caption,media_type,timestamp,permalink", limit: String(RECENT_MEDIA) },
@@ -202,11 +206,11 @@ async function finishPublished(
     return { state: "processing", pollAfterSeconds: pollSeconds(job) };
   }
   await save({ mediaId: String(found.id) });
-  return permalink(job, String(found.id));
+  return permalink(http, job, String(found.id));
 }
 
-async function permalink(job: DeliveryJob, mediaId: string): Promise<StepResult> {
-  const r = await graphRequest<{ permalink?: string }>({
+async function permalink(http: SocialHttp, job: DeliveryJob, mediaId: string): Promise<StepResult> {
+  const r = await graphRequest<{ permalink?: string }>(http, {
     method: "GET",
     url: api(mediaId),
     params: { fields: "permalink" },
@@ -218,10 +222,10 @@ async function permalink(job: DeliveryJob, mediaId: string): Promise<StepResult>
 }
 
 /** `GET /{ig-user-id}/content_publishing_limit`: posts used in the rolling window and the live quota. */
-async function publishingLimit(job: DeliveryJob): Promise<PublishingQuota | undefined> {
+async function publishingLimit(http: SocialHttp, job: DeliveryJob): Promise<PublishingQuota | undefined> {
   const r = await graphRequest<{
     data?: Array<{ quota_usage?: number; config?: { quota_total?: number; quota_duration?: number } }>;
-  }>({
+  }>(http, {
     method: "GET",
     url: api(`${job.account.networkAccountId}/content_publishing_limit`),
     params: { fields: "quota_usage,config" },

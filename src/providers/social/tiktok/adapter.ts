@@ -11,6 +11,6 @@ import { tiktokPublisher } from "./publisher.ts";
 export const tiktokAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => ({
   network: "tiktok",
   mode: "live",
-  oauth: tiktokOAuth(credentials, deps.now),
-  publisher: tiktokPublisher(deps.now),
+  oauth: tiktokOAuth(credentials, deps.http, deps.now),
+  publisher: tiktokPublisher(deps.http, deps.now),
 });

@@ -1,6 +1,6 @@
 /**
  * TikTok Open API calls shared by the TikTok OAuth, creator info and publisher: one JSON request function over
- * `socialFetch` (../http.ts) and the mapping of TikTok's envelope `{data, error:{code,message,log_id}}`
+ * a `SocialHttp` (../http.ts) and the mapping of TikTok's envelope `{data, error:{code,message,log_id}}`
  * (`code: "ok"` on success) to the adapter errors of ../network.ts.
  *
  * Mapping (https://developers.tiktok.com/doc/content-posting-api-reference-direct-post "Error codes",
@@ -11,7 +11,7 @@
  * - anything else (`spam_risk_too_many_posts`, `privacy_level_option_mismatch`, `invalid_param`,
  *   `url_ownership_unverified`, `reached_active_user_cap`, ...) -> NetworkRejectedError naming the code.
  */
-import { retryAfterSeconds, socialFetch } from "../http.ts";
+import { retryAfterSeconds, type SocialHttp } from "../http.ts";
 import {
   NetworkAuthError,
   type NetworkError,
@@ -48,10 +48,11 @@ export interface TikTokCall {
 }
 
 /**
- * Sends one TikTok API call; returns `data` and the raw text (for 64-bit ids beyond 2^53).
+ * Sends one TikTok API call through `http`; returns `data` and the raw text (for 64-bit ids beyond 2^53).
  * @throws NetworkAuthError | NetworkRateLimitError | TikTokRejectedError | NetworkTransientError
  */
 export async function tiktokRequest<T = Record<string, unknown>>(
+  http: SocialHttp,
   call: TikTokCall,
 ): Promise<{ data: T; raw: string }> {
   const url = new URL(`${TIKTOK_API}${call.path}`);
@@ -61,7 +62,7 @@ export async function tiktokRequest<T = Record<string, unknown>>(
   let res: Response;
   let raw: string;
   try {
-    res = await socialFetch(url.toString(), {
+    res = await http.fetch(url.toString(), {
       method: call.method,
       headers,
       body: call.json === undefined ? undefined : JSON.stringify(call.json),

@@ -3,6 +3,7 @@
  * they may post now. The review page calls it each time it renders (networks.md 2.1 "Required UX for the
  * Direct Post audit", https://developers.tiktok.com/doc/content-posting-api-reference-query-creator-info).
  */
+import type { SocialHttp } from "../http.ts";
 import { TikTokRejectedError, tiktokRequest } from "./api.ts";
 
 /** The creator's posting options as TikTok answers them. */
@@ -37,6 +38,7 @@ const CANNOT_POST: Record<string, string> = {
  * @throws NetworkAuthError (reconnect) | NetworkRateLimitError | NetworkTransientError
  */
 export async function queryCreatorInfo(
+  http: SocialHttp,
   accessToken: string,
   signal?: AbortSignal,
 ): Promise<CreatorInfoResult> {
@@ -50,7 +52,7 @@ export async function queryCreatorInfo(
       duet_disabled?: boolean;
       stitch_disabled?: boolean;
       max_video_post_duration_sec?: number;
-    }>({ method: "POST", path: "/v2/post/publish/creator_info/query/", json: {}, accessToken, signal });
+    }>(http, { method: "POST", path: "/v2/post/publish/creator_info/query/", json: {}, accessToken, signal });
     const d = r.data;
     return {
       canPost: true,

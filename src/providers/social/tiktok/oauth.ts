@@ -6,7 +6,7 @@
  * .../doc/tiktok-api-v2-get-user-info).
  * Token endpoint errors come as `{error, error_description, log_id}`.
  */
-import { socialFetch } from "../http.ts";
+import type { SocialHttp } from "../http.ts";
 import {
   type Capabilities,
   type ClientCredentials,
@@ -36,13 +36,16 @@ interface TokenAnswer {
   error_description?: string;
 }
 
-/** The TikTok OAuth of one app (`credentials.clientId` is TikTok's client key). */
-export function tiktokOAuth(credentials: ClientCredentials, now: () => Date): NetworkOAuth {
+/**
+ * The TikTok OAuth of one app (`credentials.clientId` is TikTok's client key);
+ * requests go through `http` (../http.ts).
+ */
+export function tiktokOAuth(credentials: ClientCredentials, http: SocialHttp, now: () => Date): NetworkOAuth {
   const token = async (params: Record<string, string>): Promise<TokenSet> => {
     let res: Response;
     let body: TokenAnswer | undefined;
     try {
-      res = await socialFetch(`${TIKTOK_API}/v2/oauth/token/`, {
+      res = await http.fetch(`${TIKTOK_API}/v2/oauth/token/`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", "cache-control": "no-cache" },
         body: new URLSearchParams({
@@ -98,7 +101,7 @@ export function tiktokOAuth(credentials: ClientCredentials, now: () => Date): Ne
       const fields = ["open_id", "avatar_url", "display_name", ...(profile ? ["username"] : [])].join(",");
       const r = await tiktokRequest<{
         user?: { open_id?: string; avatar_url?: string; display_name?: string; username?: string };
-      }>({ method: "GET", path: "/v2/user/info/", query: { fields }, accessToken: tokens.accessToken });
+      }>(http, { method: "GET", path: "/v2/user/info/", query: { fields }, accessToken: tokens.accessToken });
       const user = r.data.user;
       if (!user?.open_id) throw new NetworkAuthError("TikTok returned no creator for the token");
       return [

@@ -14,7 +14,7 @@
  * them is refused (spec 1.11: no TikTok post without the creator's choices and consent).
  * Saved ids: `publishId`, `uploadUrl`, `chunkSize`, `totalChunkCount`, `chunksSent`, `completedAt`.
  */
-import { socialFetch } from "../http.ts";
+import type { SocialHttp } from "../http.ts";
 import {
   type DeliveryJob,
   type JobMedia,
@@ -49,8 +49,8 @@ interface StatusData {
   fail_reason?: string;
 }
 
-/** The TikTok publisher; `now` is the service clock. */
-export function tiktokPublisher(now: () => Date): NetworkPublisher {
+/** The TikTok publisher; requests go through `http` (../http.ts), `now` is the service clock. */
+export function tiktokPublisher(http: SocialHttp, now: () => Date): NetworkPublisher {
   return {
     async step(job, save) {
       const ids = { ...(job.delivery.networkIds as Ids) };
@@ -69,18 +69,18 @@ export function tiktokPublisher(now: () => Date): NetworkPublisher {
       const video = media.find((m) => m.kind === "video");
       if (!ids.publishId) {
         if (video) {
-          await initVideo(job, video, options, saveIds);
+          await initVideo(http, job, video, options, saveIds);
           return { state: "uploading", pollAfterSeconds: 0 };
         }
         if (media.length === 0) throw new NetworkRejectedError("TikTok posts need a video or photos.");
-        await initPhotos(job, media, options, saveIds);
+        await initPhotos(http, job, media, options, saveIds);
         return { state: "processing", pollAfterSeconds: STATUS_POLL_SECONDS };
       }
       if (video && (ids.chunksSent ?? 0) < (ids.totalChunkCount ?? 0)) {
-        await uploadChunks(job, video, ids, saveIds);
+        await uploadChunks(http, job, video, ids, saveIds);
         return { state: "processing", pollAfterSeconds: STATUS_POLL_SECONDS };
       }
-      return status(job, ids, options, saveIds, now);
+      return status(http, job, ids, options, saveIds, now);
     },
 
     async reconcile(job, save) {
@@ -102,7 +102,7 @@ export function tiktokPublisher(now: () => Date): NetworkPublisher {
       }
       if (video && (ids.chunksSent ?? 0) < (ids.totalChunkCount ?? 0)) return { state: "not_created" };
       if (!options) return { state: "not_created" };
-      return status(job, ids, options, saveIds, now);
+      return status(http, job, ids, options, saveIds, now);
     },
   };
 }
@@ -118,6 +118,7 @@ function postInfo(options: TikTokPostOptions): Record<string, unknown> {
 }
 
 async function initVideo(
+  http: SocialHttp,
   job: DeliveryJob,
   video: JobMedia,
   options: TikTokPostOptions,
@@ -129,7 +130,7 @@ async function initVideo(
   } catch (err) {
     throw new NetworkRejectedError((err as Error).message);
   }
-  const r = await tiktokRequest<{ publish_id?: string; upload_url?: string }>({
+  const r = await tiktokRequest<{ publish_id?: string; upload_url?: string }>(http, {
     method: "POST",
     path: "/v2/post/publish/video/init/",
     json: {
@@ -162,6 +163,7 @@ async function initVideo(
 
 /** PUTs the remaining chunks in order, saving the count after each. */
 async function uploadChunks(
+  http: SocialHttp,
   job: DeliveryJob,
   video: JobMedia,
   ids: Ids,
@@ -174,7 +176,7 @@ async function uploadChunks(
     let res: Response;
     try {
       // The upload URL is used as TikTok returned it (already absolute; not rewritten by the override).
-      res = await socialFetch(ids.uploadUrl!, {
+      res = await http.fetch(ids.uploadUrl!, {
         method: "PUT",
         headers: {
           "content-type": video.mime || "video/mp4",
@@ -211,12 +213,13 @@ async function readRange(media: JobMedia, first: number, last: number): Promise<
 }
 
 async function initPhotos(
+  http: SocialHttp,
   job: DeliveryJob,
   media: JobMedia[],
   options: TikTokPostOptions,
   save: (patch: Ids) => Promise<void>,
 ): Promise<void> {
-  const r = await tiktokRequest<{ publish_id?: string }>({
+  const r = await tiktokRequest<{ publish_id?: string }>(http, {
     method: "POST",
     path: "/v2/post/publish/content/init/",
     json: {
@@ -238,13 +241,14 @@ async function initPhotos(
 }
 
 async function status(
+  http: SocialHttp,
   job: DeliveryJob,
   ids: Ids,
   options: TikTokPostOptions,
   save: (patch: Ids) => Promise<void>,
   now: () => Date,
 ): Promise<StepResult> {
-  const r = await tiktokRequest<StatusData>({
+  const r = await tiktokRequest<StatusData>(http, {
     method: "POST",
     path: "/v2/post/publish/status/fetch/",
     json: { publish_id: ids.publishId },
