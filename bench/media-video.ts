@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { mediaBinaries } from "../src/providers/media-binaries.ts";
 import { probeVideo } from "../src/providers/media-probe.ts";
-import { localVideoProvider } from "../src/providers/video/local.ts";
+import { encodeArgs, localVideoProvider } from "../src/providers/video/local.ts";
 import type { VideoTemplate } from "../src/providers/video/types.ts";
 
 const run = promisify(execFile);
@@ -37,23 +37,8 @@ async function runCase(name: Case): Promise<void> {
       await run(bin.ffmpeg!, [
         ...["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1080x1920:r=30:d=8"],
         ...["-f", "lavfi", "-t", "8", "-i", "anullsrc=r=44100:cl=stereo"],
-        ...[
-          "-c:v",
-          "libx264",
-          "-profile:v",
-          "high",
-          "-preset",
-          "superfast",
-          "-crf",
-          "21",
-          "-threads",
-          String(Math.min(os.availableParallelism(), 4)),
-          "-x264-params",
-          "sliced-threads=1",
-          "-pix_fmt",
-          "yuv420p",
-        ],
-        ...["-c:a", "aac", "-b:a", "128k", "-t", "8", "-movflags", "+faststart", out],
+        // The service's own encoder settings (src/providers/video/local.ts), on a plain test pattern.
+        ...["-filter_complex", "[0:v]null[v];[1:a]anull[a]", ...encodeArgs(out, 8)],
       ]);
     } else {
       const image = path.join(dir, "image.png");

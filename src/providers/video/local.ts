@@ -70,9 +70,10 @@ const ENCODER_THREADS = Math.min(os.availableParallelism(), 4);
 /**
  * Encoder settings shared by every template (H.264 High, yuv420p, AAC 44.1 kHz stereo, faststart). The
  * `superfast` preset keeps CABAC and 8x8 transforms (High profile) at about 1.5x the speed and less memory
- * than `veryfast` (no lookahead, no mb-tree); bench/README.md has the numbers.
+ * than `veryfast` (no lookahead, no mb-tree); bench/README.md has the numbers. Expects a filter graph that
+ * labels its outputs `[v]` and `[a]`; also used by bench/media-video.ts for its same-settings baseline.
  */
-function encodeArgs(outputFile: string, seconds: number): string[] {
+export function encodeArgs(outputFile: string, seconds: number): string[] {
   return [
     "-map",
     "[v]",
