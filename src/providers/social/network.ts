@@ -174,6 +174,24 @@ export type StepResult =
  */
 export type SaveIds = (patch: NetworkIds) => Promise<void>;
 
+/**
+ * The delivery's saved network ids as the adapter's own shape `I`, plus a saver that persists a patch
+ * (`save`) and merges it into those ids, so one step sees what it saved earlier in the same step.
+ */
+export function trackedIds<I extends object>(
+  job: DeliveryJob,
+  save: SaveIds,
+): { ids: I; saveIds: (patch: Partial<I>) => Promise<void> } {
+  const ids = { ...(job.delivery.networkIds as I) };
+  return {
+    ids,
+    async saveIds(patch) {
+      Object.assign(ids, patch);
+      await save(patch as NetworkIds);
+    },
+  };
+}
+
 /** Publishing limit of an account (Instagram `content_publishing_limit`). */
 export interface PublishingQuota {
   used: number;

@@ -15,7 +15,14 @@
  * it among the Page's recent posts (by message, created after `postRequestedAt`): never a blind retry.
  */
 import type { SocialHttp } from "../http.ts";
-import type { DeliveryJob, NetworkIds, NetworkPublisher, SaveIds, StepResult } from "../network.ts";
+import {
+  type DeliveryJob,
+  type NetworkIds,
+  type NetworkPublisher,
+  type SaveIds,
+  type StepResult,
+  trackedIds,
+} from "../network.ts";
 import { GRAPH_VERSION, graphRequest } from "./graph.ts";
 import { FACEBOOK_GRAPH } from "./oauth.ts";
 
@@ -42,11 +49,7 @@ export function absolutePermalink(url: string): string {
 export function facebookPublisher(http: SocialHttp, now: () => Date): NetworkPublisher {
   return {
     async step(job, save) {
-      const ids = { ...(job.delivery.networkIds as Ids) };
-      const saveIds = async (patch: Ids) => {
-        Object.assign(ids, patch);
-        await save(patch as NetworkIds);
-      };
+      const { ids, saveIds } = trackedIds<Ids>(job, save);
       if (ids.postId) return permalink(http, job, ids.postId);
       if (ids.videoId) return videoStatus(http, job, ids.videoId);
       if (ids.postRequestedAt) {

@@ -22,6 +22,7 @@ import {
   type NetworkPublisher,
   NetworkRejectedError,
   type PublishingQuota,
+  trackedIds,
   type StepResult,
 } from "../network.ts";
 import { GRAPH_VERSION, graphRequest } from "../facebook/graph.ts";
@@ -50,11 +51,7 @@ const api = (path: string) => `${INSTAGRAM_GRAPH}/${GRAPH_VERSION}/${path}`;
 export function instagramPublisher(http: SocialHttp, now: () => Date): NetworkPublisher {
   return {
     async step(job, save) {
-      const ids = { ...(job.delivery.networkIds as Ids) };
-      const saveIds = async (patch: Ids) => {
-        Object.assign(ids, patch);
-        await save(patch as NetworkIds);
-      };
+      const { ids, saveIds } = trackedIds<Ids>(job, save);
       if (ids.mediaId) return permalink(http, job, ids.mediaId);
       if (!ids.container) {
         await createContainers(http, job, ids, saveIds, now);
@@ -89,11 +86,7 @@ export function instagramPublisher(http: SocialHttp, now: () => Date): NetworkPu
     },
 
     async reconcile(job, save) {
-      const ids = { ...(job.delivery.networkIds as Ids) };
-      const saveIds = async (patch: Ids) => {
-        Object.assign(ids, patch);
-        await save(patch as NetworkIds);
-      };
+      const { ids, saveIds } = trackedIds<Ids>(job, save);
       if (ids.mediaId) return permalink(http, job, ids.mediaId);
       if (!ids.container) return { state: "not_created" };
       const status = await containerStatus(http, job, ids.container);

@@ -22,6 +22,7 @@ import {
   type NetworkPublisher,
   NetworkRejectedError,
   NetworkTransientError,
+  trackedIds,
   type StepResult,
 } from "../network.ts";
 import { rawIdList, tiktokRequest } from "./api.ts";
@@ -53,11 +54,7 @@ interface StatusData {
 export function tiktokPublisher(http: SocialHttp, now: () => Date): NetworkPublisher {
   return {
     async step(job, save) {
-      const ids = { ...(job.delivery.networkIds as Ids) };
-      const saveIds = async (patch: Ids) => {
-        Object.assign(ids, patch);
-        await save(patch as NetworkIds);
-      };
+      const { ids, saveIds } = trackedIds<Ids>(job, save);
       const options = readTikTokOptions(job.post.options);
       if (!options) {
         return {
@@ -84,11 +81,7 @@ export function tiktokPublisher(http: SocialHttp, now: () => Date): NetworkPubli
     },
 
     async reconcile(job, save) {
-      const ids = { ...(job.delivery.networkIds as Ids) };
-      const saveIds = async (patch: Ids) => {
-        Object.assign(ids, patch);
-        await save(patch as NetworkIds);
-      };
+      const { ids, saveIds } = trackedIds<Ids>(job, save);
       const options = readTikTokOptions(job.post.options);
       const video = job.post.media.some((m) => m.kind === "video");
       if (!ids.publishId) {
