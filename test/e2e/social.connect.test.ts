@@ -11,6 +11,7 @@ import type { Page } from "playwright-core";
 import { listSocialAccounts, openAccount } from "../../src/domain/social/accounts.ts";
 import { facebookFake } from "../fakes/facebook.ts";
 import { instagramFake } from "../fakes/instagram.ts";
+import { FAKE_APPS, liveNetworkEnv } from "../fakes/live-env.ts";
 import { startFakeNetworks } from "../fakes/server.ts";
 import { tiktokFake } from "../fakes/tiktok.ts";
 import { startTestApp } from "../helpers/app.ts";
@@ -18,20 +19,11 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { HIGH_LIMITS } from "../oauth/support.ts";
 
 const server = await startFakeNetworks();
-const ig = instagramFake(server, { clientId: "ig-app", clientSecret: "ig-secret" });
-const fb = facebookFake(server, { clientId: "fb-app", clientSecret: "fb-secret" });
-const tt = tiktokFake(server, { clientKey: "tt-key", clientSecret: "tt-secret" });
+const ig = instagramFake(server, FAKE_APPS.instagram);
+const fb = facebookFake(server, FAKE_APPS.facebook);
+const tt = tiktokFake(server, FAKE_APPS.tiktok);
 const app = await startTestApp({
-  env: {
-    ...HIGH_LIMITS,
-    INSTAGRAM_CLIENT_ID: "ig-app",
-    INSTAGRAM_CLIENT_SECRET: "ig-secret",
-    FACEBOOK_CLIENT_ID: "fb-app",
-    FACEBOOK_CLIENT_SECRET: "fb-secret",
-    TIKTOK_CLIENT_ID: "tt-key",
-    TIKTOK_CLIENT_SECRET: "tt-secret",
-    SOCIAL_HTTP_OVERRIDE: server.url,
-  },
+  env: { ...HIGH_LIMITS, ...liveNetworkEnv(server, ["instagram", "facebook", "tiktok"]) },
 });
 const browser = await launchBrowser();
 const me = await app.user({ workspace: "Connect Studio" });

@@ -23,22 +23,16 @@ import { INSTAGRAM_CAPABILITIES } from "../../src/providers/social/instagram/oau
 import { FB_GRAPH_HOST, facebookFake } from "../fakes/facebook.ts";
 import { IG_GRAPH_HOST, type InstagramUser, instagramFake } from "../fakes/instagram.ts";
 import { networkSamples } from "../fakes/samples.ts";
+import { FAKE_APPS, liveNetworkEnv } from "../fakes/live-env.ts";
 import { startFakeNetworks } from "../fakes/server.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { HIGH_LIMITS } from "../oauth/support.ts";
 
 const server = await startFakeNetworks();
-const ig = instagramFake(server, { clientId: "ig-app", clientSecret: "ig-secret" });
-const fb = facebookFake(server, { clientId: "fb-app", clientSecret: "fb-secret" });
+const ig = instagramFake(server, FAKE_APPS.instagram);
+const fb = facebookFake(server, FAKE_APPS.facebook);
 const app = await startTestApp({
-  env: {
-    ...HIGH_LIMITS,
-    INSTAGRAM_CLIENT_ID: "ig-app",
-    INSTAGRAM_CLIENT_SECRET: "ig-secret",
-    FACEBOOK_CLIENT_ID: "fb-app",
-    FACEBOOK_CLIENT_SECRET: "fb-secret",
-    SOCIAL_HTTP_OVERRIDE: server.url,
-  },
+  env: { ...HIGH_LIMITS, ...liveNetworkEnv(server, ["instagram", "facebook"]) },
 });
 const samples = await networkSamples();
 const alice = await app.user({ workspace: "Alice Studio" });

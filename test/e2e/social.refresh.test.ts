@@ -12,23 +12,17 @@ import { refreshExpiringTokens } from "../../src/domain/social/refresh.ts";
 import { INSTAGRAM_CAPABILITIES } from "../../src/providers/social/instagram/oauth.ts";
 import { TIKTOK_CAPABILITIES } from "../../src/providers/social/tiktok/oauth.ts";
 import { IG_GRAPH_HOST, instagramFake } from "../fakes/instagram.ts";
+import { FAKE_APPS, liveNetworkEnv } from "../fakes/live-env.ts";
 import { startFakeNetworks } from "../fakes/server.ts";
 import { TT_API_HOST, type TikTokCreator, tiktokFake } from "../fakes/tiktok.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { HIGH_LIMITS } from "../oauth/support.ts";
 
 const server = await startFakeNetworks();
-const ig = instagramFake(server, { clientId: "ig-app", clientSecret: "ig-secret" });
-const tt = tiktokFake(server, { clientKey: "tt-key", clientSecret: "tt-secret" });
+const ig = instagramFake(server, FAKE_APPS.instagram);
+const tt = tiktokFake(server, FAKE_APPS.tiktok);
 const app = await startTestApp({
-  env: {
-    ...HIGH_LIMITS,
-    INSTAGRAM_CLIENT_ID: "ig-app",
-    INSTAGRAM_CLIENT_SECRET: "ig-secret",
-    TIKTOK_CLIENT_ID: "tt-key",
-    TIKTOK_CLIENT_SECRET: "tt-secret",
-    SOCIAL_HTTP_OVERRIDE: server.url,
-  },
+  env: { ...HIGH_LIMITS, ...liveNetworkEnv(server, ["instagram", "tiktok"]) },
 });
 const me = await app.user();
 const owner: Owner = { userId: me.user_id, workspaceId: me.workspace_id };
