@@ -108,8 +108,12 @@ export const EnvSchema = Type.Object({
   QUEUE_RETRY_AFTER_SECONDS: Int(3600, SPEC_LIMITS.queueRetryAfterMinSeconds + 1),
   OAUTH_UNUSED_CLIENT_TTL_SECONDS: Int(7 * 24 * 3600, 3600),
   SOCIAL_HTTP_OVERRIDE: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+/?$" })),
+  LINKEDIN_VERSION: Type.Optional(Type.String({ pattern: "^20[0-9]{2}(0[1-9]|1[0-2])$" })),
   ...socialCredentialSchema(),
 });
+
+/** The `LinkedIn-Version` (YYYYMM) used when `LINKEDIN_VERSION` is not set. */
+export const DEFAULT_LINKEDIN_VERSION = "202610";
 
 /** The networks with `{NETWORK}_CLIENT_ID` / `{NETWORK}_CLIENT_SECRET` settings (same list as providers/social/types.ts). */
 export const SOCIAL_CREDENTIAL_NETWORKS = [
@@ -255,6 +259,11 @@ export interface Config {
     credentials: Partial<
       Record<(typeof SOCIAL_CREDENTIAL_NETWORKS)[number], { clientId: string; clientSecret: string }>
     >;
+    /**
+     * `LINKEDIN_VERSION`: the `LinkedIn-Version` header (YYYYMM) of every LinkedIn REST call (versioned
+     * APIs; a version is supported for at least one year). Default `DEFAULT_LINKEDIN_VERSION`.
+     */
+    linkedinVersion: string;
   };
 }
 
@@ -458,6 +467,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     social: {
       httpOverride: picked.SOCIAL_HTTP_OVERRIDE ? stripSlash(picked.SOCIAL_HTTP_OVERRIDE) : undefined,
       credentials,
+      linkedinVersion: picked.LINKEDIN_VERSION ?? DEFAULT_LINKEDIN_VERSION,
     },
   };
 }

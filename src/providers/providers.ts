@@ -67,6 +67,7 @@ export function buildProviders(
         sealer: deps?.sealer ?? unsealable,
         now: deps?.now ?? (() => new Date()),
         http: socialHttp,
+        linkedinVersion: config.social.linkedinVersion,
       }),
     socialHttp,
     storage: overrides.storage ?? mediaStorage(config),

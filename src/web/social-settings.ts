@@ -15,7 +15,8 @@
  */
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
-import { disconnectAccount, updateAccountSettings } from "../domain/social/accounts.ts";
+import { accountSettingFields } from "../domain/social/account-settings.ts";
+import { disconnectAccount, openAccount, updateAccountSettings } from "../domain/social/accounts.ts";
 import {
   callbackUrl,
   ConnectError,
@@ -25,6 +26,7 @@ import {
   startConnect,
 } from "../domain/social/connect.ts";
 import { isUuid } from "../ids.ts";
+import type { AccountSettingField } from "../providers/social/network.ts";
 import { NETWORK_RULES } from "../providers/social/rules.ts";
 import { isNetwork, NETWORKS, type Network } from "../providers/social/types.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
@@ -34,32 +36,6 @@ import { cspHeader, pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 
 export const SOCIAL_SETTINGS_PATH = "/settings/social";
-
-/** Per-account publishing defaults a tool cannot express, by network (service spec 1.11). */
-export const ACCOUNT_SETTINGS: Partial<
-  Record<Network, Array<{ key: string; label: string; options: Array<[string, string]> }>>
-> = {
-  instagram: [
-    {
-      key: "share_to_feed",
-      label: "Reels also appear in the feed",
-      options: [
-        ["true", "Yes"],
-        ["false", "No, only in the Reels tab"],
-      ],
-    },
-  ],
-  facebook: [
-    {
-      key: "video_as",
-      label: "Publish videos as",
-      options: [
-        ["video", "Page video"],
-        ["reel", "Reel"],
-      ],
-    },
-  ],
-};
 
 const STATUS_WORDS: Record<string, string> = {
   connected: "Connected",
@@ -154,13 +130,24 @@ async function accountsPage(
   const csrf = html`<input type="hidden" name="csrf_token" value="${s.csrfToken}"><input type="hidden" name="workspace_id" value="${workspace.id}">`;
   const connectForm = (network: Network, label: string) =>
     html`<form method="post" action="${SOCIAL_SETTINGS_PATH}/connect/${network}" style="display:inline">${csrf}<button type="submit" data-connect="${network}">${label}</button></form>`;
+  const choices = new Map<string, { fields: AccountSettingField[]; error?: string }>();
+  await Promise.all(
+    rows
+      .filter((a) => a.status === "connected")
+      .map(async (a) =>
+        choices.set(a.id, await accountSettingFields(ctx, await openAccount(ctx.db, ctx.sealer, a.id))),
+      ),
+  );
   const settingsForm = (a: AccountRow): RawHtml | string => {
-    const fields = ACCOUNT_SETTINGS[a.network];
-    if (!fields || a.status !== "connected") return "";
-    return html`<form method="post" action="${SOCIAL_SETTINGS_PATH}/accounts/${a.id}/settings">${csrf}${fields.map(
+    const c = choices.get(a.id);
+    if (!c || (c.fields.length === 0 && !c.error)) return "";
+    const error = c.error ? html`<p class="warn" role="status">${c.error}</p>` : "";
+    if (c.fields.length === 0) return error;
+    return html`${error}<form method="post" action="${SOCIAL_SETTINGS_PATH}/accounts/${a.id}/settings">${csrf}${c.fields.map(
       (f) =>
         html`<label>${f.label} <select name="${f.key}">${f.options.map(
-          ([v, l]) => html`<option value="${v}"${a.settings?.[f.key] === v ? " selected" : ""}>${l}</option>`,
+          ([v, l]) =>
+            html`<option value="${v}"${(a.settings?.[f.key] ?? f.defaultValue) === v ? " selected" : ""}>${l}</option>`,
         )}</select></label>`,
     )}<button type="submit">Save defaults</button></form>`;
   };
@@ -394,11 +381,14 @@ ${pick.accounts.map(
       if (!s) return;
       const a = await ownedAccount(req, s);
       if (!a) return errorPage(res, 404, "Not found", "No such account.");
-      const fields = ACCOUNT_SETTINGS[a.network as Network] ?? [];
+      const opened = await openAccount(ctx.db, ctx.sealer, a.id);
+      const { fields, error } = await accountSettingFields(ctx, opened);
       const body = req.body as Record<string, unknown>;
-      const settings: Record<string, string> = {};
+      // fields the network could not list now keep their saved values
+      const settings = { ...opened.settings } as Record<string, string>;
       for (const f of fields) {
         const v = body[f.key];
+        if (v === undefined && error) continue;
         if (typeof v !== "string" || !f.options.some(([o]) => o === v))
           return errorPage(
             res,

@@ -36,6 +36,7 @@ import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import { sliceStream } from "../media/byte-range.ts";
 import { signedMediaUrl } from "../media/public-url.ts";
 import { markNeedsReconnect, type OpenedAccount, openAccount, saveRefreshedTokens } from "./accounts.ts";
+import { adapterAccount } from "./account-settings.ts";
 import { postMedia } from "./validate.ts";
 
 /** States in which a delivery still has work to do. */
@@ -120,15 +121,7 @@ async function buildJob(
       media: jobMedia,
       options: row.options ?? {},
     },
-    account: {
-      id: account.id,
-      network: account.network,
-      networkAccountId: account.networkAccountId ?? "",
-      handle: account.handle,
-      tokens: account.tokens,
-      settings: account.settings,
-      metadata: account.metadata,
-    },
+    account: adapterAccount(account),
     signal,
   };
 }

@@ -23,7 +23,7 @@
  */
 import type { Readable } from "node:stream";
 import type { SocialHttp } from "./http.ts";
-import type { Network } from "./types.ts";
+import type { AccountCounters, Network, PostCounters } from "./types.ts";
 
 /** OAuth 2.0 tokens as the network issued them (RFC 6749 section 5.1). Sealed at rest, never logged. */
 export interface TokenSet {
@@ -217,6 +217,52 @@ export interface NetworkPublisher {
   publishingLimit?(job: DeliveryJob): Promise<PublishingQuota | undefined>;
 }
 
+/** The account as `NetworkMetrics` and `accountSettings` see it (tokens opened, like a delivery's). */
+export type AdapterAccount = DeliveryJob["account"];
+
+/** One published delivery whose counters the analytics sync reads. */
+export interface MetricsPost {
+  /** The id `step` returned with `published` (`networkPostId`): IG media id, FB post id, URN, pin id, ... */
+  networkPostId: string;
+  /** The delivery's saved network ids (container, publish_id, video id, ...). */
+  networkIds: NetworkIds;
+  /** Post type: text | image | carousel | video. */
+  type: string;
+  publishedAt: Date;
+}
+
+/**
+ * The network's own counters of an account and of its published posts (service spec 2.7 analytics rules,
+ * 6.3), read by the daily sync (src/domain/analytics/sync.ts). Lifetime values as the network reports them
+ * now. A metric the network does not give (for this account type, post type or API) is `null`, never 0:
+ * the sync lists it as missing in the coverage. Sandbox connectors return sandbox counters (labelled
+ * `source: "sandbox"` in every analytics result); live adapters never invent a number.
+ * Errors: as the publisher's (`NetworkAuthError` -> the account needs reconnecting; `NetworkRateLimitError`
+ * -> the sync waits `retryAfterSeconds` and tries again; anything else -> this account/post keeps its
+ * previous saved values and the sync reports it as partial with the reason).
+ */
+export interface NetworkMetrics {
+  /** Account counters: followers, views, likes, comments, shares. */
+  account(account: AdapterAccount, signal?: AbortSignal): Promise<AccountCounters>;
+  /** One published post's counters: views, reach, likes, comments, shares, saves. */
+  post(account: AdapterAccount, post: MetricsPost, signal?: AbortSignal): Promise<PostCounters>;
+}
+
+/**
+ * One per-account publishing default shown on /settings/social (service spec 1.11: what a tool cannot
+ * express), e.g. the Pinterest board or the YouTube privacy. Saved in the account's `settings` under `key`
+ * and handed back to the publisher in `DeliveryJob.account.settings`.
+ */
+export interface AccountSettingField {
+  key: string;
+  /** Label shown on the page. */
+  label: string;
+  /** Allowed values as [value, label]; the page refuses any other value. At most 250. */
+  options: Array<[string, string]>;
+  /** The value used while the user has not chosen one (undefined: the publisher needs a choice). */
+  defaultValue?: string | undefined;
+}
+
 /** Everything the engine needs of one network. */
 export interface NetworkAdapter {
   readonly network: Network;
@@ -224,6 +270,14 @@ export interface NetworkAdapter {
   readonly mode: "live" | "sandbox";
   readonly oauth: NetworkOAuth;
   readonly publisher: NetworkPublisher;
+  /** The network's counters for the analytics sync; absent = the network's counters are not synced. */
+  readonly metrics?: NetworkMetrics | undefined;
+  /**
+   * The per-account defaults of this network's accounts, read when /settings/social is shown (may call the
+   * network, e.g. to list Pinterest boards). @throws as the publisher's errors; the page then shows the
+   * saved values and the reason.
+   */
+  accountSettings?(account: AdapterAccount, signal?: AbortSignal): Promise<AccountSettingField[]>;
 }
 
 /**
@@ -253,6 +307,8 @@ export interface AdapterDeps {
   now(): Date;
   /** Outbound HTTP of the live adapters, with the context's `SOCIAL_HTTP_OVERRIDE` (./http.ts). */
   http: SocialHttp;
+  /** The `LinkedIn-Version` header (YYYYMM, config `LINKEDIN_VERSION`; default `DEFAULT_LINKEDIN_VERSION`). */
+  linkedinVersion?: string | undefined;
 }
 
 /**

@@ -36,6 +36,8 @@ export interface AccountCounters {
 
 export interface PostCounters {
   views: number | null;
+  /** Unique accounts reached (Instagram `reach`, Facebook `post_impressions_unique`, ...). */
+  reach: number | null;
   likes: number | null;
   comments: number | null;
   shares: number | null;

@@ -10,12 +10,12 @@ import type { AccountCounters, Network, PostCounters, ProviderAccount, SocialPro
 /** Metrics each network does not report through its API (kept null, distinct from 0). */
 const UNREPORTED: Record<Network, ReadonlyArray<string>> = {
   instagram: [],
-  tiktok: [],
+  tiktok: ["reach"],
   facebook: ["saves"],
-  youtube: ["saves"],
+  youtube: ["saves", "reach"],
   linkedin: ["views", "saves"],
-  pinterest: ["shares", "comments"],
-  x: ["saves"],
+  pinterest: ["shares", "comments", "reach"],
+  x: ["saves", "reach"],
 };
 
 function numberFrom(seed: string, max: number): number {
@@ -47,6 +47,7 @@ export function sandboxAnalytics(): SocialProvider {
         skip.includes(metric) ? null : numberFrom(`${providerPostId}:${metric}`, max);
       return {
         views: v("views", 100_000),
+        reach: v("reach", 80_000),
         likes: v("likes", 10_000),
         comments: v("comments", 1_000),
         shares: v("shares", 500),
