@@ -1,0 +1,18 @@
+/**
+ * The live X adapter (X API v2): OAuth 2.0 with PKCE in ./oauth.ts, media upload in ./media.ts, posting
+ * and reconcile in ./publisher.ts, counters in ./metrics.ts, errors in ./api.ts. Registered in
+ * ../adapters.ts; used when X_CLIENT_ID and X_CLIENT_SECRET (the app's OAuth 2.0 client id and secret)
+ * are configured.
+ */
+import type { AdapterFactory, NetworkAdapter } from "../network.ts";
+import { xMetrics } from "./metrics.ts";
+import { xOAuth } from "./oauth.ts";
+import { xPublisher } from "./publisher.ts";
+
+export const xAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => ({
+  network: "x",
+  mode: "live",
+  oauth: xOAuth(credentials, deps.http, deps.now),
+  publisher: xPublisher(deps.http, deps.now),
+  metrics: xMetrics(deps.http, deps.now),
+});
