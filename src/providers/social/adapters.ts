@@ -9,9 +9,11 @@ import { instagramAdapter } from "./instagram/adapter.ts";
 import type { AdapterFactory } from "./network.ts";
 import { tiktokAdapter } from "./tiktok/adapter.ts";
 import type { Network } from "./types.ts";
+import { youtubeAdapter } from "./youtube/adapter.ts";
 
 export const LIVE_ADAPTERS: Partial<Record<Network, AdapterFactory>> = {
   instagram: instagramAdapter,
   facebook: facebookAdapter,
   tiktok: tiktokAdapter,
+  youtube: youtubeAdapter,
 };
