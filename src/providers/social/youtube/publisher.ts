@@ -72,7 +72,8 @@ type Save = (patch: Partial<Ids>) => Promise<void>;
 
 /** Seconds until the next status poll, by how long ago the upload finished. */
 export function processingPollSeconds(sinceUploadSeconds: number): number {
-  if (sinceUploadSeconds < 300) return 10;
+  if (sinceUploadSeconds < 60) return 5;
+  if (sinceUploadSeconds < 300) return 15;
   if (sinceUploadSeconds < 3600) return 60;
   return 300;
 }
