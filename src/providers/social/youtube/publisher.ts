@@ -118,11 +118,12 @@ export function youtubePublisher(deps: YouTubeDeps): NetworkPublisher {
       await save({ uploadUrl: null, bytesReceived: 0 });
       return "restart";
     }
-    const meta = insertMetadata(job, new Date(ids.sessionStartedAt ?? ids.finalChunkAt));
+    const startedAt = new Date(ids.sessionStartedAt ?? ids.finalChunkAt);
+    const { title, description } = insertMetadata(job, startedAt).snippet;
     const videoId = await findRecentUpload(
       deps,
       job.account,
-      { ...meta.snippet, since: new Date(ids.sessionStartedAt ?? ids.finalChunkAt) },
+      { title, description, since: startedAt },
       job.signal,
     );
     if (videoId) return adopt(save, videoId);
