@@ -11,6 +11,7 @@ export const FAKE_APPS = {
   facebook: { clientId: "fb-app", clientSecret: "fb-secret" },
   tiktok: { clientKey: "tt-key", clientSecret: "tt-secret" },
   x: { clientId: "x-app", clientSecret: "x-secret" },
+  youtube: { clientId: "yt-client.apps.googleusercontent.com", clientSecret: "yt-secret" },
 } as const;
 
 /** `{NETWORK}_CLIENT_ID/_SECRET` for `networks` plus `SOCIAL_HTTP_OVERRIDE` = the fake server. */

@@ -10,10 +10,12 @@ import type { AdapterFactory } from "./network.ts";
 import { tiktokAdapter } from "./tiktok/adapter.ts";
 import type { Network } from "./types.ts";
 import { xAdapter } from "./x/adapter.ts";
+import { youtubeAdapter } from "./youtube/adapter.ts";
 
 export const LIVE_ADAPTERS: Partial<Record<Network, AdapterFactory>> = {
   instagram: instagramAdapter,
   facebook: facebookAdapter,
   tiktok: tiktokAdapter,
   x: xAdapter,
+  youtube: youtubeAdapter,
 };
