@@ -126,13 +126,15 @@ function requiresAll(node: Schema, required: unknown): boolean {
 /**
  * `schema` reduced to its shape, at every depth: variants merged (mergeVariants), without the keywords in
  * BOUNDS, `additionalProperties: false`, a `type` beside `enum` or `const` (the values say it), and a
- * `required` that names every property (kept when some property may be absent).
+ * `required` that names every property. So an object without `required` has all its fields (what the server
+ * instructions tell clients); one whose fields may be absent keeps its `required` (`[]` when it had none).
  */
 export function shapeOf(schema: Schema): Schema {
   return mapSchema(schema, (node) => {
     const merged = mergeVariants(node);
     const valued = "enum" in merged || "const" in merged;
-    return Object.fromEntries(
+    const open = isObject(merged.properties) && Object.keys(merged.properties).length > 0;
+    const shape = Object.fromEntries(
       Object.entries(merged).filter(
         ([k, v]) =>
           !BOUNDS.has(k) &&
@@ -141,6 +143,7 @@ export function shapeOf(schema: Schema): Schema {
           !(k === "required" && requiresAll(merged, v)),
       ),
     );
+    return open && !("required" in merged) ? { ...shape, required: [] } : shape;
   });
 }
 

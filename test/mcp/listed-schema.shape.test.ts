@@ -26,7 +26,7 @@ const catalog = JSON.parse(await readFile(path.join(REPO_ROOT, "generated/catalo
 };
 const meta = new Ajv2020({ strict: false, validateFormats: false });
 
-test("shapeOf drops bounds, closed-object markers, types the enum gives and all-required lists; keeps the rest", () => {
+test("shapeOf drops bounds, closed-object markers, types an enum gives and all-property required lists; keeps the rest", () => {
   const full = {
     type: "object",
     additionalProperties: false,
@@ -46,10 +46,17 @@ test("shapeOf drops bounds, closed-object markers, types the enum gives and all-
           },
         },
       },
+      every: {
+        type: "object",
+        required: ["x"],
+        properties: { x: { type: ["string", "null"], maxLength: 9 } },
+      },
+      optional: { type: "object", properties: { y: { type: "boolean" } } },
     },
   };
   assert.deepEqual(shapeOf(full), {
     type: "object",
+    required: ["items"],
     properties: {
       items: {
         type: "array",
@@ -63,6 +70,8 @@ test("shapeOf drops bounds, closed-object markers, types the enum gives and all-
           },
         },
       },
+      every: { type: "object", properties: { x: { type: ["string", "null"] } } },
+      optional: { type: "object", properties: { y: { type: "boolean" } }, required: [] },
     },
   });
 });
