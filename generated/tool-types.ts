@@ -26,7 +26,7 @@ export interface components {
       /** @enum {string} */
       kind: "video" | "carousel";
       name: string;
-      /** @description For kind video: `type` ugc-video, grid-video or fade-video with the matching `template_id` (ugc-video, 2x2-grid, single-fade). For kind carousel: product, design and slide count. `social_account_ids` are the destinations of generated posts (TikTok accounts receive them in the review UI). */
+      /** @description Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI). */
       configuration:
         | {
             /** @constant */
@@ -99,7 +99,7 @@ export interface components {
       name: string;
       /** @enum {string} */
       status: "draft" | "enabled" | "disabled";
-      /** @description For kind video: `type` ugc-video, grid-video or fade-video with the matching `template_id` (ugc-video, 2x2-grid, single-fade). For kind carousel: product, design and slide count. `social_account_ids` are the destinations of generated posts (TikTok accounts receive them in the review UI). */
+      /** @description Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI). */
       configuration:
         | {
             /** @constant */
@@ -478,7 +478,7 @@ export interface components {
           allowed: number | null;
         };
       };
-      /** @description Calls per user per minute, per budget (service spec 8). */
+      /** @description Calls per user per minute, per budget. */
       rate_limits: {
         read: number;
         write: number;
@@ -486,7 +486,7 @@ export interface components {
         approval: number;
         delete: number;
       };
-      /** @description Credits per unit of generated work (service spec 8). */
+      /** @description Credits per unit of generated work. */
       credit_prices: {
         /** @description Each generated image (carousel slide). */
         generated_image: number;
@@ -510,7 +510,7 @@ export interface components {
       name: string;
       /** @enum {string} */
       status: "draft" | "enabled" | "disabled";
-      /** @description For kind video: `type` ugc-video, grid-video or fade-video with the matching `template_id` (ugc-video, 2x2-grid, single-fade). For kind carousel: product, design and slide count. `social_account_ids` are the destinations of generated posts (TikTok accounts receive them in the review UI). */
+      /** @description Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI). */
       configuration:
         | {
             /** @constant */
@@ -721,7 +721,7 @@ export interface components {
       updated_at: string;
       /** Format: date-time */
       approval_expires_at: string | null;
-      /** @description The started tool's `result` (see that tool's result schema in the catalog); present once the operation succeeded. `succeeded` only means the handler returned, not that generation or publication has finished. */
+      /** @description The started tool's `result` (schema in the catalog), once succeeded: the handler returned, which does not mean generation or publishing finished. */
       result?: unknown;
       /** @description Present when status is failed or outcome_unknown. */
       error?: {
@@ -973,7 +973,7 @@ export interface components {
         name: string;
         /** @enum {string} */
         status: "draft" | "enabled" | "disabled";
-        /** @description For kind video: `type` ugc-video, grid-video or fade-video with the matching `template_id` (ugc-video, 2x2-grid, single-fade). For kind carousel: product, design and slide count. `social_account_ids` are the destinations of generated posts (TikTok accounts receive them in the review UI). */
+        /** @description Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI). */
         configuration:
           | {
               /** @constant */
@@ -1447,7 +1447,7 @@ export interface components {
       /** Format: uuid */
       automation_id: string;
       name?: string;
-      /** @description For kind video: `type` ugc-video, grid-video or fade-video with the matching `template_id` (ugc-video, 2x2-grid, single-fade). For kind carousel: product, design and slide count. `social_account_ids` are the destinations of generated posts (TikTok accounts receive them in the review UI). */
+      /** @description Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI). */
       configuration?:
         | {
             /** @constant */
@@ -1518,7 +1518,7 @@ export interface components {
       name: string;
       /** @enum {string} */
       status: "draft" | "enabled" | "disabled";
-      /** @description For kind video: `type` ugc-video, grid-video or fade-video with the matching `template_id` (ugc-video, 2x2-grid, single-fade). For kind carousel: product, design and slide count. `social_account_ids` are the destinations of generated posts (TikTok accounts receive them in the review UI). */
+      /** @description Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI). */
       configuration:
         | {
             /** @constant */

@@ -14,7 +14,9 @@ export const SERVER_CAPABILITIES = { tools: {} } as const;
 /** How an agent should use the service: approvals, polling, idempotency (service spec 3.1, 6). */
 export const INSTRUCTIONS = [
   "Social MCP gives you one user's social-content workspace (the one chosen at consent) through tools.",
-  "Every tool result has structuredContent {request_id, status, data, operation_id?, approval_url?, error?}; failures set isError.",
+  "Every tool result has structuredContent {request_id, status, data?, operation_id?, approval_url?, credits_charged?, error?};",
+  "error is {code, message, request_id, retry_after?, details?} and failures set isError. Listed output schemas are shapes:",
+  "an object that lists no `required` always has all of its fields (null when empty).",
   "Mutations need an idempotency_key (UUID): retry with the same key and the same arguments; a new key is a new action.",
   "status approval_required: show approval_url to the user; never approve for them. Poll get_job_status with operation_id.",
   "status queued/approved/running: poll get_job_status (about 2 s first, then every 5-10 s); succeeded means the handler returned,",

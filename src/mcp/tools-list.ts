@@ -3,12 +3,13 @@
  * in the registry's order (sorted by name), in pages of `pageSize` with opaque cursors. The serialized page
  * depends only on the scope set, so listing twice with the same scopes gives identical bytes; pages are
  * memoized per scope set (bounded), so the hot path does no filtering or serialization work. Each tool is
- * listed with its shape-only output schema (listed-schema.ts); results are validated against the full one.
+ * listed with its compact input and output schemas (listed-schema.ts); calls and results are validated
+ * against the full ones.
  */
 import type { RegisteredTool } from "../tool-contract.ts";
 import type { CursorCodec } from "./cursor.ts";
 import { RPC, RpcError } from "./jsonrpc.ts";
-import { listedOutputSchema } from "./listed-schema.ts";
+import { listedInputSchema, listedOutputSchema } from "./listed-schema.ts";
 
 /** The wire form of one tool (the same for every revision). */
 export interface WireTool {
@@ -45,7 +46,7 @@ export function createToolLister(
         name: t.name,
         title: t.title,
         description: t.description,
-        inputSchema: t.inputSchema,
+        inputSchema: listedInputSchema(t),
         outputSchema: listedOutputSchema(t),
         annotations: t.annotations,
       },

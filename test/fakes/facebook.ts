@@ -4,6 +4,8 @@
  * answers Page tokens; Page calls need that Page's token. Photos are pulled from `url` and checked
  * (JPEG/PNG/WEBP), `published=false` photos wait to be attached with `attached_media` on `/feed`, videos go
  * through `status.video_status` processing -> ready. Publishes are counted (`facebook.publishes`).
+ * `onPostCreated` runs after a post is created and before the create call is answered (a caller that dies
+ * while its create is in flight).
  *
  * Sources (2026): https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow,
  * https://developers.facebook.com/docs/pages-api/posts, .../graph-api/reference/page/photos,
@@ -61,7 +63,7 @@ interface Video {
   postId: string;
 }
 
-interface FeedPost {
+export interface FeedPost {
   id: string;
   pageId: string;
   message: string;
@@ -87,6 +89,11 @@ export class FacebookFake {
   private loggedIn: string | undefined;
   denyNext = false;
   processingPolls: number;
+  /**
+   * Called with each new post (feed post, published photo, video) after it was created and counted; the
+   * create call is answered once the returned promise settles. Tests use it to kill the caller mid-create.
+   */
+  onPostCreated: ((post: FeedPost) => void | Promise<void>) | undefined;
 
   constructor(
     readonly server: FakeNetworkServer,
@@ -295,10 +302,11 @@ export class FacebookFake {
     this.photos.set(photo.id, photo);
     if (!published) return { body: { id: photo.id } };
     const post = this.newPost(page, caption, [photo.id]);
+    await this.onPostCreated?.(post);
     return { body: { id: photo.id, post_id: post.id } };
   }
 
-  private feed(req: FakeRequest): FakeResponse {
+  private async feed(req: FakeRequest): Promise<FakeResponse> {
     const page = this.page(req);
     if (!("id" in page)) return page;
     const f = req.form();
@@ -334,10 +342,11 @@ export class FacebookFake {
     }
     for (const id of attached) this.photos.get(id)!.attached = true;
     const post = this.newPost(page, message, attached);
+    await this.onPostCreated?.(post);
     return { body: { id: post.id } };
   }
 
-  private video(req: FakeRequest): FakeResponse {
+  private async video(req: FakeRequest): Promise<FakeResponse> {
     const page = this.page(req);
     if (!("id" in page)) return page;
     const f = req.form();
@@ -358,6 +367,7 @@ export class FacebookFake {
       ok,
       postId: post.id,
     });
+    await this.onPostCreated?.(post);
     return { body: { id } };
   }
 

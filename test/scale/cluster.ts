@@ -14,6 +14,7 @@ import path from "node:path";
 import { exportJWK, generateKeyPair } from "jose";
 import S3rver from "s3rver";
 import { systemClock } from "../../src/context.ts";
+import { createSealer, type Sealer } from "../../src/crypto/seal.ts";
 import type { Knex } from "../../src/db/knex.ts";
 import type { TokenIssuer } from "../helpers/tokens.ts";
 
@@ -35,6 +36,8 @@ export interface Cluster {
   served: Array<{ backend: string; method: string; path: string }>;
   /** Mints connections for this cluster (test/helpers/tokens.ts `connect`): its database and keys. */
   issuer: TokenIssuer;
+  /** Seals with the cluster's APP_ENCRYPTION_KEY (e.g. the tokens of a social account a test connects). */
+  sealer: Sealer;
   /** Starts one more worker (after a crash test killed one). */
   addWorker(name: string): Promise<ClusterProcess>;
   stop(): Promise<void>;
@@ -184,6 +187,7 @@ export async function startCluster(options: {
         clock: systemClock,
       },
     },
+    sealer: createSealer([env.APP_ENCRYPTION_KEY!]),
     addWorker: (name) => start("worker", name),
     async stop() {
       await new Promise((r) => proxy.close(r));
