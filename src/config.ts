@@ -108,6 +108,7 @@ export const EnvSchema = Type.Object({
   QUEUE_RETRY_AFTER_SECONDS: Int(3600, SPEC_LIMITS.queueRetryAfterMinSeconds + 1),
   OAUTH_UNUSED_CLIENT_TTL_SECONDS: Int(7 * 24 * 3600, 3600),
   SOCIAL_HTTP_OVERRIDE: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+/?$" })),
+  DELIVERY_LEASE_SECONDS: Int(300, 10, 3600),
   LINKEDIN_VERSION: Type.Optional(Type.String({ pattern: "^20[0-9]{2}(0[1-9]|1[0-2])$" })),
   ...socialCredentialSchema(),
 });
@@ -264,6 +265,12 @@ export interface Config {
      * APIs; a version is supported for at least one year). Default `DEFAULT_LINKEDIN_VERSION`.
      */
     linkedinVersion: string;
+    /**
+     * `DELIVERY_LEASE_SECONDS`: how long one delivery step may run before another worker may take the
+     * delivery over (a worker that died mid-step is detected after this). Longer than the longest step
+     * (an upload step stops after 120 s).
+     */
+    deliveryLeaseSeconds: number;
   };
 }
 
@@ -468,6 +475,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       httpOverride: picked.SOCIAL_HTTP_OVERRIDE ? stripSlash(picked.SOCIAL_HTTP_OVERRIDE) : undefined,
       credentials,
       linkedinVersion: picked.LINKEDIN_VERSION ?? DEFAULT_LINKEDIN_VERSION,
+      deliveryLeaseSeconds: num("DELIVERY_LEASE_SECONDS", 300),
     },
   };
 }

@@ -46,8 +46,6 @@ export const ACTIVE_STATES: readonly DeliveryState[] = [
   "processing",
   "outcome_unknown",
 ];
-/** Lease of one step, seconds: a step that takes longer is presumed dead (its worker crashed). */
-export const STEP_LEASE_SECONDS = 300;
 /** Transient failures (or unanswered reconciles) before a delivery is failed. */
 export const MAX_ATTEMPTS = 8;
 /** Refresh an access token that expires within this many seconds before using it. */
@@ -149,7 +147,7 @@ export async function runDeliveryStep(
     .whereIn("status", ACTIVE_STATES as DeliveryState[])
     .where((q) => q.whereNull("next_attempt_at").orWhere("next_attempt_at", "<=", now))
     .where((q) => q.whereNull("locked_until").orWhere("locked_until", "<", now))
-    .update({ locked_until: new Date(now.getTime() + STEP_LEASE_SECONDS * 1000) })
+    .update({ locked_until: new Date(now.getTime() + app.config.social.deliveryLeaseSeconds * 1000) })
     .returning([
       "id",
       "post_id",
