@@ -12,6 +12,7 @@ export const FAKE_APPS = {
   tiktok: { clientKey: "tt-key", clientSecret: "tt-secret" },
   x: { clientId: "x-app", clientSecret: "x-secret" },
   youtube: { clientId: "yt-client.apps.googleusercontent.com", clientSecret: "yt-secret" },
+  pinterest: { clientId: "pin-app", clientSecret: "pin-secret" },
 } as const;
 
 /** `{NETWORK}_CLIENT_ID/_SECRET` for `networks` plus `SOCIAL_HTTP_OVERRIDE` = the fake server. */

@@ -10,6 +10,7 @@ import {
   type AdapterAccount,
   NetworkError,
 } from "../../providers/social/network.ts";
+import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
 import type { Network } from "../../providers/social/types.ts";
 import type { OpenedAccount } from "./accounts.ts";
 
@@ -35,6 +36,16 @@ export const STATIC_ACCOUNT_SETTINGS: Partial<Record<Network, AccountSettingFiel
       ],
     },
   ],
+};
+
+/**
+ * Settings a live account must have saved before a post can be published or scheduled to it (service spec 7
+ * `account_setup_required`, checked at the call by ./validate.ts `assertAccountSetup`): the Pinterest board
+ * its Pins are saved to (chosen on /settings/social; set at connect when the account has a single board).
+ * Sandbox accounts need none.
+ */
+export const REQUIRED_ACCOUNT_SETTINGS: Partial<Record<Network, Array<{ key: string; what: string }>>> = {
+  pinterest: [{ key: BOARD_SETTING, what: "board" }],
 };
 
 /** The adapter's view of an opened account (tokens opened; never returned to a tool or a page). */

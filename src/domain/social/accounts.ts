@@ -198,7 +198,8 @@ function tokenColumns(sealer: Sealer, tokens: TokenSet): Record<string, unknown>
 /**
  * Records an account that came back from a network's consent (browser connect flow). Connecting the same
  * network account again (same workspace, network, `networkAccountId`) updates the existing row: new tokens,
- * status `connected`, and the refresh token kept when the network sent none.
+ * status `connected`, and the refresh token kept when the network sent none. The account's `settings`
+ * (defaults the network decided, e.g. the only Pinterest board) fill keys the row has no value for.
  * @returns the safe projection and whether a row was created.
  */
 export async function upsertConnectedAccount(
@@ -239,16 +240,19 @@ export async function upsertConnectedAccount(
       })
       .forUpdate()
       .first("id");
+    // Defaults the network decided at connect never overwrite a saved choice (jsonb `||`: right side wins).
+    const defaults = JSON.stringify(a.settings ?? {});
     if (existing) {
       const [row] = (await trx("social_accounts")
         .where({ id: existing.id })
-        .update({ ...values, user_id: owner.userId })
+        .update({ ...values, user_id: owner.userId, settings: trx.raw("?::jsonb || settings", [defaults]) })
         .returning(SAFE_COLUMNS)) as SafeRow[];
       return { account: project(row!), created: false };
     }
     const [row] = (await trx("social_accounts")
       .insert({
         ...values,
+        settings: defaults,
         workspace_id: owner.workspaceId,
         user_id: owner.userId,
         network: input.network,

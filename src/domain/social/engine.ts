@@ -95,6 +95,9 @@ async function buildJob(
   const post = await app.db("posts").where({ id: row.post_id }).first();
   const media = await postMedia(app.db, post);
   const storage = app.providers.storage;
+  const product = post.product_id
+    ? await app.db("products").where({ id: post.product_id }).whereNull("deleted_at").first("product_url")
+    : undefined;
   const jobMedia: JobMedia[] = media.map((m) => ({
     assetId: m.assetId,
     kind: m.kind,
@@ -118,6 +121,7 @@ async function buildJob(
       type: post.type,
       media: jobMedia,
       options: row.options ?? {},
+      productUrl: product?.product_url ?? null,
     },
     account: adapterAccount(account),
     signal,

@@ -14,7 +14,7 @@ import {
   ownedPost,
 } from "./deliveries.ts";
 import { advanceDeliveries } from "./engine.ts";
-import { assertNetworkRules } from "./validate.ts";
+import { assertAccountSetup, assertNetworkRules } from "./validate.ts";
 import { mediaInOrder } from "../media/media.ts";
 import type { Owner } from "../owner.ts";
 import { resolveDestinations, type SafeSocialAccount } from "./accounts.ts";
@@ -47,8 +47,9 @@ export function postLabel(post: { type: string; caption: string | null; title: s
 }
 
 /**
- * Validates a publication for `owner`: owned, publishable post; owned, distinct, non-tiktok accounts.
- * @throws ToolError not_found / validation_failed.
+ * Validates a publication for `owner`: owned, publishable post; owned, distinct, non-tiktok accounts with
+ * the settings publishing needs (the Pinterest board).
+ * @throws ToolError not_found / validation_failed / account_setup_required.
  */
 export async function preparePublication(
   db: Knex,
@@ -61,6 +62,7 @@ export async function preparePublication(
   }
   const post = await ownedPost(db, owner, req.post_id);
   const accounts = await resolveDestinations(db, owner, req.social_account_ids, options.reviewUrl);
+  await assertAccountSetup(db, accounts);
   await assertPublishable(db, post);
   await assertNetworkRules(db, post, accounts);
   const media = await mediaInOrder(

@@ -2,11 +2,13 @@
  * Network rules checked at the call (service spec 3.1: `publish_post` and `schedule_post` answer
  * `validation_failed` before anything is created): the post's caption and media against each destination's
  * row of the rule table (src/providers/social/rules.ts). The message names the destination and every broken
- * rule; `details.violations` lists them as data.
+ * rule; `details.violations` lists them as data. Also at the call: a live destination account must have the
+ * settings publishing needs (`assertAccountSetup`: the Pinterest board), else `account_setup_required`.
  */
 import type { Knex } from "../../db/knex.ts";
 import { ToolError } from "../../errors.ts";
 import { checkNetworkRules, NETWORK_RULES, type RuleMedia } from "../../providers/social/rules.ts";
+import { REQUIRED_ACCOUNT_SETTINGS } from "./account-settings.ts";
 import type { SafeSocialAccount } from "./accounts.ts";
 
 /** One media asset of a post, in post order, with what the rules and the adapters need. */
@@ -86,6 +88,49 @@ export async function assertNetworkRules(
       "validation_failed",
       `the post breaks the rules of ${sentences.length === 1 ? "a destination" : "some destinations"}: ${sentences.join(" | ")}. Fix the post or remove the destination.`,
       { violations },
+    );
+  }
+}
+
+/**
+ * Refuses destinations whose live account lacks a setting publishing needs (`REQUIRED_ACCOUNT_SETTINGS`,
+ * ./account-settings.ts: the Pinterest board), before anything is created.
+ * @throws ToolError account_setup_required naming each account and what to choose on /settings/social, with
+ *   `details.accounts: [{social_account_id, setting}]`.
+ */
+export async function assertAccountSetup(db: Knex, accounts: readonly SafeSocialAccount[]): Promise<void> {
+  const concerned = accounts.filter((a) => REQUIRED_ACCOUNT_SETTINGS[a.network]);
+  if (concerned.length === 0) return;
+  const rows: Array<{ id: string; mode: string; settings: Record<string, unknown> | null }> = await db(
+    "social_accounts",
+  )
+    .whereIn(
+      "id",
+      concerned.map((a) => a.social_account_id),
+    )
+    .select("id", "mode", "settings");
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const missing: Array<{ account: SafeSocialAccount; key: string; what: string }> = [];
+  for (const a of concerned) {
+    const row = byId.get(a.social_account_id);
+    if (row?.mode !== "live") continue;
+    for (const s of REQUIRED_ACCOUNT_SETTINGS[a.network]!) {
+      const v = row.settings?.[s.key];
+      if (typeof v !== "string" || v === "") missing.push({ account: a, ...s });
+    }
+  }
+  if (missing.length > 0) {
+    throw new ToolError(
+      "account_setup_required",
+      `${missing
+        .map(
+          (m) =>
+            `the ${NETWORK_RULES[m.account.network].label} account "${m.account.display_name}" has no ${m.what} chosen`,
+        )
+        .join("; ")}: the user must choose it on /settings/social before publishing or scheduling to it`,
+      {
+        accounts: missing.map((m) => ({ social_account_id: m.account.social_account_id, setting: m.key })),
+      },
     );
   }
 }

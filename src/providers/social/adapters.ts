@@ -7,6 +7,7 @@
 import { facebookAdapter } from "./facebook/adapter.ts";
 import { instagramAdapter } from "./instagram/adapter.ts";
 import type { AdapterFactory } from "./network.ts";
+import { pinterestAdapter } from "./pinterest/adapter.ts";
 import { tiktokAdapter } from "./tiktok/adapter.ts";
 import type { Network } from "./types.ts";
 import { xAdapter } from "./x/adapter.ts";
@@ -18,4 +19,5 @@ export const LIVE_ADAPTERS: Partial<Record<Network, AdapterFactory>> = {
   tiktok: tiktokAdapter,
   x: xAdapter,
   youtube: youtubeAdapter,
+  pinterest: pinterestAdapter,
 };

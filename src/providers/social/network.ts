@@ -60,6 +60,12 @@ export interface NetworkAccount {
   capabilities: Capabilities;
   /** Non-secret facts the adapter wants back later (e.g. the IG user id behind a Page). Sealed at rest. */
   metadata?: Record<string, unknown> | undefined;
+  /**
+   * Per-account defaults the network decides at connect (e.g. the only Pinterest board), saved in the
+   * account's `settings` unless the account already has a value for the key (a choice made on
+   * /settings/social is never overwritten by a reconnect).
+   */
+  settings?: Record<string, string> | undefined;
 }
 
 /** The OAuth 2.0 authorization code flow of one network (RFC 6749 section 4.1, PKCE RFC 7636 S256). */
@@ -136,6 +142,8 @@ export interface DeliveryJob {
     media: JobMedia[];
     /** Options chosen for this delivery (TikTok review: privacy level, toggles); {} otherwise. */
     options: Record<string, unknown>;
+    /** The `product_url` of the post's product (the Pinterest pin's `link`), when it has one. */
+    productUrl?: string | null | undefined;
   };
   account: {
     id: string;

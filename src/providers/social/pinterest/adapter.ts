@@ -1,0 +1,22 @@
+/**
+ * The live Pinterest adapter (API v5): OAuth in ./oauth.ts, publishing and reconcile in ./publisher.ts
+ * (Pins from ./pin.ts, video uploads in ./upload.ts), counters in ./metrics.ts, and the per-account board
+ * choice of /settings/social (./boards.ts). Registered in ../adapters.ts; used when PINTEREST_CLIENT_ID and
+ * PINTEREST_CLIENT_SECRET (the Pinterest app id and secret) are configured.
+ */
+import type { AdapterFactory, NetworkAdapter } from "../network.ts";
+import { boardField, listBoards } from "./boards.ts";
+import { pinterestMetrics } from "./metrics.ts";
+import { pinterestOAuth } from "./oauth.ts";
+import { pinterestPublisher } from "./publisher.ts";
+
+export const pinterestAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => ({
+  network: "pinterest",
+  mode: "live",
+  oauth: pinterestOAuth(credentials, deps.http, deps.now),
+  publisher: pinterestPublisher(deps.http, deps.now),
+  metrics: pinterestMetrics(deps.http, deps.now),
+  async accountSettings(account, signal) {
+    return [boardField(await listBoards(deps.http, account.tokens.accessToken, signal))];
+  },
+});
