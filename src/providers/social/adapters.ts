@@ -6,6 +6,7 @@
  */
 import { facebookAdapter } from "./facebook/adapter.ts";
 import { instagramAdapter } from "./instagram/adapter.ts";
+import { linkedinAdapter } from "./linkedin/adapter.ts";
 import type { AdapterFactory } from "./network.ts";
 import { tiktokAdapter } from "./tiktok/adapter.ts";
 import type { Network } from "./types.ts";
@@ -14,4 +15,5 @@ export const LIVE_ADAPTERS: Partial<Record<Network, AdapterFactory>> = {
   instagram: instagramAdapter,
   facebook: facebookAdapter,
   tiktok: tiktokAdapter,
+  linkedin: linkedinAdapter,
 };
