@@ -10,6 +10,7 @@ export const FAKE_APPS = {
   instagram: { clientId: "ig-app", clientSecret: "ig-secret" },
   facebook: { clientId: "fb-app", clientSecret: "fb-secret" },
   tiktok: { clientKey: "tt-key", clientSecret: "tt-secret" },
+  linkedin: { clientId: "li-app", clientSecret: "li-secret" },
 } as const;
 
 /** `{NETWORK}_CLIENT_ID/_SECRET` for `networks` plus `SOCIAL_HTTP_OVERRIDE` = the fake server. */
