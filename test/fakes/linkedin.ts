@@ -20,10 +20,10 @@
  * Created posts are counted (`linkedin.posts`). Error bodies: `{status, serviceErrorCode, code, message}`;
  * the token endpoint answers `{error, error_description}`.
  *
- * Sources (2026): https://learn.microsoft.com/en-us/linkedin/shared/authentication/authorization-code-flow,
- * .../shared/authentication/programmatic-refresh-tokens, .../consumer/integrations/self-serve/
- * sign-in-with-linkedin-v2, .../marketing/versioning, .../shared/api-guide/concepts/error-handling,
- * .../marketing/community-management/shares/posts-api, .../shares/images-api, .../shares/videos-api,
+ * Sources (2026, under https://learn.microsoft.com/en-us/linkedin/): shared/authentication/
+ * authorization-code-flow, shared/authentication/programmatic-refresh-tokens, consumer/integrations/self-serve/
+ * sign-in-with-linkedin-v2, marketing/versioning, shared/api-guide/concepts/error-handling,
+ * marketing/community-management/shares/posts-api, .../shares/images-api, .../shares/videos-api,
  * .../shares/multiimage-post-api, .../shares/little-text-format, .../organizations/organization-access-control-
  * by-role, .../organizations/organization-lookup-api, .../organizations/follower-statistics,
  * .../organizations/share-statistics.

@@ -2,7 +2,7 @@
  * LinkedIn OAuth 2.0 (3-legged, authorization code grant, RFC 6749 section 4.1; no PKCE for web apps) and the
  * authors the member may publish as (networks.md 2.5 and "OAuth endpoints";
  * https://learn.microsoft.com/en-us/linkedin/shared/authentication/authorization-code-flow,
- * .../shared/authentication/programmatic-refresh-tokens,
+ * https://learn.microsoft.com/en-us/linkedin/shared/authentication/programmatic-refresh-tokens,
  * .../consumer/integrations/self-serve/sign-in-with-linkedin-v2,
  * .../marketing/community-management/organizations/organization-access-control-by-role,
  * .../marketing/community-management/organizations/organization-lookup-api):
