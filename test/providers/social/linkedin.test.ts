@@ -5,15 +5,17 @@
  * one image, multi-image, video in parts with ETags, as a member and as a page) with the `LinkedIn-Version`
  * from config, the faults (worker killed mid-upload, lost create answer reconciled from the author's posts,
  * 503 on create, 429 with Retry-After and the daily throttle, a sunset version, revoked token), the metrics
- * (page numbers exactly as the fake serves them, nulls for members and saves), and through the delivery
- * engine: a lost create published once, a revoked token making the account `needs_reconnect`.
+ * (page numbers exactly as the fake serves them, nulls for members and saves), and through the service: the
+ * connect flow with the author picker, and the delivery engine (a lost create published once, a revoked token
+ * making the account `needs_reconnect`).
  */
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
 import { DEFAULT_LINKEDIN_VERSION } from "../../../src/config.ts";
 import type { Owner } from "../../../src/domain/owner.ts";
-import { upsertConnectedAccount } from "../../../src/domain/social/accounts.ts";
+import { openAccount, upsertConnectedAccount } from "../../../src/domain/social/accounts.ts";
+import { finishConnect, pickAccounts, startConnect } from "../../../src/domain/social/connect.ts";
 import { advanceDeliveries } from "../../../src/domain/social/engine.ts";
 import { publishPost } from "../../../src/domain/social/publish.ts";
 import { createSocialHttp } from "../../../src/providers/social/http.ts";
@@ -608,7 +610,7 @@ describe("metrics", () => {
   });
 });
 
-describe("through the delivery engine", async () => {
+describe("through the service: connect flow and delivery engine", async () => {
   const app = await startTestApp({ env: { ...HIGH_LIMITS, ...liveNetworkEnv(server, ["linkedin"]) } });
   const alice = await app.user({ workspace: "LinkedIn Studio" });
   const owner: Owner = { userId: alice.user_id, workspaceId: alice.workspace_id };
@@ -647,6 +649,46 @@ describe("through the delivery engine", async () => {
       .returning("id");
     return post.id;
   }
+
+  test("connect flow: consent, the author picker (member and page), the picked page kept with its URN", async () => {
+    const m = li.addMember({ name: "Picker", pages: [{ name: "Picked Page", vanityName: "picked-page" }] });
+    const sessionHash = "session-linkedin";
+    const url = await startConnect(app.ctx, {
+      sessionHash,
+      userId: owner.userId,
+      workspaceId: owner.workspaceId,
+      network: "linkedin",
+    });
+    assert.ok(
+      url.startsWith(`${server.url}/www.linkedin.com/oauth/v2/authorization?`),
+      "through the override",
+    );
+    const back = new URL((await fetch(url, { redirect: "manual" })).headers.get("location")!);
+    assert.equal(back.pathname, "/settings/social/callback/linkedin");
+    const outcome = await finishConnect(app.ctx, {
+      network: "linkedin",
+      sessionHash,
+      state: back.searchParams.get("state"),
+      code: back.searchParams.get("code"),
+      error: undefined,
+    });
+    assert.equal(outcome.kind, "pick");
+    if (outcome.kind !== "pick") return;
+    assert.deepEqual(
+      outcome.accounts.map((a) => a.displayName),
+      ["Picker", "Picked Page"],
+    );
+    const { accounts } = await pickAccounts(app.ctx, outcome.pickId, sessionHash, [1]);
+    assert.deepEqual(
+      accounts.map((a) => [a.network, a.handle, a.display_name]),
+      [["linkedin", "picked-page", "Picked Page"]],
+    );
+    const opened = await openAccount(db, app.ctx.sealer, accounts[0]!.social_account_id);
+    assert.equal(opened.mode, "live");
+    assert.equal(opened.networkAccountId, m.organizations[0]!.urn);
+    assert.deepEqual(opened.metadata, { authorUrn: m.organizations[0]!.urn, authorType: "organization" });
+    assert.ok(opened.tokens.refreshToken, "the refresh token is kept");
+  });
 
   test("lost create answer: outcome_unknown, reconciled from the page's posts, one post, the real permalink", async () => {
     const m = li.addMember({ name: "Engine Admin", pages: [{ name: "Engine Co" }] });
