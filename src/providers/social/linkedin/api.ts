@@ -88,11 +88,7 @@ export function secondsUntilUtcMidnight(now: Date): number {
 }
 
 /** The headers of every API call: bearer token, and for `/rest/` the version headers. */
-export function linkedinHeaders(
-  client: LinkedInClient,
-  path: string,
-  accessToken: string,
-): Record<string, string> {
+function linkedinHeaders(client: LinkedInClient, path: string, accessToken: string): Record<string, string> {
   const headers: Record<string, string> = {
     authorization: `Bearer ${accessToken}`,
     "x-restli-protocol-version": RESTLI_PROTOCOL_VERSION,
