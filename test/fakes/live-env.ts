@@ -13,6 +13,7 @@ export const FAKE_APPS = {
   x: { clientId: "x-app", clientSecret: "x-secret" },
   youtube: { clientId: "yt-client.apps.googleusercontent.com", clientSecret: "yt-secret" },
   pinterest: { clientId: "pin-app", clientSecret: "pin-secret" },
+  linkedin: { clientId: "li-app", clientSecret: "li-secret" },
 } as const;
 
 /** `{NETWORK}_CLIENT_ID/_SECRET` for `networks` plus `SOCIAL_HTTP_OVERRIDE` = the fake server. */

@@ -6,6 +6,7 @@
  */
 import { facebookAdapter } from "./facebook/adapter.ts";
 import { instagramAdapter } from "./instagram/adapter.ts";
+import { linkedinAdapter } from "./linkedin/adapter.ts";
 import type { AdapterFactory } from "./network.ts";
 import { pinterestAdapter } from "./pinterest/adapter.ts";
 import { tiktokAdapter } from "./tiktok/adapter.ts";
@@ -20,4 +21,5 @@ export const LIVE_ADAPTERS: Partial<Record<Network, AdapterFactory>> = {
   x: xAdapter,
   youtube: youtubeAdapter,
   pinterest: pinterestAdapter,
+  linkedin: linkedinAdapter,
 };

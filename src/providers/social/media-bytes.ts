@@ -1,6 +1,6 @@
 /**
  * Reading a post's media bytes for push uploads (networks that take the bytes in the request rather than
- * pulling a URL: X media upload; chunked uploads read one byte range per request).
+ * pulling a URL: X media upload, LinkedIn image and video parts; chunked uploads read one byte range per request).
  */
 import type { JobMedia } from "./network.ts";
 import { NetworkTransientError } from "./network.ts";
@@ -18,4 +18,9 @@ export async function readMediaRange(media: JobMedia, first: number, last: numbe
   if (buf.length < want)
     throw new NetworkTransientError(`the media file ended early (${buf.length} of ${want} bytes)`);
   return buf.length === want ? buf : buf.subarray(0, want);
+}
+
+/** All bytes of `media` (`media.bytes` of them). @throws NetworkTransientError as `readMediaRange`. */
+export function readMediaBytes(media: JobMedia): Promise<Buffer> {
+  return readMediaRange(media, 0, media.bytes - 1);
 }

@@ -114,9 +114,10 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
     requiresMedia: false,
     requiresVideo: false,
     images: { max: 20, carouselMin: 2, mimeTypes: COMMON_IMAGES, maxBytes: 36 * MB, sameDimensions: false },
-    video: { allowed: true, minSeconds: 3, maxSeconds: 1800, maxBytes: 5 * GB },
+    // Videos API: 3 s to 30 min, 75 KB to 500 MB, MP4.
+    video: { allowed: true, minSeconds: 3, maxSeconds: 1800, maxBytes: 500 * MB },
     mixedMedia: false,
-    source: "https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api",
+    source: "https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api",
   },
   pinterest: {
     network: "pinterest",
