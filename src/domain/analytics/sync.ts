@@ -15,7 +15,8 @@
  *   is left for the next sync;
  * - anything else: that account or post only.
  * Accounts that are not connected are not read (reason recorded); disconnected ones and deleted posts are
- * skipped. Idempotent: upserts keyed by account and delivery.
+ * skipped. Tokens about to expire are refreshed first (src/domain/social/refresh.ts). Idempotent: upserts
+ * keyed by account and delivery.
  */
 import type { AppContext } from "../../context.ts";
 import {
@@ -29,6 +30,7 @@ import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { Network } from "../../providers/social/types.ts";
 import { adapterAccount } from "../social/account-settings.ts";
 import { markNeedsReconnect, openAccount } from "../social/accounts.ts";
+import { refreshExpiringTokens } from "../social/refresh.ts";
 import { type NetworkPacer, networkPacer, SyncStopped } from "./pacing.ts";
 import {
   type AccountKey,
@@ -80,6 +82,9 @@ export async function syncAnalytics(
   app: AppContext,
   options: { signal?: AbortSignal | undefined } = {},
 ): Promise<SyncReport> {
+  // Tokens about to expire are refreshed first (the worker's pass does it every minute; a sync run from the
+  // command line after a pause of the worker must not read with expired tokens).
+  await refreshExpiringTokens(app);
   const at = app.clock.now();
   const report: SyncReport = { synced_at: at.toISOString(), networks: {} };
   const accounts: AccountRow[] = await app
@@ -120,7 +125,15 @@ export async function syncAnalytics(
       });
       for (const row of rows) {
         const posts = postsOf.get(row.social_account_id) ?? [];
-        await syncAccount(app, { row, posts, pacer, counts, at }, options.signal);
+        try {
+          await syncAccount(app, { row, posts, pacer, counts, at }, options.signal);
+        } catch (err) {
+          // Not a network answer (the database, a token that cannot be opened): this account only.
+          app.log.error(
+            { social_account_id: row.social_account_id, err: { name: (err as Error)?.name } },
+            "analytics sync: account skipped",
+          );
+        }
       }
     }),
   );
