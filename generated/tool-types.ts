@@ -455,10 +455,19 @@ export interface components {
          */
         synced_at: string | null;
         /**
-         * @description complete: every counter reported; partial: some are null (missing); none: no saved sync.
+         * @description partial: metrics missing or last sync failed; none: never synced.
          * @enum {string}
          */
         coverage: "complete" | "partial" | "none";
+        /** @description Metrics the network does not report (null). */
+        missing: string[];
+        /**
+         * @description sandbox: sandbox numbers, not real.
+         * @enum {string}
+         */
+        source: "network" | "sandbox";
+        /** @description Why the last sync failed; the values are from synced_at. */
+        sync_error: string | null;
       }[];
     };
     get_account_settings_input: Record<string, never>;
@@ -635,7 +644,19 @@ export interface components {
         views: number;
         /** Format: date-time */
         published_at: string;
+        /**
+         * @description partial: metrics missing or last sync failed; none: never synced.
+         * @enum {string}
+         */
+        coverage: "complete" | "partial" | "none";
+        /**
+         * @description sandbox: sandbox numbers, not real.
+         * @enum {string}
+         */
+        source: "network" | "sandbox";
       }[];
+      /** @constant */
+      ranked_by: "views";
       /** @description The publication window applied; null bounds are open. */
       window: {
         /** Format: date-time */
@@ -818,6 +839,7 @@ export interface components {
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
         views: number | null;
+        reach: number | null;
         likes: number | null;
         comments: number | null;
         shares: number | null;
@@ -828,10 +850,19 @@ export interface components {
          */
         synced_at: string | null;
         /**
-         * @description complete: every counter reported; partial: some are null (missing); none: no saved sync.
+         * @description partial: metrics missing or last sync failed; none: never synced.
          * @enum {string}
          */
         coverage: "complete" | "partial" | "none";
+        /** @description Metrics the network does not report (null). */
+        missing: string[];
+        /**
+         * @description sandbox: sandbox numbers, not real.
+         * @enum {string}
+         */
+        source: "network" | "sandbox";
+        /** @description Why the last sync failed; the values are from synced_at. */
+        sync_error: string | null;
       }[];
     };
     get_product_input: {

@@ -107,6 +107,8 @@ export const EnvSchema = Type.Object({
   STRANDED_AFTER_SECONDS: Int(600, 1),
   QUEUE_RETRY_AFTER_SECONDS: Int(3600, SPEC_LIMITS.queueRetryAfterMinSeconds + 1),
   OAUTH_UNUSED_CLIENT_TTL_SECONDS: Int(7 * 24 * 3600, 3600),
+  ANALYTICS_SYNC_PAUSE_MS: Int(200, 0, 60_000),
+  ANALYTICS_SYNC_MAX_WAIT_SECONDS: Int(120, 0, 3600),
   SOCIAL_HTTP_OVERRIDE: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+/?$" })),
   DELIVERY_LEASE_SECONDS: Int(300, 10, 3600),
   LINKEDIN_VERSION: Type.Optional(Type.String({ pattern: "^20[0-9]{2}(0[1-9]|1[0-2])$" })),
@@ -249,6 +251,16 @@ export interface Config {
     queueRetryAfterSeconds: number;
     /** Age after which a registered OAuth client that never obtained a token is deleted (maintenance). */
     unusedClientTtlSeconds: number;
+  };
+  /** The daily metrics sync (src/domain/analytics/sync.ts). */
+  analytics: {
+    /** `ANALYTICS_SYNC_PAUSE_MS`: pause between two calls to the same network, milliseconds (default 200). */
+    syncPauseMs: number;
+    /**
+     * `ANALYTICS_SYNC_MAX_WAIT_SECONDS`: the longest Retry-After a sync waits out (default 120); a network that
+     * asks for longer is left for the next sync (its remaining accounts and posts are marked partial).
+     */
+    syncMaxWaitSeconds: number;
   };
   social: {
     /**
@@ -470,6 +482,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       strandedAfterSeconds: num("STRANDED_AFTER_SECONDS", 600),
       queueRetryAfterSeconds: num("QUEUE_RETRY_AFTER_SECONDS", 3600),
       unusedClientTtlSeconds: num("OAUTH_UNUSED_CLIENT_TTL_SECONDS", 7 * 24 * 3600),
+    },
+    analytics: {
+      syncPauseMs: num("ANALYTICS_SYNC_PAUSE_MS", 200),
+      syncMaxWaitSeconds: num("ANALYTICS_SYNC_MAX_WAIT_SECONDS", 120),
     },
     social: {
       httpOverride: picked.SOCIAL_HTTP_OVERRIDE ? stripSlash(picked.SOCIAL_HTTP_OVERRIDE) : undefined,

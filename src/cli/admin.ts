@@ -1,6 +1,7 @@
 /**
  * Operator commands: `admin user create`, `admin user set-status`, `admin workspace create`,
- * `admin workspace set-status`, `admin workspace add-member`, `admin credits grant`.
+ * `admin workspace set-status`, `admin workspace add-member`, `admin credits grant`, `admin social connect`,
+ * `admin analytics sync --now`.
  * Each prints one line of JSON on success.
  */
 import type { AppContext } from "../context.ts";
@@ -10,6 +11,7 @@ import { grantCredits } from "../domain/account/credits.ts";
 import { isPlan, PLANS } from "../domain/account/plans.ts";
 import { createWorkspace } from "../domain/account/workspaces.ts";
 import { ACCOUNT_STATUSES, setUserStatus, setWorkspaceStatus } from "../domain/account/suspension.ts";
+import { ANALYTICS_USAGE, runAnalyticsAdmin } from "./analytics.ts";
 import { flags, UsageError } from "./args.ts";
 import { DEMO_USAGE, runDemo } from "./demo.ts";
 import { runSocialAdmin, SOCIAL_USAGE } from "./social.ts";
@@ -21,6 +23,7 @@ admin workspace set-status --workspace-id UUID --status ${ACCOUNT_STATUSES.join(
 admin workspace add-member --workspace-id UUID --email E [--role member|owner]
 admin credits grant --email E --credits N
 ${SOCIAL_USAGE}
+${ANALYTICS_USAGE}
 ${DEMO_USAGE}`;
 
 /**
@@ -78,6 +81,7 @@ export async function runAdmin(db: Knex, argv: string[], app?: AppContext): Prom
     return { user_id: user.id, balance: await grantCredits(db, user.id, credits, "grant:operator") };
   }
   if (noun === "social") return runSocialAdmin(db, [verb ?? "", ...rest], app);
+  if (noun === "analytics") return runAnalyticsAdmin([verb ?? "", ...rest], app);
   if (noun === "demo") return runDemo(db, argv.slice(1));
   throw new UsageError(`unknown admin command "${cmd.trim()}"\n${ADMIN_USAGE}`);
 }

@@ -14,9 +14,8 @@ import { type FetchedPage, guardedFetchHtml } from "./fetch/guarded-fetch.ts";
 import { LIVE_ADAPTERS } from "./social/adapters.ts";
 import { createSocialHttp, type SocialHttp } from "./social/http.ts";
 import type { AdapterDeps, NetworkAdapter, NetworkRegistry } from "./social/network.ts";
-import { sandboxAnalytics } from "./social/sandbox/analytics.ts";
 import { sandboxAdapter } from "./social/sandbox/sandbox.ts";
-import type { Network, SocialProvider } from "./social/types.ts";
+import type { Network } from "./social/types.ts";
 import { localDiskStorage, type MediaStorage } from "./storage.ts";
 import { s3Storage } from "./storage-s3.ts";
 import { videoProvider } from "./video/index.ts";
@@ -32,9 +31,10 @@ export interface Providers {
   text: AiTextProvider;
   image: ImageProvider;
   video: VideoProvider;
-  /** Analytics counters of accounts and posts. */
-  social: SocialProvider;
-  /** Connect and publish adapters per network (live with credentials, else sandbox). */
+  /**
+   * Connect, publish and metrics adapters per network (live with credentials, else sandbox); the analytics
+   * sync reads each account's counters through its adapter's `metrics`.
+   */
   networks: NetworkRegistry;
   /**
    * The live adapters' outbound HTTP with the `SOCIAL_HTTP_OVERRIDE` rewrite (./social/http.ts); also used
@@ -59,7 +59,6 @@ export function buildProviders(
     text: overrides.text ?? aiTextProvider(config),
     image: overrides.image ?? aiImageProvider(config),
     video: overrides.video ?? videoProvider(config),
-    social: overrides.social ?? sandboxAnalytics(),
     networks:
       overrides.networks ??
       networkRegistry(config, {

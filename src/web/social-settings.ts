@@ -1,7 +1,8 @@
 /**
  * Social accounts in the browser (service spec 1.8, 1.9: no tool connects or disconnects):
  *   GET  /settings/social                               the workspace's accounts (network, handle, status,
- *                                                        what each can publish), Connect per network,
+ *                                                        what each can publish, last metrics sync and why
+ *                                                        it failed), Connect per network,
  *                                                        Reconnect for `needs_reconnect`, Disconnect
  *   POST /settings/social/connect/{network}             starts the OAuth flow (session + CSRF), 303 to the
  *                                                        network's consent page (the sandbox's for networks
@@ -15,6 +16,7 @@
  */
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
+import { accountSyncStatuses } from "../domain/analytics/analytics.ts";
 import { accountSettingFields } from "../domain/social/account-settings.ts";
 import { disconnectAccount, openAccount, updateAccountSettings } from "../domain/social/accounts.ts";
 import {
@@ -138,6 +140,18 @@ async function accountsPage(
         choices.set(a.id, await accountSettingFields(ctx, await openAccount(ctx.db, ctx.sealer, a.id))),
       ),
   );
+  const syncs = await accountSyncStatuses(
+    ctx.db,
+    rows.map((a) => a.id),
+  );
+  /** The account's last successful metrics sync, and why the last one failed. */
+  const lastSync = (a: AccountRow): RawHtml => {
+    const st = syncs.get(a.id);
+    const when = st?.syncedAt ? `${st.syncedAt.toISOString().replace("T", " ").slice(0, 16)} UTC` : "never";
+    return html`<span class="last-sync">${when}</span>${
+      st?.lastError ? html`<br><span class="muted sync-error">Last sync failed: ${st.lastError}</span>` : ""
+    }`;
+  };
   const settingsForm = (a: AccountRow): RawHtml | string => {
     const c = choices.get(a.id);
     if (!c || (c.fields.length === 0 && !c.error)) return "";
@@ -159,6 +173,7 @@ async function accountsPage(
       a.status !== "connected" && a.last_error ? html`<br><span class="muted">${a.last_error}</span>` : ""
     }${a.status !== "connected" ? html`<br>${connectForm(a.network, "Reconnect")}` : ""}</td>
 <td>${can(a.capabilities ?? {})}</td>
+<td>${lastSync(a)}</td>
 <td>${settingsForm(a)}<a href="${SOCIAL_SETTINGS_PATH}/accounts/${a.id}/disconnect?workspace_id=${workspace.id}">Disconnect</a></td></tr>`,
   );
   const connectRows = NETWORKS.map((n) => {
@@ -189,7 +204,7 @@ ${notice ? html`<p class="warn" role="status">${notice}</p>` : ""}
 <h2>Connected accounts</h2>
 ${
   accountRows.length
-    ? html`<table id="accounts"><thead><tr><th>Network</th><th>Account</th><th>Status</th><th>Can publish</th><th></th></tr></thead><tbody>${accountRows}</tbody></table>`
+    ? html`<table id="accounts"><thead><tr><th>Network</th><th>Account</th><th>Status</th><th>Can publish</th><th>Metrics synced</th><th></th></tr></thead><tbody>${accountRows}</tbody></table>`
     : html`<p class="muted" id="no-accounts">No account is connected in this workspace yet.</p>`
 }
 <h2>Connect an account</h2>

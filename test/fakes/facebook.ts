@@ -5,14 +5,16 @@
  * (JPEG/PNG/WEBP), `published=false` photos wait to be attached with `attached_media` on `/feed`, videos go
  * through `status.video_status` processing -> ready. Publishes are counted (`facebook.publishes`).
  * `onPostCreated` runs after a post is created and before the create call is answered (a caller that dies
- * while its create is in flight).
+ * while its create is in flight). For the analytics sync it serves Page `followers_count`, post engagement
+ * fields and post insights with the numbers the test sets (`followers`, `postStats`).
  *
  * Sources (2026): https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow,
  * https://developers.facebook.com/docs/pages-api/posts, .../graph-api/reference/page/photos,
- * .../graph-api/reference/page/feed, .../video-api/guides/publishing, .../graph-api/guides/error-handling.
+ * .../graph-api/reference/page/feed, .../video-api/guides/publishing, .../graph-api/guides/error-handling,
+ * .../graph-api/reference/post, .../graph-api/reference/v23.0/insights.
  */
 import { randomBytes } from "node:crypto";
-import { graphError, invalidToken, newToken, pickFields, revokedToken } from "./graph.ts";
+import { graphError, insightsAnswer, invalidToken, newToken, pickFields, revokedToken } from "./graph.ts";
 import {
   decimalId,
   type FakeNetworkServer,
@@ -72,6 +74,31 @@ export interface FeedPost {
   attachments: string[];
 }
 
+/** Permissions a user grants at the dialog unless the test says otherwise (Page tokens carry them too). */
+export const FB_SCOPES_GRANTED = [
+  "pages_show_list",
+  "pages_manage_posts",
+  "pages_read_engagement",
+  "read_insights",
+];
+
+/** The counters of a Page post as the test sets them (views and reach are its insights). */
+export interface FacebookPostStats {
+  reactions?: number;
+  comments?: number;
+  shares?: number;
+  /** `post_media_view`; unset: no insights (Pages under 100 likes, data not ready). */
+  views?: number;
+  /** `post_total_media_view_unique`. */
+  reach?: number;
+}
+
+/** Page post insights the Graph API answers (the `post_impressions*` family is deprecated). */
+const POST_INSIGHTS: Record<string, keyof FacebookPostStats> = {
+  post_media_view: "views",
+  post_total_media_view_unique: "reach",
+};
+
 export interface FacebookFakeOptions {
   clientId: string;
   clientSecret: string;
@@ -84,6 +111,10 @@ export class FacebookFake {
   readonly photos = new Map<string, Photo>();
   readonly videos = new Map<string, Video>();
   readonly posts = new Map<string, FeedPost>();
+  /** `followers_count` per Page (0 when not set). */
+  readonly followers = new Map<string, number>();
+  /** Counters per post id (unset: no reactions, comments or shares, no insights). */
+  readonly postStats = new Map<string, FacebookPostStats>();
   private readonly tokens = new Map<string, TokenRecord>();
   private readonly codes = new Map<string, { userId: string; redirectUri: string; scopes: string[] }>();
   private loggedIn: string | undefined;
@@ -108,17 +139,32 @@ export class FacebookFake {
     return this.server.counter("facebook.publishes");
   }
 
-  /** Adds a user with Pages; the user becomes the one logged in at the dialog. */
-  addUser(input: { name: string; pages: string[] }): FacebookUser {
+  /**
+   * Adds a user with Pages; the user becomes the one logged in at the dialog. The Page tokens carry
+   * `scopes` (default FB_SCOPES_GRANTED), as Page tokens carry the user's grant.
+   */
+  addUser(input: { name: string; pages: string[]; scopes?: string[] }): FacebookUser {
     const user: FacebookUser = { id: decimalId(16), name: input.name, pages: [] };
+    const scopes = input.scopes ?? FB_SCOPES_GRANTED;
     for (const name of input.pages) {
       const page: FacebookPage = { id: decimalId(15), name, owner: user.id, accessToken: newToken("EAAP") };
-      this.tokens.set(page.accessToken, { userId: user.id, pageId: page.id, kind: "page", revoked: false });
+      this.tokens.set(page.accessToken, {
+        userId: user.id,
+        pageId: page.id,
+        kind: "page",
+        revoked: false,
+        scopes,
+      });
       user.pages.push(page);
     }
     this.users.set(user.id, user);
     this.loggedIn = user.id;
     return user;
+  }
+
+  /** Adds a Page post made outside the service (a post the analytics tests read); returns its id. */
+  addPost(page: FacebookPage, message = ""): string {
+    return this.newPost(page, message, []).id;
   }
 
   /** The user removes the app: every user and Page token of theirs answers code 190. */
@@ -163,6 +209,7 @@ export class FacebookFake {
     s.route("GET", FB_GRAPH_HOST, "/:pageId/feed", (req) => this.listFeed(req));
     s.route("GET", FB_GRAPH_HOST, "/:pageId/published_posts", (req) => this.listFeed(req));
     s.route("POST", FB_GRAPH_HOST, "/:pageId/videos", (req) => this.video(req));
+    s.route("GET", FB_GRAPH_HOST, "/:id/insights", (req) => this.postInsights(req));
     s.route("GET", FB_GRAPH_HOST, "/:id", (req) => this.read(req));
   }
 
@@ -383,13 +430,61 @@ export class FacebookFake {
     return { body: { data, paging: { cursors: { before: "", after: "" } } } };
   }
 
+  /**
+   * A post's engagement fields as Facebook answers them: `reactions` and `comments` edges with a
+   * `summary.total_count`, and `shares.count`, left out while the post has no shares.
+   */
+  private engagement(postId: string): Record<string, unknown> {
+    const st = this.postStats.get(postId) ?? {};
+    const edge = (n: number | undefined) => ({ data: [], summary: { total_count: n ?? 0 } });
+    return {
+      reactions: edge(st.reactions),
+      comments: edge(st.comments),
+      ...(st.shares ? { shares: { count: st.shares } } : {}),
+    };
+  }
+
+  /**
+   * `GET /{post-id}/insights?metric=...&period=lifetime` with that Page's token and `read_insights`:
+   * lifetime values the test set, an empty data set for the others; a deprecated or unknown metric is
+   * refused (code 100) like the Graph API does.
+   * @see https://developers.facebook.com/docs/graph-api/reference/v23.0/insights
+   */
+  private postInsights(req: FakeRequest): FakeResponse {
+    const rec = this.auth(req);
+    if (!("userId" in rec)) return rec;
+    const id = req.params.id!;
+    const post = this.posts.get(id);
+    if (!post) {
+      return graphError(100, `Unsupported get request. Object with ID '${id}' does not exist`, {
+        subcode: 33,
+        type: "GraphMethodException",
+      });
+    }
+    if (rec.kind !== "page" || rec.pageId !== post.pageId)
+      return graphError(190, "(#190) This method must be called with a Page Access Token");
+    if (!(rec.scopes ?? []).includes("read_insights"))
+      return graphError(10, "(#10) This endpoint requires the 'read_insights' permission");
+    const metrics = (req.query.get("metric") ?? "").split(",").filter(Boolean);
+    if (metrics.length === 0 || metrics.some((m) => !(m in POST_INSIGHTS)))
+      return graphError(100, "(#100) The value must be a valid insights metric");
+    const st = this.postStats.get(id) ?? {};
+    const values = Object.fromEntries(metrics.map((m) => [m, st[POST_INSIGHTS[m]!]]));
+    return insightsAnswer(id, metrics, values);
+  }
+
   private async read(req: FakeRequest): Promise<FakeResponse> {
     const rec = this.auth(req);
     if (!("userId" in rec)) return rec;
     const id = req.params.id!;
     const fields = req.query.get("fields");
     const post = this.posts.get(id);
-    if (post) return { body: pickFields({ ...post }, fields) };
+    if (post) return { body: pickFields({ ...post, ...this.engagement(id) }, fields) };
+    const page = this.users.get(rec.userId)?.pages.find((p) => p.id === id);
+    if (page) {
+      const record = { id, name: page.name, followers_count: this.followers.get(id) ?? 0 };
+      return { body: pickFields(record, fields) };
+    }
     const video = this.videos.get(id);
     if (video) {
       const good = await video.ok;

@@ -47,13 +47,39 @@ export function newToken(prefix: string): string {
   return `${prefix}${randomBytes(24).toString("base64url")}`;
 }
 
-/** Picks the requested `fields` (comma list) out of `record`; `id` always included. */
+/**
+ * Picks the requested `fields` (comma list) out of `record`; `id` always included. A field expansion such as
+ * `reactions.limit(0).summary(total_count)` picks the field by its name (`reactions`).
+ */
 export function pickFields(record: Record<string, unknown>, fields: string | null): Record<string, unknown> {
   if (!fields) return { id: record.id };
   const out: Record<string, unknown> = {};
-  for (const f of fields.split(",").map((s) => s.trim())) {
+  for (const f of fields.split(",").map((s) => s.trim().split(/[.{]/)[0]!)) {
     if (f && record[f] !== undefined) out[f] = record[f];
   }
   out.id = record.id;
   return out;
+}
+
+/**
+ * A Graph insights answer for `objectId`: one entry per requested metric that `values` holds (lifetime
+ * period), none for the others (Meta answers an empty data set, not 0, for data that does not exist).
+ * @see https://developers.facebook.com/docs/graph-api/reference/v23.0/insights
+ */
+export function insightsAnswer(
+  objectId: string,
+  metrics: string[],
+  values: Record<string, number | undefined>,
+): FakeResponse {
+  const data = metrics
+    .filter((m) => values[m] !== undefined)
+    .map((name) => ({
+      name,
+      period: "lifetime",
+      values: [{ value: values[name] }],
+      title: name,
+      description: `Lifetime ${name}`,
+      id: `${objectId}/insights/${name}/lifetime`,
+    }));
+  return { body: { data, paging: { previous: "", next: "" } } };
 }

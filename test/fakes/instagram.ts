@@ -4,11 +4,14 @@
  * the real API does: pulls `image_url`/`video_url` over HTTP and checks the bytes (JPEG only for images),
  * keeps containers with `status_code` (IN_PROGRESS -> FINISHED | ERROR, PUBLISHED after media_publish),
  * enforces the carousel rules (2 to 10 `is_carousel_item` children), counts publishes
- * (`server.counter("instagram.publishes")`) and answers Graph API errors (code 190 for bad tokens).
+ * (`server.counter("instagram.publishes")`) and answers Graph API errors (code 190 for bad tokens). For the
+ * analytics sync it serves `followers_count` and media insights with the numbers the test sets
+ * (`followers`, `insights`).
  *
  * Sources (2026): https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/
  * (business-login, get-started), .../content-publishing/, .../reference/ig-user/media,
- * .../reference/ig-user/media_publish, .../reference/ig-user/content_publishing_limit, .../reference/ig-container.
+ * .../reference/ig-user/media_publish, .../reference/ig-user/content_publishing_limit, .../reference/ig-container,
+ * .../reference/instagram-media/insights.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -19,7 +22,7 @@ import {
   pullMedia,
   sniff,
 } from "./server.ts";
-import { graphError, invalidToken, newToken, pickFields, revokedToken } from "./graph.ts";
+import { graphError, insightsAnswer, invalidToken, newToken, pickFields, revokedToken } from "./graph.ts";
 
 export const IG_AUTHORIZE_HOST = "www.instagram.com";
 export const IG_API_HOST = "api.instagram.com";
@@ -79,12 +82,26 @@ export interface InstagramFakeOptions {
   quotaTotal?: number;
 }
 
-const SCOPES_GRANTED = ["instagram_business_basic", "instagram_business_content_publish"];
+const SCOPES_GRANTED = [
+  "instagram_business_basic",
+  "instagram_business_content_publish",
+  "instagram_business_manage_insights",
+];
+
+/** Media insight metrics the fake answers (the ones the API takes for feed posts and Reels). */
+const MEDIA_INSIGHTS = ["views", "reach", "likes", "comments", "shares", "saved", "total_interactions"];
+
+/** A media's insights as the test sets them, or too few viewers for Instagram to show any. */
+export type InstagramInsights = Partial<Record<string, number>> | "not_enough_viewers";
 
 export class InstagramFake {
   readonly users = new Map<string, InstagramUser>();
   readonly containers = new Map<string, Container>();
   readonly media = new Map<string, Media>();
+  /** `followers_count` per user (0 when not set). */
+  readonly followers = new Map<string, number>();
+  /** Lifetime insights per media id (none set: an empty data set, as for data not available yet). */
+  readonly insights = new Map<string, InstagramInsights>();
   private readonly tokens = new Map<string, TokenRecord>();
   private readonly codes = new Map<string, { userId: string; redirectUri: string; scopes: string[] }>();
   private loggedIn: string | undefined;
@@ -124,6 +141,28 @@ export class InstagramFake {
     return user;
   }
 
+  /**
+   * Adds a published media of `userId` without the publishing flow (a post the analytics tests read) and
+   * returns its id. Not counted as a publish.
+   */
+  addMedia(userId: string, kind: "IMAGE" | "VIDEO" | "CAROUSEL_ALBUM" = "IMAGE"): string {
+    const id = decimalId(17);
+    const shortcode = randomBytes(8).toString("base64url").slice(0, 11);
+    this.media.set(id, {
+      id,
+      owner: userId,
+      media_type: kind,
+      media_product_type: kind === "VIDEO" ? "REELS" : "FEED",
+      caption: "",
+      permalink: `https://www.instagram.com/p/${shortcode}/`,
+      shortcode,
+      timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, "+0000"),
+      username: this.users.get(userId)?.username ?? "",
+      children: [],
+    });
+    return id;
+  }
+
   /** Makes `userId` the account that consents at the authorize page. */
   loginAs(userId: string): void {
     this.loggedIn = userId;
@@ -159,6 +198,7 @@ export class InstagramFake {
     s.route("GET", IG_GRAPH_HOST, "/:userId/media", (req) => this.listMedia(req));
     s.route("POST", IG_GRAPH_HOST, "/:userId/media_publish", (req) => this.publish(req));
     s.route("GET", IG_GRAPH_HOST, "/:userId/content_publishing_limit", (req) => this.limit(req));
+    s.route("GET", IG_GRAPH_HOST, "/:id/insights", (req) => this.mediaInsights(req));
     s.route("GET", IG_GRAPH_HOST, "/:id", (req) => this.read(req));
   }
 
@@ -391,10 +431,47 @@ export class InstagramFake {
     const media = this.media.get(id);
     if (media && media.owner === rec.userId)
       return { body: pickFields({ ...media }, req.query.get("fields")) };
+    if (id === rec.userId) {
+      const u = this.users.get(id)!;
+      const user = { id, user_id: id, username: u.username, followers_count: this.followers.get(id) ?? 0 };
+      return { body: pickFields(user, req.query.get("fields")) };
+    }
     return graphError(100, `Unsupported get request. Object with ID '${id}' does not exist`, {
       subcode: 33,
       type: "GraphMethodException",
     });
+  }
+
+  /**
+   * `GET /{ig-media-id}/insights?metric=...` (needs `instagram_business_manage_insights`): lifetime values of
+   * the metrics the test set, an empty data set for the others, code 10 for a media with too few viewers.
+   * @see https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights
+   */
+  private mediaInsights(req: FakeRequest): FakeResponse {
+    const rec = this.auth(req);
+    if (!("userId" in rec)) return rec;
+    if (!rec.scopes.includes("instagram_business_manage_insights"))
+      return graphError(10, "(#10) Application does not have permission for this action");
+    const id = req.params.id!;
+    const media = this.media.get(id);
+    if (!media || media.owner !== rec.userId) {
+      return graphError(100, `Unsupported get request. Object with ID '${id}' does not exist`, {
+        subcode: 33,
+        type: "GraphMethodException",
+      });
+    }
+    const metrics = (req.query.get("metric") ?? "").split(",").filter(Boolean);
+    if (metrics.length === 0) return graphError(100, "(#100) The parameter metric is required");
+    const bad = metrics.findIndex((m) => !MEDIA_INSIGHTS.includes(m));
+    if (bad >= 0)
+      return graphError(
+        100,
+        `(#100) metric[${bad}] must be one of the following values: ${MEDIA_INSIGHTS.join(", ")}`,
+      );
+    const set = this.insights.get(id) ?? {};
+    if (set === "not_enough_viewers")
+      return graphError(10, "(#10) Not enough viewers for the media to show insights");
+    return insightsAnswer(id, metrics, set);
   }
 
   private async publish(req: FakeRequest): Promise<FakeResponse> {

@@ -8,11 +8,14 @@
  * PROCESSING_UPLOAD / PROCESSING_DOWNLOAD -> PUBLISH_COMPLETE | FAILED with `publicaly_available_post_id`
  * arriving later (written as raw 64-bit JSON numbers, as TikTok does). Publishes are counted
  * (`tiktok.publishes`). Errors use the envelope `{error:{code,message,log_id}}` (`code: "ok"` on success).
+ * For the analytics sync it serves the `user.info.stats` fields of `/v2/user/info/` and `/v2/video/query/`
+ * with the numbers the test sets (`stats`, `videos`).
  *
  * Sources (2026): https://developers.tiktok.com/doc/login-kit-web, .../doc/oauth-user-access-token-management,
  * .../doc/content-posting-api-reference-query-creator-info, .../doc/content-posting-api-reference-direct-post,
  * .../doc/content-posting-api-media-transfer-guide, .../doc/content-posting-api-reference-photo-post,
- * .../doc/content-posting-api-reference-get-video-status.
+ * .../doc/content-posting-api-reference-get-video-status, .../doc/tiktok-api-v2-get-user-info,
+ * .../doc/tiktok-api-v2-video-query.
  */
 import { randomBytes } from "node:crypto";
 import { type FakeNetworkServer, type FakeRequest, type FakeResponse, pullMedia, sniff } from "./server.ts";
@@ -75,7 +78,35 @@ export interface TikTokFakeOptions {
   postIdPolls?: number;
 }
 
-const SCOPES = ["user.info.basic", "user.info.profile", "video.publish", "video.upload"];
+const SCOPES = [
+  "user.info.basic",
+  "user.info.profile",
+  "user.info.stats",
+  "video.list",
+  "video.publish",
+  "video.upload",
+];
+
+/** The creator counters of `user.info.stats` (https://developers.tiktok.com/doc/tiktok-api-v2-get-user-info). */
+export interface TikTokCreatorStats {
+  follower_count: number;
+  following_count: number;
+  likes_count: number;
+  video_count: number;
+}
+
+/** A public post of a creator with its counters, as `/v2/video/query/` answers them. */
+export interface TikTokVideo {
+  id: string;
+  openId: string;
+  view_count: number;
+  like_count: number;
+  comment_count: number;
+  share_count: number;
+}
+
+/** Video fields `/v2/video/query/` answers in this fake. */
+const VIDEO_FIELDS = ["id", "view_count", "like_count", "comment_count", "share_count"];
 
 function logId(): string {
   return `2026${randomBytes(12).toString("hex").toUpperCase()}`;
@@ -92,6 +123,10 @@ const ttError = (status: number, code: string, message: string): FakeResponse =>
 export class TikTokFake {
   readonly creators = new Map<string, TikTokCreator>();
   readonly publishes = new Map<string, TikTokPublish>();
+  /** Creator counters by open_id (zeros when not set). */
+  readonly stats = new Map<string, TikTokCreatorStats>();
+  /** Public posts by id: every post that got a public id, and those added with `addVideo`. */
+  readonly videos = new Map<string, TikTokVideo>();
   private readonly tokens = new Map<string, TokenRecord>();
   private readonly codes = new Map<string, { openId: string; redirectUri: string; scopes: string[] }>();
   private loggedIn: string | undefined;
@@ -141,6 +176,16 @@ export class TikTokFake {
     return c;
   }
 
+  /**
+   * Adds a public post of `openId` made outside the service (a post the analytics tests read) with its
+   * counters; returns its id (a 19-digit public post id).
+   */
+  addVideo(openId: string, counts: Partial<Omit<TikTokVideo, "id" | "openId">> = {}): string {
+    const id = publicPostId();
+    this.videos.set(id, { ...zeroCounts(), ...counts, id, openId });
+    return id;
+  }
+
   /** The creator deauthorizes the app: every token answers `access_token_invalid`. */
   revokeCreator(openId: string): void {
     for (const t of this.tokens.values()) if (t.openId === openId) t.revoked = true;
@@ -171,6 +216,7 @@ export class TikTokFake {
     s.route("POST", TT_API_HOST, "/v2/post/publish/video/init", (req) => this.videoInit(req));
     s.route("POST", TT_API_HOST, "/v2/post/publish/content/init", (req) => this.contentInit(req));
     s.route("POST", TT_API_HOST, "/v2/post/publish/status/fetch", (req) => this.status(req));
+    s.route("POST", TT_API_HOST, "/v2/video/query", (req) => this.videoQuery(req));
     s.route("PUT", TT_UPLOAD_HOST, "/video", (req) => this.upload(req));
   }
 
@@ -248,23 +294,57 @@ export class TikTokFake {
     const rec = this.auth(req, "user.info.basic");
     if (!("openId" in rec)) return rec;
     const c = this.creators.get(rec.openId)!;
+    const stats = this.stats.get(c.openId) ?? {
+      follower_count: 0,
+      following_count: 0,
+      likes_count: 0,
+      video_count: 0,
+    };
     const all: Record<string, unknown> = {
       open_id: c.openId,
       union_id: `u${c.openId}`,
       avatar_url: `https://p16-sign.tiktokcdn-us.com/${c.openId}.jpeg`,
       display_name: c.nickname,
       username: c.username,
+      ...stats,
     };
     const fields = (req.query.get("fields") ?? "").split(",").filter(Boolean);
-    if (fields.includes("username") && !rec.scopes.includes("user.info.profile")) {
-      return ttError(
-        401,
-        "scope_not_authorized",
-        "The user did not authorize the scope required (user.info.profile).",
-      );
+    const needs: Array<[string, string[]]> = [
+      ["user.info.profile", ["username"]],
+      ["user.info.stats", Object.keys(stats)],
+    ];
+    for (const [scope, names] of needs) {
+      if (fields.some((f) => names.includes(f)) && !rec.scopes.includes(scope)) {
+        return ttError(
+          401,
+          "scope_not_authorized",
+          `The user did not authorize the scope required (${scope}).`,
+        );
+      }
     }
     const user = Object.fromEntries(fields.filter((k) => k in all).map((k) => [k, all[k]]));
     return answer({ user });
+  }
+
+  /**
+   * `POST /v2/video/query/?fields=...` with `{filters: {video_ids: [...]}}` (at most 20, scope `video.list`):
+   * the creator's own videos among the ids, with the requested fields.
+   * @see https://developers.tiktok.com/doc/tiktok-api-v2-video-query
+   */
+  private videoQuery(req: FakeRequest): FakeResponse {
+    const rec = this.auth(req, "video.list");
+    if (!("openId" in rec)) return rec;
+    const fields = (req.query.get("fields") ?? "").split(",").filter(Boolean);
+    if (fields.length === 0 || fields.some((f) => !VIDEO_FIELDS.includes(f)))
+      return ttError(400, "invalid_params", "fields must be video object fields.");
+    const ids = (req.json() as { filters?: { video_ids?: unknown } } | undefined)?.filters?.video_ids;
+    if (!Array.isArray(ids) || ids.length < 1 || ids.length > 20 || ids.some((i) => typeof i !== "string"))
+      return ttError(400, "invalid_params", "filters.video_ids must hold 1 to 20 video ids.");
+    const videos = ids
+      .map((id) => this.videos.get(id as string))
+      .filter((v): v is TikTokVideo => v?.openId === rec.openId)
+      .map((v) => Object.fromEntries(fields.map((f) => [f, v[f as keyof TikTokVideo]])));
+    return answer({ videos, cursor: 0, has_more: false });
   }
 
   private creatorInfo(req: FakeRequest): FakeResponse {
@@ -456,11 +536,10 @@ export class TikTokFake {
       (!justCompleted || p.postIdPollsLeft === 0)
     ) {
       if (p.postIdPollsLeft > 0) p.postIdPollsLeft -= 1;
-      else
-        p.postId = `7${BigInt(`0x${randomBytes(7).toString("hex")}`)
-          .toString()
-          .padStart(18, "0")
-          .slice(0, 18)}`;
+      else {
+        p.postId = publicPostId();
+        this.videos.set(p.postId, { ...zeroCounts(), id: p.postId, openId: p.openId });
+      }
     }
     // publicaly_available_post_id holds raw int64 numbers (beyond 2^53), as the real API writes them.
     const ids = p.postId ? `[${p.postId}]` : "[]";
@@ -471,6 +550,16 @@ export class TikTokFake {
     };
   }
 }
+
+/** A new public post id: 19 digits, beyond 2^53 (TikTok writes them as raw JSON numbers in status/fetch). */
+function publicPostId(): string {
+  return `7${BigInt(`0x${randomBytes(7).toString("hex")}`)
+    .toString()
+    .padStart(18, "0")
+    .slice(0, 18)}`;
+}
+
+const zeroCounts = () => ({ view_count: 0, like_count: 0, comment_count: 0, share_count: 0 });
 
 /**
  * Why a FILE_UPLOAD chunk plan breaks TikTok's media transfer rules, or undefined when it follows them.

@@ -70,6 +70,7 @@ export async function startTestApp(
       DATA_DIR: dataDir,
       PUBLIC_BASE_URL: base,
       PORT: String(port),
+      ANALYTICS_SYNC_PAUSE_MS: "0",
       ...options.env,
       DATABASE_URL: databaseUrl,
     },

@@ -31,7 +31,7 @@ test("the scheduler runs every minute and the analytics sync daily at midnight i
   );
 });
 
-test("an analytics-sync job saves the provider's lifetime counters (no manual wiring)", async () => {
+test("an analytics-sync job saves the account's lifetime counters (no manual wiring)", async () => {
   const insta = await account(app, me, "instagram", "Shop Insta");
   assert.equal(await app.ctx.db("account_metrics").where({ social_account_id: insta }).first(), undefined);
   await producer.send(ANALYTICS_SYNC_QUEUE, {});
@@ -42,6 +42,7 @@ test("an analytics-sync job saves the provider's lifetime counters (no manual wi
   );
   assert.equal(row.user_id, me.user_id);
   assert.ok(row.synced_at instanceof Date);
+  assert.equal(row.source, "sandbox", "a sandbox account's numbers are labelled sandbox");
 });
 
 test("a scheduler job starts the run of an automation slot that just came due", async () => {

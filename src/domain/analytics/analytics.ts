@@ -1,9 +1,10 @@
 /**
  * Saved analytics (service spec 1.7, 2.7 analytics rules, 5.10, 7 rule 5): lifetime counters as of the last
- * sync (`analytics-sync.ts`), only for content published through the service (deliveries). `null` means the
- * network did not report a metric (missing), which is distinct from 0; `coverage` says whether a record is
- * complete, partial or has never been synced. A date window selects the publication cohort by
- * `published_at`, not daily increments. Analytics needs the Pro plan: the pipeline checks the catalog's
+ * successful sync (./sync.ts), only for content published through the service (deliveries). `null` means the
+ * network did not report a metric (missing, listed in `missing`), which is distinct from 0; `coverage` says
+ * whether a record is complete, partial (missing metrics, or a failed last sync with its `sync_error`) or
+ * has never been synced; `source` says whether the numbers are the network's or sandbox numbers. A date
+ * window selects the publication cohort by `published_at`, not daily increments. Analytics needs the Pro plan: the pipeline checks the catalog's
  * `plan: pro`, and `assertAnalyticsPlan` checks again here.
  */
 import { SPEC_LIMITS } from "../../config.ts";
@@ -15,6 +16,7 @@ import { type Owner, ownedBy } from "../owner.ts";
 import { planAtLeast } from "../account/plans.ts";
 
 import type { Network } from "../../providers/social/types.ts";
+import type { MetricsSource } from "./saved-metrics.ts";
 
 export type Coverage = "complete" | "partial" | "none";
 
@@ -33,27 +35,41 @@ export async function assertAnalyticsPlan(db: Knex, userId: string): Promise<voi
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-function coverage(row: Record<string, unknown>, metrics: readonly string[]): Coverage {
-  if (!row.synced_at) return "none";
-  return metrics.every((m) => row[m] !== null && row[m] !== undefined) ? "complete" : "partial";
+const ACCOUNT_METRICS = ["followers", "views", "likes", "comments", "shares"] as const;
+const POST_METRICS = ["views", "reach", "likes", "comments", "shares", "saves"] as const;
+
+/** The metrics-row columns read besides the counters (`m`: the metrics row, `a`: its social account). */
+const STATUS_COLUMNS = ["m.synced_at", "m.source", "m.last_error", "a.mode"] as const;
+
+/** Where saved numbers come from: the row's `source`, else the account's mode (never synced). */
+function sourceOf(row: Record<string, unknown>): MetricsSource {
+  if (row.source === "network" || row.source === "sandbox") return row.source;
+  return row.mode === "live" ? "network" : "sandbox";
 }
 
-const ACCOUNT_METRICS = ["followers", "views", "likes", "comments", "shares"] as const;
-const POST_METRICS = ["views", "likes", "comments", "shares", "saves"] as const;
+/**
+ * The status of a joined metrics row of `metrics`: `coverage` (`none`: no successful sync; `partial`: a
+ * metric the network does not report (`missing`, saved as null) or a failed last sync (`sync_error`, the
+ * values then being those of `synced_at`); else `complete`), `missing`, `source` and `sync_error`.
+ */
+function syncStatus(row: Record<string, unknown>, metrics: readonly string[]) {
+  const synced = Boolean(row.synced_at);
+  const missing = synced ? metrics.filter((m) => row[m] === null || row[m] === undefined) : [];
+  const syncError = typeof row.last_error === "string" ? row.last_error : null;
+  const coverage: Coverage = !synced ? "none" : missing.length > 0 || syncError ? "partial" : "complete";
+  return { coverage, missing, source: sourceOf(row), sync_error: syncError };
+}
 
 /**
  * The saved counters `metrics` of a joined metrics row (each a number, or `null` when the network did not
- * report it), then `synced_at` (ISO 8601 or `null` when never synced) and `coverage`, in that key order.
+ * report it), `synced_at` (ISO 8601 or `null` when never synced) and the row's sync status (`syncStatus`).
  */
-function savedCounters<M extends string>(
-  row: Record<string, unknown>,
-  metrics: readonly M[],
-): Record<M, number | null> & { synced_at: string | null; coverage: Coverage } {
+function savedCounters<M extends string>(row: Record<string, unknown>, metrics: readonly M[]) {
   const counters = Object.fromEntries(metrics.map((m) => [m, num(row[m])])) as Record<M, number | null>;
   return {
     ...counters,
     synced_at: row.synced_at ? new Date(row.synced_at as string | Date).toISOString() : null,
-    coverage: coverage(row, metrics),
+    ...syncStatus(row, metrics),
   };
 }
 
@@ -66,7 +82,7 @@ export async function accountAnalytics(
   const q = db("social_accounts as a")
     .leftJoin("account_metrics as m", "m.social_account_id", "a.id")
     .where(ownedBy(owner, "a"))
-    .select("a.id", "a.network", ...ACCOUNT_METRICS.map((m) => `m.${m}`), "m.synced_at");
+    .select("a.id", "a.network", ...ACCOUNT_METRICS.map((m) => `m.${m}`), ...STATUS_COLUMNS);
   if (f.social_account_id) q.where("a.id", f.social_account_id);
   if (f.network) q.where("a.network", f.network);
   const rows = await q
@@ -90,7 +106,7 @@ export async function postAnalytics(db: Knex, owner: Owner, postId: string) {
     .leftJoin("post_metrics as m", "m.delivery_id", "d.id")
     .where(ownedBy(owner, "d"))
     .where({ "d.post_id": postId, "d.status": "published" })
-    .select("d.id", "a.network", ...POST_METRICS.map((m) => `m.${m}`), "m.synced_at")
+    .select("d.id", "a.network", ...POST_METRICS.map((m) => `m.${m}`), ...STATUS_COLUMNS)
     .orderBy([{ column: "d.published_at" }, { column: "d.id" }])
     .limit(50);
   return {
@@ -117,8 +133,9 @@ const excerpt = (text: string | null | undefined): string | null => {
 };
 
 /**
- * The owner's published deliveries with the most saved views (nulls excluded: ranking uses available views
- * only), at most 5, optionally within a publication window [published_from, published_to] and one network.
+ * The owner's published deliveries with the most saved views (`ranked_by: "views"`; nulls excluded: ranking
+ * uses available views only), at most 5, each with its coverage and source, optionally within a publication
+ * window [published_from, published_to] and one network.
  * @throws ToolError validation_failed for an inverted window.
  */
 export async function bestPerformingContent(
@@ -145,7 +162,16 @@ export async function bestPerformingContent(
     .whereNotNull("m.views")
     .whereNotNull("d.published_at")
     .whereNull("p.deleted_at")
-    .select("d.id", "d.post_id", "d.published_at", "a.network", "m.views", "p.caption", "p.title");
+    .select(
+      "d.id",
+      "d.post_id",
+      "d.published_at",
+      "a.network",
+      ...POST_METRICS.map((m) => `m.${m}`),
+      ...STATUS_COLUMNS,
+      "p.caption",
+      "p.title",
+    );
   if (from) q.where("d.published_at", ">=", from);
   if (to) q.where("d.published_at", "<=", to);
   if (f.network) q.where("a.network", f.network);
@@ -164,7 +190,31 @@ export async function bestPerformingContent(
       network: r.network as Network,
       views: Number(r.views),
       published_at: new Date(r.published_at).toISOString(),
+      coverage: syncStatus(r, POST_METRICS).coverage,
+      source: sourceOf(r),
     })),
+    ranked_by: "views" as const,
     window: { published_from: from ? from.toISOString() : null, published_to: to ? to.toISOString() : null },
   };
+}
+
+/** The metrics sync status of one account, for the settings page. */
+export interface AccountSyncStatus {
+  /** The last successful sync, or null when none succeeded yet. */
+  syncedAt: Date | null;
+  /** Why the last sync failed (safe to show), or null when it succeeded. */
+  lastError: string | null;
+}
+
+/** The metrics sync status of each of `accountIds` that the sync has tried (others are absent). */
+export async function accountSyncStatuses(
+  db: Knex,
+  accountIds: readonly string[],
+): Promise<Map<string, AccountSyncStatus>> {
+  if (accountIds.length === 0) return new Map();
+  const rows: Array<{ social_account_id: string; synced_at: Date | null; last_error: string | null }> =
+    await db("account_metrics")
+      .whereIn("social_account_id", accountIds)
+      .select("social_account_id", "synced_at", "last_error");
+  return new Map(rows.map((r) => [r.social_account_id, { syncedAt: r.synced_at, lastError: r.last_error }]));
 }

@@ -1,126 +1,282 @@
 /**
- * The daily provider metrics sync (service spec 6.3: midnight America/New_York): pulls lifetime counters
- * from the social provider into `account_metrics` (per connected account) and `post_metrics` (per published
- * delivery, i.e. only content published through the service). Counters are saved as of `synced_at`;
- * a metric the network does not report is stored as null (missing), never 0, and listed in `coverage`.
- * An account or post the provider cannot read now keeps its previous saved values.
+ * The daily metrics sync (service spec 6.3: midnight America/New_York, src/operations/worker.ts; once on
+ * demand with `admin analytics sync --now`): reads each social account's lifetime counters and those of
+ * each of its published deliveries (only content published through the service) through the account's
+ * network adapter (`NetworkMetrics` of ctx.providers.networks: the live adapter for live accounts, the
+ * sandbox connector's labelled sandbox numbers for sandbox accounts) into `account_metrics` and
+ * `post_metrics` (./saved-metrics.ts). A metric the network does not report is saved as null and listed as
+ * missing, never 0.
+ *
+ * Per network, calls go one at a time with a pause between them and rate limits waited out (./pacing.ts);
+ * networks run side by side. An account or delivery whose read fails keeps its previous values with the
+ * reason (`last_error`), which makes its coverage partial:
+ * - `NetworkAuthError`: the account becomes `needs_reconnect` (markNeedsReconnect); its posts are not read;
+ * - a network that rate limits for longer than `ANALYTICS_SYNC_MAX_WAIT_SECONDS`: the rest of that network
+ *   is left for the next sync;
+ * - anything else: that account or post only.
+ * Accounts that are not connected are not read (reason recorded); disconnected ones and deleted posts are
+ * skipped. Tokens about to expire are refreshed first (src/domain/social/refresh.ts). Idempotent: upserts
+ * keyed by account and delivery.
  */
 import type { AppContext } from "../../context.ts";
-import { providerAccount } from "../social/accounts.ts";
+import {
+  type MetricsPost,
+  type NetworkAdapter,
+  NetworkAuthError,
+  NetworkError,
+  type NetworkIds,
+} from "../../providers/social/network.ts";
+import { NETWORK_RULES } from "../../providers/social/rules.ts";
+import type { Network } from "../../providers/social/types.ts";
+import { adapterAccount } from "../social/account-settings.ts";
+import { markNeedsReconnect, openAccount } from "../social/accounts.ts";
+import { refreshExpiringTokens } from "../social/refresh.ts";
+import { type NetworkPacer, networkPacer, SyncStopped } from "./pacing.ts";
+import {
+  type AccountKey,
+  type DeliveryKey,
+  type MetricsSource,
+  saveAccountCounters,
+  saveAccountFailure,
+  savePostCounters,
+  savePostFailure,
+} from "./saved-metrics.ts";
 
-export interface MetricCoverage {
-  /** Metrics the network reported at `synced_at`. */
-  available: string[];
-  /** Metrics the network does not report (stored as null). */
-  missing: string[];
-}
-
-/** Splits a counters object into its coverage. */
-export function coverageOf(counters: Record<string, number | null>): MetricCoverage {
-  const keys = Object.keys(counters).sort();
-  return {
-    available: keys.filter((k) => counters[k] !== null),
-    missing: keys.filter((k) => counters[k] === null),
-  };
+/** What one run did for one network. */
+export interface NetworkSyncCounts {
+  accounts_synced: number;
+  accounts_failed: number;
+  posts_synced: number;
+  posts_failed: number;
 }
 
 export interface SyncReport {
-  accounts_synced: number;
-  accounts_skipped: number;
-  posts_synced: number;
-  posts_skipped: number;
+  /** The run's time (ISO 8601): `synced_at` of everything it saved. */
   synced_at: string;
+  /** Counts per network that has accounts (not disconnected). */
+  networks: Partial<Record<Network, NetworkSyncCounts>>;
+}
+
+interface AccountRow extends AccountKey {
+  network: Network;
+  mode: string;
+  status: string;
+}
+
+interface DeliveryRow extends DeliveryKey {
+  social_account_id: string;
+  provider_post_id: string;
+  network_ids: NetworkIds | null;
+  type: string;
+  published_at: Date | null;
+  updated_at: Date;
 }
 
 /**
- * Syncs every social account and published delivery of every workspace. Safe to run concurrently with
- * itself (upserts keyed by account / delivery) and idempotent for a given provider state.
- * @param app the application context (database, sealer to open tokens, clock, logger).
- * @returns counts of synced and skipped records and the sync time.
+ * Runs the sync once over every workspace.
+ * @param app the application context (database, sealer, clock, providers, config.analytics, logger).
+ * @param options.signal aborts waits and network calls (worker shutdown).
+ * @returns the counts per network and the run's time.
  */
-export async function syncAnalytics(app: AppContext): Promise<SyncReport> {
-  const provider = app.providers.social;
-  const syncedAt = app.clock.now();
-  const report: SyncReport = {
-    accounts_synced: 0,
-    accounts_skipped: 0,
-    posts_synced: 0,
-    posts_skipped: 0,
-    synced_at: syncedAt.toISOString(),
-  };
-  const accounts: Array<{ id: string; workspace_id: string; user_id: string }> = await app
+export async function syncAnalytics(
+  app: AppContext,
+  options: { signal?: AbortSignal | undefined } = {},
+): Promise<SyncReport> {
+  // Tokens about to expire are refreshed first (the worker's pass does it every minute; a sync run from the
+  // command line after a pause of the worker must not read with expired tokens).
+  await refreshExpiringTokens(app);
+  const at = app.clock.now();
+  const report: SyncReport = { synced_at: at.toISOString(), networks: {} };
+  const accounts: AccountRow[] = await app
     .db("social_accounts")
-    .select("id", "workspace_id", "user_id")
+    .whereNot({ status: "disconnected" })
+    .select({ social_account_id: "id" }, "workspace_id", "user_id", "network", "mode", "status")
     .orderBy("id");
-  for (const a of accounts) {
-    try {
-      const account = await providerAccount(app.db, app.sealer, a.id);
-      const counters = await provider.accountCounters(account);
-      if (!counters) {
-        report.accounts_skipped += 1;
-        continue;
+  const deliveries: DeliveryRow[] = await app
+    .db("deliveries as d")
+    .join("posts as p", "p.id", "d.post_id")
+    .where("d.status", "published")
+    .whereNotNull("d.provider_post_id")
+    .whereNull("p.deleted_at")
+    .select(
+      { delivery_id: "d.id" },
+      "d.workspace_id",
+      "d.user_id",
+      "d.post_id",
+      "d.social_account_id",
+      "d.provider_post_id",
+      "d.network_ids",
+      "d.published_at",
+      "d.updated_at",
+      "p.type",
+    )
+    .orderBy([{ column: "d.published_at" }, { column: "d.id" }]);
+  const postsOf = groupBy(deliveries, (d) => d.social_account_id);
+  const byNetwork = groupBy(accounts, (a) => a.network);
+
+  await Promise.all(
+    [...byNetwork].map(async ([network, rows]) => {
+      const counts = { accounts_synced: 0, accounts_failed: 0, posts_synced: 0, posts_failed: 0 };
+      report.networks[network] = counts;
+      const pacer = networkPacer(NETWORK_RULES[network].label, {
+        pauseMs: app.config.analytics.syncPauseMs,
+        maxWaitSeconds: app.config.analytics.syncMaxWaitSeconds,
+        signal: options.signal,
+      });
+      for (const row of rows) {
+        const posts = postsOf.get(row.social_account_id) ?? [];
+        try {
+          await syncAccount(app, { row, posts, pacer, counts, at }, options.signal);
+        } catch (err) {
+          // Not a network answer (the database, a token that cannot be opened): this account only.
+          app.log.error(
+            { social_account_id: row.social_account_id, err: { name: (err as Error)?.name } },
+            "analytics sync: account skipped",
+          );
+        }
       }
-      await app
-        .db("account_metrics")
-        .insert({
-          workspace_id: a.workspace_id,
-          user_id: a.user_id,
-          social_account_id: a.id,
-          ...counters,
-          coverage: JSON.stringify(coverageOf({ ...counters })),
-          synced_at: syncedAt,
-        })
-        .onConflict("social_account_id")
-        .merge(["followers", "views", "likes", "comments", "shares", "coverage", "synced_at"]);
-      report.accounts_synced += 1;
-    } catch (err) {
-      report.accounts_skipped += 1;
-      app.log.warn(
-        { social_account_id: a.id, err: { name: (err as Error)?.name } },
-        "analytics sync: account failed",
-      );
-    }
-  }
-  const deliveries: Array<{
-    id: string;
-    workspace_id: string;
-    user_id: string;
-    post_id: string;
-    social_account_id: string;
-    provider_post_id: string | null;
-  }> = await app
-    .db("deliveries")
-    .where({ status: "published" })
-    .whereNotNull("provider_post_id")
-    .select("id", "workspace_id", "user_id", "post_id", "social_account_id", "provider_post_id")
-    .orderBy("id");
-  for (const d of deliveries) {
-    try {
-      const account = await providerAccount(app.db, app.sealer, d.social_account_id);
-      const counters = await provider.postCounters(account, d.provider_post_id!);
-      if (!counters) {
-        report.posts_skipped += 1;
-        continue;
-      }
-      await app
-        .db("post_metrics")
-        .insert({
-          workspace_id: d.workspace_id,
-          user_id: d.user_id,
-          delivery_id: d.id,
-          post_id: d.post_id,
-          ...counters,
-          coverage: JSON.stringify(coverageOf({ ...counters })),
-          synced_at: syncedAt,
-        })
-        .onConflict("delivery_id")
-        .merge(["views", "likes", "comments", "shares", "saves", "coverage", "synced_at"]);
-      report.posts_synced += 1;
-    } catch (err) {
-      report.posts_skipped += 1;
-      app.log.warn({ delivery_id: d.id, err: { name: (err as Error)?.name } }, "analytics sync: post failed");
-    }
-  }
-  app.log.info(report, "analytics sync finished");
+    }),
+  );
+  app.log.info({ synced_at: report.synced_at, networks: report.networks }, "analytics sync finished");
   return report;
+}
+
+interface AccountJob {
+  row: AccountRow;
+  posts: DeliveryRow[];
+  pacer: NetworkPacer;
+  counts: NetworkSyncCounts;
+  at: Date;
+}
+
+/** How the reason of a skipped account words its status. */
+const NOT_CONNECTED: Record<string, string> = {
+  needs_reconnect: "needs reconnecting",
+  expired: "has expired",
+  error: "is in error",
+};
+
+/** The outcome of one read: its failure is already saved; `stop` ends the account's remaining reads. */
+type ReadOutcome = { ok: true } | { ok: false; stop: boolean; reason: string };
+
+/** Reads one account and then its posts (see the module comment for what a failure does). */
+async function syncAccount(
+  app: AppContext,
+  { row, posts, pacer, counts, at }: AccountJob,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const label = NETWORK_RULES[row.network].label;
+  let source: MetricsSource = row.mode === "live" ? "network" : "sandbox";
+  const failPosts = async (rest: DeliveryRow[], reason: string) => {
+    for (const p of rest) {
+      await savePostFailure(app.db, deliveryKey(p), source, reason, at);
+      counts.posts_failed += 1;
+    }
+  };
+  const failAll = async (reason: string) => {
+    await saveAccountFailure(app.db, accountKey(row), source, reason, at);
+    counts.accounts_failed += 1;
+    await failPosts(posts, reason);
+  };
+  if (pacer.stopped) return failAll(pacer.stopped);
+  if (row.status !== "connected")
+    return failAll(
+      `the ${label} account ${NOT_CONNECTED[row.status] ?? `is ${row.status}`}: reconnect it on /settings/social`,
+    );
+  let adapter: NetworkAdapter;
+  try {
+    adapter = app.providers.networks.forAccount(row.network, row.mode === "live" ? "live" : "sandbox");
+  } catch {
+    return failAll(
+      `no ${label} app is configured (${row.network.toUpperCase()}_CLIENT_ID) to read this account`,
+    );
+  }
+  source = adapter.mode === "live" ? "network" : "sandbox";
+  const metrics = adapter.metrics;
+  if (!metrics) return failAll(`the ${label} adapter reads no metrics`);
+  const account = adapterAccount(await openAccount(app.db, app.sealer, row.social_account_id));
+
+  /** Runs one paced read and saves its counters, or its failure (safe reason). */
+  const read = async <C>(
+    call: () => Promise<C>,
+    save: (counters: C) => Promise<void>,
+    fail: (reason: string) => Promise<void>,
+    what: Record<string, string>,
+  ): Promise<ReadOutcome> => {
+    let counters: C;
+    try {
+      counters = await pacer.run(call);
+    } catch (err) {
+      const name = (err as Error)?.name;
+      app.log.warn({ ...what, network: row.network, err: { name } }, "analytics sync: read failed");
+      let outcome: ReadOutcome;
+      if (err instanceof NetworkAuthError) {
+        await markNeedsReconnect(app.db, row.social_account_id, err.message, app.clock.now());
+        outcome = {
+          ok: false,
+          stop: true,
+          reason: `the ${label} account needs to be reconnected on /settings/social: ${err.message}`,
+        };
+      } else if (err instanceof SyncStopped) outcome = { ok: false, stop: true, reason: err.message };
+      else {
+        const reason = err instanceof NetworkError ? err.message : `internal error (${name})`;
+        outcome = { ok: false, stop: false, reason };
+      }
+      await fail(outcome.reason);
+      return outcome;
+    }
+    await save(counters);
+    return { ok: true };
+  };
+
+  const accountRead = await read(
+    () => metrics.account(account, signal),
+    (c) => saveAccountCounters(app.db, accountKey(row), c, source, at),
+    (reason) => saveAccountFailure(app.db, accountKey(row), source, reason, at),
+    { social_account_id: row.social_account_id },
+  );
+  if (accountRead.ok) counts.accounts_synced += 1;
+  else counts.accounts_failed += 1;
+  if (!accountRead.ok && accountRead.stop) return failPosts(posts, accountRead.reason);
+  for (const [i, p] of posts.entries()) {
+    const post: MetricsPost = {
+      networkPostId: p.provider_post_id,
+      networkIds: p.network_ids ?? {},
+      type: p.type,
+      publishedAt: p.published_at ?? p.updated_at,
+    };
+    const postRead = await read(
+      () => metrics.post(account, post, signal),
+      (c) => savePostCounters(app.db, deliveryKey(p), c, source, at),
+      (reason) => savePostFailure(app.db, deliveryKey(p), source, reason, at),
+      { delivery_id: p.delivery_id },
+    );
+    if (postRead.ok) counts.posts_synced += 1;
+    else counts.posts_failed += 1;
+    if (!postRead.ok && postRead.stop) return failPosts(posts.slice(i + 1), postRead.reason);
+  }
+}
+
+const accountKey = (r: AccountRow): AccountKey => ({
+  workspace_id: r.workspace_id,
+  user_id: r.user_id,
+  social_account_id: r.social_account_id,
+});
+
+const deliveryKey = (r: DeliveryRow): DeliveryKey => ({
+  workspace_id: r.workspace_id,
+  user_id: r.user_id,
+  delivery_id: r.delivery_id,
+  post_id: r.post_id,
+});
+
+/** `rows` grouped by `key`, in their order. */
+function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const r of rows) {
+    const list = out.get(key(r));
+    if (list) list.push(r);
+    else out.set(key(r), [r]);
+  }
+  return out;
 }

@@ -171,19 +171,6 @@ export async function openAccount(db: Knex, sealer: Sealer, accountId: string): 
   };
 }
 
-/** The provider's view of an account (analytics), with its access token opened. Never returned to a tool. */
-export async function providerAccount(db: Knex, sealer: Sealer, accountId: string): Promise<ProviderAccount> {
-  const a = await openAccount(db, sealer, accountId);
-  return {
-    id: a.id,
-    network: a.network,
-    handle: a.handle,
-    status: a.status,
-    mode: a.mode,
-    accessToken: a.accessToken,
-  };
-}
-
 /** The sealed token columns for `tokens`; a missing refresh token keeps the stored one (never lost). */
 function tokenColumns(sealer: Sealer, tokens: TokenSet): Record<string, unknown> {
   return {

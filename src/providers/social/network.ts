@@ -256,6 +256,33 @@ export interface NetworkMetrics {
   post(account: AdapterAccount, post: MetricsPost, signal?: AbortSignal): Promise<PostCounters>;
 }
 
+/** All six post counters null: a post the network reports nothing for (e.g. no public id yet). */
+export const NO_POST_COUNTERS: PostCounters = {
+  views: null,
+  reach: null,
+  likes: null,
+  comments: null,
+  shares: null,
+  saves: null,
+};
+
+/**
+ * Refuses a metrics read the account's grant cannot make: when the granted scopes are known (non-empty) and
+ * lack any of `scopes` (an account connected before the analytics scopes were asked for), throws a
+ * `NetworkRejectedError` asking to reconnect. Not a `NetworkAuthError`: the account still publishes, so it
+ * must not become `needs_reconnect`. Unknown scopes (`[]`, e.g. `admin social connect`) are tried.
+ * @throws NetworkRejectedError naming the missing scopes.
+ */
+export function requireMetricsScopes(account: AdapterAccount, scopes: readonly string[]): void {
+  const granted = account.tokens.scopes;
+  if (granted.length === 0) return;
+  const missing = scopes.filter((s) => !granted.includes(s));
+  if (missing.length > 0)
+    throw new NetworkRejectedError(
+      `the account was connected without the ${missing.join(", ")} permission; reconnect it on /settings/social to sync its metrics`,
+    );
+}
+
 /**
  * One per-account publishing default shown on /settings/social (service spec 1.11: what a tool cannot
  * express), e.g. the Pinterest board or the YouTube privacy. Saved in the account's `settings` under `key`

@@ -1,7 +1,8 @@
 /**
- * The social network provider boundary (service spec 1.8, 2.7): the registry of network adapters (connect
- * and publish, ./network.ts) and the analytics counters. Credentials reach a provider only as opened
- * (decrypted) values inside this boundary; they are never returned to callers or serialized.
+ * The social network provider boundary (service spec 1.8, 2.7): the networks, the account as a provider sees
+ * it and the analytics counters the adapters' `NetworkMetrics` return (./network.ts). Credentials reach a
+ * provider only as opened (decrypted) values inside this boundary; they are never returned to callers or
+ * serialized.
  */
 
 /** The seven integrated networks (DESIGN.md section 4). `tiktok` is the short-video network. */
@@ -25,7 +26,7 @@ export interface ProviderAccount {
   accessToken?: string | undefined;
 }
 
-/** Lifetime counters as reported by the network; `null` = the network does not report it (missing, not 0). */
+/** Lifetime counters of an account as the network reports them; `null` = not reported (missing, not 0). */
 export interface AccountCounters {
   followers: number | null;
   views: number | null;
@@ -34,21 +35,13 @@ export interface AccountCounters {
   shares: number | null;
 }
 
+/** Lifetime counters of a published post as the network reports them; `null` = not reported. */
 export interface PostCounters {
   views: number | null;
-  /** Unique accounts reached (Instagram `reach`, Facebook `post_impressions_unique`, ...). */
+  /** Unique accounts reached (Instagram `reach`, Facebook `post_total_media_view_unique`, ...). */
   reach: number | null;
   likes: number | null;
   comments: number | null;
   shares: number | null;
   saves: number | null;
-}
-
-/** Analytics counters of accounts and published posts (service spec 6.3). */
-export interface SocialProvider {
-  readonly name: string;
-  /** Current lifetime counters of the account, or undefined when the account cannot be read now. */
-  accountCounters(account: ProviderAccount): Promise<AccountCounters | undefined>;
-  /** Current lifetime counters of a published post, or undefined when it cannot be read now. */
-  postCounters(account: ProviderAccount, providerPostId: string): Promise<PostCounters | undefined>;
 }

@@ -1,4 +1,7 @@
-/** get_account_analytics (Pro): saved lifetime counters per connected account as of the last sync. */
+/**
+ * get_account_analytics (Pro): saved lifetime counters per connected account as of its last successful sync,
+ * with coverage, missing metrics, source (network or sandbox) and the last sync error.
+ */
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { accountAnalytics, assertAnalyticsPlan } from "../../domain/analytics/analytics.ts";
 import { ownerOf } from "../../domain/owner.ts";

@@ -1,4 +1,4 @@
-/** get_best_performing_content (Pro): up to 5 published deliveries ranked by available saved views. */
+/** get_best_performing_content (Pro): up to 5 published deliveries ranked by saved views (`ranked_by`). */
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { assertAnalyticsPlan, bestPerformingContent } from "../../domain/analytics/analytics.ts";
 import { ownerOf } from "../../domain/owner.ts";

@@ -1,4 +1,7 @@
-/** get_post_analytics (Pro): saved counters of each published delivery of an owned post. */
+/**
+ * get_post_analytics (Pro): saved counters of each published delivery of an owned post, with coverage,
+ * missing metrics, source (network or sandbox) and the last sync error.
+ */
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { assertAnalyticsPlan, postAnalytics } from "../../domain/analytics/analytics.ts";
 import { ownerOf } from "../../domain/owner.ts";

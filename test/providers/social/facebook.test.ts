@@ -2,7 +2,8 @@
  * The live Facebook Pages adapter against the provider-shaped fake (test/fakes/facebook.ts) through
  * SOCIAL_HTTP_OVERRIDE: connect (dialog, code, long-lived token, granted permissions, one account per Page
  * with its Page token), text, single photo, 6-photo post (unpublished photos + attached_media), video with
- * processing, and the faults (lost answer to the feed post, 429, revoked token).
+ * processing, the faults (lost answer to the feed post, 429, revoked token), and the metrics of the analytics
+ * sync (Page followers, post reactions/comments/shares and insights, nulls for what Facebook does not give).
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -12,6 +13,7 @@ import {
   type JobMedia,
   NetworkAuthError,
   NetworkRateLimitError,
+  NetworkRejectedError,
   NetworkTransientError,
 } from "../../../src/providers/social/network.ts";
 import { FB_GRAPH_HOST, type FacebookPage, facebookFake } from "../../fakes/facebook.ts";
@@ -56,7 +58,12 @@ describe("connect", () => {
     const back = new URL(res.headers.get("location")!);
     assert.equal(back.searchParams.get("state"), "s1");
     const tokens = await a.oauth.exchangeCode({ code: back.searchParams.get("code")!, redirectUri });
-    assert.deepEqual(tokens.scopes, ["pages_show_list", "pages_manage_posts", "pages_read_engagement"]);
+    assert.deepEqual(tokens.scopes, [
+      "pages_show_list",
+      "pages_manage_posts",
+      "pages_read_engagement",
+      "read_insights",
+    ]);
     const accounts = await a.oauth.accounts(tokens);
     assert.deepEqual(
       accounts.map((x) => [x.networkAccountId, x.handle, x.tokens?.accessToken]),
@@ -170,5 +177,94 @@ describe("faults", () => {
     });
     const ok = await drive(adapter().publisher, pageJob(other, { caption: "fine", type: "text", media: [] }));
     assert.equal(ok.result.state, "published");
+  });
+});
+
+describe("metrics", () => {
+  const grant = ["pages_show_list", "pages_manage_posts", "pages_read_engagement", "read_insights"];
+  const accountOf = (page: FacebookPage, scopes = grant) => ({
+    ...pageJob(page, { type: "text", media: [] }).account,
+    tokens: { accessToken: page.accessToken, scopes },
+  });
+  const published = async (page: FacebookPage, input: { type: string; media: JobMedia[] }) => {
+    const job = pageJob(page, { caption: "Counted", ...input });
+    const { result } = await drive(adapter().publisher, job);
+    if (result.state !== "published") throw new Error("not published");
+    return {
+      networkPostId: result.networkPostId,
+      networkIds: job.delivery.networkIds,
+      type: input.type,
+      publishedAt: new Date(),
+    };
+  };
+
+  test("Page followers; a photo post's reactions, comments, shares, views and reach; saves null", async () => {
+    const page = fb.addUser({ name: "Mo", pages: ["Mo Bakery"] }).pages[0]!;
+    fb.followers.set(page.id, 812);
+    const post = await published(page, { type: "image", media: [slides[0]!] });
+    fb.postStats.set(post.networkPostId, { reactions: 40, comments: 6, shares: 3, views: 2200, reach: 1900 });
+    const metrics = adapter().metrics!;
+    assert.deepEqual(await metrics.account(accountOf(page)), {
+      followers: 812,
+      views: null,
+      likes: null,
+      comments: null,
+      shares: null,
+    });
+    assert.deepEqual(await metrics.post(accountOf(page), post), {
+      views: 2200,
+      reach: 1900,
+      likes: 40,
+      comments: 6,
+      shares: 3,
+      saves: null,
+    });
+  });
+
+  test("a video's counters come from its Page post; no shares is 0, no insights is null", async () => {
+    const page = fb.addUser({ name: "Vi", pages: ["Vi Films"] }).pages[0]!;
+    const post = await published(page, { type: "video", media: [clip] });
+    assert.equal(post.networkPostId, post.networkIds.videoId, "a video delivery keeps the video id");
+    const pagePost = fb.videos.get(post.networkPostId)!.postId;
+    fb.postStats.set(pagePost, { reactions: 5, comments: 1 });
+    assert.deepEqual(await adapter().metrics!.post(accountOf(page), post), {
+      views: null,
+      reach: null,
+      likes: 5,
+      comments: 1,
+      shares: 0,
+      saves: null,
+    });
+    assert.equal(server.hitsFor(FB_GRAPH_HOST, `/${pagePost}/insights`).length, 1);
+  });
+
+  test("without read_insights in the grant: a reconnect reason, nothing asked", async () => {
+    const page = fb.addUser({ name: "Ol", pages: ["Ol"] }).pages[0]!;
+    const post = await published(page, { type: "text", media: [] });
+    const before = server.hits.length;
+    await assert.rejects(
+      adapter().metrics!.post(accountOf(page, grant.slice(0, 3)), post),
+      (e: unknown) =>
+        e instanceof NetworkRejectedError &&
+        !(e instanceof NetworkAuthError) &&
+        /read_insights/.test(e.message),
+    );
+    assert.equal(server.hits.length, before);
+  });
+
+  test("429 on the post: NetworkRateLimitError with the wait; a revoked Page token: NetworkAuthError", async () => {
+    const user = fb.addUser({ name: "Ra", pages: ["Ra"] });
+    const page = user.pages[0]!;
+    const post = await published(page, { type: "text", media: [] });
+    server.fault(
+      { host: FB_GRAPH_HOST, path: `/${post.networkPostId}`, method: "GET" },
+      { kind: "rate_limit", retryAfterSeconds: 15 },
+    );
+    await assert.rejects(
+      adapter().metrics!.post(accountOf(page), post),
+      (e: unknown) => e instanceof NetworkRateLimitError && e.retryAfterSeconds === 15,
+    );
+    fb.revokeUser(user.id);
+    await assert.rejects(adapter().metrics!.account(accountOf(page)), NetworkAuthError);
   });
 });

@@ -2,7 +2,8 @@
  * The live Instagram adapter against the provider-shaped fake (test/fakes/instagram.ts) through
  * SOCIAL_HTTP_OVERRIDE: connect (authorize redirect, code exchange, long-lived token, account id beyond
  * 2^53, refresh), publishing (6-slide carousel, single image, Reels, JPEG only), publishing limit, and the
- * faults (crash after the container, lost media_publish answer, 429 with Retry-After, revoked token).
+ * faults (crash after the container, lost media_publish answer, 429 with Retry-After, revoked token), and the
+ * metrics of the analytics sync (followers_count, media insights, nulls for what Instagram does not give).
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -12,6 +13,7 @@ import {
   type JobMedia,
   NetworkAuthError,
   NetworkRateLimitError,
+  NetworkRejectedError,
   NetworkTransientError,
 } from "../../../src/providers/social/network.ts";
 import { type InstagramFake, IG_GRAPH_HOST, instagramFake } from "../../fakes/instagram.ts";
@@ -57,7 +59,7 @@ describe("connect", () => {
     assert.match(url, /^https:\/\/www\.instagram\.com\/oauth\/authorize\?/);
     assert.equal(
       new URL(url).searchParams.get("scope"),
-      "instagram_business_basic,instagram_business_content_publish",
+      "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights",
     );
     const res = await fetch(http.overrideUrl(url), { redirect: "manual" });
     assert.equal(res.status, 302);
@@ -66,7 +68,11 @@ describe("connect", () => {
     assert.equal(back.searchParams.get("state"), "st-1");
     const tokens = await a.oauth.exchangeCode({ code: back.searchParams.get("code")!, redirectUri });
     assert.ok(tokens.expiresAt && tokens.expiresAt.getTime() > Date.now() + 50 * 86_400_000, "60-day token");
-    assert.deepEqual(tokens.scopes, ["instagram_business_basic", "instagram_business_content_publish"]);
+    assert.deepEqual(tokens.scopes, [
+      "instagram_business_basic",
+      "instagram_business_content_publish",
+      "instagram_business_manage_insights",
+    ]);
     const accounts = await a.oauth.accounts(tokens);
     assert.equal(accounts.length, 1);
     assert.equal(accounts[0]!.networkAccountId, user.userId, "all digits of the id survive");
@@ -325,5 +331,104 @@ describe("faults", () => {
       media: [slides[5]!],
     });
     assert.equal((await drive(a.publisher, ok)).result.state, "published");
+  });
+});
+
+describe("metrics", () => {
+  const insightsScopes = {
+    scopes: [
+      "instagram_business_basic",
+      "instagram_business_content_publish",
+      "instagram_business_manage_insights",
+    ],
+  };
+  /** Publishes one image for `user` and returns the job (its account) and the media id. */
+  const publishedImage = async (user: { userId: string; accessToken: string }, scopes = insightsScopes) => {
+    const job = jobFor({
+      network: "instagram",
+      networkAccountId: user.userId,
+      tokens: { accessToken: user.accessToken, ...scopes },
+      type: "image",
+      media: [slides[0]!],
+    });
+    const { result } = await drive(adapter().publisher, job);
+    assert.equal(result.state, "published");
+    if (result.state !== "published") throw new Error("not published");
+    const post = {
+      networkPostId: result.networkPostId,
+      networkIds: job.delivery.networkIds,
+      type: "image",
+      publishedAt: new Date(),
+    };
+    return { account: job.account, post };
+  };
+
+  test("followers_count, media insights with exact numbers; what Instagram does not give is null", async () => {
+    const user = ig.addUser({ username: "metrics.shop" });
+    ig.followers.set(user.userId, 4321);
+    const { account, post } = await publishedImage(user);
+    ig.insights.set(post.networkPostId, { views: 1500, reach: 1200, likes: 87, comments: 9, shares: 4 });
+    const metrics = adapter().metrics!;
+    assert.deepEqual(await metrics.account(account), {
+      followers: 4321,
+      views: null,
+      likes: null,
+      comments: null,
+      shares: null,
+    });
+    assert.deepEqual(
+      await metrics.post(account, post),
+      { views: 1500, reach: 1200, likes: 87, comments: 9, shares: 4, saves: null },
+      "`saved` not in Instagram's answer: null, not 0",
+    );
+    assert.equal(server.hitsFor(IG_GRAPH_HOST, `/${post.networkPostId}/insights`).length, 1);
+    ig.insights.set(post.networkPostId, { views: 0, reach: 0, likes: 0, comments: 0, shares: 0, saved: 0 });
+    assert.deepEqual(await metrics.post(account, post), {
+      views: 0,
+      reach: 0,
+      likes: 0,
+      comments: 0,
+      shares: 0,
+      saves: 0,
+    });
+  });
+
+  test("too few viewers: every counter null; without the insights permission: a reconnect reason, no call", async () => {
+    const user = ig.addUser({ username: "quiet.shop" });
+    const { account, post } = await publishedImage(user);
+    ig.insights.set(post.networkPostId, "not_enough_viewers");
+    const metrics = adapter().metrics!;
+    assert.deepEqual(await metrics.post(account, post), {
+      views: null,
+      reach: null,
+      likes: null,
+      comments: null,
+      shares: null,
+      saves: null,
+    });
+    const before = server.hitsFor(IG_GRAPH_HOST, `/${post.networkPostId}/insights`).length;
+    const old = { ...account, tokens: { ...account.tokens, scopes: ["instagram_business_basic"] } };
+    await assert.rejects(metrics.post(old, post), (e: unknown) => {
+      assert.ok(e instanceof NetworkRejectedError && !(e instanceof NetworkAuthError));
+      assert.match(e.message, /instagram_business_manage_insights.*reconnect/);
+      return true;
+    });
+    assert.equal(server.hitsFor(IG_GRAPH_HOST, `/${post.networkPostId}/insights`).length, before);
+  });
+
+  test("429 on insights: NetworkRateLimitError with the wait; a revoked token: NetworkAuthError", async () => {
+    const user = ig.addUser({ username: "busy.shop" });
+    const { account, post } = await publishedImage(user);
+    server.fault(
+      { host: IG_GRAPH_HOST, path: `/${post.networkPostId}/insights` },
+      { kind: "rate_limit", retryAfterSeconds: 30 },
+    );
+    const metrics = adapter().metrics!;
+    await assert.rejects(
+      metrics.post(account, post),
+      (e: unknown) => e instanceof NetworkRateLimitError && e.retryAfterSeconds === 30,
+    );
+    ig.revokeUser(user.userId);
+    await assert.rejects(metrics.account(account), NetworkAuthError);
   });
 });

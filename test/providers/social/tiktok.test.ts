@@ -2,7 +2,9 @@
  * The live TikTok adapter against the provider-shaped fake (test/fakes/tiktok.ts) through
  * SOCIAL_HTTP_OVERRIDE: connect (client_key, 24 h token, refresh), creator_info, video by FILE_UPLOAD chunks
  * with status/fetch polling until PUBLISH_COMPLETE and the public id arriving later, photo posts by
- * PULL_FROM_URL (JPEG accepted, PNG refused), the chunk rules, the review options, and the faults.
+ * PULL_FROM_URL (JPEG accepted, PNG refused), the chunk rules, the review options, the faults, and the
+ * metrics of the analytics sync (user.info.stats, video/query by the public id, nulls for what TikTok does
+ * not give).
  */
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -10,6 +12,7 @@ import { describe, test } from "node:test";
 import { createSocialHttp } from "../../../src/providers/social/http.ts";
 import {
   NetworkAuthError,
+  NetworkRateLimitError,
   NetworkRejectedError,
   NetworkTransientError,
   type TokenSet,
@@ -115,7 +118,13 @@ describe("connect", () => {
     const hours = (tokens.expiresAt!.getTime() - Date.now()) / 3_600_000;
     assert.ok(hours > 23 && hours <= 24, "24 h access token");
     assert.ok(tokens.refreshExpiresAt!.getTime() > Date.now() + 300 * 86_400_000);
-    assert.deepEqual(tokens.scopes, ["user.info.basic", "user.info.profile", "video.publish"]);
+    assert.deepEqual(tokens.scopes, [
+      "user.info.basic",
+      "user.info.profile",
+      "user.info.stats",
+      "video.list",
+      "video.publish",
+    ]);
     const [account] = await a.oauth.accounts(tokens);
     assert.equal(account!.networkAccountId, c.openId);
     assert.equal(account!.handle, "mugs.co");
@@ -386,5 +395,120 @@ describe("review options", () => {
     );
     const own = validateReviewChoice({ ...choice, disclose: true, yourBrand: true }, creator, v);
     assert.ok("options" in own && own.options.brand_organic_toggle && !own.options.brand_content_toggle);
+  });
+});
+
+describe("metrics", () => {
+  const statsScopes = (c: TikTokCreator, scopes?: string[]): TokenSet => ({
+    ...tokensOf(c),
+    scopes: scopes ?? [
+      "user.info.basic",
+      "user.info.profile",
+      "user.info.stats",
+      "video.list",
+      "video.publish",
+    ],
+  });
+  const accountOf = (c: TikTokCreator, scopes?: string[]) => ({
+    ...ttJob(c, { type: "video", media: [clip] }).account,
+    tokens: statsScopes(c, scopes),
+  });
+
+  test("follower_count and likes_count; a published video's counters by its public id; reach, saves null", async () => {
+    const c = tt.addCreator({ username: "counted" });
+    tt.stats.set(c.openId, {
+      follower_count: 5120,
+      following_count: 12,
+      likes_count: 40_300,
+      video_count: 7,
+    });
+    const job = ttJob(c, { type: "video", media: [clip], options: publicOptions });
+    const { result } = await drive(adapter().publisher, job);
+    if (result.state !== "published") throw new Error("not published");
+    Object.assign(tt.videos.get(result.networkPostId)!, {
+      view_count: 9876,
+      like_count: 543,
+      comment_count: 21,
+      share_count: 8,
+    });
+    const metrics = adapter().metrics!;
+    assert.deepEqual(await metrics.account(accountOf(c)), {
+      followers: 5120,
+      views: null,
+      likes: 40_300,
+      comments: null,
+      shares: null,
+    });
+    const post = {
+      networkPostId: result.networkPostId,
+      networkIds: job.delivery.networkIds,
+      type: "video",
+      publishedAt: new Date(),
+    };
+    assert.deepEqual(await metrics.post(accountOf(c), post), {
+      views: 9876,
+      reach: null,
+      likes: 543,
+      comments: 21,
+      shares: 8,
+      saves: null,
+    });
+  });
+
+  test("no public id (SELF_ONLY): all null without a call; a post TikTok no longer returns; a missing scope", async () => {
+    const c = tt.addCreator({ username: "hidden" });
+    const job = ttJob(c, {
+      type: "video",
+      media: [clip],
+      options: { ...publicOptions, privacy_level: "SELF_ONLY" },
+    });
+    const { result } = await drive(adapter().publisher, job);
+    if (result.state !== "published") throw new Error("not published");
+    const before = server.hitsFor(TT_API_HOST, "/v2/video/query/").length;
+    const metrics = adapter().metrics!;
+    const post = { networkIds: job.delivery.networkIds, type: "video", publishedAt: new Date() };
+    assert.deepEqual(await metrics.post(accountOf(c), { ...post, networkPostId: result.networkPostId }), {
+      views: null,
+      reach: null,
+      likes: null,
+      comments: null,
+      shares: null,
+      saves: null,
+    });
+    assert.equal(server.hitsFor(TT_API_HOST, "/v2/video/query/").length, before);
+    const someoneElses = tt.addVideo(tt.addCreator({ username: "else" }).openId, { view_count: 5 });
+    await assert.rejects(
+      metrics.post(accountOf(c), { ...post, networkIds: {}, networkPostId: someoneElses }),
+      (e: unknown) => e instanceof NetworkRejectedError && /did not return this post/.test(e.message),
+    );
+    await assert.rejects(
+      metrics.account(accountOf(c, ["user.info.basic", "video.publish"])),
+      (e: unknown) =>
+        e instanceof NetworkRejectedError &&
+        !(e instanceof NetworkAuthError) &&
+        /user\.info\.stats/.test(e.message),
+    );
+  });
+
+  test("429 on video/query: NetworkRateLimitError with the wait; a revoked token: NetworkAuthError", async () => {
+    const c = tt.addCreator({ username: "rl.metrics" });
+    const id = tt.addVideo(c.openId, { view_count: 1 });
+    const post = { networkPostId: id, networkIds: {}, type: "video", publishedAt: new Date() };
+    server.fault(
+      { host: TT_API_HOST, path: "/v2/video/query/" },
+      {
+        kind: "rate_limit",
+        retryAfterSeconds: 20,
+        body: { data: {}, error: { code: "rate_limit_exceeded", message: "slow down", log_id: "x" } },
+      },
+    );
+    const metrics = adapter().metrics!;
+    await assert.rejects(
+      metrics.post(accountOf(c), post),
+      (e: unknown) => e instanceof NetworkRateLimitError && e.retryAfterSeconds === 20,
+    );
+    assert.equal((await metrics.post(accountOf(c), post)).views, 1);
+    tt.revokeCreator(c.openId);
+    await assert.rejects(metrics.account(accountOf(c)), NetworkAuthError);
   });
 });

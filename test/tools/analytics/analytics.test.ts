@@ -1,8 +1,13 @@
-/** syncAnalytics and the Pro analytics tools: saved lifetime counters, null vs 0, coverage, cohorts, top 5. */
+/**
+ * syncAnalytics over sandbox accounts and the Pro analytics tools: saved lifetime counters (the sandbox
+ * connector's, labelled `source: "sandbox"`), null vs 0, missing metrics, coverage, a not-connected account's
+ * sync error, cohorts, top 5 by views.
+ */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { syncAnalytics } from "../../../src/domain/analytics/sync.ts";
-import { sandboxAnalytics } from "../../../src/providers/social/sandbox/analytics.ts";
+import { adapterAccount } from "../../../src/domain/social/account-settings.ts";
+import { openAccount } from "../../../src/domain/social/accounts.ts";
 import { handler as accountHandler } from "../../../src/tools/analytics/get_account_analytics.ts";
 import { handler as bestHandler } from "../../../src/tools/analytics/get_best_performing_content.ts";
 import { handler as postHandler } from "../../../src/tools/analytics/get_post_analytics.ts";
@@ -58,6 +63,7 @@ test("before any sync, counters are null and coverage is none (missing, not zero
     assert.equal(a.synced_at, null);
     assert.equal(a.coverage, "none");
     assert.equal(a.views, null);
+    assert.deepEqual([a.source, a.missing, a.sync_error], ["sandbox", [], null]);
   }
   const p = await inline(app, me, postAnalytics, { post_id: posts[0]! });
   assert.equal(p.data.deliveries.length, 2);
@@ -65,30 +71,49 @@ test("before any sync, counters are null and coverage is none (missing, not zero
   assert.deepEqual((await inline(app, me, best, {})).data.items, []);
 });
 
-test("syncAnalytics saves provider counters; unreported metrics stay null and make coverage partial", async () => {
+test("syncAnalytics saves the sandbox counters labelled sandbox; unreported metrics are null and missing", async () => {
   const report = await syncAnalytics(app.ctx);
-  assert.ok(report.accounts_synced >= 2);
-  assert.ok(report.accounts_skipped >= 1, "the expired account cannot be read");
-  assert.ok(report.posts_synced >= 8);
+  assert.deepEqual(report.networks.instagram, {
+    accounts_synced: 1,
+    accounts_failed: 0,
+    posts_synced: 4,
+    posts_failed: 0,
+  });
+  assert.deepEqual(report.networks.linkedin, {
+    accounts_synced: 1,
+    accounts_failed: 0,
+    posts_synced: 4,
+    posts_failed: 0,
+  });
+  assert.deepEqual(report.networks.facebook, {
+    accounts_synced: 0,
+    accounts_failed: 1,
+    posts_synced: 0,
+    posts_failed: 0,
+  });
   const out = await inline(app, me, accountAnalytics, {});
   const ig = out.data.accounts.find((a) => a.social_account_id === insta)!;
   const li = out.data.accounts.find((a) => a.social_account_id === linkedin)!;
   const fb = out.data.accounts.find((a) => a.social_account_id === expired)!;
-  const expected = await sandboxAnalytics().accountCounters({
-    id: insta,
-    network: "instagram",
-    handle: null,
-    status: "connected",
-  });
+  const sandbox = app.ctx.providers.networks.forAccount("instagram", "sandbox");
+  const expected = await sandbox.metrics!.account(
+    adapterAccount(await openAccount(app.ctx.db, app.ctx.sealer, insta)),
+  );
   assert.deepEqual(
     { followers: ig.followers, views: ig.views, likes: ig.likes, comments: ig.comments, shares: ig.shares },
     expected,
   );
-  assert.equal(ig.coverage, "complete");
+  assert.equal(typeof ig.followers, "number");
+  assert.equal(ig.source, "sandbox", "sandbox numbers say so");
+  assert.deepEqual(ig.missing, ["views", "likes", "comments", "shares"]);
+  assert.equal(ig.coverage, "partial");
+  assert.equal(ig.sync_error, null);
   assert.equal(ig.synced_at, report.synced_at);
   assert.equal(li.views, null);
   assert.equal(li.coverage, "partial");
-  assert.equal(fb.coverage, "none");
+  assert.equal(fb.coverage, "none", "never read: no saved values");
+  assert.equal(fb.synced_at, null);
+  assert.match(fb.sync_error ?? "", /Facebook account has expired: reconnect it on \/settings\/social/);
   const filtered = await inline(app, me, accountAnalytics, { network: "linkedin" });
   assert.deepEqual(
     filtered.data.accounts.map((a) => a.social_account_id),
@@ -99,10 +124,14 @@ test("syncAnalytics saves provider counters; unreported metrics stay null and ma
   const liDelivery = p.data.deliveries.find((d) => d.network === "linkedin")!;
   assert.equal(liDelivery.views, null);
   assert.equal(liDelivery.saves, null);
+  assert.deepEqual(liDelivery.missing, ["views", "saves"]);
   assert.equal(liDelivery.coverage, "partial");
   const igDelivery = p.data.deliveries.find((d) => d.network === "instagram")!;
   assert.equal(igDelivery.coverage, "complete");
+  assert.deepEqual(igDelivery.missing, []);
+  assert.equal(igDelivery.source, "sandbox");
   assert.equal(typeof igDelivery.views, "number");
+  assert.equal(typeof igDelivery.reach, "number");
   // A delivery that never got published has no analytics.
   assert.deepEqual((await inline(app, me, postAnalytics, { post_id: pendingPost })).data.deliveries, []);
 });
@@ -118,7 +147,9 @@ test("best performing content ranks by available views, at most 5, within a publ
   await syncAnalytics(app.ctx);
   const out = await inline(app, me, best, {});
   assert.equal(out.data.items.length, 5, "at most five items");
+  assert.equal(out.data.ranked_by, "views");
   assert.ok(out.data.items.every((i) => i.network === "instagram"));
+  assert.ok(out.data.items.every((i) => i.source === "sandbox" && i.coverage === "complete"));
   const views = out.data.items.map((i) => i.views);
   assert.deepEqual(
     views,

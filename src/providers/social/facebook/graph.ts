@@ -5,7 +5,8 @@
  *
  * Error envelope `{error:{message,type,code,error_subcode,fbtrace_id,is_transient}}`; mapping
  * (https://developers.facebook.com/docs/graph-api/guides/error-handling, .../overview/rate-limiting):
- * - code 190 (invalid/expired/revoked token), 102 (session), 10 and 200-299 (permission) -> NetworkAuthError;
+ * - code 190 (invalid/expired/revoked token), 102 (session), 10 and 200-299 (permission) -> NetworkAuthError,
+ *   except code 10 "Not enough viewers ... to show insights" -> InsightsUnavailableError (no insights yet);
  * - HTTP 429, codes 4, 17, 32, 613 and 80001-80014 (app, user, page, business use case limits)
  *   -> NetworkRateLimitError (Retry-After when sent, else 60 s, or the BUC header's time to regain access);
  * - codes 1, 2, `is_transient`, HTTP 5xx, timeouts, lost connections -> NetworkTransientError;
@@ -100,6 +101,9 @@ export function graphError(
 ): NetworkError {
   const code = error?.code;
   const message = safeMessage(error?.error_user_msg ?? error?.message ?? `HTTP ${res.status}`);
+  // Code 10 also answers "(#10) Not enough viewers for the media to show insights": no credentials problem.
+  if (code === 10 && /not enough viewers/i.test(error?.message ?? ""))
+    return new InsightsUnavailableError(message);
   if (code === 190 || code === 102 || code === 10 || (code !== undefined && code >= 200 && code <= 299)) {
     return new NetworkAuthError(`the network refused the account's credentials: ${message}`);
   }
@@ -115,6 +119,35 @@ export function graphError(
     return new NetworkTransientError(`the network failed temporarily: ${message}`, afterCreate);
   }
   return new NetworkRejectedError(message);
+}
+
+/**
+ * The network has no insights for this object (Instagram: "(#10) Not enough viewers for the media to show
+ * insights", https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights).
+ * The metrics it would give are null, not an error of the sync.
+ */
+export class InsightsUnavailableError extends NetworkRejectedError {
+  override name = "InsightsUnavailableError";
+}
+
+/**
+ * The values of a Graph insights answer `{data: [{name, period, values: [{value}]} | {name, total_value:
+ * {value}}]}` by metric name. A metric the answer does not hold stays absent: Meta answers an empty data set
+ * (not 0) when the data does not exist or is unavailable, and the caller reports it as null.
+ */
+export function insightValues(body: { data?: unknown }): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const row of Array.isArray(body.data) ? body.data : []) {
+    const r = row as {
+      name?: unknown;
+      values?: Array<{ value?: unknown }>;
+      total_value?: { value?: unknown };
+    };
+    const v = r.total_value?.value ?? r.values?.[0]?.value;
+    if (typeof r.name === "string" && typeof v === "number" && Number.isFinite(v) && v >= 0)
+      out.set(r.name, v);
+  }
+  return out;
 }
 
 /** Seconds until access returns, from `X-Business-Use-Case-Usage` (`estimated_time_to_regain_access`, minutes). */

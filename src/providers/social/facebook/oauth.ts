@@ -13,8 +13,10 @@ import { expiresAt, GRAPH_VERSION, graphRequest } from "./graph.ts";
 
 export const FACEBOOK_GRAPH = "https://graph.facebook.com";
 
-/** Permissions for publishing to Pages (networks.md 2.3). */
+/** Permissions for publishing to Pages (networks.md 2.3); a grant without them is refused. */
 export const FACEBOOK_SCOPES = ["pages_show_list", "pages_manage_posts", "pages_read_engagement"] as const;
+/** Also asked at consent, for the post insights of the analytics sync (./metrics.ts); not required. */
+export const FACEBOOK_INSIGHTS_SCOPES = ["read_insights"] as const;
 
 export const FACEBOOK_CAPABILITIES: Capabilities = { text: true, image: true, carousel: true, video: true };
 
@@ -48,7 +50,7 @@ export function facebookOAuth(
       u.searchParams.set("redirect_uri", redirectUri);
       u.searchParams.set("state", state);
       u.searchParams.set("response_type", "code");
-      u.searchParams.set("scope", FACEBOOK_SCOPES.join(","));
+      u.searchParams.set("scope", [...FACEBOOK_SCOPES, ...FACEBOOK_INSIGHTS_SCOPES].join(","));
       return u.toString();
     },
 

@@ -27,8 +27,10 @@ import { expiresAt, GRAPH_VERSION, graphRequest, safeMessage, splitScopes } from
 
 export const INSTAGRAM_GRAPH = "https://graph.instagram.com";
 
-/** Scopes of Instagram Login for publishing (networks.md 2.2). */
+/** Scopes of Instagram Login for publishing (networks.md 2.2); a grant without them is refused. */
 export const INSTAGRAM_SCOPES = ["instagram_business_basic", "instagram_business_content_publish"] as const;
+/** Also asked at consent, for the media insights of the analytics sync (./metrics.ts); not required. */
+export const INSTAGRAM_INSIGHTS_SCOPES = ["instagram_business_manage_insights"] as const;
 
 export const INSTAGRAM_CAPABILITIES: Capabilities = { text: false, image: true, carousel: true, video: true };
 
@@ -51,7 +53,7 @@ export function instagramOAuth(
       u.searchParams.set("client_id", credentials.clientId);
       u.searchParams.set("redirect_uri", redirectUri);
       u.searchParams.set("response_type", "code");
-      u.searchParams.set("scope", INSTAGRAM_SCOPES.join(","));
+      u.searchParams.set("scope", [...INSTAGRAM_SCOPES, ...INSTAGRAM_INSIGHTS_SCOPES].join(","));
       u.searchParams.set("state", state);
       return u.toString();
     },

@@ -12,6 +12,7 @@
  *   truncated file fails the delivery); step 2 publishes. The post's `post_url` is this service's page
  *   `{PUBLIC_BASE_URL}/sandbox/{network}/{delivery}`, which shows the post as published (labelled Sandbox).
  *   Nothing is sent to any network.
+ * - Metrics: sandbox counters labelled as such (./metrics.ts), never presented as a network's numbers.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { NETWORK_RULES } from "../rules.ts";
@@ -28,6 +29,7 @@ import {
   type TokenSet,
 } from "../network.ts";
 import type { Network } from "../types.ts";
+import { sandboxMetrics } from "./metrics.ts";
 
 /** The one scope a sandbox grant carries. */
 export const SANDBOX_SCOPE = "sandbox.publish";
@@ -222,5 +224,6 @@ export function sandboxAdapter(network: Network, deps: AdapterDeps): NetworkAdap
           : { state: "not_created" as const };
       },
     },
+    metrics: sandboxMetrics(network, checkAccess),
   };
 }

@@ -1,10 +1,11 @@
 /**
  * The live TikTok adapter (Login Kit + Content Posting API, Direct Post): OAuth in ./oauth.ts, publishing and
  * reconcile in ./publisher.ts, the creator options chosen on /review in ./options.ts, creator_info in
- * ./creator-info.ts. Registered in ../adapters.ts; used when TIKTOK_CLIENT_ID (TikTok's client key) and
- * TIKTOK_CLIENT_SECRET are configured.
+ * ./creator-info.ts, the analytics counters in ./metrics.ts. Registered in ../adapters.ts; used when
+ * TIKTOK_CLIENT_ID (TikTok's client key) and TIKTOK_CLIENT_SECRET are configured.
  */
 import type { AdapterFactory, NetworkAdapter } from "../network.ts";
+import { tiktokMetrics } from "./metrics.ts";
 import { tiktokOAuth } from "./oauth.ts";
 import { tiktokPublisher } from "./publisher.ts";
 
@@ -13,4 +14,5 @@ export const tiktokAdapter: AdapterFactory = (credentials, deps): NetworkAdapter
   mode: "live",
   oauth: tiktokOAuth(credentials, deps.http, deps.now),
   publisher: tiktokPublisher(deps.http, deps.now),
+  metrics: tiktokMetrics(deps.http),
 });

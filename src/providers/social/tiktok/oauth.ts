@@ -19,8 +19,17 @@ import {
 import { expiresAt, safeMessage, splitScopes } from "../facebook/graph.ts";
 import { TIKTOK_API, tiktokRequest } from "./api.ts";
 
-/** Scopes asked at consent; `user.info.profile` gives the username used in post URLs. */
-export const TIKTOK_SCOPES = ["user.info.basic", "user.info.profile", "video.publish"] as const;
+/**
+ * Scopes asked at consent; `user.info.profile` gives the username used in post URLs, `user.info.stats` and
+ * `video.list` the counters of the analytics sync (./metrics.ts).
+ */
+export const TIKTOK_SCOPES = [
+  "user.info.basic",
+  "user.info.profile",
+  "user.info.stats",
+  "video.list",
+  "video.publish",
+] as const;
 /** Scopes without which the account cannot publish (Direct Post). */
 export const TIKTOK_REQUIRED_SCOPES = ["user.info.basic", "video.publish"] as const;
 

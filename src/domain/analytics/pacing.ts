@@ -1,0 +1,70 @@
+/**
+ * Pacing of the analytics sync's calls to one network (service spec 6.3; the networks' rate limits,
+ * networks.md "Lessons": per-provider pacing, honour Retry-After): calls are made one at a time by the
+ * caller, with a pause of `pauseMs` before every call but the first; a `NetworkRateLimitError` is waited
+ * out (`retryAfterSeconds`) and the same call tried again, at most `retries` times. A network that asks to
+ * wait longer than `maxWaitSeconds` (or is still limited after the retries) is stopped for this run: every
+ * later call throws `SyncStopped` with the reason, and the sync marks what is left partial.
+ */
+import { setTimeout as delay } from "node:timers/promises";
+import { NetworkRateLimitError } from "../../providers/social/network.ts";
+
+/** How often one call is tried again after a rate limit answer. */
+export const RATE_LIMIT_RETRIES = 3;
+
+/** The network was stopped for this sync run (rate limited for too long); `message` is the safe reason. */
+export class SyncStopped extends Error {
+  override name = "SyncStopped";
+}
+
+export interface PacerOptions {
+  /** Pause before every call but the first, milliseconds (`ANALYTICS_SYNC_PAUSE_MS`). */
+  pauseMs: number;
+  /** The longest Retry-After waited out, seconds (`ANALYTICS_SYNC_MAX_WAIT_SECONDS`). */
+  maxWaitSeconds: number;
+  /** Retries of one call after rate limit answers (default RATE_LIMIT_RETRIES). */
+  retries?: number;
+  /** Aborts the waits (worker shutdown). */
+  signal?: AbortSignal | undefined;
+}
+
+export interface NetworkPacer {
+  /** The reason this network was stopped for the run, once it was. */
+  readonly stopped: string | undefined;
+  /**
+   * Runs `call` after the pause, waiting out rate limits as above.
+   * @throws SyncStopped once the network is stopped; whatever else `call` throws.
+   */
+  run<T>(call: () => Promise<T>): Promise<T>;
+}
+
+/** A pacer for one network's calls; `label` names the network in the stop reason. */
+export function networkPacer(label: string, options: PacerOptions): NetworkPacer {
+  const retries = options.retries ?? RATE_LIMIT_RETRIES;
+  const sleep = (ms: number) =>
+    ms > 0 ? delay(ms, undefined, { signal: options.signal }) : Promise.resolve();
+  let calls = 0;
+  let stopped: string | undefined;
+  return {
+    get stopped() {
+      return stopped;
+    },
+    async run<T>(call: () => Promise<T>): Promise<T> {
+      for (let attempt = 0; ; attempt++) {
+        if (stopped) throw new SyncStopped(stopped);
+        if (calls++ > 0) await sleep(options.pauseMs);
+        try {
+          return await call();
+        } catch (err) {
+          if (!(err instanceof NetworkRateLimitError)) throw err;
+          const wait = err.retryAfterSeconds;
+          if (wait > options.maxWaitSeconds || attempt >= retries) {
+            stopped = `${label} rate limited the sync (retry after ${wait} s); the next sync reads it again`;
+            throw new SyncStopped(stopped);
+          }
+          await sleep(wait * 1000);
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * TikTok counters for the analytics sync (`NetworkMetrics`, ../network.ts; service spec 2.7 analytics rules,
+ * 6.3), through the consumer Display API (networks.md 2.1 "Analytics"):
+ * - account: `GET /v2/user/info/?fields=follower_count,likes_count,video_count` (scope `user.info.stats`)
+ *   -> followers = `follower_count`, likes = `likes_count` (likes received on the creator's videos)
+ *   (https://developers.tiktok.com/doc/tiktok-api-v2-get-user-info). Views, comments and shares of the
+ *   whole account are not given: null.
+ * - post: `POST /v2/video/query/?fields=id,view_count,like_count,comment_count,share_count` with
+ *   `{filters: {video_ids: [id]}}` (scope `video.list`; https://developers.tiktok.com/doc/tiktok-api-v2-video-query)
+ *   for the public post id the publisher saved (`publicaly_available_post_id`, ./publisher.ts) -> views,
+ *   likes, comments, shares. Reach and saves are not in the Display API (the Business API has them): null.
+ *   A delivery recorded without a public id (SELF_ONLY, or the id never came; its network id is then the
+ *   `publish_id`) cannot be looked up: every counter null. A video the query does not return (deleted,
+ *   made private) is refused with a reason; its saved values stay.
+ * Errors: as ./api.ts maps them (`access_token_invalid` -> NetworkAuthError, 429 -> NetworkRateLimitError).
+ */
+import type { SocialHttp } from "../http.ts";
+import {
+  NO_POST_COUNTERS,
+  type NetworkMetrics,
+  NetworkRejectedError,
+  requireMetricsScopes,
+} from "../network.ts";
+import { tiktokRequest } from "./api.ts";
+
+/** Scope of the account counters. */
+export const TIKTOK_STATS_SCOPE = "user.info.stats";
+/** Scope of the video counters. */
+export const TIKTOK_VIDEO_LIST_SCOPE = "video.list";
+
+const count = (v: unknown): number | null => (typeof v === "number" && v >= 0 ? v : null);
+
+/** The TikTok metrics reader; requests go through `http` (../http.ts). */
+export function tiktokMetrics(http: SocialHttp): NetworkMetrics {
+  return {
+    async account(account, signal) {
+      requireMetricsScopes(account, [TIKTOK_STATS_SCOPE]);
+      const r = await tiktokRequest<{ user?: { follower_count?: unknown; likes_count?: unknown } }>(http, {
+        method: "GET",
+        path: "/v2/user/info/",
+        query: { fields: "follower_count,likes_count,video_count" },
+        accessToken: account.tokens.accessToken,
+        signal,
+      });
+      const user = r.data.user ?? {};
+      return {
+        followers: count(user.follower_count),
+        views: null,
+        likes: count(user.likes_count),
+        comments: null,
+        shares: null,
+      };
+    },
+
+    async post(account, post, signal) {
+      if (post.networkPostId === post.networkIds.publishId) return { ...NO_POST_COUNTERS };
+      requireMetricsScopes(account, [TIKTOK_VIDEO_LIST_SCOPE]);
+      const r = await tiktokRequest<{ videos?: Array<Record<string, unknown>> }>(http, {
+        method: "POST",
+        path: "/v2/video/query/",
+        query: { fields: "id,view_count,like_count,comment_count,share_count" },
+        json: { filters: { video_ids: [post.networkPostId] } },
+        accessToken: account.tokens.accessToken,
+        signal,
+      });
+      // One id was asked for; TikTok returns only the creator's own videos among the ids.
+      const video = r.data.videos?.[0];
+      if (!video)
+        throw new NetworkRejectedError(
+          "TikTok did not return this post (deleted, private or not this account's)",
+        );
+      return {
+        views: count(video.view_count),
+        reach: null,
+        likes: count(video.like_count),
+        comments: count(video.comment_count),
+        shares: count(video.share_count),
+        saves: null,
+      };
+    },
+  };
+}
