@@ -15,10 +15,10 @@ const UNREPORTED: Record<Network, { account: ReadonlyArray<string>; post: Readon
   instagram: { account: ["views", "likes", "comments", "shares"], post: [] },
   tiktok: { account: ["views", "comments", "shares"], post: ["reach", "saves"] },
   facebook: { account: ["views", "likes", "comments", "shares"], post: ["saves"] },
-  youtube: { account: ["likes", "comments", "shares"], post: ["saves", "reach"] },
-  linkedin: { account: ["views", "likes", "comments", "shares"], post: ["views", "saves"] },
-  pinterest: { account: ["comments", "shares"], post: ["shares", "comments", "reach"] },
-  x: { account: ["views", "likes", "comments", "shares"], post: ["saves", "reach"] },
+  youtube: { account: ["likes", "comments", "shares"], post: ["shares", "saves", "reach"] },
+  linkedin: { account: [], post: ["saves"] },
+  pinterest: { account: ["views", "likes", "comments", "shares"], post: ["shares", "reach"] },
+  x: { account: ["views", "likes", "comments", "shares"], post: ["reach"] },
 };
 
 /** A sandbox number in [0, max) from `seed`. */
