@@ -18,7 +18,6 @@ import type { SocialHttp } from "../http.ts";
 import {
   type DeliveryJob,
   type JobMedia,
-  type NetworkIds,
   type NetworkPublisher,
   NetworkRejectedError,
   NetworkTransientError,
@@ -28,6 +27,7 @@ import {
 import { rawIdList, tiktokRequest } from "./api.ts";
 import { chunkPlan, chunkRange } from "./chunks.ts";
 import { readTikTokOptions, type TikTokPostOptions } from "./options.ts";
+import { readMediaRange } from "../media-bytes.ts";
 
 /** Seconds between status polls while TikTok processes the post. */
 export const STATUS_POLL_SECONDS = 5;
@@ -165,7 +165,7 @@ async function uploadChunks(
   const plan = { videoSize: video.bytes, chunkSize: ids.chunkSize!, totalChunkCount: ids.totalChunkCount! };
   for (let i = ids.chunksSent ?? 0; i < plan.totalChunkCount; i++) {
     const { first, last } = chunkRange(plan, i);
-    const bytes = await readRange(video, first, last);
+    const bytes = await readMediaRange(video, first, last);
     let res: Response;
     try {
       // The upload URL is used as TikTok returned it (already absolute; not rewritten by the override).
@@ -191,18 +191,6 @@ async function uploadChunks(
     }
     await save({ chunksSent: i + 1 });
   }
-}
-
-/** Bytes `first..last` (inclusive) of the media. */
-async function readRange(media: JobMedia, first: number, last: number): Promise<Buffer> {
-  const stream = await media.open({ start: first, end: last });
-  const parts: Buffer[] = [];
-  for await (const c of stream) parts.push(Buffer.isBuffer(c) ? c : Buffer.from(c as Uint8Array));
-  const buf = Buffer.concat(parts);
-  const want = last - first + 1;
-  if (buf.length < want)
-    throw new NetworkTransientError(`the video file ended early (${buf.length} of ${want} bytes)`);
-  return buf.length === want ? buf : buf.subarray(0, want);
 }
 
 async function initPhotos(
