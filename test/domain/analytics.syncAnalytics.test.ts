@@ -226,7 +226,7 @@ test("a sandbox account's numbers are labelled sandbox everywhere", async () => 
   const d = await deliveryOut(sbPost);
   assert.equal(d.source, "sandbox");
   assert.equal(typeof d.views, "number");
-  assert.deepEqual(d.missing, ["reach", "comments", "shares"]);
+  assert.deepEqual(d.missing, ["reach", "shares"]);
   const best = (await inline(app, me, bestTool, { network: "pinterest" })).data;
   assert.equal(best.ranked_by, "views");
   assert.deepEqual(

@@ -170,7 +170,13 @@ test("SIGKILL of the worker right after Facebook created the post: reconciled, p
   assert.equal(done.network_ids.postRequestedAt, orphaned.network_ids.postRequestedAt);
   assert.equal(done.post_url, created.permalink_url);
   assert.equal(done.step_started_at, null);
-  assert.equal((await database.db("posts").where({ id: postId }).first("status")).status, "published");
+  // The post's status follows its deliveries right after (settled in the same pass).
+  const post = await until(
+    () => database.db("posts").where({ id: postId }).first("status"),
+    (p) => p?.status === "published",
+    30_000,
+  );
+  assert.equal(post.status, "published");
 
   // The publish operation's worker died: it is never replayed, and says so.
   const op = await until(

@@ -16,7 +16,7 @@ const UNREPORTED: Record<Network, { account: ReadonlyArray<string>; post: Readon
   tiktok: { account: ["views", "comments", "shares"], post: ["reach", "saves"] },
   facebook: { account: ["views", "likes", "comments", "shares"], post: ["saves"] },
   youtube: { account: ["likes", "comments", "shares"], post: ["shares", "saves", "reach"] },
-  linkedin: { account: [], post: ["saves"] },
+  linkedin: { account: ["views", "likes", "comments", "shares"], post: ["views", "saves"] },
   pinterest: { account: ["views", "likes", "comments", "shares"], post: ["shares", "reach"] },
   x: { account: ["views", "likes", "comments", "shares"], post: ["reach"] },
 };
