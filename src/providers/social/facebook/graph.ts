@@ -20,6 +20,7 @@ import {
   NetworkRejectedError,
   NetworkTransientError,
 } from "../network.ts";
+import { safeMessage } from "../network-text.ts";
 
 /** The Graph API version the adapters call (Instagram and Facebook share the versioning). */
 export const GRAPH_VERSION = "v23.0";
@@ -166,23 +167,4 @@ function bucWait(headers: Headers): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The network's message, trimmed, with anything token-like removed (messages never carry secrets). */
-export function safeMessage(message: string): string {
-  return message
-    .replace(/\b(access_token|client_secret|code)=[^&\s]+/gi, "$1=[redacted]")
-    .replace(/\b[A-Za-z0-9_-]{40,}\b/g, "[redacted]")
-    .slice(0, 300);
-}
-
-/** Splits a scope list written with commas and/or spaces. */
-export function splitScopes(value: string | undefined | null): string[] {
-  return (value ?? "").split(/[\s,]+/).filter(Boolean);
-}
-
-/** `expires_in` seconds from now as a Date, or undefined when absent/zero (a non-expiring token). */
-export function expiresAt(now: Date, expiresIn: unknown): Date | undefined {
-  const n = Number(expiresIn);
-  return Number.isFinite(n) && n > 0 ? new Date(now.getTime() + n * 1000) : undefined;
 }

@@ -9,7 +9,8 @@
  */
 import type { SocialHttp } from "../http.ts";
 import type { Capabilities, ClientCredentials, NetworkAccount, NetworkOAuth, TokenSet } from "../network.ts";
-import { expiresAt, GRAPH_VERSION, graphRequest } from "./graph.ts";
+import { expiresAt } from "../network-text.ts";
+import { GRAPH_VERSION, graphRequest } from "./graph.ts";
 
 export const FACEBOOK_GRAPH = "https://graph.facebook.com";
 

@@ -23,7 +23,8 @@ import {
   type TokenSet,
 } from "../network.ts";
 import type { SocialHttp } from "../http.ts";
-import { expiresAt, GRAPH_VERSION, graphRequest, safeMessage, splitScopes } from "../facebook/graph.ts";
+import { GRAPH_VERSION, graphRequest } from "../facebook/graph.ts";
+import { expiresAt, parseJson, safeMessage, splitScopes } from "../network-text.ts";
 
 export const INSTAGRAM_GRAPH = "https://graph.instagram.com";
 
@@ -149,14 +150,6 @@ export function instagramOAuth(
       ];
     },
   };
-}
-
-function parseJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -19,7 +19,7 @@
  * - 426 (the `LinkedIn-Version` is not active) and anything else (400, 404, 422: refused content)
  *   -> NetworkRejectedError with LinkedIn's message.
  */
-import { safeMessage } from "../facebook/graph.ts";
+import { safeMessage } from "../network-text.ts";
 import { retryAfterSeconds, type SocialHttp } from "../http.ts";
 import {
   NetworkAuthError,

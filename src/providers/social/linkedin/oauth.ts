@@ -19,7 +19,7 @@
  * One account per author: the member and each administered page; the user picks which to connect
  * (`pickAccounts`). Each account's `networkAccountId` is its author URN, also kept in `metadata.authorUrn`.
  */
-import { expiresAt, safeMessage, splitScopes } from "../facebook/graph.ts";
+import { expiresAt, safeMessage, splitScopes } from "../network-text.ts";
 import {
   type Capabilities,
   type ClientCredentials,

@@ -21,7 +21,7 @@ import {
   NetworkRejectedError,
   NetworkTransientError,
 } from "../network.ts";
-import { safeMessage } from "../facebook/graph.ts";
+import { parseJson, safeMessage } from "../network-text.ts";
 
 /** The API v5 base URL. */
 export const PINTEREST_API = "https://api.pinterest.com/v5";
@@ -135,13 +135,4 @@ export function rateLimitWait(headers: Headers, now: Date = new Date()): number 
     return reset > 1_000_000_000 ? Math.max(0, Math.ceil(reset - now.getTime() / 1000)) : Math.ceil(reset);
   }
   return DEFAULT_RATE_LIMIT_SECONDS;
-}
-
-function parseJson(raw: string): unknown {
-  if (!raw) return undefined;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
 }

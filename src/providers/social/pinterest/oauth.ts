@@ -25,7 +25,7 @@ import {
   NetworkTransientError,
   type TokenSet,
 } from "../network.ts";
-import { expiresAt, safeMessage, splitScopes } from "../facebook/graph.ts";
+import { expiresAt, safeMessage, splitScopes } from "../network-text.ts";
 import { PINTEREST_API, pinterestRequest } from "./api.ts";
 import { BOARD_SETTING, listBoards } from "./boards.ts";
 

@@ -19,7 +19,7 @@ import {
   NetworkRejectedError,
   NetworkTransientError,
 } from "../network.ts";
-import { safeMessage } from "../facebook/graph.ts";
+import { safeMessage } from "../network-text.ts";
 
 export const TIKTOK_API = "https://open.tiktokapis.com";
 

@@ -16,7 +16,7 @@ import {
   NetworkTransientError,
   type TokenSet,
 } from "../network.ts";
-import { expiresAt, safeMessage, splitScopes } from "../facebook/graph.ts";
+import { expiresAt, safeMessage, splitScopes } from "../network-text.ts";
 import { TIKTOK_API, tiktokRequest } from "./api.ts";
 
 /**

@@ -26,7 +26,7 @@ import {
   NetworkRejectedError,
   NetworkTransientError,
 } from "../network.ts";
-import { safeMessage } from "../facebook/graph.ts";
+import { safeMessage } from "../network-text.ts";
 
 /** The X API v2 host. */
 export const X_API = "https://api.x.com";

@@ -24,7 +24,7 @@ import {
   NetworkTransientError,
   type TokenSet,
 } from "../network.ts";
-import { expiresAt, safeMessage, splitScopes } from "../facebook/graph.ts";
+import { expiresAt, safeMessage, splitScopes } from "../network-text.ts";
 import { X_API, xRateLimitWait, xRequest } from "./api.ts";
 
 /** Scopes asked at consent, all required: post, upload media, read the user, and a refresh token. */

@@ -24,7 +24,7 @@ import {
   NetworkRejectedError,
   NetworkTransientError,
 } from "../network.ts";
-import { safeMessage } from "../facebook/graph.ts";
+import { safeMessage } from "../network-text.ts";
 import { formatUtc, nextQuotaReset, secondsUntilQuotaReset } from "./quota-day.ts";
 
 /** Base URL of the Data API resources (channels, videos, playlistItems). */

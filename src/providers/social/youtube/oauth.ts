@@ -26,7 +26,7 @@ import {
   NetworkTransientError,
   type TokenSet,
 } from "../network.ts";
-import { expiresAt, safeMessage, splitScopes } from "../facebook/graph.ts";
+import { expiresAt, safeMessage, splitScopes } from "../network-text.ts";
 import { YT_DATA_API, youtubeRequest } from "./api.ts";
 
 export const GOOGLE_AUTHORIZE_URL = "https://accounts.google.com/o/oauth2/v2/auth";
