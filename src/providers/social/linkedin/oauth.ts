@@ -19,14 +19,13 @@
  * One account per author: the member and each administered page; the user picks which to connect
  * (`pickAccounts`). Each account's `networkAccountId` is its author URN, also kept in `metadata.authorUrn`.
  */
-import { expiresAt, safeMessage, splitScopes } from "../network-text.ts";
+import { requestToken } from "../oauth-token.ts";
 import {
   type Capabilities,
   type ClientCredentials,
   type NetworkAccount,
   NetworkAuthError,
   type NetworkOAuth,
-  NetworkTransientError,
   type TokenSet,
 } from "../network.ts";
 import { type LinkedInClient, linkedinRequest } from "./api.ts";
@@ -49,16 +48,6 @@ export const LINKEDIN_CAPABILITIES: Capabilities = { text: true, image: true, ca
 /** Pages read from `organizationAcls` per request, and at most in all. */
 const ACL_PAGE = 100;
 const MAX_ORGANIZATIONS = 200;
-
-interface TokenAnswer {
-  access_token?: string;
-  expires_in?: number;
-  refresh_token?: string;
-  refresh_token_expires_in?: number;
-  scope?: string;
-  error?: string;
-  error_description?: string;
-}
 
 interface UserInfo {
   sub?: string;
@@ -95,39 +84,15 @@ export function isOrganization(urn: string): boolean {
  * The LinkedIn OAuth of one app (`credentials` = client id and secret); API calls go through `client`.
  */
 export function linkedinOAuth(credentials: ClientCredentials, client: LinkedInClient): NetworkOAuth {
-  const token = async (params: Record<string, string>, previous?: TokenSet): Promise<TokenSet> => {
-    let res: Response;
-    let body: TokenAnswer | undefined;
-    try {
-      res = await client.http.fetch(`${LINKEDIN_OAUTH}/accessToken`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          ...params,
-          client_id: credentials.clientId,
-          client_secret: credentials.clientSecret,
-        }).toString(),
-      });
-      body = (await res.json().catch(() => undefined)) as TokenAnswer | undefined;
-    } catch (err) {
-      throw new NetworkTransientError(`LinkedIn did not answer the token request (${(err as Error).name})`);
-    }
-    if (!body?.access_token) {
-      if (res.status >= 500 || res.status === 429)
-        throw new NetworkTransientError(`LinkedIn failed the token request (HTTP ${res.status})`);
-      const why = `${body?.error ?? `HTTP ${res.status}`}: ${body?.error_description ?? ""}`;
-      throw new NetworkAuthError(`LinkedIn refused the token request (${safeMessage(why)})`);
-    }
-    const at = client.now();
-    const scopes = splitScopes(body.scope);
-    return {
-      accessToken: body.access_token,
-      refreshToken: body.refresh_token,
-      expiresAt: expiresAt(at, body.expires_in),
-      refreshExpiresAt: expiresAt(at, body.refresh_token_expires_in),
-      scopes: scopes.length > 0 ? scopes : (previous?.scopes ?? []),
-    };
-  };
+  const token = (params: Record<string, string>, previous?: TokenSet): Promise<TokenSet> =>
+    requestToken(client.http, client.now, {
+      network: "LinkedIn",
+      url: `${LINKEDIN_OAUTH}/accessToken`,
+      params,
+      credentials,
+      clientAuth: "body",
+      previousScopes: previous?.scopes,
+    });
 
   return {
     pkce: false,

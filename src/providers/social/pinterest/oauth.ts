@@ -22,10 +22,9 @@ import {
   type NetworkAccount,
   NetworkAuthError,
   type NetworkOAuth,
-  NetworkTransientError,
   type TokenSet,
 } from "../network.ts";
-import { expiresAt, safeMessage, splitScopes } from "../network-text.ts";
+import { requestToken } from "../oauth-token.ts";
 import { PINTEREST_API, pinterestRequest } from "./api.ts";
 import { BOARD_SETTING, listBoards } from "./boards.ts";
 
@@ -47,58 +46,22 @@ export const PINTEREST_REQUIRED_SCOPES = [
 
 export const PINTEREST_CAPABILITIES: Capabilities = { text: false, image: true, carousel: true, video: true };
 
-interface TokenAnswer {
-  access_token?: string;
-  expires_in?: number;
-  refresh_token?: string;
-  refresh_token_expires_in?: number;
-  scope?: string;
-  code?: number;
-  message?: string;
-  error?: string;
-  error_description?: string;
-}
-
 /** The Pinterest OAuth of one app (`credentials` = app id and app secret); requests go through `http`. */
 export function pinterestOAuth(
   credentials: ClientCredentials,
   http: SocialHttp,
   now: () => Date,
 ): NetworkOAuth {
-  const basic = Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString("base64");
-  const token = async (params: Record<string, string>, fallbackScopes: string[] = []): Promise<TokenSet> => {
-    let res: Response;
-    let body: TokenAnswer | undefined;
-    try {
-      res = await http.fetch(`${PINTEREST_API}/oauth/token`, {
-        method: "POST",
-        headers: {
-          authorization: `Basic ${basic}`,
-          "content-type": "application/x-www-form-urlencoded",
-          accept: "application/json",
-        },
-        body: new URLSearchParams(params).toString(),
-      });
-      body = (await res.json().catch(() => undefined)) as TokenAnswer | undefined;
-    } catch (err) {
-      throw new NetworkTransientError(`Pinterest did not answer the token request (${(err as Error).name})`);
-    }
-    if (!res.ok || !body?.access_token) {
-      if (res.status >= 500 || res.status === 429)
-        throw new NetworkTransientError(`Pinterest failed the token request (HTTP ${res.status})`);
-      const why = body?.message ?? body?.error_description ?? body?.error ?? `HTTP ${res.status}`;
-      throw new NetworkAuthError(`Pinterest refused the token request: ${safeMessage(why)}`);
-    }
-    const at = now();
-    const scopes = splitScopes(body.scope);
-    return {
-      accessToken: body.access_token,
-      refreshToken: body.refresh_token,
-      expiresAt: expiresAt(at, body.expires_in),
-      refreshExpiresAt: expiresAt(at, body.refresh_token_expires_in),
-      scopes: scopes.length > 0 ? scopes : fallbackScopes,
-    };
-  };
+  const token = (params: Record<string, string>, previousScopes?: string[]): Promise<TokenSet> =>
+    requestToken(http, now, {
+      network: "Pinterest",
+      url: `${PINTEREST_API}/oauth/token`,
+      params,
+      credentials,
+      clientAuth: "basic",
+      headers: { accept: "application/json" },
+      previousScopes,
+    });
 
   return {
     pkce: false,

@@ -13,10 +13,9 @@ import {
   type NetworkAccount,
   NetworkAuthError,
   type NetworkOAuth,
-  NetworkTransientError,
   type TokenSet,
 } from "../network.ts";
-import { expiresAt, safeMessage, splitScopes } from "../network-text.ts";
+import { requestToken } from "../oauth-token.ts";
 import { TIKTOK_API, tiktokRequest } from "./api.ts";
 
 /**
@@ -35,53 +34,21 @@ export const TIKTOK_REQUIRED_SCOPES = ["user.info.basic", "video.publish"] as co
 
 export const TIKTOK_CAPABILITIES: Capabilities = { text: false, image: true, carousel: true, video: true };
 
-interface TokenAnswer {
-  access_token?: string;
-  expires_in?: number;
-  refresh_token?: string;
-  refresh_expires_in?: number;
-  scope?: string;
-  error?: string;
-  error_description?: string;
-}
-
 /**
  * The TikTok OAuth of one app (`credentials.clientId` is TikTok's client key);
  * requests go through `http` (../http.ts).
  */
 export function tiktokOAuth(credentials: ClientCredentials, http: SocialHttp, now: () => Date): NetworkOAuth {
-  const token = async (params: Record<string, string>): Promise<TokenSet> => {
-    let res: Response;
-    let body: TokenAnswer | undefined;
-    try {
-      res = await http.fetch(`${TIKTOK_API}/v2/oauth/token/`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", "cache-control": "no-cache" },
-        body: new URLSearchParams({
-          client_key: credentials.clientId,
-          client_secret: credentials.clientSecret,
-          ...params,
-        }).toString(),
-      });
-      body = (await res.json().catch(() => undefined)) as TokenAnswer | undefined;
-    } catch (err) {
-      throw new NetworkTransientError(`TikTok did not answer the token request (${(err as Error).name})`);
-    }
-    if (!body?.access_token) {
-      if (res.status >= 500)
-        throw new NetworkTransientError(`TikTok failed the token request (HTTP ${res.status})`);
-      const why = `${body?.error ?? `HTTP ${res.status}`}: ${body?.error_description ?? ""}`;
-      throw new NetworkAuthError(`TikTok refused the token request (${safeMessage(why)})`);
-    }
-    const at = now();
-    return {
-      accessToken: body.access_token,
-      refreshToken: body.refresh_token,
-      expiresAt: expiresAt(at, body.expires_in),
-      refreshExpiresAt: expiresAt(at, body.refresh_expires_in),
-      scopes: splitScopes(body.scope),
-    };
-  };
+  const token = (params: Record<string, string>): Promise<TokenSet> =>
+    requestToken(http, now, {
+      network: "TikTok",
+      url: `${TIKTOK_API}/v2/oauth/token/`,
+      params,
+      credentials,
+      clientAuth: "body",
+      clientIdParam: "client_key",
+      headers: { "cache-control": "no-cache" },
+    });
 
   return {
     pkce: false,

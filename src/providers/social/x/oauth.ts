@@ -21,10 +21,9 @@ import {
   NetworkAuthError,
   type NetworkOAuth,
   NetworkRateLimitError,
-  NetworkTransientError,
   type TokenSet,
 } from "../network.ts";
-import { expiresAt, safeMessage, splitScopes } from "../network-text.ts";
+import { requestToken } from "../oauth-token.ts";
 import { X_API, xRateLimitWait, xRequest } from "./api.ts";
 
 /** Scopes asked at consent, all required: post, upload media, read the user, and a refresh token. */
@@ -36,15 +35,6 @@ export const X_CAPABILITIES: Capabilities = { text: true, image: true, carousel:
 /** Access tokens live 2 hours; refreshing 15 minutes ahead leaves room for a slow worker pass. */
 const REFRESH_AHEAD_SECONDS = 900;
 
-interface TokenAnswer {
-  access_token?: string;
-  refresh_token?: string;
-  expires_in?: number;
-  scope?: string;
-  error?: string;
-  error_description?: string;
-}
-
 /** The user as `GET /2/users/me` answers it. */
 export interface XUser {
   id?: string;
@@ -55,44 +45,17 @@ export interface XUser {
 
 /** The X OAuth of one app (`credentials` = the app's OAuth 2.0 client id and secret). */
 export function xOAuth(credentials: ClientCredentials, http: SocialHttp, now: () => Date): NetworkOAuth {
-  const basic = Buffer.from(
-    `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`,
-  ).toString("base64");
-
-  const token = async (params: Record<string, string>): Promise<TokenSet> => {
-    let res: Response;
-    let body: TokenAnswer | undefined;
-    try {
-      res = await http.fetch(`${X_API}/2/oauth2/token`, {
-        method: "POST",
-        headers: {
-          authorization: `Basic ${basic}`,
-          "content-type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams({ ...params, client_id: credentials.clientId }).toString(),
-      });
-      body = (await res.json().catch(() => undefined)) as TokenAnswer | undefined;
-    } catch (err) {
-      throw new NetworkTransientError(`X did not answer the token request (${(err as Error).name})`);
-    }
-    if (!res.ok || !body?.access_token) {
-      if (res.status === 429)
-        throw new NetworkRateLimitError(
-          "rate limited by X's token endpoint",
-          xRateLimitWait(res.headers, now()),
-        );
-      if (res.status >= 500)
-        throw new NetworkTransientError(`X failed the token request (HTTP ${res.status})`);
-      const why = `${body?.error ?? `HTTP ${res.status}`}: ${body?.error_description ?? ""}`;
-      throw new NetworkAuthError(`X refused the token request (${safeMessage(why)})`);
-    }
-    return {
-      accessToken: body.access_token,
-      refreshToken: body.refresh_token,
-      expiresAt: expiresAt(now(), body.expires_in),
-      scopes: splitScopes(body.scope),
-    };
-  };
+  const token = (params: Record<string, string>): Promise<TokenSet> =>
+    requestToken(http, now, {
+      network: "X",
+      url: `${X_API}/2/oauth2/token`,
+      // X wants the client id in the body too.
+      params: { ...params, client_id: credentials.clientId },
+      credentials,
+      clientAuth: "basic",
+      rateLimited: (res) =>
+        new NetworkRateLimitError("rate limited by X's token endpoint", xRateLimitWait(res.headers, now())),
+    });
 
   return {
     pkce: true,

@@ -23,10 +23,9 @@ import {
   type NetworkAccount,
   NetworkAuthError,
   type NetworkOAuth,
-  NetworkTransientError,
   type TokenSet,
 } from "../network.ts";
-import { expiresAt, safeMessage, splitScopes } from "../network-text.ts";
+import { requestToken } from "../oauth-token.ts";
 import { YT_DATA_API, youtubeRequest } from "./api.ts";
 
 export const GOOGLE_AUTHORIZE_URL = "https://accounts.google.com/o/oauth2/v2/auth";
@@ -42,15 +41,6 @@ export const YOUTUBE_CAPABILITIES: Capabilities = { text: false, image: false, c
 
 /** Google access tokens live an hour: refreshed in the last 5 minutes (the refresh pass runs every minute). */
 export const YOUTUBE_REFRESH_AHEAD_SECONDS = 300;
-
-interface TokenAnswer {
-  access_token?: string;
-  expires_in?: number;
-  refresh_token?: string;
-  scope?: string;
-  error?: string;
-  error_description?: string;
-}
 
 /** A channel as `channels.list` returns it (the parts this adapter reads). */
 export interface ChannelResource {
@@ -78,36 +68,14 @@ export function youtubeOAuth(
   http: SocialHttp,
   now: () => Date,
 ): NetworkOAuth {
-  const token = async (params: Record<string, string>): Promise<TokenSet> => {
-    let res: Response;
-    let body: TokenAnswer | undefined;
-    try {
-      res = await http.fetch(GOOGLE_TOKEN_URL, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          client_id: credentials.clientId,
-          client_secret: credentials.clientSecret,
-          ...params,
-        }).toString(),
-      });
-      body = (await res.json().catch(() => undefined)) as TokenAnswer | undefined;
-    } catch (err) {
-      throw new NetworkTransientError(`Google did not answer the token request (${(err as Error).name})`);
-    }
-    if (!res.ok || !body?.access_token) {
-      if (res.status >= 500)
-        throw new NetworkTransientError(`Google failed the token request (HTTP ${res.status})`);
-      const why = `${body?.error ?? `HTTP ${res.status}`}: ${body?.error_description ?? ""}`;
-      throw new NetworkAuthError(`Google refused the token request (${safeMessage(why)})`);
-    }
-    return {
-      accessToken: body.access_token,
-      refreshToken: body.refresh_token,
-      expiresAt: expiresAt(now(), body.expires_in),
-      scopes: splitScopes(body.scope),
-    };
-  };
+  const token = (params: Record<string, string>): Promise<TokenSet> =>
+    requestToken(http, now, {
+      network: "Google",
+      url: GOOGLE_TOKEN_URL,
+      params,
+      credentials,
+      clientAuth: "body",
+    });
 
   return {
     pkce: true,
