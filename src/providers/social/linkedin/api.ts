@@ -19,6 +19,7 @@
  * - 426 (the `LinkedIn-Version` is not active) and anything else (400, 404, 422: refused content)
  *   -> NetworkRejectedError with LinkedIn's message.
  */
+import { sendJson } from "../json-call.ts";
 import { safeMessage } from "../network-text.ts";
 import { retryAfterSeconds, type SocialHttp } from "../http.ts";
 import {
@@ -87,12 +88,9 @@ export function secondsUntilUtcMidnight(now: Date): number {
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
 }
 
-/** The headers of every API call: bearer token, and for `/rest/` the version headers. */
-function linkedinHeaders(client: LinkedInClient, path: string, accessToken: string): Record<string, string> {
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${accessToken}`,
-    "x-restli-protocol-version": RESTLI_PROTOCOL_VERSION,
-  };
+/** The headers of every API call besides the bearer token: the Rest.li protocol, and for `/rest/` the version. */
+function linkedinHeaders(client: LinkedInClient, path: string): Record<string, string> {
+  const headers: Record<string, string> = { "x-restli-protocol-version": RESTLI_PROTOCOL_VERSION };
   if (path.startsWith("/rest/")) headers["linkedin-version"] = client.version;
   return headers;
 }
@@ -107,28 +105,20 @@ export async function linkedinRequest<T = Record<string, unknown>>(
   client: LinkedInClient,
   call: LinkedInCall,
 ): Promise<LinkedInAnswer<T>> {
-  const headers = linkedinHeaders(client, call.path, call.accessToken);
-  if (call.json !== undefined) headers["content-type"] = "application/json";
+  const headers = linkedinHeaders(client, call.path);
   if (call.restliMethod) headers["x-restli-method"] = call.restliMethod;
-  let res: Response;
-  let raw: string;
-  try {
-    res = await client.http.fetch(`${LINKEDIN_API}${call.path}`, {
-      method: call.method,
-      headers,
-      body: call.json === undefined ? undefined : JSON.stringify(call.json),
-      signal: call.signal,
-    });
-    raw = await res.text();
-  } catch (err) {
-    throw new NetworkTransientError(`LinkedIn did not answer (${(err as Error).name})`, call.create === true);
-  }
-  let body: unknown;
-  try {
-    body = raw ? JSON.parse(raw) : {};
-  } catch {
-    body = undefined;
-  }
+  const sent = await sendJson(client.http, {
+    network: "LinkedIn",
+    method: call.method,
+    url: `${LINKEDIN_API}${call.path}`,
+    accessToken: call.accessToken,
+    headers,
+    json: call.json,
+    create: call.create,
+    signal: call.signal,
+  });
+  const { res } = sent;
+  const body = sent.raw ? sent.body : {};
   if (res.ok) {
     if (body === undefined)
       throw new NetworkTransientError("LinkedIn answered no JSON", call.create === true);

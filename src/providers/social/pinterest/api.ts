@@ -21,7 +21,8 @@ import {
   NetworkRejectedError,
   NetworkTransientError,
 } from "../network.ts";
-import { parseJson, safeMessage } from "../network-text.ts";
+import { sendJson } from "../json-call.ts";
+import { safeMessage } from "../network-text.ts";
 
 /** The API v5 base URL. */
 export const PINTEREST_API = "https://api.pinterest.com/v5";
@@ -68,28 +69,16 @@ export async function pinterestRequest<T = Record<string, unknown>>(
 ): Promise<T> {
   const url = new URL(`${PINTEREST_API}${call.path}`);
   for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${call.accessToken}`,
-    accept: "application/json",
-  };
-  if (call.json !== undefined) headers["content-type"] = "application/json";
-  let res: Response;
-  let raw: string;
-  try {
-    res = await http.fetch(url.toString(), {
-      method: call.method,
-      headers,
-      body: call.json === undefined ? undefined : JSON.stringify(call.json),
-      signal: call.signal,
-    });
-    raw = await res.text();
-  } catch (err) {
-    throw new NetworkTransientError(
-      `Pinterest did not answer (${(err as Error).name})`,
-      call.create === true,
-    );
-  }
-  const body = parseJson(raw);
+  const { res, body } = await sendJson(http, {
+    network: "Pinterest",
+    method: call.method,
+    url: url.toString(),
+    accessToken: call.accessToken,
+    headers: { accept: "application/json" },
+    json: call.json,
+    create: call.create,
+    signal: call.signal,
+  });
   if (res.ok) return (body ?? {}) as T;
   throw pinterestError(res, body as PinterestErrorBody | undefined, call.create === true);
 }

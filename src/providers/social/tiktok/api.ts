@@ -19,6 +19,7 @@ import {
   NetworkRejectedError,
   NetworkTransientError,
 } from "../network.ts";
+import { sendJson } from "../json-call.ts";
 import { safeMessage } from "../network-text.ts";
 
 export const TIKTOK_API = "https://open.tiktokapis.com";
@@ -57,27 +58,18 @@ export async function tiktokRequest<T = Record<string, unknown>>(
 ): Promise<{ data: T; raw: string }> {
   const url = new URL(`${TIKTOK_API}${call.path}`);
   for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
-  const headers: Record<string, string> = { authorization: `Bearer ${call.accessToken}` };
-  if (call.json !== undefined) headers["content-type"] = "application/json; charset=UTF-8";
-  let res: Response;
-  let raw: string;
-  try {
-    res = await http.fetch(url.toString(), {
-      method: call.method,
-      headers,
-      body: call.json === undefined ? undefined : JSON.stringify(call.json),
-      signal: call.signal,
-    });
-    raw = await res.text();
-  } catch (err) {
-    throw new NetworkTransientError(`TikTok did not answer (${(err as Error).name})`, call.create === true);
-  }
-  let body: { data?: T; error?: { code?: string; message?: string } } | undefined;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    body = undefined;
-  }
+  const sent = await sendJson(http, {
+    network: "TikTok",
+    method: call.method,
+    url: url.toString(),
+    accessToken: call.accessToken,
+    json: call.json,
+    jsonType: "application/json; charset=UTF-8",
+    create: call.create,
+    signal: call.signal,
+  });
+  const { res, raw } = sent;
+  const body = sent.body as { data?: T; error?: { code?: string; message?: string } } | undefined;
   const code = body?.error?.code;
   if (res.ok && body && (code === "ok" || code === undefined)) return { data: (body.data ?? {}) as T, raw };
   throw tiktokError(res, code, body?.error?.message, call.create === true);

@@ -26,6 +26,7 @@ import {
   NetworkRejectedError,
   NetworkTransientError,
 } from "../network.ts";
+import { sendJson } from "../json-call.ts";
 import { safeMessage } from "../network-text.ts";
 
 /** The X API v2 host. */
@@ -76,33 +77,18 @@ export async function xRequest<T = Record<string, unknown>>(
 ): Promise<{ data?: T; errors?: XProblem["errors"]; meta?: Record<string, unknown> }> {
   const url = new URL(`${X_API}${call.path}`);
   for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
-  const headers: Record<string, string> = { authorization: `Bearer ${call.accessToken}` };
-  let body: string | FormData | undefined;
-  if (call.form) body = call.form;
-  else if (call.json !== undefined) {
-    headers["content-type"] = "application/json";
-    body = JSON.stringify(call.json);
-  }
-  let res: Response;
-  let raw: string;
-  try {
-    res = await http.fetch(url.toString(), {
-      method: call.method,
-      headers,
-      body,
-      signal: call.signal,
-      timeoutSeconds: call.timeoutSeconds,
-    });
-    raw = await res.text();
-  } catch (err) {
-    throw new NetworkTransientError(`X did not answer (${(err as Error).name})`, call.create === true);
-  }
-  let parsed: unknown;
-  try {
-    parsed = raw ? JSON.parse(raw) : {};
-  } catch {
-    parsed = undefined;
-  }
+  const sent = await sendJson(http, {
+    network: "X",
+    method: call.method,
+    url: url.toString(),
+    accessToken: call.accessToken,
+    ...(call.form ? { body: call.form } : { json: call.json }),
+    create: call.create,
+    signal: call.signal,
+    timeoutSeconds: call.timeoutSeconds,
+  });
+  const { res } = sent;
+  const parsed = sent.raw ? sent.body : {};
   if (res.ok && parsed && typeof parsed === "object") return parsed as { data?: T };
   if (res.ok) throw new NetworkTransientError("X answered with an unreadable body", call.create === true);
   throw xError(res, parsed as XProblem | undefined, call.create === true, now());

@@ -24,6 +24,7 @@ import {
   NetworkRejectedError,
   NetworkTransientError,
 } from "../network.ts";
+import { sendJson } from "../json-call.ts";
 import { safeMessage } from "../network-text.ts";
 import { formatUtc, nextQuotaReset, secondsUntilQuotaReset } from "./quota-day.ts";
 
@@ -106,34 +107,21 @@ export async function youtubeRequest<T = Record<string, unknown>>(
 ): Promise<YouTubeAnswer<T>> {
   const url = new URL(call.url);
   for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
-  const headers: Record<string, string> = { authorization: `Bearer ${call.accessToken}`, ...call.headers };
-  let body: string | Uint8Array<ArrayBuffer> | undefined;
-  if (call.json !== undefined) {
-    headers["content-type"] = "application/json; charset=UTF-8";
-    body = JSON.stringify(call.json);
-  } else if (call.bytes !== undefined) body = call.bytes;
-  let res: Response;
-  let raw: string;
-  try {
-    res = await deps.http.fetch(url.toString(), {
-      method: call.method,
-      headers,
-      body,
-      signal: call.signal,
-      timeoutSeconds: call.timeoutSeconds,
-      // 308 is the upload protocol's "Resume Incomplete", not a redirect to follow.
-      redirect: "manual",
-    });
-    raw = await res.text();
-  } catch (err) {
-    throw new NetworkTransientError(`YouTube did not answer (${(err as Error).name})`, call.create === true);
-  }
-  let parsed: unknown;
-  try {
-    parsed = raw ? JSON.parse(raw) : undefined;
-  } catch {
-    parsed = undefined;
-  }
+  const { res, body: parsed } = await sendJson(deps.http, {
+    network: "YouTube",
+    method: call.method,
+    url: url.toString(),
+    accessToken: call.accessToken,
+    headers: call.headers,
+    json: call.json,
+    jsonType: "application/json; charset=UTF-8",
+    body: call.bytes,
+    create: call.create,
+    signal: call.signal,
+    timeoutSeconds: call.timeoutSeconds,
+    // 308 is the upload protocol's "Resume Incomplete", not a redirect to follow.
+    redirect: "manual",
+  });
   if ((res.status >= 200 && res.status < 300) || call.accept?.includes(res.status))
     return { status: res.status, headers: res.headers, body: parsed as T | undefined };
   const error = (parsed as { error?: GoogleApiError } | undefined)?.error;

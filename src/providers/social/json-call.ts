@@ -1,0 +1,76 @@
+/**
+ * The transport half of the network adapters' API calls (Pinterest, LinkedIn, X, TikTok, YouTube): one
+ * request through the adapter's `SocialHttp` (./http.ts) with the user's OAuth 2.0 bearer token (RFC 6750
+ * section 2.1) and a JSON (or raw) body, the answer read as text and parsed leniently. Each network maps
+ * the answer to the adapter errors itself (its own `api.ts`); a lost connection is the one error this
+ * module raises.
+ */
+import type { SocialHttp } from "./http.ts";
+import { NetworkTransientError } from "./network.ts";
+import { parseJson } from "./network-text.ts";
+
+/** One API call. */
+export interface JsonCall {
+  /** The network's name in the lost-connection message ("Pinterest did not answer (TimeoutError)"). */
+  network: string;
+  method: "GET" | "POST" | "PUT";
+  /** Absolute `https://` URL with its query. */
+  url: string;
+  /** Sent as `Authorization: Bearer` (never in the URL, so it never reaches an access log). */
+  accessToken: string;
+  /** Further request headers (e.g. `accept`, the network's version headers). */
+  headers?: Record<string, string>;
+  /** Sent as JSON with `Content-Type: {jsonType}`. */
+  json?: unknown;
+  /** The content type of a `json` body (default `application/json`). */
+  jsonType?: string;
+  /** A body sent as it is when there is no `json` (multipart `FormData`, upload bytes). */
+  body?: string | FormData | Uint8Array<ArrayBuffer>;
+  /** True for calls that create something on the network (a lost answer means the outcome is unknown). */
+  create?: boolean;
+  signal?: AbortSignal | undefined;
+  /** Request timeout, seconds (default ./http.ts SOCIAL_HTTP_TIMEOUT_SECONDS). */
+  timeoutSeconds?: number | undefined;
+  /** `manual` to get a 3xx as it is (YouTube's resumable upload answers 308). */
+  redirect?: RequestRedirect;
+}
+
+/** The answer: the response, its body text, and that text parsed (undefined when empty or not JSON). */
+export interface JsonAnswer {
+  res: Response;
+  raw: string;
+  body: unknown;
+}
+
+/**
+ * Sends `call` through `http` and reads the whole answer, whatever its status.
+ * @throws NetworkTransientError (`afterCreate` = `call.create`) when the network does not answer: lost
+ *   connection, timeout, or the body cut off.
+ */
+export async function sendJson(http: SocialHttp, call: JsonCall): Promise<JsonAnswer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${call.accessToken}`, ...call.headers };
+  let body = call.body;
+  if (call.json !== undefined) {
+    headers["content-type"] = call.jsonType ?? "application/json";
+    body = JSON.stringify(call.json);
+  }
+  let res: Response;
+  let raw: string;
+  try {
+    res = await http.fetch(call.url, {
+      method: call.method,
+      headers,
+      body,
+      signal: call.signal,
+      timeoutSeconds: call.timeoutSeconds,
+      ...(call.redirect ? { redirect: call.redirect } : {}),
+    });
+    raw = await res.text();
+  } catch (err) {
+    throw new NetworkTransientError(
+      `${call.network} did not answer (${(err as Error).name})`,
+      call.create === true,
+    );
+  }
+  return { res, raw, body: parseJson(raw) };
+}
