@@ -1,7 +1,7 @@
 /**
- * The transport half of the network adapters' API calls (Pinterest, LinkedIn, X, TikTok, YouTube): one
- * request through the adapter's `SocialHttp` (./http.ts) with the user's OAuth 2.0 bearer token (RFC 6750
- * section 2.1) and a JSON (or raw) body, the answer read as text and parsed leniently. Each network maps
+ * The transport half of the network adapters' API calls (Pinterest, LinkedIn, X, TikTok, YouTube, and the
+ * Meta Graph API of ./facebook/graph.ts): one request through the adapter's `SocialHttp` (./http.ts) with the
+ * user's OAuth 2.0 bearer token when given (RFC 6750 section 2.1) and a JSON (or raw) body, the answer read as text and parsed leniently. Each network maps
  * the answer to the adapter errors itself (its own `api.ts`); a lost connection is the one error this
  * module raises.
  */
@@ -16,8 +16,8 @@ export interface JsonCall {
   method: "GET" | "POST" | "PUT";
   /** Absolute `https://` URL with its query. */
   url: string;
-  /** Sent as `Authorization: Bearer` (never in the URL, so it never reaches an access log). */
-  accessToken: string;
+  /** Sent as `Authorization: Bearer` when given (never in the URL, so it never reaches an access log). */
+  accessToken: string | undefined;
   /** Further request headers (e.g. `accept`, the network's version headers). */
   headers?: Record<string, string>;
   /** Sent as JSON with `Content-Type: {jsonType}`. */
@@ -48,7 +48,8 @@ export interface JsonAnswer {
  *   connection, timeout, or the body cut off.
  */
 export async function sendJson(http: SocialHttp, call: JsonCall): Promise<JsonAnswer> {
-  const headers: Record<string, string> = { authorization: `Bearer ${call.accessToken}`, ...call.headers };
+  const headers: Record<string, string> = { ...call.headers };
+  if (call.accessToken) headers.authorization = `Bearer ${call.accessToken}`;
   let body = call.body;
   if (call.json !== undefined) {
     headers["content-type"] = call.jsonType ?? "application/json";

@@ -20,6 +20,7 @@ import {
   NetworkRejectedError,
   NetworkTransientError,
 } from "../network.ts";
+import { sendJson } from "../json-call.ts";
 import { safeMessage } from "../network-text.ts";
 
 /** The Graph API version the adapters call (Instagram and Facebook share the versioning). */
@@ -61,33 +62,20 @@ export async function graphRequest<T = Record<string, unknown>>(
 ): Promise<{ body: T; raw: string }> {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(call.params ?? {})) if (v !== undefined) params.set(k, v);
-  const headers: Record<string, string> = {};
-  if (call.accessToken) headers.authorization = `Bearer ${call.accessToken}`;
-  let url = call.url;
-  let body: string | undefined;
-  if (call.method === "GET") {
-    if ([...params].length > 0) url += `?${params}`;
-  } else {
-    headers["content-type"] = "application/x-www-form-urlencoded";
-    body = params.toString();
-  }
-  let res: Response;
-  let raw: string;
-  try {
-    res = await http.fetch(url, { method: call.method, headers, body, signal: call.signal });
-    raw = await res.text();
-  } catch (err) {
-    throw new NetworkTransientError(
-      `the network did not answer (${(err as Error).name})`,
-      call.create === true,
-    );
-  }
-  let parsed: unknown;
-  try {
-    parsed = raw ? JSON.parse(raw) : {};
-  } catch {
-    parsed = undefined;
-  }
+  const get = call.method === "GET";
+  const sent = await sendJson(http, {
+    network: "the network",
+    method: call.method,
+    url: get && [...params].length > 0 ? `${call.url}?${params}` : call.url,
+    accessToken: call.accessToken,
+    ...(get
+      ? {}
+      : { headers: { "content-type": "application/x-www-form-urlencoded" }, body: params.toString() }),
+    create: call.create,
+    signal: call.signal,
+  });
+  const { res, raw } = sent;
+  const parsed = raw ? sent.body : {};
   if (res.ok && parsed && typeof parsed === "object" && !("error" in parsed))
     return { body: parsed as T, raw };
   const error = (parsed as { error?: GraphErrorBody } | undefined)?.error;
