@@ -14,8 +14,10 @@ export interface JsonCall {
   /** The network's name in the lost-connection message ("Pinterest did not answer (TimeoutError)"). */
   network: string;
   method: "GET" | "POST" | "PUT";
-  /** Absolute `https://` URL with its query. */
+  /** Absolute `https://` URL (it may carry a query of its own). */
   url: string;
+  /** Query parameters added to `url` (undefined values left out). */
+  query?: Record<string, string | undefined> | undefined;
   /** Sent as `Authorization: Bearer` when given (never in the URL, so it never reaches an access log). */
   accessToken: string | undefined;
   /** Further request headers (e.g. `accept`, the network's version headers). */
@@ -57,8 +59,10 @@ export async function sendJson(http: SocialHttp, call: JsonCall): Promise<JsonAn
   }
   let res: Response;
   let raw: string;
+  const url = new URL(call.url);
+  for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
   try {
-    res = await http.fetch(call.url, {
+    res = await http.fetch(url.toString(), {
       method: call.method,
       headers,
       body,

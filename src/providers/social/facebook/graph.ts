@@ -66,7 +66,8 @@ export async function graphRequest<T = Record<string, unknown>>(
   const sent = await sendJson(http, {
     network: "the network",
     method: call.method,
-    url: get && [...params].length > 0 ? `${call.url}?${params}` : call.url,
+    url: call.url,
+    query: get ? call.params : undefined,
     accessToken: call.accessToken,
     ...(get
       ? {}

@@ -13,8 +13,8 @@
  *   called.
  * A counter LinkedIn leaves out is null, never 0.
  */
-import type { AdapterAccount, MetricsPost, NetworkMetrics } from "../network.ts";
-import type { AccountCounters, PostCounters } from "../types.ts";
+import { type AdapterAccount, type MetricsPost, NO_POST_COUNTERS, type NetworkMetrics } from "../network.ts";
+import type { AccountCounters } from "../types.ts";
 import { encodeUrn, type LinkedInClient, linkedinRequest, restliList } from "./api.ts";
 import { authorUrn, isOrganization } from "./oauth.ts";
 
@@ -39,15 +39,6 @@ const NO_ACCOUNT: AccountCounters = {
   comments: null,
   shares: null,
 };
-const NO_POST: PostCounters = {
-  views: null,
-  reach: null,
-  likes: null,
-  comments: null,
-  shares: null,
-  saves: null,
-};
-
 const count = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** The LinkedIn metrics; calls go through `client` (./api.ts). @throws the errors of ./api.ts. */
@@ -87,11 +78,11 @@ export function linkedinMetrics(client: LinkedInClient): NetworkMetrics {
 
     async post(account, post: MetricsPost, signal) {
       const urn = post.networkPostId;
-      if (!isOrganization(authorUrn(account))) return { ...NO_POST };
+      if (!isOrganization(authorUrn(account))) return { ...NO_POST_COUNTERS };
       const kind = urn.startsWith("urn:li:ugcPost:") ? "ugcPosts" : "shares";
       const elements = await statistics(account, `&${kind}=${restliList([urn])}`, signal);
       const s = elements.find((e) => e.share === urn || e.ugcPost === urn)?.totalShareStatistics;
-      if (!s) return { ...NO_POST };
+      if (!s) return { ...NO_POST_COUNTERS };
       return {
         views: count(s.impressionCount),
         reach: count(s.uniqueImpressionsCount),

@@ -67,12 +67,11 @@ export async function pinterestRequest<T = Record<string, unknown>>(
   http: SocialHttp,
   call: PinterestCall,
 ): Promise<T> {
-  const url = new URL(`${PINTEREST_API}${call.path}`);
-  for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
   const { res, body } = await sendJson(http, {
     network: "Pinterest",
     method: call.method,
-    url: url.toString(),
+    url: `${PINTEREST_API}${call.path}`,
+    query: call.query,
     accessToken: call.accessToken,
     headers: { accept: "application/json" },
     json: call.json,

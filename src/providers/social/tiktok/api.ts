@@ -56,12 +56,11 @@ export async function tiktokRequest<T = Record<string, unknown>>(
   http: SocialHttp,
   call: TikTokCall,
 ): Promise<{ data: T; raw: string }> {
-  const url = new URL(`${TIKTOK_API}${call.path}`);
-  for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
   const sent = await sendJson(http, {
     network: "TikTok",
     method: call.method,
-    url: url.toString(),
+    url: `${TIKTOK_API}${call.path}`,
+    query: call.query,
     accessToken: call.accessToken,
     json: call.json,
     jsonType: "application/json; charset=UTF-8",

@@ -75,12 +75,11 @@ export async function xRequest<T = Record<string, unknown>>(
   call: XCall,
   now: () => Date = () => new Date(),
 ): Promise<{ data?: T; errors?: XProblem["errors"]; meta?: Record<string, unknown> }> {
-  const url = new URL(`${X_API}${call.path}`);
-  for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
   const sent = await sendJson(http, {
     network: "X",
     method: call.method,
-    url: url.toString(),
+    url: `${X_API}${call.path}`,
+    query: call.query,
     accessToken: call.accessToken,
     ...(call.form ? { body: call.form } : { json: call.json }),
     create: call.create,

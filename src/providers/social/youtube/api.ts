@@ -105,12 +105,11 @@ export async function youtubeRequest<T = Record<string, unknown>>(
   deps: YouTubeDeps,
   call: YouTubeCall,
 ): Promise<YouTubeAnswer<T>> {
-  const url = new URL(call.url);
-  for (const [k, v] of Object.entries(call.query ?? {})) url.searchParams.set(k, v);
   const { res, body: parsed } = await sendJson(deps.http, {
     network: "YouTube",
     method: call.method,
-    url: url.toString(),
+    url: call.url,
+    query: call.query,
     accessToken: call.accessToken,
     headers: call.headers,
     json: call.json,
