@@ -5,12 +5,17 @@
  * token validation (signature + grant/membership lookup on every request), per-user budget, the handler's
  * query, output validation and the audit insert committed before the response, all on Postgres.
  *
+ * Besides req/s and latency, each run reports the CPU time spent per request: by this node process (the
+ * service or the baseline, plus autocannon, which runs in the same process) and by the PostgreSQL backends
+ * of the benchmark's database (from /proc, so only when PostgreSQL runs on this machine).
+ *
  * Settings (env): DATABASE_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_DURATION (seconds per run, default 10), BENCH_CONNECTIONS (default "8,64").
+ * BENCH_DURATION (seconds per run, default 10), BENCH_CONNECTIONS (default "8,64"), BENCH_TARGETS
+ * (default "baseline,service"; "service" alone for profiling it: `node --cpu-prof --import tsx bench/run.ts`).
  * See bench/README.md.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -25,7 +30,10 @@ import { connect } from "../test/helpers/tokens.ts";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "8,64").split(",").map(Number);
+const TARGETS = new Set((process.env.BENCH_TARGETS ?? "baseline,service").split(","));
 const HUGE = "1000000000";
+/** Linux clock ticks per second (`getconf CLK_TCK`), the unit of utime/stime in /proc/{pid}/stat. */
+const CLK_TCK = 100;
 
 const BODY = JSON.stringify({
   jsonrpc: "2.0",
@@ -76,6 +84,32 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU microseconds per request of this node process (service or baseline, plus autocannon). */
+  nodeUs: number;
+  /** CPU microseconds per request of the benchmark database's PostgreSQL backends (NaN: not measurable). */
+  pgUs: number;
+}
+
+/** CPU seconds (user + system) of the PostgreSQL backends connected to `dbName`, by pid. */
+async function backendCpu(admin: pg.Client, dbName: string): Promise<Map<number, number>> {
+  const { rows } = await admin.query<{ pid: number }>("select pid from pg_stat_activity where datname = $1", [
+    dbName,
+  ]);
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
+    if (!stat) continue;
+    // Fields after the command name (which may contain spaces): utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    cpu.set(pid, (Number(fields[11]) + Number(fields[12])) / CLK_TCK);
+  }
+  return cpu;
+}
+
+/** Where the CPU time of one run goes: node (this process) and the database's backends. */
+interface CpuProbe {
+  admin: pg.Client;
+  dbName: string;
 }
 
 async function measure(
@@ -83,8 +117,16 @@ async function measure(
   url: string,
   connections: number,
   headers: Record<string, string>,
+  probe: CpuProbe,
 ): Promise<Row> {
+  const pgBefore = await backendCpu(probe.admin, probe.dbName);
+  const nodeBefore = process.cpuUsage();
   const r = await autocannon({ url, method: "POST", headers, body: BODY, connections, duration: DURATION });
+  const node = process.cpuUsage(nodeBefore);
+  const pgAfter = await backendCpu(probe.admin, probe.dbName);
+  const requests = r.requests.total;
+  let pgSeconds = 0;
+  for (const [pid, seconds] of pgAfter) pgSeconds += seconds - (pgBefore.get(pid) ?? 0);
   return {
     target,
     connections,
@@ -92,6 +134,8 @@ async function measure(
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: r.errors + r.timeouts + r.non2xx,
+    nodeUs: Math.round((node.user + node.system) / requests),
+    pgUs: pgAfter.size > 0 ? Math.round((pgSeconds * 1e6) / requests) : Number.NaN,
   };
 }
 
@@ -147,11 +191,22 @@ async function main(): Promise<void> {
       connections: 8,
       duration: 2,
     });
+    const probe = { admin, dbName };
     for (const connections of CONNECTIONS) {
-      rows.push(
-        await measure("node:http baseline", `http://127.0.0.1:${barePort}/mcp`, connections, HEADERS),
-      );
-      rows.push(await measure("social-mcp get_profile", booted.ctx.config.resourceUrl, connections, auth));
+      if (TARGETS.has("baseline"))
+        rows.push(
+          await measure(
+            "node:http baseline",
+            `http://127.0.0.1:${barePort}/mcp`,
+            connections,
+            HEADERS,
+            probe,
+          ),
+        );
+      if (TARGETS.has("service"))
+        rows.push(
+          await measure("social-mcp get_profile", booted.ctx.config.resourceUrl, connections, auth, probe),
+        );
     }
   } finally {
     bare.close();
@@ -166,15 +221,24 @@ async function main(): Promise<void> {
     await admin.end();
   }
   console.log(`\ntools/call get_profile, ${DURATION}s per run (latency in ms)\n`);
-  console.log("| target | connections | req/s | p50 | p99 | errors | req/s vs baseline |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  console.log(
+    "| target | connections | req/s | p50 | p99 | errors | req/s vs baseline | node CPU µs/req | PostgreSQL CPU µs/req |",
+  );
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     const base = rows.find((b) => b.target === "node:http baseline" && b.connections === r.connections);
     const ratio = base && base.rps > 0 ? (r.rps / base.rps).toFixed(3) : "-";
+    const pgUs = Number.isNaN(r.pgUs) ? "-" : String(r.pgUs);
     console.log(
-      `| ${r.target} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${ratio} |`,
+      `| ${r.target} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${ratio} | ${r.nodeUs} | ${pgUs} |`,
     );
   }
+  console.log(
+    `\nload average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
 }
 
 main().then(

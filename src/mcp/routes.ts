@@ -3,7 +3,8 @@
  * Fixed order per request:
  *   MCP disabled or wrong Host -> 404; Origin not allow-listed -> 403 (CORS only for allow-listed origins);
  *   not POST -> 405 `Allow: POST`; per-IP budget -> 429 `Retry-After`; not JSON -> 415; bearer token -> 401
- *   (the per-IP count and the token lookup run concurrently; the answer keeps this order);
+ *   (the per-IP count and the token's record are read in one statement, admission.ts; the answer keeps
+ *   this order);
  *   body > 256 KiB -> 413; unparsable JSON -> 400 / -32700; not one JSON-RPC message -> 400 / -32600;
  *   notification -> 202; revision checks (revision.ts); 2026-07-28 request whose Accept does not allow both
  *   application/json and text/event-stream -> 406 / -32600; dispatch (dispatch.ts).
@@ -12,7 +13,7 @@
 import { SPEC_LIMITS } from "../config.ts";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
-import { authenticateBearer, BearerError } from "../oauth/bearer.ts";
+import { BearerError } from "../oauth/bearer.ts";
 import { challenge401 } from "../oauth/challenge.ts";
 import { hostMatches } from "../oauth/host.ts";
 import { createRuntime } from "../runtime/pipeline.ts";
@@ -20,7 +21,8 @@ import type { RegisteredTool } from "../tool-contract.ts";
 import { TOOLS } from "../../generated/registry.ts";
 import { createCursorCodec } from "./cursor.ts";
 import { dispatch, type Endpoint } from "./dispatch.ts";
-import { ipLimiter, originGuard, settle } from "./guards.ts";
+import { admit } from "./admission.ts";
+import { ipLimiter, originGuard } from "./guards.ts";
 import { errorResponse, isObject, type JsonRpcId, parseMessage, RPC, RpcError } from "./jsonrpc.ts";
 import { Reply } from "./reply.ts";
 import { resolveRevision } from "./revision.ts";
@@ -66,28 +68,23 @@ export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Route
     res.status(405).set("Allow", "POST").type("text/plain").send("Method not allowed");
   });
   router.post(path, (req, res, next) => {
-    // The per-IP count and the token lookup are independent round trips: run them together, answer in the
-    // fixed order (429, then 415, then 401). An IP already over its limit in this window gets no lookup.
-    const ip = req.ip ?? "unknown";
-    const json = Boolean(req.is("application/json"));
-    const lookup = json && !ipLimit.isLimited(ip) ? settle(authenticateBearer(ctx, req)) : undefined;
-    const gate = async (): Promise<void> => {
-      const limit = await ipLimit.consume(ip);
-      if (!limit.ok) {
-        res.setHeader("Retry-After", String(limit.retryAfter));
+    // The per-IP count and the token's record are read in one statement (admission.ts); the answer keeps
+    // the fixed order (429, then 415, then 401).
+    admit(ctx, ipLimit, req).then((a) => {
+      if (a.kind === "admitted") {
+        res.locals.auth = a.auth;
+        return next();
+      }
+      if (a.kind === "ip_limited") {
+        res.setHeader("Retry-After", String(a.retryAfter));
         res.status(429).type("text/plain").send("Too many requests");
         return;
       }
-      if (!json) {
+      if (a.kind === "not_json") {
         res.status(415).type("text/plain").send("Content-Type must be application/json");
         return;
       }
-      const auth = await (lookup ?? settle(authenticateBearer(ctx, req)));
-      if (auth.ok) {
-        res.locals.auth = auth.value;
-        return next();
-      }
-      const err = auth.error;
+      const err = a.error;
       if (!(err instanceof BearerError)) return next(err);
       res
         .status(401)
@@ -96,8 +93,7 @@ export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Route
           error: err.tokenPresented ? "invalid_token" : "unauthorized",
           error_description: "A valid bearer token is required",
         });
-    };
-    gate().catch(next);
+    }, next);
   });
   router.post(path, (req, res, next) => {
     jsonBody(req, res, (err?: unknown) => {
