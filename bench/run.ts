@@ -7,7 +7,9 @@
  *
  * Besides req/s and latency, each run reports the CPU time spent per request: by this node process (the
  * service or the baseline, plus autocannon, which runs in the same process) and by the PostgreSQL backends
- * of the benchmark's database (from /proc, so only when PostgreSQL runs on this machine).
+ * of the benchmark's database (from /proc, so only when PostgreSQL runs on this machine), and the
+ * database's transactions per request (pg_stat_database; every statement outside a transaction is one, so
+ * this counts the round trips that commit).
  *
  * Settings (env): DATABASE_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_DURATION (seconds per run, default 10), BENCH_CONNECTIONS (default "8,64"), BENCH_TARGETS
@@ -88,6 +90,20 @@ interface Row {
   nodeUs: number;
   /** CPU microseconds per request of the benchmark database's PostgreSQL backends (NaN: not measurable). */
   pgUs: number;
+  /** Transactions of the benchmark's database per request. */
+  xactPerReq: number;
+}
+
+/** Committed and rolled-back transactions of `dbName` so far (pg_stat_database, flushed by idle backends). */
+async function transactions(admin: pg.Client, dbName: string): Promise<number> {
+  // Backends report their counts when idle, at most once a second: wait for the last ones.
+  await new Promise((r) => setTimeout(r, 1500));
+  await admin.query("select pg_stat_clear_snapshot()");
+  const { rows } = await admin.query<{ n: string }>(
+    "select xact_commit + xact_rollback as n from pg_stat_database where datname = $1",
+    [dbName],
+  );
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** CPU seconds (user + system) of the PostgreSQL backends connected to `dbName`, by pid. */
@@ -119,11 +135,13 @@ async function measure(
   headers: Record<string, string>,
   probe: CpuProbe,
 ): Promise<Row> {
+  const xactBefore = await transactions(probe.admin, probe.dbName);
   const pgBefore = await backendCpu(probe.admin, probe.dbName);
   const nodeBefore = process.cpuUsage();
   const r = await autocannon({ url, method: "POST", headers, body: BODY, connections, duration: DURATION });
   const node = process.cpuUsage(nodeBefore);
   const pgAfter = await backendCpu(probe.admin, probe.dbName);
+  const xactAfter = await transactions(probe.admin, probe.dbName);
   const requests = r.requests.total;
   let pgSeconds = 0;
   for (const [pid, seconds] of pgAfter) pgSeconds += seconds - (pgBefore.get(pid) ?? 0);
@@ -136,6 +154,7 @@ async function measure(
     errors: r.errors + r.timeouts + r.non2xx,
     nodeUs: Math.round((node.user + node.system) / requests),
     pgUs: pgAfter.size > 0 ? Math.round((pgSeconds * 1e6) / requests) : Number.NaN,
+    xactPerReq: (xactAfter - xactBefore) / requests,
   };
 }
 
@@ -222,15 +241,15 @@ async function main(): Promise<void> {
   }
   console.log(`\ntools/call get_profile, ${DURATION}s per run (latency in ms)\n`);
   console.log(
-    "| target | connections | req/s | p50 | p99 | errors | req/s vs baseline | node CPU µs/req | PostgreSQL CPU µs/req |",
+    "| target | connections | req/s | p50 | p99 | errors | req/s vs baseline | node CPU µs/req | PostgreSQL CPU µs/req | transactions/req |",
   );
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     const base = rows.find((b) => b.target === "node:http baseline" && b.connections === r.connections);
     const ratio = base && base.rps > 0 ? (r.rps / base.rps).toFixed(3) : "-";
     const pgUs = Number.isNaN(r.pgUs) ? "-" : String(r.pgUs);
     console.log(
-      `| ${r.target} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${ratio} | ${r.nodeUs} | ${pgUs} |`,
+      `| ${r.target} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${ratio} | ${r.nodeUs} | ${pgUs} | ${r.xactPerReq.toFixed(2)} |`,
     );
   }
   console.log(

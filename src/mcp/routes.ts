@@ -16,13 +16,13 @@ import type { AppContext } from "../context.ts";
 import { BearerError } from "../oauth/bearer.ts";
 import { challenge401 } from "../oauth/challenge.ts";
 import { hostMatches } from "../oauth/host.ts";
-import { createRuntime } from "../runtime/pipeline.ts";
-import type { RegisteredTool } from "../tool-contract.ts";
+import { createRuntime, type PrepaidBudget, prepayableBudget } from "../runtime/pipeline.ts";
+import type { AuthContext, RegisteredTool } from "../tool-contract.ts";
 import { TOOLS } from "../../generated/registry.ts";
 import { createCursorCodec } from "./cursor.ts";
 import { dispatch, type Endpoint } from "./dispatch.ts";
-import { admit } from "./admission.ts";
-import { ipLimiter, originGuard } from "./guards.ts";
+import { admit, releaseAdmission } from "./admission.ts";
+import { type IpLimiter, ipLimiter, originGuard } from "./guards.ts";
 import { errorResponse, isObject, type JsonRpcId, parseMessage, RPC, RpcError } from "./jsonrpc.ts";
 import { Reply } from "./reply.ts";
 import { resolveRevision } from "./revision.ts";
@@ -68,37 +68,68 @@ export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Route
     res.status(405).set("Allow", "POST").type("text/plain").send("Method not allowed");
   });
   router.post(path, (req, res, next) => {
-    // The per-IP count and the token's record are read in one statement (admission.ts); the answer keeps
-    // the fixed order (429, then 415, then 401).
-    admit(ctx, ipLimit, req).then((a) => {
-      if (a.kind === "admitted") {
-        res.locals.auth = a.auth;
-        return next();
-      }
-      if (a.kind === "ip_limited") {
-        res.setHeader("Retry-After", String(a.retryAfter));
-        res.status(429).type("text/plain").send("Too many requests");
-        return;
-      }
-      if (a.kind === "not_json") {
-        res.status(415).type("text/plain").send("Content-Type must be application/json");
-        return;
-      }
-      const err = a.error;
-      if (!(err instanceof BearerError)) return next(err);
+    serve(ep, ipLimit, jsonBody, req, res).catch(next);
+  });
+  return router;
+}
+
+type JsonBodyParser = ReturnType<typeof express.json>;
+
+/** Reads and parses the JSON body with `jsonBody`; the parser's error is returned, not thrown. */
+function readBody(jsonBody: JsonBodyParser, req: Request, res: Response): Promise<unknown> {
+  return new Promise((resolve) => {
+    jsonBody(req, res, (err?: unknown) => resolve(err));
+  });
+}
+
+/**
+ * One POST: admission (per-IP limit 429, Content-Type 415, bearer token 401; one statement, admission.ts),
+ * the body (413, 400 / -32700), then the JSON-RPC message (`handle`). When the token verifies in memory the
+ * body is read before the admission statement, so that a tools/call's budget is consumed in it
+ * (`prepayableBudget`); the answers keep the order above all the same. A budget unit the call did not use
+ * is given back before the answer.
+ */
+async function serve(
+  ep: Endpoint,
+  ipLimit: IpLimiter,
+  jsonBody: JsonBodyParser,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  let bodyError: unknown;
+  let bodyRead = false;
+  const admission = await admit(ep.ctx, ipLimit, req, async () => {
+    bodyError = await readBody(jsonBody, req, res);
+    bodyRead = true;
+    if (bodyError || !isObject(req.body) || req.body.method !== "tools/call") return undefined;
+    const params = req.body.params;
+    return prepayableBudget(ep.runtime, isObject(params) ? params.name : undefined);
+  });
+  try {
+    if (admission.kind === "ip_limited") {
+      res.setHeader("Retry-After", String(admission.retryAfter));
+      res.status(429).type("text/plain").send("Too many requests");
+      return;
+    }
+    if (admission.kind === "not_json") {
+      res.status(415).type("text/plain").send("Content-Type must be application/json");
+      return;
+    }
+    if (admission.kind === "refused") {
+      const err = admission.error;
+      if (!(err instanceof BearerError)) throw err;
       res
         .status(401)
-        .set("WWW-Authenticate", challenge401(ctx, err.tokenPresented))
+        .set("WWW-Authenticate", challenge401(ep.ctx, err.tokenPresented))
         .json({
           error: err.tokenPresented ? "invalid_token" : "unauthorized",
           error_description: "A valid bearer token is required",
         });
-    }, next);
-  });
-  router.post(path, (req, res, next) => {
-    jsonBody(req, res, (err?: unknown) => {
-      if (!err) return next();
-      const e = err as { type?: string; status?: number };
+      return;
+    }
+    if (!bodyRead) bodyError = await readBody(jsonBody, req, res);
+    if (bodyError) {
+      const e = bodyError as { type?: string };
       if (e.type === "entity.too.large") {
         res.status(413).type("text/plain").send(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
         return;
@@ -107,13 +138,12 @@ export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Route
         res.status(400).json(errorResponse(null, RPC.parseError, "Parse error"));
         return;
       }
-      next(err);
-    });
-  });
-  router.post(path, (req: Request, res: Response, next: NextFunction) => {
-    handle(ep, req, res).catch(next);
-  });
-  return router;
+      throw bodyError;
+    }
+    await handle(ep, req, res, admission.auth, admission.prepaid);
+  } finally {
+    await releaseAdmission(ep.ctx, admission);
+  }
 }
 
 /**
@@ -132,7 +162,13 @@ const idOf = (body: unknown): JsonRpcId | null => {
   return typeof id === "string" || typeof id === "number" ? id : null;
 };
 
-async function handle(ep: Endpoint, req: Request, res: Response): Promise<void> {
+async function handle(
+  ep: Endpoint,
+  req: Request,
+  res: Response,
+  auth: AuthContext,
+  prepaid: PrepaidBudget | undefined,
+): Promise<void> {
   const body: unknown = req.body;
   let reply: Reply | undefined;
   try {
@@ -155,7 +191,7 @@ async function handle(ep: Endpoint, req: Request, res: Response): Promise<void> 
       (typeof token === "string" || typeof token === "number") &&
       (req.headers.accept ?? "").includes("text/event-stream");
     reply = new Reply(res, wantsSse ? (token as string | number) : undefined);
-    await dispatch(ep, msg as typeof msg & { id: JsonRpcId }, revision, res.locals.auth, reply);
+    await dispatch(ep, msg as typeof msg & { id: JsonRpcId }, revision, auth, reply, prepaid);
   } catch (err) {
     if (!(err instanceof RpcError)) throw err;
     const response = errorResponse(idOf(body), err.code, err.message, err.data);

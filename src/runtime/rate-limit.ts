@@ -37,14 +37,33 @@ export interface CounterRow {
 
 /**
  * The SQL of one consume, for use alone or as a CTE of a larger statement: `key`, `now` (epoch ms) and
- * `windowMs` are placeholders of the caller's statement (e.g. "$1"). Returns `points, expire`.
+ * `windowMs` are placeholders of the caller's statement (e.g. "$1"). `when` (SQL over the CTEs before it, in
+ * a `from` list such as "ip where ip.points <= $7") makes the consume conditional: no row is counted
+ * and none returned when it does not hold. Returns `points, expire`.
  */
-export function counterUpsertSql(key: string, now: string, windowMs: string): string {
-  return `insert into rate_limits as r (key, points, expire) values (${key}, 1, ${now}::bigint + ${windowMs}::bigint)
+export function counterUpsertSql(key: string, now: string, windowMs: string, when?: string): string {
+  return `insert into rate_limits as r (key, points, expire)
+      select ${key}, 1, ${now}::bigint + ${windowMs}::bigint${when ? ` from ${when}` : ""}
       on conflict (key) do update set
         points = case when r.expire <= ${now}::bigint then 1 else r.points + 1 end,
         expire = case when r.expire <= ${now}::bigint then excluded.expire else r.expire end
       returning points, expire`;
+}
+
+/** $1 row key, $2 the window's `expire`: takes one point back, only while that window lasts. */
+const REFUND = statement(
+  "rate-limit-refund",
+  "update rate_limits set points = points - 1 where key = $1 and expire = $2 and points > 0",
+);
+
+/**
+ * Gives back the point a consume counted for `rowKey` in the window ending at `expire` (epoch ms), for a
+ * consume made ahead of its use (src/mcp/admission.ts) by a call that stopped before using it. Nothing
+ * happens once that window has ended (the next window starts from zero anyway).
+ * @throws the database's error.
+ */
+export async function refundPoint(ctx: AppContext, rowKey: string, expire: number): Promise<void> {
+  await runPrepared(ctx.asyncCommitDb, REFUND, [rowKey, expire]);
 }
 
 const CONSUME = statement("rate-limit-consume", counterUpsertSql("$1", "$2", "$3"));
