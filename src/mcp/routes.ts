@@ -11,7 +11,7 @@
  * Everything (validators, limiters, parsers, the tool list) is built once here, never per request.
  */
 import { SPEC_LIMITS } from "../config.ts";
-import express, { type NextFunction, type Request, type Response, Router } from "express";
+import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { BearerError } from "../oauth/bearer.ts";
 import { challenge401 } from "../oauth/challenge.ts";
