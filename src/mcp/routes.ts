@@ -146,15 +146,27 @@ async function serve(
   }
 }
 
+/** `acceptsBoth` verdicts by Accept header value (a client sends the same one every time); bounded. */
+const acceptVerdicts = new Map<string, boolean>();
+const MAX_ACCEPT_VERDICTS = 256;
+
 /**
  * 2026-07-28 transport rule (basic/transports/streamable-http "Sending Messages" 2): the client MUST send an
  * `Accept` header listing both `application/json` and `text/event-stream`. Judged with HTTP content
  * negotiation (RFC 9110 12.5.1: wildcards count, `q=0` excludes); a missing header does not list them.
- * Legacy revisions keep serving such requests (JSON answers), as before.
+ * Legacy revisions keep serving such requests (JSON answers), as before. The verdict depends on the header
+ * alone and is remembered per header value (negotiation parses the header on every call).
  */
 function acceptsBoth(req: Request): boolean {
-  if (!req.headers.accept) return false;
-  return Boolean(req.accepts("application/json")) && Boolean(req.accepts("text/event-stream"));
+  const accept = req.headers.accept;
+  if (!accept) return false;
+  let verdict = acceptVerdicts.get(accept);
+  if (verdict === undefined) {
+    verdict = Boolean(req.accepts("application/json")) && Boolean(req.accepts("text/event-stream"));
+    if (acceptVerdicts.size >= MAX_ACCEPT_VERDICTS) acceptVerdicts.clear();
+    acceptVerdicts.set(accept, verdict);
+  }
+  return verdict;
 }
 
 const idOf = (body: unknown): JsonRpcId | null => {

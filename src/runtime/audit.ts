@@ -41,6 +41,9 @@ export interface AuditEntry {
   origin?: "call" | "worker";
 }
 
+/** Batches committed at once: one, so that rows arriving meanwhile share the next insert (measured best). */
+const MAX_IN_FLIGHT = 1;
+
 /** Most rows in one insert (bounds the statement; more rows wait for the next batch). */
 const MAX_BATCH = 200;
 
@@ -75,17 +78,17 @@ interface Waiting {
   done: () => void;
 }
 
-/** The rows waiting for the next batch of one database, and whether a batch is being committed. */
+/** The rows waiting for the next batch of one database, and how many batches are being committed. */
 interface Batcher {
   waiting: Waiting[];
-  busy: boolean;
+  inFlight: number;
 }
 
 const batchers = new WeakMap<Knex, Batcher>();
 
 /** Commits the waiting rows of `db`, batch after batch, until none is left. Never throws. */
 async function drain(ctx: AppContext, batcher: Batcher): Promise<void> {
-  batcher.busy = true;
+  batcher.inFlight++;
   try {
     while (batcher.waiting.length > 0) {
       const batch = batcher.waiting.splice(0, MAX_BATCH);
@@ -101,7 +104,7 @@ async function drain(ctx: AppContext, batcher: Batcher): Promise<void> {
       for (const w of batch) w.done();
     }
   } finally {
-    batcher.busy = false;
+    batcher.inFlight--;
   }
 }
 
@@ -126,12 +129,12 @@ export function writeAudit(ctx: AppContext, entry: AuditEntry): Promise<void> {
   };
   let batcher = batchers.get(ctx.asyncCommitDb);
   if (!batcher) {
-    batcher = { waiting: [], busy: false };
+    batcher = { waiting: [], inFlight: 0 };
     batchers.set(ctx.asyncCommitDb, batcher);
   }
   const b = batcher;
   return new Promise<void>((resolve) => {
     b.waiting.push({ row, done: resolve });
-    if (!b.busy) void drain(ctx, b);
+    if (b.inFlight < MAX_IN_FLIGHT) void drain(ctx, b);
   });
 }
