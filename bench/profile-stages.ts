@@ -70,7 +70,8 @@ const STAGES: Array<[string, RegExp]> = [
 
 function stageOf(node: ProfileNode): string {
   const { url, functionName } = node.callFrame;
-  const key = url || `(${functionName})`;
+  // Native frames have no URL: V8's own ("(idle)", "(garbage collector)") or a binding ("writev").
+  const key = url || (functionName.startsWith("(") ? functionName : `(${functionName})`);
   for (const [name, pattern] of STAGES) if (pattern.test(key)) return name;
   return "other (V8 runtime, microtasks, tsx)";
 }
