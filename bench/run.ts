@@ -13,11 +13,13 @@
  *
  * Settings (env): DATABASE_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_DURATION (seconds per run, default 10), BENCH_CONNECTIONS (default "8,64"), BENCH_TARGETS
- * (default "baseline,service"; "service" alone for profiling it: `node --cpu-prof --import tsx bench/run.ts`).
+ * (default "baseline,service,stages"; "service" alone for profiling it:
+ * `node --cpu-prof --import tsx bench/run.ts`; "stages": the database round trips one at a time,
+ * bench/stages.ts).
  * See bench/README.md.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -29,13 +31,13 @@ import { createUser } from "../src/domain/account/accounts.ts";
 import { startServer } from "../src/server.ts";
 import type { TestApp } from "../test/helpers/app.ts";
 import { connect } from "../test/helpers/tokens.ts";
+import { CpuProbe, type CpuReading } from "./cpu.ts";
+import type { StageRow } from "./stages.ts";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "8,64").split(",").map(Number);
-const TARGETS = new Set((process.env.BENCH_TARGETS ?? "baseline,service").split(","));
+const TARGETS = new Set((process.env.BENCH_TARGETS ?? "baseline,service,stages").split(","));
 const HUGE = "1000000000";
-/** Linux clock ticks per second (`getconf CLK_TCK`), the unit of utime/stime in /proc/{pid}/stat. */
-const CLK_TCK = 100;
 
 const BODY = JSON.stringify({
   jsonrpc: "2.0",
@@ -94,68 +96,33 @@ interface Row {
   xactPerReq: number;
 }
 
-/** Committed and rolled-back transactions of `dbName` so far (pg_stat_database, flushed by idle backends). */
-async function transactions(admin: pg.Client, dbName: string): Promise<number> {
-  // Backends report their counts when idle, at most once a second: wait for the last ones.
-  await new Promise((r) => setTimeout(r, 1500));
-  await admin.query("select pg_stat_clear_snapshot()");
-  const { rows } = await admin.query<{ n: string }>(
-    "select xact_commit + xact_rollback as n from pg_stat_database where datname = $1",
-    [dbName],
-  );
-  return Number(rows[0]?.n ?? 0);
-}
-
-/** CPU seconds (user + system) of the PostgreSQL backends connected to `dbName`, by pid. */
-async function backendCpu(admin: pg.Client, dbName: string): Promise<Map<number, number>> {
-  const { rows } = await admin.query<{ pid: number }>("select pid from pg_stat_activity where datname = $1", [
-    dbName,
-  ]);
-  const cpu = new Map<number, number>();
-  for (const { pid } of rows) {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
-    if (!stat) continue;
-    // Fields after the command name (which may contain spaces): utime and stime are fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    cpu.set(pid, (Number(fields[11]) + Number(fields[12])) / CLK_TCK);
-  }
-  return cpu;
-}
-
-/** Where the CPU time of one run goes: node (this process) and the database's backends. */
-interface CpuProbe {
-  admin: pg.Client;
-  dbName: string;
-}
-
+/**
+ * Runs autocannon against `url`; CPU and transactions are the difference between the reading `before`
+ * and one taken after the run (returned, to serve as the next run's `before`).
+ */
 async function measure(
   target: string,
   url: string,
   connections: number,
   headers: Record<string, string>,
   probe: CpuProbe,
-): Promise<Row> {
-  const xactBefore = await transactions(probe.admin, probe.dbName);
-  const pgBefore = await backendCpu(probe.admin, probe.dbName);
-  const nodeBefore = process.cpuUsage();
+  before: CpuReading,
+): Promise<{ row: Row; after: CpuReading }> {
   const r = await autocannon({ url, method: "POST", headers, body: BODY, connections, duration: DURATION });
-  const node = process.cpuUsage(nodeBefore);
-  const pgAfter = await backendCpu(probe.admin, probe.dbName);
-  const xactAfter = await transactions(probe.admin, probe.dbName);
-  const requests = r.requests.total;
-  let pgSeconds = 0;
-  for (const [pid, seconds] of pgAfter) pgSeconds += seconds - (pgBefore.get(pid) ?? 0);
-  return {
+  const after = await probe.read(CpuProbe.SETTLE_MS);
+  const spent = CpuProbe.spent(before, after, r.requests.total);
+  const row = {
     target,
     connections,
     rps: Math.round(r.requests.average),
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: r.errors + r.timeouts + r.non2xx,
-    nodeUs: Math.round((node.user + node.system) / requests),
-    pgUs: pgAfter.size > 0 ? Math.round((pgSeconds * 1e6) / requests) : Number.NaN,
-    xactPerReq: (xactAfter - xactBefore) / requests,
+    nodeUs: Math.round(spent.nodeUs),
+    pgUs: Math.round(spent.pgUs),
+    xactPerReq: spent.transactions,
   };
+  return { row, after };
 }
 
 async function listen(server: http.Server): Promise<number> {
@@ -189,6 +156,7 @@ async function main(): Promise<void> {
   const bare = bareResponder();
   const barePort = await listen(bare);
   const rows: Row[] = [];
+  let stages: StageRow[] = [];
   try {
     const who = await createUser(booted.ctx.db, {
       email: "bench@example.test",
@@ -210,22 +178,23 @@ async function main(): Promise<void> {
       connections: 8,
       duration: 2,
     });
-    const probe = { admin, dbName };
+    const probe = new CpuProbe(admin, dbName);
+    if (TARGETS.has("stages")) {
+      // Loaded only when asked for (it names the service's own modules, stage by stage).
+      const { measureStages } = await import("./stages.ts");
+      stages = await measureStages(booted.ctx, token, probe);
+    }
+    let reading = await probe.read(CpuProbe.SETTLE_MS);
+    const run = async (target: string, url: string, connections: number, headers: Record<string, string>) => {
+      const { row, after } = await measure(target, url, connections, headers, probe, reading);
+      rows.push(row);
+      reading = after;
+    };
     for (const connections of CONNECTIONS) {
       if (TARGETS.has("baseline"))
-        rows.push(
-          await measure(
-            "node:http baseline",
-            `http://127.0.0.1:${barePort}/mcp`,
-            connections,
-            HEADERS,
-            probe,
-          ),
-        );
+        await run("node:http baseline", `http://127.0.0.1:${barePort}/mcp`, connections, HEADERS);
       if (TARGETS.has("service"))
-        rows.push(
-          await measure("social-mcp get_profile", booted.ctx.config.resourceUrl, connections, auth, probe),
-        );
+        await run("social-mcp get_profile", booted.ctx.config.resourceUrl, connections, auth);
     }
   } finally {
     bare.close();
@@ -251,6 +220,15 @@ async function main(): Promise<void> {
     console.log(
       `| ${r.target} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${ratio} | ${r.nodeUs} | ${pgUs} | ${r.xactPerReq.toFixed(2)} |`,
     );
+  }
+  if (stages.length > 0) {
+    console.log("\nDatabase round trips, one stage at a time (sequential calls; per call)\n");
+    console.log("| stage | µs (wall) | node CPU µs | PostgreSQL CPU µs |");
+    console.log("|---|---:|---:|---:|");
+    for (const s of stages) {
+      const pgUs = Number.isNaN(s.pgUs) ? "-" : s.pgUs.toFixed(0);
+      console.log(`| ${s.stage} | ${s.wallUs.toFixed(0)} | ${s.nodeUs.toFixed(0)} | ${pgUs} |`);
+    }
   }
   console.log(
     `\nload average at the end: ${os
