@@ -29,11 +29,11 @@ export interface AppContext {
   config: Config;
   db: Knex;
   /**
-   * A small pool whose commits are not waited for on disk (`synchronous_commit = off`), for rows that may be
-   * lost by a crash of PostgreSQL itself but never by a crash of this process: the shared rate-limit
-   * counters (src/runtime/rate-limit.ts, a counter lives one minute) and the audit rows
-   * (src/runtime/audit.ts). Also runs the /mcp admission statement (IP count + token record). The
-   * trade-off is spelled out in docs/operations.md "Audit rows and rate-limit counters: what a crash can lose".
+   * A small pool whose commits are not waited for on disk (`synchronous_commit = off`), for the shared
+   * rate-limit counters (src/runtime/rate-limit.ts; a counter lives one minute and need not survive a
+   * crash of PostgreSQL itself) and the /mcp admission statement that counts the IP and the budget beside
+   * the token's record (src/mcp/admission.ts). Not waiting for the WAL flush keeps the hot counter rows
+   * locked for less time. docs/operations.md "Audit rows and rate-limit counters: what a crash can lose".
    */
   asyncCommitDb: Knex;
   log: Logger;

@@ -7,11 +7,10 @@
  *
  * Rows are written in batches, group-commit style: a row waits only while an earlier batch is being
  * committed, then goes in the next multi-row insert with every row that arrived meanwhile (one prepared
- * statement on `ctx.asyncCommitDb`). `writeAudit` resolves after its own row's commit, so a call is answered
- * only once its audit row is committed in PostgreSQL: a crash of this process cannot lose it. The commit
- * is not waited for on disk (`synchronous_commit = off`): a crash of PostgreSQL itself (or of its machine)
- * can lose the rows of the last fraction of a second (docs/operations.md "Audit rows and rate-limit
- * counters: what a crash can lose").
+ * statement on the main pool, committed durably: the WAL is flushed once per batch). `writeAudit` resolves
+ * after its own row's commit, so a call is answered only once its audit row is on disk, as when every call
+ * inserted its own row; what a crash can lose is the rows of calls not answered yet
+ * (docs/operations.md "Audit rows and rate-limit counters: what a crash can lose").
  */
 import type { AppContext } from "../context.ts";
 import type { Knex } from "../db/knex.ts";
@@ -93,7 +92,7 @@ async function drain(ctx: AppContext, batcher: Batcher): Promise<void> {
     while (batcher.waiting.length > 0) {
       const batch = batcher.waiting.splice(0, MAX_BATCH);
       try {
-        await runPrepared(ctx.asyncCommitDb, INSERT_BATCH, [JSON.stringify(batch.map((w) => w.row))]);
+        await runPrepared(ctx.db, INSERT_BATCH, [JSON.stringify(batch.map((w) => w.row))]);
       } catch (err) {
         for (const w of batch)
           ctx.log.error(
@@ -127,10 +126,10 @@ export function writeAudit(ctx: AppContext, entry: AuditEntry): Promise<void> {
     error_code: entry.envelope.error?.code ?? null,
     origin: entry.origin ?? "call",
   };
-  let batcher = batchers.get(ctx.asyncCommitDb);
+  let batcher = batchers.get(ctx.db);
   if (!batcher) {
     batcher = { waiting: [], inFlight: 0 };
-    batchers.set(ctx.asyncCommitDb, batcher);
+    batchers.set(ctx.db, batcher);
   }
   const b = batcher;
   return new Promise<void>((resolve) => {
