@@ -10,9 +10,10 @@
  *
  * A budget unit consumed here is counted only when the IP is within its limit; the pipeline uses it at its
  * budget step (`PrepaidBudget`). A call that stops before that step (refused token, protocol error, unknown
- * tool, missing scope, invalid arguments) gets it back (`releaseAdmission`), so every budget counts exactly
- * the calls that reached their budget step, as when the pipeline consumes it; only while such a call is in
- * flight does its unit count, which can refuse a concurrent call at the very edge of the limit.
+ * tool, missing scope, invalid arguments) gets it back before it is answered (`PrepaidBudget.release`), so
+ * every budget counts exactly the calls that reached their budget step, as when the pipeline consumes it;
+ * only while such a call is in flight does its unit count, which can refuse a concurrent call at the very
+ * edge of the limit.
  */
 import type { Request } from "express";
 import type { AppContext } from "../context.ts";
@@ -65,12 +66,6 @@ type AdmissionRow = {
   budget_expire?: number | null;
 } & { [K in keyof TokenRow]: TokenRow[K] | null };
 
-/** A budget unit consumed at admission, with what it takes to give it back. */
-interface AdmissionPrepaid extends PrepaidBudget {
-  rowKey: string;
-  expire: number;
-}
-
 /** What the endpoint answers: 429, 415, 401 (or the error), or the caller's authentication. */
 export type Admission = (
   | { kind: "ip_limited"; retryAfter: number }
@@ -79,7 +74,7 @@ export type Admission = (
   | { kind: "admitted"; auth: AuthContext }
 ) & {
   /** The call's budget unit when it was consumed at admission (see the module comment). */
-  prepaid?: AdmissionPrepaid | undefined;
+  prepaid?: PrepaidBudget | undefined;
 };
 
 /**
@@ -106,12 +101,12 @@ export async function admit(
   const claims = json && !ipLimit.isLimited(ip) ? await settle(readBearer(ctx, req)) : undefined;
   let row: TokenRow | undefined;
   let limit: LimitVerdict;
-  let prepaid: AdmissionPrepaid | undefined;
+  let prepaid: PrepaidBudget | undefined;
   if (claims?.ok) {
     const spec = ipLimit.spec;
+    const budget = prepay ? await prepay() : undefined;
     const now = Date.now();
     const values: unknown[] = [spec.rowKey(ip), now, spec.windowMs, claims.value.jti];
-    const budget = prepay ? await prepay() : undefined;
     const budgetKey = budget?.limiter.spec.rowKey(claims.value.sub);
     if (budget) values.push(budgetKey, budget.limiter.spec.windowMs, spec.points);
     const [r] = await runPrepared<AdmissionRow>(
@@ -123,17 +118,14 @@ export async function admit(
     limit = limitVerdict({ points: r.ip_points, expire: r.ip_expire }, spec.points, now);
     ipLimit.record(ip, limit);
     if (budget && budgetKey && typeof r.budget_points === "number" && typeof r.budget_expire === "number")
-      prepaid = {
-        budget: budget.budget,
-        userId: claims.value.sub,
-        verdict: limitVerdict(
-          { points: r.budget_points, expire: r.budget_expire },
-          budget.limiter.spec.points,
-        ),
-        used: false,
-        rowKey: budgetKey,
-        expire: r.budget_expire,
-      };
+      prepaid = prepaidUnit(
+        ctx,
+        budget.budget,
+        claims.value.sub,
+        budgetKey,
+        { points: r.budget_points, expire: r.budget_expire },
+        budget.limiter.spec.points,
+      );
     row = r.grant_id === null ? undefined : (r as TokenRow);
   } else limit = await ipLimit.consume(ip);
   if (!limit.ok) return { kind: "ip_limited", retryAfter: limit.retryAfter, prepaid };
@@ -148,17 +140,35 @@ export async function admit(
 }
 
 /**
- * Gives the budget unit consumed at admission back when the call did not use it. Never throws: a failure
- * is logged (the unit then stays counted until its window ends, as a refused call's would).
+ * The budget unit counted in `row` (the budget's counter after the admission's consume) for `userId`;
+ * `release` takes the point back from `rowKey` while the window of `row` lasts (`refundPoint`). A failed
+ * give-back is logged; the unit then stays counted until its window ends, as a refused call's would.
  */
-export async function releaseAdmission(ctx: AppContext, admission: Admission): Promise<void> {
-  const p = admission.prepaid;
-  if (!p || p.used) return;
-  try {
-    await refundPoint(ctx, p.rowKey, p.expire);
-  } catch (err) {
-    ctx.log.warn({ errName: (err as Error)?.name, budget: p.budget }, "could not give a budget unit back");
-  }
+function prepaidUnit(
+  ctx: AppContext,
+  budget: Budget,
+  userId: string,
+  rowKey: string,
+  row: { points: number; expire: number },
+  points: number,
+): PrepaidBudget {
+  let released = false;
+  const unit: PrepaidBudget = {
+    budget,
+    userId,
+    verdict: limitVerdict(row, points),
+    used: false,
+    async release() {
+      if (unit.used || released) return;
+      released = true;
+      try {
+        await refundPoint(ctx, rowKey, row.expire);
+      } catch (err) {
+        ctx.log.warn({ errName: (err as Error)?.name, budget }, "could not give a budget unit back");
+      }
+    },
+  };
+  return unit;
 }
 
 function settleClaims(

@@ -21,7 +21,7 @@ import type { AuthContext, RegisteredTool } from "../tool-contract.ts";
 import { TOOLS } from "../../generated/registry.ts";
 import { createCursorCodec } from "./cursor.ts";
 import { dispatch, type Endpoint } from "./dispatch.ts";
-import { admit, releaseAdmission } from "./admission.ts";
+import { admit } from "./admission.ts";
 import { type IpLimiter, ipLimiter, originGuard } from "./guards.ts";
 import { errorResponse, isObject, type JsonRpcId, parseMessage, RPC, RpcError } from "./jsonrpc.ts";
 import { Reply } from "./reply.ts";
@@ -87,7 +87,7 @@ function readBody(jsonBody: JsonBodyParser, req: Request, res: Response): Promis
  * the body (413, 400 / -32700), then the JSON-RPC message (`handle`). When the token verifies in memory the
  * body is read before the admission statement, so that a tools/call's budget is consumed in it
  * (`prepayableBudget`); the answers keep the order above all the same. A budget unit the call did not use
- * is given back before the answer.
+ * is given back before the answer (here, in `handle`, or by the pipeline).
  */
 async function serve(
   ep: Endpoint,
@@ -118,6 +118,7 @@ async function serve(
     if (admission.kind === "refused") {
       const err = admission.error;
       if (!(err instanceof BearerError)) throw err;
+      await admission.prepaid?.release();
       res
         .status(401)
         .set("WWW-Authenticate", challenge401(ep.ctx, err.tokenPresented))
@@ -142,7 +143,8 @@ async function serve(
     }
     await handle(ep, req, res, admission.auth, admission.prepaid);
   } finally {
-    await releaseAdmission(ep.ctx, admission);
+    // Every answer above gives an unused unit back before it is sent; this covers a thrown error.
+    await admission.prepaid?.release();
   }
 }
 
@@ -186,6 +188,7 @@ async function handle(
   try {
     const msg = parseMessage(body);
     if (msg.id === undefined) {
+      await prepaid?.release();
       res.status(202).end();
       return;
     }
@@ -206,6 +209,7 @@ async function handle(
     await dispatch(ep, msg as typeof msg & { id: JsonRpcId }, revision, auth, reply, prepaid);
   } catch (err) {
     if (!(err instanceof RpcError)) throw err;
+    await prepaid?.release();
     const response = errorResponse(idOf(body), err.code, err.message, err.data);
     if (reply) reply.send(err.status, response);
     else res.status(err.status).json(response);

@@ -70,8 +70,8 @@ export interface CallOptions {
  * One unit of a user's budget consumed before the call reached the pipeline (by the /mcp admission
  * statement, src/mcp/admission.ts, in the same round trip as the token check). The budget step uses its
  * verdict instead of consuming again and sets `used`; a call that stops before its budget step (unknown
- * tool, missing scope, invalid arguments, refused token, protocol error) leaves it unused, and the caller
- * gives the point back (`refundPoint`).
+ * tool, missing scope, invalid arguments, refused token, protocol error) leaves it unused and `release`
+ * gives the unit back before the call is answered (callTool does so before it returns).
  */
 export interface PrepaidBudget {
   budget: Budget;
@@ -79,6 +79,8 @@ export interface PrepaidBudget {
   userId: string;
   verdict: LimitVerdict;
   used: boolean;
+  /** Gives the unit back unless `used` (once; later calls do nothing). Never throws. */
+  release(): Promise<void>;
 }
 
 /**
@@ -237,6 +239,22 @@ function failureEnvelope(ctx: AppContext, tool: RegisteredTool, requestId: strin
  * with its code; anything else becomes `internal_error` (logged with the request id, never leaked).
  */
 export async function callTool(
+  rt: Runtime,
+  auth: AuthContext,
+  name: string,
+  rawArgs: unknown,
+  options: CallOptions,
+): Promise<CallOutcome> {
+  try {
+    return await runCall(rt, auth, name, rawArgs, options);
+  } finally {
+    // A unit consumed at admission that this call did not reach goes back before the call is answered.
+    await options.prepaid?.release();
+  }
+}
+
+/** callTool without the give-back of an unused prepaid unit. */
+async function runCall(
   rt: Runtime,
   auth: AuthContext,
   name: string,
