@@ -5,8 +5,17 @@
  * token validation (signature + grant/membership lookup on every request), per-user budget, the handler's
  * query, output validation and the audit insert committed before the response, all on Postgres.
  *
+ * Besides req/s and latency, each run reports the CPU time spent per request: by this node process (the
+ * service or the baseline, plus autocannon, which runs in the same process) and by the PostgreSQL backends
+ * of the benchmark's database (from /proc, so only when PostgreSQL runs on this machine), and the
+ * database's transactions per request (pg_stat_database; every statement outside a transaction is one, so
+ * this counts the round trips that commit).
+ *
  * Settings (env): DATABASE_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_DURATION (seconds per run, default 10), BENCH_CONNECTIONS (default "8,64").
+ * BENCH_DURATION (seconds per run, default 10), BENCH_CONNECTIONS (default "8,64"), BENCH_TARGETS
+ * (default "baseline,service,stages"; "service" alone for profiling it:
+ * `node --cpu-prof --import tsx bench/run.ts`; "stages": the database round trips one at a time,
+ * bench/stages.ts).
  * See bench/README.md.
  */
 import { randomBytes } from "node:crypto";
@@ -22,9 +31,12 @@ import { createUser } from "../src/domain/account/accounts.ts";
 import { startServer } from "../src/server.ts";
 import type { TestApp } from "../test/helpers/app.ts";
 import { connect } from "../test/helpers/tokens.ts";
+import { CpuProbe, type CpuReading } from "./cpu.ts";
+import type { StageRow } from "./stages.ts";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "8,64").split(",").map(Number);
+const TARGETS = new Set((process.env.BENCH_TARGETS ?? "baseline,service,stages").split(","));
 const HUGE = "1000000000";
 
 const BODY = JSON.stringify({
@@ -76,23 +88,41 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU microseconds per request of this node process (service or baseline, plus autocannon). */
+  nodeUs: number;
+  /** CPU microseconds per request of the benchmark database's PostgreSQL backends (NaN: not measurable). */
+  pgUs: number;
+  /** Transactions of the benchmark's database per request. */
+  xactPerReq: number;
 }
 
+/**
+ * Runs autocannon against `url`; CPU and transactions are the difference between the reading `before`
+ * and one taken after the run (returned, to serve as the next run's `before`).
+ */
 async function measure(
   target: string,
   url: string,
   connections: number,
   headers: Record<string, string>,
-): Promise<Row> {
+  probe: CpuProbe,
+  before: CpuReading,
+): Promise<{ row: Row; after: CpuReading }> {
   const r = await autocannon({ url, method: "POST", headers, body: BODY, connections, duration: DURATION });
-  return {
+  const after = await probe.read(CpuProbe.SETTLE_MS);
+  const spent = CpuProbe.spent(before, after, r.requests.total);
+  const row = {
     target,
     connections,
     rps: Math.round(r.requests.average),
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: r.errors + r.timeouts + r.non2xx,
+    nodeUs: Math.round(spent.nodeUs),
+    pgUs: Math.round(spent.pgUs),
+    xactPerReq: spent.transactions,
   };
+  return { row, after };
 }
 
 async function listen(server: http.Server): Promise<number> {
@@ -126,6 +156,7 @@ async function main(): Promise<void> {
   const bare = bareResponder();
   const barePort = await listen(bare);
   const rows: Row[] = [];
+  let stages: StageRow[] = [];
   try {
     const who = await createUser(booted.ctx.db, {
       email: "bench@example.test",
@@ -147,11 +178,23 @@ async function main(): Promise<void> {
       connections: 8,
       duration: 2,
     });
+    const probe = new CpuProbe(admin, dbName);
+    if (TARGETS.has("stages")) {
+      // Loaded only when asked for (it names the service's own modules, stage by stage).
+      const { measureStages } = await import("./stages.ts");
+      stages = await measureStages(booted.ctx, token, probe);
+    }
+    let reading = await probe.read(CpuProbe.SETTLE_MS);
+    const run = async (target: string, url: string, connections: number, headers: Record<string, string>) => {
+      const { row, after } = await measure(target, url, connections, headers, probe, reading);
+      rows.push(row);
+      reading = after;
+    };
     for (const connections of CONNECTIONS) {
-      rows.push(
-        await measure("node:http baseline", `http://127.0.0.1:${barePort}/mcp`, connections, HEADERS),
-      );
-      rows.push(await measure("social-mcp get_profile", booted.ctx.config.resourceUrl, connections, auth));
+      if (TARGETS.has("baseline"))
+        await run("node:http baseline", `http://127.0.0.1:${barePort}/mcp`, connections, HEADERS);
+      if (TARGETS.has("service"))
+        await run("social-mcp get_profile", booted.ctx.config.resourceUrl, connections, auth);
     }
   } finally {
     bare.close();
@@ -166,15 +209,33 @@ async function main(): Promise<void> {
     await admin.end();
   }
   console.log(`\ntools/call get_profile, ${DURATION}s per run (latency in ms)\n`);
-  console.log("| target | connections | req/s | p50 | p99 | errors | req/s vs baseline |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  console.log(
+    "| target | connections | req/s | p50 | p99 | errors | req/s vs baseline | node CPU µs/req | PostgreSQL CPU µs/req | transactions/req |",
+  );
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     const base = rows.find((b) => b.target === "node:http baseline" && b.connections === r.connections);
     const ratio = base && base.rps > 0 ? (r.rps / base.rps).toFixed(3) : "-";
+    const pgUs = Number.isNaN(r.pgUs) ? "-" : String(r.pgUs);
     console.log(
-      `| ${r.target} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${ratio} |`,
+      `| ${r.target} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${ratio} | ${r.nodeUs} | ${pgUs} | ${r.xactPerReq.toFixed(2)} |`,
     );
   }
+  if (stages.length > 0) {
+    console.log("\nDatabase round trips, one stage at a time (sequential calls; per call)\n");
+    console.log("| stage | µs (wall) | node CPU µs | PostgreSQL CPU µs |");
+    console.log("|---|---:|---:|---:|");
+    for (const s of stages) {
+      const pgUs = Number.isNaN(s.pgUs) ? "-" : s.pgUs.toFixed(0);
+      console.log(`| ${s.stage} | ${s.wallUs.toFixed(0)} | ${s.nodeUs.toFixed(0)} | ${pgUs} |`);
+    }
+  }
+  console.log(
+    `\nload average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
 }
 
 main().then(

@@ -48,7 +48,7 @@ export async function boot(
     log.info("embedded PostgreSQL started");
   }
   const db = createDb(url);
-  const countersDb = createDb(url, 4, { asyncCommit: true });
+  const asyncCommitDb = createDb(url, 6, { asyncCommit: true });
   if (options.migrate !== false) await migrate(db);
   const sealer = createSealer(keys.encryptionKeys);
   const clock = options.clock ?? systemClock;
@@ -60,7 +60,7 @@ export async function boot(
   const ctx: AppContext = {
     config: { ...config, databaseUrl: url },
     db,
-    countersDb,
+    asyncCommitDb,
     log,
     keys,
     sealer,
@@ -73,7 +73,7 @@ export async function boot(
     embeddedDb: !config.databaseUrl,
     async close() {
       await db.destroy();
-      await countersDb.destroy();
+      await asyncCommitDb.destroy();
       if (stopEmbedded) await stopEmbedded();
     },
   };

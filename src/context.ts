@@ -29,11 +29,13 @@ export interface AppContext {
   config: Config;
   db: Knex;
   /**
-   * A small pool for the shared rate-limit counters (src/runtime/rate-limit.ts), with asynchronous commit:
-   * a counter lives one minute and need not survive a crash of PostgreSQL, and not waiting for the WAL
-   * flush keeps the hot counter rows locked for less time (bench/README.md).
+   * A small pool whose commits are not waited for on disk (`synchronous_commit = off`), for the shared
+   * rate-limit counters (src/runtime/rate-limit.ts; a counter lives one minute and need not survive a
+   * crash of PostgreSQL itself) and the /mcp admission statement that counts the IP and the budget beside
+   * the token's record (src/mcp/admission.ts). Not waiting for the WAL flush keeps the hot counter rows
+   * locked for less time. docs/operations.md "Audit rows and rate-limit counters: what a crash can lose".
    */
-  countersDb: Knex;
+  asyncCommitDb: Knex;
   log: Logger;
   keys: KeyMaterial;
   /** Encrypts operation arguments/results and provider secrets at rest. */

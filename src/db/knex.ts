@@ -13,8 +13,8 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations", import.m
  * Opens a pool on `databaseUrl`. `max` is the pool size (connections).
  * `asyncCommit` sets `synchronous_commit = off` on every connection of the pool: commits are visible to all
  * sessions at once but are not waited for on disk, so a crash of PostgreSQL itself may lose the last
- * fraction of a second of them. Only for data that may be lost that way (the one-minute rate-limit
- * counters); never for the main pool.
+ * fraction of a second of them (up to three times `wal_writer_delay`, 0.6 s by default). Only for data that
+ * may be lost that way (the one-minute rate-limit counters: docs/operations.md); never for the main pool.
  * Dates are returned as JS Date; bigint counts (e.g. bytes) as numbers where safe (src/db/types.ts).
  */
 export function createDb(databaseUrl: string, max = 10, options: { asyncCommit?: boolean } = {}): Knex {

@@ -1,9 +1,9 @@
 /**
- * Named prepared statements on the knex pool, for the one fixed statement every /mcp request runs (the
- * bearer token lookup, src/oauth/bearer.ts). knex sends every query unnamed, so Postgres parses and plans it on
- * each call; for the token lookup (a four-table join) planning costs several times the execution
- * (bench/README.md). A named statement is parsed once per pooled connection and then only bound and run.
- * The connection is borrowed from knex's own pool (as rate-limiter-flexible's knex store does) and
+ * Named prepared statements on a knex pool, for the fixed statements of the /mcp hot path (the admission
+ * statement, src/mcp/admission.ts; the token lookup, src/oauth/bearer.ts; the rate-limit counter; the audit
+ * batch insert; get_profile). knex sends every query unnamed, so Postgres parses and plans it on each call;
+ * for the token lookup (a four-table join) planning costs several times the execution (bench/README.md). A named statement is parsed once per pooled connection and then only bound and run.
+ * The connection is borrowed from knex's own pool (as knex's own query runner does) and
  * returned at once, so the pool size and its limits are unchanged. Given a knex transaction, the statement
  * runs on the transaction's connection (knex's transaction client hands out that connection and its
  * release is a no-op), so it sees and joins the transaction's work.

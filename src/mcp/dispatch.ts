@@ -6,7 +6,7 @@
  * `tools/call`; results without `resultType`; unknown methods -> -32601.
  */
 import type { AppContext } from "../context.ts";
-import { type CallOutcome, callTool, type Runtime } from "../runtime/pipeline.ts";
+import { type CallOutcome, callTool, type PrepaidBudget, type Runtime } from "../runtime/pipeline.ts";
 import { callToolResult } from "../runtime/envelope.ts";
 import type { AuthContext } from "../tool-contract.ts";
 import { challenge403 } from "../oauth/challenge.ts";
@@ -29,7 +29,8 @@ export interface Endpoint {
 const SERVER_META = { [META_SERVER_INFO]: { name: SERVER_INFO.name, version: SERVER_INFO.version } };
 
 /**
- * Answers `msg` (a request with an id) on `reply`.
+ * Answers `msg` (a request with an id) on `reply`. `prepaid`: the call's budget unit when the admission
+ * statement consumed it (src/mcp/admission.ts); tools/call hands it to the pipeline.
  * @throws RpcError for protocol faults (the caller puts them on the wire with their status).
  */
 export async function dispatch(
@@ -38,6 +39,7 @@ export async function dispatch(
   revision: Revision,
   auth: AuthContext,
   reply: Reply,
+  prepaid?: PrepaidBudget,
 ): Promise<void> {
   const current = revision.kind === "current";
   const ok = (result: Record<string, unknown>) =>
@@ -88,6 +90,7 @@ export async function dispatch(
       const outcome: CallOutcome = await callTool(ep.runtime, auth, params.name, params.arguments, {
         signal: controller.signal,
         progress: (progress, total, message) => reply.progress(progress, total, message),
+        prepaid,
       });
       if (outcome.kind === "unknown_tool")
         throw new RpcError(RPC.invalidParams, `Unknown tool: ${params.name.slice(0, 64)}`);

@@ -6,7 +6,7 @@
 import cors from "cors";
 import type { RequestHandler } from "express";
 import type { AppContext } from "../context.ts";
-import { createLimiter, type Limiter } from "../runtime/rate-limit.ts";
+import { createLimiter, type Limiter, type LimitVerdict } from "../runtime/rate-limit.ts";
 
 /** The loopback names of one machine (RFC 6761 `localhost`, 127.0.0.1, ::1). */
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -74,6 +74,8 @@ export function originGuard(ctx: AppContext): RequestHandler {
 
 /** The per-IP limiter of /mcp, and a local hint of which IPs are over it in their current window. */
 export interface IpLimiter extends Limiter {
+  /** Feeds the hint below with the verdict of a count made inside another statement. */
+  record(ip: string, verdict: LimitVerdict): void;
   /**
    * True when this process saw `ip` refused and its window has not ended: the next consume will be refused
    * too (counts only grow within a window), so the endpoint skips work it would throw away. A hint only:
@@ -89,13 +91,17 @@ const MAX_LIMITED_IPS = 10_000;
 export function ipLimiter(ctx: AppContext): IpLimiter {
   const limiter = createLimiter(ctx, "mcp:ip", ctx.config.limits.mcpPerIp);
   const limitedUntil = new Map<string, number>();
+  const record = (ip: string, r: LimitVerdict): void => {
+    if (r.ok) return;
+    if (limitedUntil.size >= MAX_LIMITED_IPS) limitedUntil.clear();
+    limitedUntil.set(ip, Date.now() + r.retryAfter * 1000 - 1000);
+  };
   return {
+    spec: limiter.spec,
+    record,
     async consume(ip) {
       const r = await limiter.consume(ip);
-      if (!r.ok) {
-        if (limitedUntil.size >= MAX_LIMITED_IPS) limitedUntil.clear();
-        limitedUntil.set(ip, Date.now() + r.retryAfter * 1000 - 1000);
-      }
+      record(ip, r);
       return r;
     },
     isLimited(ip) {

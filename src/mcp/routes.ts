@@ -3,24 +3,26 @@
  * Fixed order per request:
  *   MCP disabled or wrong Host -> 404; Origin not allow-listed -> 403 (CORS only for allow-listed origins);
  *   not POST -> 405 `Allow: POST`; per-IP budget -> 429 `Retry-After`; not JSON -> 415; bearer token -> 401
- *   (the per-IP count and the token lookup run concurrently; the answer keeps this order);
+ *   (the per-IP count and the token's record are read in one statement, admission.ts; the answer keeps
+ *   this order);
  *   body > 256 KiB -> 413; unparsable JSON -> 400 / -32700; not one JSON-RPC message -> 400 / -32600;
  *   notification -> 202; revision checks (revision.ts); 2026-07-28 request whose Accept does not allow both
  *   application/json and text/event-stream -> 406 / -32600; dispatch (dispatch.ts).
  * Everything (validators, limiters, parsers, the tool list) is built once here, never per request.
  */
 import { SPEC_LIMITS } from "../config.ts";
-import express, { type NextFunction, type Request, type Response, Router } from "express";
+import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
-import { authenticateBearer, BearerError } from "../oauth/bearer.ts";
+import { BearerError } from "../oauth/bearer.ts";
 import { challenge401 } from "../oauth/challenge.ts";
 import { hostMatches } from "../oauth/host.ts";
-import { createRuntime } from "../runtime/pipeline.ts";
-import type { RegisteredTool } from "../tool-contract.ts";
+import { createRuntime, type PrepaidBudget, prepayableBudget } from "../runtime/pipeline.ts";
+import type { AuthContext, RegisteredTool } from "../tool-contract.ts";
 import { TOOLS } from "../../generated/registry.ts";
 import { createCursorCodec } from "./cursor.ts";
 import { dispatch, type Endpoint } from "./dispatch.ts";
-import { ipLimiter, originGuard, settle } from "./guards.ts";
+import { admit } from "./admission.ts";
+import { type IpLimiter, ipLimiter, originGuard } from "./guards.ts";
 import { errorResponse, isObject, type JsonRpcId, parseMessage, RPC, RpcError } from "./jsonrpc.ts";
 import { Reply } from "./reply.ts";
 import { resolveRevision } from "./revision.ts";
@@ -66,43 +68,69 @@ export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Route
     res.status(405).set("Allow", "POST").type("text/plain").send("Method not allowed");
   });
   router.post(path, (req, res, next) => {
-    // The per-IP count and the token lookup are independent round trips: run them together, answer in the
-    // fixed order (429, then 415, then 401). An IP already over its limit in this window gets no lookup.
-    const ip = req.ip ?? "unknown";
-    const json = Boolean(req.is("application/json"));
-    const lookup = json && !ipLimit.isLimited(ip) ? settle(authenticateBearer(ctx, req)) : undefined;
-    const gate = async (): Promise<void> => {
-      const limit = await ipLimit.consume(ip);
-      if (!limit.ok) {
-        res.setHeader("Retry-After", String(limit.retryAfter));
-        res.status(429).type("text/plain").send("Too many requests");
-        return;
-      }
-      if (!json) {
-        res.status(415).type("text/plain").send("Content-Type must be application/json");
-        return;
-      }
-      const auth = await (lookup ?? settle(authenticateBearer(ctx, req)));
-      if (auth.ok) {
-        res.locals.auth = auth.value;
-        return next();
-      }
-      const err = auth.error;
-      if (!(err instanceof BearerError)) return next(err);
+    serve(ep, ipLimit, jsonBody, req, res).catch(next);
+  });
+  return router;
+}
+
+type JsonBodyParser = ReturnType<typeof express.json>;
+
+/** Reads and parses the JSON body with `jsonBody`; the parser's error is returned, not thrown. */
+function readBody(jsonBody: JsonBodyParser, req: Request, res: Response): Promise<unknown> {
+  return new Promise((resolve) => {
+    jsonBody(req, res, (err?: unknown) => resolve(err));
+  });
+}
+
+/**
+ * One POST: admission (per-IP limit 429, Content-Type 415, bearer token 401; one statement, admission.ts),
+ * the body (413, 400 / -32700), then the JSON-RPC message (`handle`). When the token verifies in memory the
+ * body is read before the admission statement, so that a tools/call's budget is consumed in it
+ * (`prepayableBudget`); the answers keep the order above all the same. A budget unit the call did not use
+ * is given back before the answer (here, in `handle`, or by the pipeline).
+ */
+async function serve(
+  ep: Endpoint,
+  ipLimit: IpLimiter,
+  jsonBody: JsonBodyParser,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  let bodyError: unknown;
+  let bodyRead = false;
+  const admission = await admit(ep.ctx, ipLimit, req, async () => {
+    bodyError = await readBody(jsonBody, req, res);
+    bodyRead = true;
+    if (bodyError || !isObject(req.body) || req.body.method !== "tools/call") return undefined;
+    const params = req.body.params;
+    return prepayableBudget(ep.runtime, isObject(params) ? params.name : undefined);
+  });
+  try {
+    if (admission.kind === "ip_limited") {
+      res.setHeader("Retry-After", String(admission.retryAfter));
+      res.status(429).type("text/plain").send("Too many requests");
+      return;
+    }
+    if (admission.kind === "not_json") {
+      res.status(415).type("text/plain").send("Content-Type must be application/json");
+      return;
+    }
+    if (admission.kind === "refused") {
+      const err = admission.error;
+      if (!(err instanceof BearerError)) throw err;
+      await admission.prepaid?.release();
       res
         .status(401)
-        .set("WWW-Authenticate", challenge401(ctx, err.tokenPresented))
+        .set("WWW-Authenticate", challenge401(ep.ctx, err.tokenPresented))
         .json({
           error: err.tokenPresented ? "invalid_token" : "unauthorized",
           error_description: "A valid bearer token is required",
         });
-    };
-    gate().catch(next);
-  });
-  router.post(path, (req, res, next) => {
-    jsonBody(req, res, (err?: unknown) => {
-      if (!err) return next();
-      const e = err as { type?: string; status?: number };
+      return;
+    }
+    if (!bodyRead) bodyError = await readBody(jsonBody, req, res);
+    if (bodyError) {
+      const e = bodyError as { type?: string };
       if (e.type === "entity.too.large") {
         res.status(413).type("text/plain").send(`Request body exceeds ${MAX_BODY_BYTES} bytes`);
         return;
@@ -111,24 +139,36 @@ export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Route
         res.status(400).json(errorResponse(null, RPC.parseError, "Parse error"));
         return;
       }
-      next(err);
-    });
-  });
-  router.post(path, (req: Request, res: Response, next: NextFunction) => {
-    handle(ep, req, res).catch(next);
-  });
-  return router;
+      throw bodyError;
+    }
+    await handle(ep, req, res, admission.auth, admission.prepaid);
+  } finally {
+    // Every answer above gives an unused unit back before it is sent; this covers a thrown error.
+    await admission.prepaid?.release();
+  }
 }
+
+/** `acceptsBoth` verdicts by Accept header value (a client sends the same one every time); bounded. */
+const acceptVerdicts = new Map<string, boolean>();
+const MAX_ACCEPT_VERDICTS = 256;
 
 /**
  * 2026-07-28 transport rule (basic/transports/streamable-http "Sending Messages" 2): the client MUST send an
  * `Accept` header listing both `application/json` and `text/event-stream`. Judged with HTTP content
  * negotiation (RFC 9110 12.5.1: wildcards count, `q=0` excludes); a missing header does not list them.
- * Legacy revisions keep serving such requests (JSON answers), as before.
+ * Legacy revisions keep serving such requests (JSON answers), as before. The verdict depends on the header
+ * alone and is remembered per header value (negotiation parses the header on every call).
  */
 function acceptsBoth(req: Request): boolean {
-  if (!req.headers.accept) return false;
-  return Boolean(req.accepts("application/json")) && Boolean(req.accepts("text/event-stream"));
+  const accept = req.headers.accept;
+  if (!accept) return false;
+  let verdict = acceptVerdicts.get(accept);
+  if (verdict === undefined) {
+    verdict = Boolean(req.accepts("application/json")) && Boolean(req.accepts("text/event-stream"));
+    if (acceptVerdicts.size >= MAX_ACCEPT_VERDICTS) acceptVerdicts.clear();
+    acceptVerdicts.set(accept, verdict);
+  }
+  return verdict;
 }
 
 const idOf = (body: unknown): JsonRpcId | null => {
@@ -136,12 +176,19 @@ const idOf = (body: unknown): JsonRpcId | null => {
   return typeof id === "string" || typeof id === "number" ? id : null;
 };
 
-async function handle(ep: Endpoint, req: Request, res: Response): Promise<void> {
+async function handle(
+  ep: Endpoint,
+  req: Request,
+  res: Response,
+  auth: AuthContext,
+  prepaid: PrepaidBudget | undefined,
+): Promise<void> {
   const body: unknown = req.body;
   let reply: Reply | undefined;
   try {
     const msg = parseMessage(body);
     if (msg.id === undefined) {
+      await prepaid?.release();
       res.status(202).end();
       return;
     }
@@ -159,9 +206,10 @@ async function handle(ep: Endpoint, req: Request, res: Response): Promise<void> 
       (typeof token === "string" || typeof token === "number") &&
       (req.headers.accept ?? "").includes("text/event-stream");
     reply = new Reply(res, wantsSse ? (token as string | number) : undefined);
-    await dispatch(ep, msg as typeof msg & { id: JsonRpcId }, revision, res.locals.auth, reply);
+    await dispatch(ep, msg as typeof msg & { id: JsonRpcId }, revision, auth, reply, prepaid);
   } catch (err) {
     if (!(err instanceof RpcError)) throw err;
+    await prepaid?.release();
     const response = errorResponse(idOf(body), err.code, err.message, err.data);
     if (reply) reply.send(err.status, response);
     else res.status(err.status).json(response);

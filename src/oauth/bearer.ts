@@ -37,11 +37,12 @@ const LAST_USED_RESOLUTION = 60;
 
 /**
  * Everything that can revoke a token, read in one statement on every request: the access-token record by
- * `jti`, its grant, the account status and the membership in the grant's workspace (null when removed).
+ * `jti` (the placeholder `jti`, e.g. "$1"), its grant, the account status and the membership in the
+ * grant's workspace (null when removed). At most one row. Also used inside the /mcp admission statement
+ * (src/mcp/admission.ts), which counts the client's IP in the same round trip.
  */
-const TOKEN_LOOKUP = statement(
-  "bearer-token-lookup",
-  `select t.revoked_at as token_revoked_at, t.expires_at, t.scope as token_scope,
+export function tokenLookupSql(jti: string): string {
+  return `select t.revoked_at as token_revoked_at, t.expires_at, t.scope as token_scope,
           g.id as grant_id, g.user_id, g.workspace_id, g.client_id, g.resource, g.scope as grant_scope,
           g.revoked_at as grant_revoked_at, g.last_used_at,
           u.status as user_status, m.user_id as member
@@ -49,11 +50,14 @@ const TOKEN_LOOKUP = statement(
      join oauth_grants g on g.id = t.grant_id
      join users u on u.id = g.user_id
      left join memberships m on m.workspace_id = g.workspace_id and m.user_id = g.user_id
-    where t.jti = $1
-    limit 1`,
-);
+    where t.jti = ${jti}
+    limit 1`;
+}
 
-interface TokenRow {
+const TOKEN_LOOKUP = statement("bearer-token-lookup", tokenLookupSql("$1"));
+
+/** The record of a token as `tokenLookupSql` reads it. */
+export interface TokenRow {
   token_revoked_at: Date | null;
   expires_at: Date;
   token_scope: string;
@@ -80,12 +84,23 @@ function fail(reason: string): never {
   throw new BearerError(true, reason);
 }
 
+/** The verified claims of a bearer token that identify its record (all uuids) and its scope. */
+export interface BearerClaims {
+  jti: string;
+  sub: string;
+  client_id: string;
+  grant_id: string;
+  workspace_id: string;
+  scope: string;
+}
+
 /**
- * Authenticates the request's `Authorization: Bearer` header (query-string tokens are refused).
- * @returns the caller's identity, workspace, grant, client and scopes.
+ * Reads and verifies the request's `Authorization: Bearer` token without touching the database: refuses a
+ * token in the query string or body, checks the header's form, the JWT (verifyJwt) and its claims.
+ * @returns the claims to look the token's record up with (`tokenLookupSql`), then `acceptToken`.
  * @throws BearerError when missing (`tokenPresented` false) or invalid for any reason (true).
  */
-export async function authenticateBearer(ctx: AppContext, req: Request): Promise<AuthContext> {
+export async function readBearer(ctx: AppContext, req: Request): Promise<BearerClaims> {
   const query = (req.query ?? {}) as Record<string, unknown>;
   if (query.access_token !== undefined) throw new BearerError(true, "token in query string");
   const body = req.body as Record<string, unknown> | undefined;
@@ -103,27 +118,38 @@ export async function authenticateBearer(ctx: AppContext, req: Request): Promise
   for (const v of [sub, jti, client_id, grant_id, workspace_id])
     if (typeof v !== "string" || !isUuid(v)) fail("claim missing or not a uuid");
   if (typeof scope !== "string") fail("scope claim missing");
-  const [row] = await runPrepared<TokenRow>(ctx.db, TOKEN_LOOKUP, [jti]);
+  return payload as unknown as BearerClaims;
+}
+
+/**
+ * Judges the token's record (`row`, from `tokenLookupSql`, undefined when there is none) against its
+ * claims: not revoked, not expired, same grant, client, user and workspace, this resource, an active
+ * account, a current membership. The scopes are those of the claim that the grant and the record still
+ * hold. Records the grant's use (`last_used_at`, at most once a minute).
+ * @returns the caller's identity, workspace, grant, client and scopes. @throws BearerError (invalid token).
+ */
+export async function acceptToken(
+  ctx: AppContext,
+  claims: BearerClaims,
+  row: TokenRow | undefined,
+): Promise<AuthContext> {
   const now = ctx.clock.now();
   if (!row) fail("unknown jti");
   if (row.token_revoked_at || row.grant_revoked_at) fail("revoked");
   if (new Date(row.expires_at).getTime() <= now.getTime()) fail("expired record");
   if (
-    row.grant_id !== grant_id ||
-    row.client_id !== client_id ||
-    row.user_id !== sub ||
-    row.workspace_id !== workspace_id
+    row.grant_id !== claims.grant_id ||
+    row.client_id !== claims.client_id ||
+    row.user_id !== claims.sub ||
+    row.workspace_id !== claims.workspace_id
   )
     fail("claims differ from grant");
   if (row.resource !== ctx.config.resourceUrl) fail("grant for another resource");
   if (row.user_status !== "active") fail("account not active");
   if (!row.member) fail("membership removed");
   const granted = new Set(String(row.grant_scope).split(" "));
-  const scopes = new Set(
-    (scope as string)
-      .split(" ")
-      .filter((s) => s && granted.has(s) && String(row.token_scope).split(" ").includes(s)),
-  );
+  const held = String(row.token_scope).split(" ");
+  const scopes = new Set(claims.scope.split(" ").filter((s) => s && granted.has(s) && held.includes(s)));
   await touchGrant(ctx, row.grant_id, row.last_used_at, now);
   return {
     userId: row.user_id,
@@ -131,8 +157,20 @@ export async function authenticateBearer(ctx: AppContext, req: Request): Promise
     grantId: row.grant_id,
     clientId: row.client_id,
     scopes,
-    tokenId: jti as string,
+    tokenId: claims.jti,
   };
+}
+
+/**
+ * Authenticates the request's `Authorization: Bearer` header (query-string tokens are refused):
+ * `readBearer`, the record by one prepared statement, `acceptToken`.
+ * @returns the caller's identity, workspace, grant, client and scopes.
+ * @throws BearerError when missing (`tokenPresented` false) or invalid for any reason (true).
+ */
+export async function authenticateBearer(ctx: AppContext, req: Request): Promise<AuthContext> {
+  const claims = await readBearer(ctx, req);
+  const [row] = await runPrepared<TokenRow>(ctx.db, TOKEN_LOOKUP, [claims.jti]);
+  return acceptToken(ctx, claims, row);
 }
 
 /**

@@ -4,8 +4,17 @@
  * duration, the envelope status and the error code; and one row per background execution of an operation
  * by a worker (`origin: "worker"`, status = the operation's final state), so work done after the call
  * answered is audited too.
+ *
+ * Rows are written in batches, group-commit style: a row waits only while an earlier batch is being
+ * committed, then goes in the next multi-row insert with every row that arrived meanwhile (one prepared
+ * statement on the main pool, committed durably: the WAL is flushed once per batch). `writeAudit` resolves
+ * after its own row's commit, so a call is answered only once its audit row is on disk, as when every call
+ * inserted its own row; what a crash can lose is the rows of calls not answered yet
+ * (docs/operations.md "Audit rows and rate-limit counters: what a crash can lose").
  */
 import type { AppContext } from "../context.ts";
+import type { Knex } from "../db/knex.ts";
+import { runPrepared, statement } from "../db/prepared.ts";
 import type { AuthContext, Envelope } from "../tool-contract.ts";
 
 const MAX_NAMES = 64;
@@ -31,29 +40,100 @@ export interface AuditEntry {
   origin?: "call" | "worker";
 }
 
-/**
- * Writes the audit row. Never throws: a failure is logged (with the request id) and the call's result
- * stands, because the effect has already happened.
- */
-export async function writeAudit(ctx: AppContext, entry: AuditEntry): Promise<void> {
+/** Batches committed at once: one, so that rows arriving meanwhile share the next insert (measured best). */
+const MAX_IN_FLIGHT = 1;
+
+/** Most rows in one insert (bounds the statement; more rows wait for the next batch). */
+const MAX_BATCH = 200;
+
+/** $1: a JSON array of rows (the column names below). */
+const INSERT_BATCH = statement(
+  "audit-insert-batch",
+  `insert into audit_records (request_id, user_id, workspace_id, grant_id, operation_id, tool, argument_names,
+                              duration_ms, status, error_code, origin)
+   select request_id, user_id, workspace_id, grant_id, operation_id, tool, argument_names,
+          duration_ms, status, error_code, origin
+     from jsonb_to_recordset($1::jsonb) as x(request_id uuid, user_id uuid, workspace_id uuid, grant_id uuid,
+          operation_id uuid, tool text, argument_names text[], duration_ms integer, status text,
+          error_code text, origin text)`,
+);
+
+interface AuditRow {
+  request_id: string;
+  user_id: string;
+  workspace_id: string;
+  grant_id: string | null;
+  operation_id: string | null;
+  tool: string;
+  argument_names: string[];
+  duration_ms: number;
+  status: string;
+  error_code: string | null;
+  origin: "call" | "worker";
+}
+
+interface Waiting {
+  row: AuditRow;
+  done: () => void;
+}
+
+/** The rows waiting for the next batch of one database, and how many batches are being committed. */
+interface Batcher {
+  waiting: Waiting[];
+  inFlight: number;
+}
+
+const batchers = new WeakMap<Knex, Batcher>();
+
+/** Commits the waiting rows of `db`, batch after batch, until none is left. Never throws. */
+async function drain(ctx: AppContext, batcher: Batcher): Promise<void> {
+  batcher.inFlight++;
   try {
-    await ctx.db("audit_records").insert({
-      request_id: entry.requestId,
-      user_id: entry.auth.userId,
-      workspace_id: entry.auth.workspaceId,
-      grant_id: entry.auth.grantId,
-      operation_id: entry.envelope.operation_id ?? null,
-      tool: entry.tool,
-      argument_names: argumentNames(entry.args),
-      duration_ms: Math.max(0, Math.round(entry.durationMs)),
-      status: entry.envelope.status,
-      error_code: entry.envelope.error?.code ?? null,
-      origin: entry.origin ?? "call",
-    });
-  } catch (err) {
-    ctx.log.error(
-      { requestId: entry.requestId, tool: entry.tool, errName: (err as Error)?.name },
-      "audit write failed",
-    );
+    while (batcher.waiting.length > 0) {
+      const batch = batcher.waiting.splice(0, MAX_BATCH);
+      try {
+        await runPrepared(ctx.db, INSERT_BATCH, [JSON.stringify(batch.map((w) => w.row))]);
+      } catch (err) {
+        for (const w of batch)
+          ctx.log.error(
+            { requestId: w.row.request_id, tool: w.row.tool, errName: (err as Error)?.name },
+            "audit write failed",
+          );
+      }
+      for (const w of batch) w.done();
+    }
+  } finally {
+    batcher.inFlight--;
   }
+}
+
+/**
+ * Writes the audit row: resolves once it is committed (in a batch with the rows of concurrent calls).
+ * Never throws: a failure is logged (with the request id) and the call's result stands, because the effect
+ * has already happened.
+ */
+export function writeAudit(ctx: AppContext, entry: AuditEntry): Promise<void> {
+  const row: AuditRow = {
+    request_id: entry.requestId,
+    user_id: entry.auth.userId,
+    workspace_id: entry.auth.workspaceId,
+    grant_id: entry.auth.grantId,
+    operation_id: entry.envelope.operation_id ?? null,
+    tool: entry.tool,
+    argument_names: argumentNames(entry.args),
+    duration_ms: Math.max(0, Math.round(entry.durationMs)),
+    status: entry.envelope.status,
+    error_code: entry.envelope.error?.code ?? null,
+    origin: entry.origin ?? "call",
+  };
+  let batcher = batchers.get(ctx.db);
+  if (!batcher) {
+    batcher = { waiting: [], inFlight: 0 };
+    batchers.set(ctx.db, batcher);
+  }
+  const b = batcher;
+  return new Promise<void>((resolve) => {
+    b.waiting.push({ row, done: resolve });
+    if (b.inFlight < MAX_IN_FLIGHT) void drain(ctx, b);
+  });
 }

@@ -13,7 +13,7 @@ import { userPlan } from "../domain/account/accounts.ts";
 import { planAtLeast } from "../domain/account/plans.ts";
 import { ToolError } from "../errors.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../db/unavailable.ts";
-import { createLimiter, type Limiter } from "./rate-limit.ts";
+import { createLimiter, type Limiter, type LimitVerdict } from "./rate-limit.ts";
 import { startQueued, startReview } from "./paths.ts";
 import { writeAudit } from "./audit.ts";
 import { allIssues, explainIssues } from "./validation-messages.ts";
@@ -62,6 +62,40 @@ export interface CallOptions {
   signal: AbortSignal;
   /** Progress sink (SSE when the client asked for it). */
   progress: ToolContext["progress"];
+  /** A unit of the caller's budget already consumed for this call (`PrepaidBudget`), used at the budget step. */
+  prepaid?: PrepaidBudget | undefined;
+}
+
+/**
+ * One unit of a user's budget consumed before the call reached the pipeline (by the /mcp admission
+ * statement, src/mcp/admission.ts, in the same round trip as the token check). The budget step uses its
+ * verdict instead of consuming again and sets `used`; a call that stops before its budget step (unknown
+ * tool, missing scope, invalid arguments, refused token, protocol error) leaves it unused and `release`
+ * gives the unit back before the call is answered (callTool does so before it returns).
+ */
+export interface PrepaidBudget {
+  budget: Budget;
+  /** The user whose budget was consumed (the token's `sub`). */
+  userId: string;
+  verdict: LimitVerdict;
+  used: boolean;
+  /** Gives the unit back unless `used` (once; later calls do nothing). Never throws. */
+  release(): Promise<void>;
+}
+
+/**
+ * The budget a call of `name` consumes right after its in-memory checks (scope, arguments): a known tool
+ * that is not a write (no idempotency lookup before the budget) and needs no plan (no plan lookup before
+ * it). Such a call's budget can be consumed ahead, in the admission statement.
+ * @returns the budget's limiter, or undefined when the call's budget must be consumed by the pipeline.
+ */
+export function prepayableBudget(
+  rt: Runtime,
+  name: unknown,
+): { budget: Budget; limiter: Limiter } | undefined {
+  const tool = typeof name === "string" ? rt.tools.get(name) : undefined;
+  if (!tool || tool.access === "write" || tool.plan) return undefined;
+  return { budget: tool.budget, limiter: rt.budgets[tool.budget] };
 }
 
 /** Thrown inside the idempotency transaction when the handler's output breaks the schema (rolls it back). */
@@ -119,9 +153,21 @@ async function checkPlan(ctx: AppContext, auth: AuthContext, tool: RegisteredToo
     );
 }
 
-/** Spends one unit of the tool's per-user budget. @throws ToolError rate_limited with `retry_after`. */
-async function consumeBudget(rt: Runtime, auth: AuthContext, tool: RegisteredTool): Promise<void> {
-  const budget = await rt.budgets[tool.budget].consume(auth.userId);
+/**
+ * Spends one unit of the tool's per-user budget, or uses the unit `prepaid` for this call.
+ * @throws ToolError rate_limited with `retry_after`.
+ */
+async function consumeBudget(
+  rt: Runtime,
+  auth: AuthContext,
+  tool: RegisteredTool,
+  prepaid: PrepaidBudget | undefined,
+): Promise<void> {
+  let budget: LimitVerdict;
+  if (prepaid && !prepaid.used && prepaid.budget === tool.budget && prepaid.userId === auth.userId) {
+    prepaid.used = true;
+    budget = prepaid.verdict;
+  } else budget = await rt.budgets[tool.budget].consume(auth.userId);
   if (!budget.ok)
     throw new ToolError(
       "rate_limited",
@@ -199,6 +245,22 @@ export async function callTool(
   rawArgs: unknown,
   options: CallOptions,
 ): Promise<CallOutcome> {
+  try {
+    return await runCall(rt, auth, name, rawArgs, options);
+  } finally {
+    // A unit consumed at admission that this call did not reach goes back before the call is answered.
+    await options.prepaid?.release();
+  }
+}
+
+/** callTool without the give-back of an unused prepaid unit. */
+async function runCall(
+  rt: Runtime,
+  auth: AuthContext,
+  name: string,
+  rawArgs: unknown,
+  options: CallOptions,
+): Promise<CallOutcome> {
   const { ctx } = rt;
   const started = performance.now();
   const requestId = randomUUID();
@@ -230,7 +292,7 @@ export async function callTool(
     const prior = tool.access === "write" ? await peekIdempotent(ctx, auth, tool, args) : undefined;
     if (prior) envelope = prior;
     else {
-      await consumeBudget(rt, auth, tool);
+      await consumeBudget(rt, auth, tool, options.prepaid);
       const tctx: ToolContext = {
         app: ctx,
         auth,

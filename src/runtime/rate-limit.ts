@@ -1,19 +1,90 @@
 /**
- * Fixed-window rate limits shared across instances (service spec 8): rate-limiter-flexible's Postgres
- * store on the `rate_limits` table, through `ctx.countersDb` (a small pool that commits asynchronously, see
- * src/context.ts). One limiter per (name, points); keys are e.g. a user id or client IP.
+ * Fixed-window rate limits shared across instances (service spec 8): one counter row per key in the
+ * `rate_limits` table (key, points, expire in epoch milliseconds), counted by one prepared upsert on
+ * `ctx.asyncCommitDb` (a small pool that commits asynchronously, see src/context.ts). One limiter per
+ * (name, points); keys are e.g. a user id or client IP, stored as `{name}:{key}`.
+ *
+ * The counter is the one rate-limiter-flexible's Postgres store kept in this table (same layout, keys,
+ * window and arithmetic), written out here so that the /mcp endpoint can count the client's IP in the same
+ * statement as its token lookup (src/mcp/admission.ts, bench/README.md "Where the time goes"): the first
+ * consume of a window creates the row (points 1, expire = now + window), every later one adds a point,
+ * refused ones too; the first consume after `expire` starts a new window. A consume is allowed while the
+ * row's points, after adding its own, are at most the limit.
  */
 import type { Request, RequestHandler } from "express";
-import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import type { AppContext } from "../context.ts";
+import { runPrepared, statement } from "../db/prepared.ts";
+
+/** The outcome of one consume: allowed, or refused with whole seconds until the window resets. */
+export type LimitVerdict = { ok: true } | { ok: false; retryAfter: number };
 
 export interface Limiter {
+  /** The counter's row key, points and window (to count inside another statement, src/mcp/admission.ts). */
+  readonly spec: LimitSpec;
   /**
    * Consumes one point for `key`.
    * @returns `{ ok: true }`, or `{ ok: false, retryAfter }` with whole seconds until the window resets.
    * @throws when the store fails (callers treat it as an internal error, never as "allowed").
    */
-  consume(key: string): Promise<{ ok: true } | { ok: false; retryAfter: number }>;
+  consume(key: string): Promise<LimitVerdict>;
+}
+
+/** A counter row after a consume: the points counted in the window and its end (epoch milliseconds). */
+export interface CounterRow {
+  points: number;
+  expire: number;
+}
+
+/**
+ * The SQL of one consume, for use alone or as a CTE of a larger statement: `key`, `now` (epoch ms) and
+ * `windowMs` are placeholders of the caller's statement (e.g. "$1"). `when` (SQL over the CTEs before it, in
+ * a `from` list such as "ip where ip.points <= $7") makes the consume conditional: no row is counted
+ * and none returned when it does not hold. Returns `points, expire`.
+ */
+export function counterUpsertSql(key: string, now: string, windowMs: string, when?: string): string {
+  return `insert into rate_limits as r (key, points, expire)
+      select ${key}, 1, ${now}::bigint + ${windowMs}::bigint${when ? ` from ${when}` : ""}
+      on conflict (key) do update set
+        points = case when r.expire <= ${now}::bigint then 1 else r.points + 1 end,
+        expire = case when r.expire <= ${now}::bigint then excluded.expire else r.expire end
+      returning points, expire`;
+}
+
+/** $1 row key, $2 the window's `expire`: takes one point back, only while that window lasts. */
+const REFUND = statement(
+  "rate-limit-refund",
+  "update rate_limits set points = points - 1 where key = $1 and expire = $2 and points > 0",
+);
+
+/**
+ * Gives back the point a consume counted for `rowKey` in the window ending at `expire` (epoch ms), for a
+ * consume made ahead of its use (src/mcp/admission.ts) by a call that stopped before using it. Nothing
+ * happens once that window has ended (the next window starts from zero anyway).
+ * @throws the database's error.
+ */
+export async function refundPoint(ctx: AppContext, rowKey: string, expire: number): Promise<void> {
+  await runPrepared(ctx.asyncCommitDb, REFUND, [rowKey, expire]);
+}
+
+const CONSUME = statement("rate-limit-consume", counterUpsertSql("$1", "$2", "$3"));
+
+/** Judges a counter row against `points` per window (`now` in epoch ms, default the system clock). */
+export function limitVerdict(row: CounterRow, points: number, now = Date.now()): LimitVerdict {
+  if (row.points <= points) return { ok: true };
+  return { ok: false, retryAfter: Math.max(1, Math.ceil(Math.max(row.expire - now, 0) / 1000)) };
+}
+
+/** The limits of one named limiter: the stored key of a client key, and the window. */
+export interface LimitSpec {
+  /** `{name}:{key}`, the row key. */
+  rowKey(key: string): string;
+  points: number;
+  windowMs: number;
+}
+
+/** Describes the limiter `name` of `points` per `durationSeconds`. */
+export function limitSpec(name: string, points: number, durationSeconds: number): LimitSpec {
+  return { rowKey: (key) => `${name}:${key}`, points, windowMs: durationSeconds * 1000 };
 }
 
 /**
@@ -26,26 +97,18 @@ export function createLimiter(
   points: number,
   durationSeconds = ctx.config.limits.windowSeconds,
 ): Limiter {
-  const limiter = new RateLimiterPostgres({
-    storeClient: ctx.countersDb,
-    storeType: "knex",
-    tableName: "rate_limits",
-    tableCreated: true,
-    clearExpiredByTimeout: false,
-    keyPrefix: name,
-    points,
-    duration: durationSeconds,
-  });
+  const spec = limitSpec(name, points, durationSeconds);
   return {
+    spec,
     async consume(key) {
-      try {
-        await limiter.consume(key, 1);
-        return { ok: true };
-      } catch (res) {
-        if (res instanceof RateLimiterRes)
-          return { ok: false, retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
-        throw res;
-      }
+      const now = Date.now();
+      const [row] = await runPrepared<CounterRow>(ctx.asyncCommitDb, CONSUME, [
+        spec.rowKey(key),
+        now,
+        spec.windowMs,
+      ]);
+      if (!row) throw new Error("rate limit counter returned no row");
+      return limitVerdict(row, spec.points);
     },
   };
 }

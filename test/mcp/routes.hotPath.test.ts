@@ -2,7 +2,8 @@
  * The lean /mcp path (bench/README.md) keeps every rule: revocation, a removed membership and a disabled
  * account refuse the very next request of a token that was just accepted (its signature is remembered,
  * its status is not); a remembered token still expires on time; the per-IP and per-user counts stay exact
- * under concurrent requests; one audit row per call when rows are written in batches.
+ * under concurrent requests; one audit row per call when rows are written in batches; a read call's budget
+ * unit, consumed in the admission statement, is given back when the call stops before its budget step.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -118,5 +119,30 @@ describe("concurrent calls", () => {
     const noToken = await rpc(limited.resource, "tools/list", {}, { validate: false });
     assert.equal(noToken.status, 429);
     assert.ok(Number(noToken.headers.get("retry-after")) >= 1);
+  });
+
+  it("calls that stop before their budget step leave the per-user budget as it was", async () => {
+    const limited = await startTestApp({ queue: false, env: { RATE_LIMIT_READS: "3" } });
+    const who = await limited.user();
+    const c = await connect(limited, who, ["read:profile"]);
+    const call = (name: string, args: Record<string, unknown>, token = c.token) =>
+      rpc(limited.resource, "tools/call", { name, arguments: args }, { token, validate: false });
+    for (let i = 0; i < 4; i++) {
+      const invalid = await call("get_profile", { nope: 1 });
+      assert.equal(invalid.body.result.structuredContent.error.code, "invalid_arguments");
+      assert.equal((await call("get_workspace", {})).status, 403, "missing scope");
+      assert.equal((await call("no_such_tool", {})).body.error.code, -32602);
+    }
+    // A revoked client of the same user: refused before the pipeline, its unit given back.
+    const revoked = await connect(limited, who, ["read:profile"]);
+    assert.equal((await call("get_profile", {}, revoked.token)).status, 200);
+    await revokeGrant(limited.ctx, revoked.grantId, "user");
+    for (let i = 0; i < 4; i++) assert.equal((await call("get_profile", {}, revoked.token)).status, 401);
+    const statuses: string[] = [];
+    for (let i = 0; i < 3; i++)
+      statuses.push((await call("get_profile", {})).body.result.structuredContent.status);
+    assert.deepEqual(statuses, ["succeeded", "succeeded", "failed"], "1 + 2 calls reached the budget of 3");
+    const refused = (await call("get_profile", {})).body.result.structuredContent;
+    assert.equal(refused.error.code, "rate_limited");
   });
 });
