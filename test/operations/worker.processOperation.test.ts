@@ -118,7 +118,11 @@ test("background executions write an audit row like foreground calls: who, tool,
       () => stateOf(app.ctx, id),
       (s) => s === state,
     );
-    const rows = await app.ctx.db("audit_records").where({ operation_id: id }).orderBy("id");
+    // The worker's row is committed right after the final state (in the next audit batch).
+    const rows = await waitFor(
+      () => app.ctx.db("audit_records").where({ operation_id: id }).orderBy("id"),
+      (rs) => rs.some((r: { origin: string }) => r.origin === "worker"),
+    );
     const call = rows.find((r) => r.origin === "call");
     const bg = rows.find((r) => r.origin === "worker");
     assert.ok(call, "the foreground call's row");
