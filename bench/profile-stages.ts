@@ -1,6 +1,6 @@
 /**
  * Where the time of the hot path goes: reads a V8 CPU profile (`.cpuprofile`) of `bench/run.ts` and prints
- * the self time of the last `--seconds` seconds (the measured run; default 10) grouped into the stages of a
+ * the self time of the last `--seconds` seconds before the trailing idle teardown (the measured run; default 10) grouped into the stages of a
  * /mcp request, in milliseconds and per request (`--requests`, the run's request count, to divide by).
  *
  *   BENCH_TARGETS=service BENCH_CONNECTIONS=8 node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/run.ts
@@ -93,11 +93,26 @@ async function main(): Promise<void> {
     t += d;
     return t;
   });
-  const from = (stamps.at(-1) ?? 0) - seconds * 1e6;
+  // The run ends at the last busy second (under 90% idle): the teardown after it is idle time.
+  let end = stamps.at(-1) ?? 0;
+  const idleIn = (lo: number, hi: number) => {
+    let idle = 0;
+    let all = 0;
+    for (let i = 0; i < stamps.length; i++) {
+      const s = stamps[i] ?? 0;
+      if (s < lo || s >= hi) continue;
+      const us = profile.timeDeltas[i + 1] ?? 0;
+      all += us;
+      if (byId.get(profile.samples[i] ?? -1)?.callFrame.functionName === "(idle)") idle += us;
+    }
+    return all === 0 ? 1 : idle / all;
+  };
+  while (end - 1e6 > profile.startTime && idleIn(end - 1e6, end) > 0.9) end -= 1e6;
+  const from = end - seconds * 1e6;
   const totals = new Map<string, number>();
   let total = 0;
   for (let i = 0; i < profile.samples.length; i++) {
-    if ((stamps[i] ?? 0) < from) continue;
+    if ((stamps[i] ?? 0) < from || (stamps[i] ?? 0) >= end) continue;
     const us = profile.timeDeltas[i + 1] ?? 0;
     const node = byId.get(profile.samples[i] ?? -1);
     if (!node) continue;

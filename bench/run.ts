@@ -13,9 +13,9 @@
  *
  * Settings (env): DATABASE_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_DURATION (seconds per run, default 10), BENCH_CONNECTIONS (default "8,64"), BENCH_TARGETS
- * (default "baseline,service,stages"; "service" alone for profiling it:
- * `node --cpu-prof --import tsx bench/run.ts`; "stages": the database round trips one at a time,
- * bench/stages.ts).
+ * (default "baseline,layers,service,stages"; "service" alone for profiling it:
+ * `node --cpu-prof --import tsx bench/run.ts`; "layers": the hot path built up from the service's parts,
+ * bench/layers.ts; "stages": the database round trips one at a time, bench/stages.ts).
  * See bench/README.md.
  */
 import { randomBytes } from "node:crypto";
@@ -36,7 +36,7 @@ import type { StageRow } from "./stages.ts";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "8,64").split(",").map(Number);
-const TARGETS = new Set((process.env.BENCH_TARGETS ?? "baseline,service,stages").split(","));
+const TARGETS = new Set((process.env.BENCH_TARGETS ?? "baseline,layers,service,stages").split(","));
 const HUGE = "1000000000";
 
 const BODY = JSON.stringify({
@@ -155,6 +155,13 @@ async function main(): Promise<void> {
   const running = await startServer(booted.ctx, appServer);
   const bare = bareResponder();
   const barePort = await listen(bare);
+  const layers: Array<[string, http.Server, number]> = [];
+  if (TARGETS.has("layers")) {
+    // Loaded only when asked for (it names the service's own modules, layer by layer).
+    const { layerServers } = await import("./layers.ts");
+    for (const [name, server] of layerServers(booted.ctx, "/mcp"))
+      layers.push([name, server, await listen(server)]);
+  }
   const rows: Row[] = [];
   let stages: StageRow[] = [];
   try {
@@ -193,11 +200,14 @@ async function main(): Promise<void> {
     for (const connections of CONNECTIONS) {
       if (TARGETS.has("baseline"))
         await run("node:http baseline", `http://127.0.0.1:${barePort}/mcp`, connections, HEADERS);
+      for (const [name, , layerPort] of layers)
+        await run(name, `http://127.0.0.1:${layerPort}/mcp`, connections, auth);
       if (TARGETS.has("service"))
         await run("social-mcp get_profile", booted.ctx.config.resourceUrl, connections, auth);
     }
   } finally {
     bare.close();
+    for (const [, server] of layers) server.close();
     // Requests whose sockets autocannon dropped at the end of a run still finish their queries: let them.
     const pool = (booted.ctx.db.client as { pool?: { numPendingAcquires(): number; numUsed(): number } })
       .pool;

@@ -4,7 +4,8 @@
  * (src/oauth/bearer.ts `tokenLookupSql`: revocation, grant, account status, membership, read on every
  * request, never cached) and, for a tools/call whose budget is consumed right after in-memory checks
  * (`prepayableBudget`), that per-user budget: in ONE prepared statement on the asynchronously committing
- * pool. The token's signature and claims are checked in memory first (`readBearer`); a request without a
+ * pool, shared by the requests admitted at the same time (group-commit style, src/db/batcher.ts: a request
+ * waits only while an earlier batch's statement runs, then goes with every request that arrived meanwhile). The token's signature and claims are checked in memory first (`readBearer`); a request without a
  * well-formed, correctly signed token only counts its IP. The answer keeps the endpoint's fixed order:
  * per-IP limit (429), then Content-Type (415), then the token (401), whatever was read.
  *
@@ -17,6 +18,8 @@
  */
 import type { Request } from "express";
 import type { AppContext } from "../context.ts";
+import { type Batcher, createBatcher } from "../db/batcher.ts";
+import type { Knex } from "../db/knex.ts";
 import { runPrepared, statement } from "../db/prepared.ts";
 import {
   acceptToken,
@@ -28,7 +31,7 @@ import {
 } from "../oauth/bearer.ts";
 import type { PrepaidBudget } from "../runtime/pipeline.ts";
 import {
-  counterUpsertSql,
+  counterAddSql,
   type Limiter,
   type LimitVerdict,
   limitVerdict,
@@ -37,34 +40,92 @@ import {
 import type { AuthContext, Budget } from "../tool-contract.ts";
 import { type IpLimiter, type Settled, settle } from "./guards.ts";
 
-/** $1 IP row key, $2 now (epoch ms), $3 IP window (ms), $4 the token's jti. One row. */
-const ADMISSION = statement(
-  "mcp-admission",
-  `with ip as (${counterUpsertSql("$1", "$2", "$3")})
-   select ip.points as ip_points, ip.expire as ip_expire, tok.*
-     from ip left join (${tokenLookupSql("$4::uuid")}) tok on true`,
+/**
+ * The admission of a batch of requests. $1: a JSON array of `AdmissionItem`s with `i`, their position;
+ * $2: now (epoch ms). Each counter key is upserted once with the number of the batch's requests on it
+ * (`counterAddSql`), and each request gets the points it would have seen had the batch's requests counted
+ * one after the other in order `i` (the key's total before the batch plus its rank among them), so the
+ * counts are exactly those of single consumes. A request's budget is counted only when its IP count is
+ * within its IP limit. One row per request, ordered by `i`: the counters and the token's record.
+ */
+const ADMISSION_BATCH = statement(
+  "mcp-admission-batch",
+  `with req as (
+     select * from jsonb_to_recordset($1::jsonb) as x(i integer, ip_key text, ip_window_ms bigint,
+            ip_limit integer, jti uuid, budget_key text, budget_window_ms bigint)
+   ),
+   ip_n as (select ip_key as key, count(*)::integer as n, min(ip_window_ms) as window_ms from req group by ip_key),
+   ip as (${counterAddSql("ip_n", "$2")}),
+   ip_req as (
+     select req.*, ip.expire as ip_expire,
+            (ip.points - ip_n.n + row_number() over (partition by req.ip_key order by req.i))::integer as ip_points
+       from req join ip on ip.key = req.ip_key join ip_n on ip_n.key = req.ip_key
+   ),
+   budget_req as (select * from ip_req where budget_key is not null and ip_points <= ip_limit),
+   budget_n as (
+     select budget_key as key, count(*)::integer as n, min(budget_window_ms) as window_ms
+       from budget_req group by budget_key
+   ),
+   budget as (${counterAddSql("budget_n", "$2")}),
+   budget_points as (
+     select budget_req.i, budget.expire as budget_expire,
+            (budget.points - budget_n.n
+              + row_number() over (partition by budget_req.budget_key order by budget_req.i))::integer
+              as budget_points
+       from budget_req join budget on budget.key = budget_req.budget_key
+       join budget_n on budget_n.key = budget_req.budget_key
+   )
+   select ip_req.i, ip_req.ip_points, ip_req.ip_expire, bp.budget_points, bp.budget_expire, tok.*
+     from ip_req left join budget_points bp on bp.i = ip_req.i
+     left join lateral (${tokenLookupSql("ip_req.jti")}) tok on true
+    order by ip_req.i`,
 );
 
-/**
- * As ADMISSION, plus $5 the budget's row key, $6 its window (ms), $7 the IP limit: the budget is counted
- * only when the IP count is within $7.
- */
-const ADMISSION_WITH_BUDGET = statement(
-  "mcp-admission-budget",
-  `with ip as (${counterUpsertSql("$1", "$2", "$3")}),
-        budget as (${counterUpsertSql("$5", "$2", "$6", "ip where ip.points <= $7::integer")})
-   select ip.points as ip_points, ip.expire as ip_expire,
-          budget.points as budget_points, budget.expire as budget_expire, tok.*
-     from ip left join budget on true left join (${tokenLookupSql("$4::uuid")}) tok on true`,
-);
+/** One request of an admission batch (the JSON the statement reads). */
+interface AdmissionItem {
+  /** The IP's counter row key, window (ms) and limit (points). */
+  ip_key: string;
+  ip_window_ms: number;
+  ip_limit: number;
+  /** The `jti` of the token, verified in memory. */
+  jti: string;
+  /** The budget's counter row key and window (ms), or null when the request consumes none. */
+  budget_key: string | null;
+  budget_window_ms: number | null;
+}
+
+/** Most requests in one admission statement. */
+const MAX_BATCH = 100;
 
 /** The admission row: the counters and the token's record (all its columns null when there is none). */
 type AdmissionRow = {
+  i: number;
   ip_points: number;
   ip_expire: number;
-  budget_points?: number | null;
-  budget_expire?: number | null;
+  budget_points: number | null;
+  budget_expire: number | null;
 } & { [K in keyof TokenRow]: TokenRow[K] | null };
+
+const batchers = new WeakMap<Knex, Batcher<AdmissionItem, AdmissionRow>>();
+
+/** The admission batcher of `ctx`'s asynchronously committing pool (src/db/batcher.ts). */
+function admissionBatcher(ctx: AppContext): Batcher<AdmissionItem, AdmissionRow> {
+  const db = ctx.asyncCommitDb;
+  let batcher = batchers.get(db);
+  if (!batcher) {
+    batcher = createBatcher(async (items) => {
+      const rows = await runPrepared<AdmissionRow>(db, ADMISSION_BATCH, [
+        JSON.stringify(items.map((item, i) => ({ ...item, i }))),
+        Date.now(),
+      ]);
+      if (rows.length !== items.length || rows.some((r, i) => r.i !== i))
+        throw new Error(`admission statement returned ${rows.length} rows for ${items.length} requests`);
+      return rows;
+    }, MAX_BATCH);
+    batchers.set(db, batcher);
+  }
+  return batcher;
+}
 
 /** What the endpoint answers: 429, 415, 401 (or the error), or the caller's authentication. */
 export type Admission = (
@@ -105,17 +166,16 @@ export async function admit(
   if (claims?.ok) {
     const spec = ipLimit.spec;
     const budget = prepay ? await prepay() : undefined;
-    const now = Date.now();
-    const values: unknown[] = [spec.rowKey(ip), now, spec.windowMs, claims.value.jti];
     const budgetKey = budget?.limiter.spec.rowKey(claims.value.sub);
-    if (budget) values.push(budgetKey, budget.limiter.spec.windowMs, spec.points);
-    const [r] = await runPrepared<AdmissionRow>(
-      ctx.asyncCommitDb,
-      budget ? ADMISSION_WITH_BUDGET : ADMISSION,
-      values,
-    );
-    if (!r) throw new Error("admission statement returned no row");
-    limit = limitVerdict({ points: r.ip_points, expire: r.ip_expire }, spec.points, now);
+    const r = await admissionBatcher(ctx).submit({
+      ip_key: spec.rowKey(ip),
+      ip_window_ms: spec.windowMs,
+      ip_limit: spec.points,
+      jti: claims.value.jti,
+      budget_key: budgetKey ?? null,
+      budget_window_ms: budget?.limiter.spec.windowMs ?? null,
+    });
+    limit = limitVerdict({ points: r.ip_points, expire: r.ip_expire }, spec.points);
     ipLimit.record(ip, limit);
     if (budget && budgetKey && typeof r.budget_points === "number" && typeof r.budget_expire === "number")
       prepaid = prepaidUnit(

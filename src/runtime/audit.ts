@@ -5,15 +5,16 @@
  * by a worker (`origin: "worker"`, status = the operation's final state), so work done after the call
  * answered is audited too.
  *
- * Rows are written in batches, group-commit style: a row waits only while an earlier batch is being
- * committed, then goes in the next multi-row insert with every row that arrived meanwhile (one prepared
- * statement on the main pool, committed durably: the WAL is flushed once per batch). `writeAudit` resolves
+ * Rows are written in batches, group-commit style (src/db/batcher.ts): a row waits only while an earlier
+ * batch is being committed, then goes in the next multi-row insert with every row that arrived meanwhile
+ * (one prepared statement on the main pool, committed durably: the WAL is flushed once per batch). `writeAudit` resolves
  * after its own row's commit, so a call is answered only once its audit row is on disk, as when every call
  * inserted its own row; what a crash can lose is the rows of calls not answered yet
  * (docs/operations.md "Audit rows and rate-limit counters: what a crash can lose").
  */
 import type { AppContext } from "../context.ts";
 import type { Knex } from "../db/knex.ts";
+import { type Batcher, createBatcher } from "../db/batcher.ts";
 import { runPrepared, statement } from "../db/prepared.ts";
 import type { AuthContext, Envelope } from "../tool-contract.ts";
 
@@ -39,9 +40,6 @@ export interface AuditEntry {
   /** `call` (default): a tools/call; `worker`: a background execution of an operation. */
   origin?: "call" | "worker";
 }
-
-/** Batches committed at once: one, so that rows arriving meanwhile share the next insert (measured best). */
-const MAX_IN_FLIGHT = 1;
 
 /** Most rows in one insert (bounds the statement; more rows wait for the next batch). */
 const MAX_BATCH = 200;
@@ -72,39 +70,20 @@ interface AuditRow {
   origin: "call" | "worker";
 }
 
-interface Waiting {
-  row: AuditRow;
-  done: () => void;
-}
+const batchers = new WeakMap<Knex, Batcher<AuditRow, undefined>>();
 
-/** The rows waiting for the next batch of one database, and how many batches are being committed. */
-interface Batcher {
-  waiting: Waiting[];
-  inFlight: number;
-}
-
-const batchers = new WeakMap<Knex, Batcher>();
-
-/** Commits the waiting rows of `db`, batch after batch, until none is left. Never throws. */
-async function drain(ctx: AppContext, batcher: Batcher): Promise<void> {
-  batcher.inFlight++;
+/** Inserts `rows` in one statement; a failure is logged per row and never thrown. */
+async function insertBatch(ctx: AppContext, rows: AuditRow[]): Promise<undefined[]> {
   try {
-    while (batcher.waiting.length > 0) {
-      const batch = batcher.waiting.splice(0, MAX_BATCH);
-      try {
-        await runPrepared(ctx.db, INSERT_BATCH, [JSON.stringify(batch.map((w) => w.row))]);
-      } catch (err) {
-        for (const w of batch)
-          ctx.log.error(
-            { requestId: w.row.request_id, tool: w.row.tool, errName: (err as Error)?.name },
-            "audit write failed",
-          );
-      }
-      for (const w of batch) w.done();
-    }
-  } finally {
-    batcher.inFlight--;
+    await runPrepared(ctx.db, INSERT_BATCH, [JSON.stringify(rows)]);
+  } catch (err) {
+    for (const row of rows)
+      ctx.log.error(
+        { requestId: row.request_id, tool: row.tool, errName: (err as Error)?.name },
+        "audit write failed",
+      );
   }
+  return rows.map(() => undefined);
 }
 
 /**
@@ -128,12 +107,8 @@ export function writeAudit(ctx: AppContext, entry: AuditEntry): Promise<void> {
   };
   let batcher = batchers.get(ctx.db);
   if (!batcher) {
-    batcher = { waiting: [], inFlight: 0 };
+    batcher = createBatcher((rows) => insertBatch(ctx, rows), MAX_BATCH);
     batchers.set(ctx.db, batcher);
   }
-  const b = batcher;
-  return new Promise<void>((resolve) => {
-    b.waiting.push({ row, done: resolve });
-    if (b.inFlight < MAX_IN_FLIGHT) void drain(ctx, b);
-  });
+  return batcher.submit(row);
 }

@@ -36,18 +36,27 @@ export interface CounterRow {
 }
 
 /**
- * The SQL of one consume, for use alone or as a CTE of a larger statement: `key`, `now` (epoch ms) and
- * `windowMs` are placeholders of the caller's statement (e.g. "$1"). `when` (SQL over the CTEs before it, in
- * a `from` list such as "ip where ip.points <= $7") makes the consume conditional: no row is counted
- * and none returned when it does not hold. Returns `points, expire`.
+ * The SQL that adds points to counter rows, for use as a CTE of a larger statement: `rows` names a CTE or
+ * subquery (from-list SQL) of `key text, n integer, window_ms bigint` rows, each key at most once: `n`
+ * points for `key`, whose window is `window_ms` long; `now` is a placeholder of the caller's statement
+ * (epoch ms, e.g. "$2"). A row whose window has ended starts a new one with `n` points. Returns
+ * `key, points, expire` per key, after the addition.
  */
-export function counterUpsertSql(key: string, now: string, windowMs: string, when?: string): string {
+export function counterAddSql(rows: string, now: string): string {
   return `insert into rate_limits as r (key, points, expire)
-      select ${key}, 1, ${now}::bigint + ${windowMs}::bigint${when ? ` from ${when}` : ""}
+      select key, n, ${now}::bigint + window_ms from ${rows}
       on conflict (key) do update set
-        points = case when r.expire <= ${now}::bigint then 1 else r.points + 1 end,
+        points = case when r.expire <= ${now}::bigint then excluded.points else r.points + excluded.points end,
         expire = case when r.expire <= ${now}::bigint then excluded.expire else r.expire end
-      returning points, expire`;
+      returning key, points, expire`;
+}
+
+/**
+ * The SQL of one consume (one point for one key, `counterAddSql`): `key`, `now` (epoch ms) and `windowMs`
+ * are placeholders of the caller's statement (e.g. "$1"). Returns `key, points, expire`.
+ */
+export function counterUpsertSql(key: string, now: string, windowMs: string): string {
+  return counterAddSql(`(select ${key}::text as key, 1 as n, ${windowMs}::bigint as window_ms) one`, now);
 }
 
 /** $1 row key, $2 the window's `expire`: takes one point back, only while that window lasts. */
