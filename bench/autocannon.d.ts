@@ -12,6 +12,7 @@ declare module "autocannon" {
     average: number;
     p50: number;
     p99: number;
+    p99_9: number;
     /** requests: how many completed in the run. */
     total: number;
   }

@@ -4,10 +4,12 @@
  * adds in node CPU per request under load is the difference between consecutive rows. Each layer answers
  * the same constant JSON-RPC result once its last part has run:
  *
- * 1. Express with the endpoint's JSON body parser (`express.json`, 256 KiB, as src/mcp/routes.ts);
+ * 1. node:http with the endpoint's fast lane (src/app.ts `withFastLane`: Express's request and response
+ *    prototypes, the access log) and its JSON body reader (src/mcp/body.ts);
  * 2. + the bearer token read in memory (`readBearer`: header form, the remembered ES256 verification, claims);
  * 3. + the admission statement (`admit`: the per-IP count, the token's record and the per-user read budget,
- *    src/mcp/admission.ts), the budget unit given back as a call that stops there would.
+ *    src/mcp/admission.ts, batched with the concurrent requests), the budget unit given back as a call
+ *    that stops there would.
  *
  * The full service (the `service` target) adds the JSON-RPC checks, the pipeline, the handler's query,
  * output validation and the audit row. Subtracting rows measured in one run is steadier than a wall-clock
@@ -15,12 +17,14 @@
  * See bench/README.md "Where the time goes".
  */
 import http from "node:http";
-import express from "express";
+import express, { type Request, type Response } from "express";
 import { TOOLS } from "../generated/registry.ts";
+import { withFastLane } from "../src/app.ts";
 import type { AppContext } from "../src/context.ts";
 import { admit } from "../src/mcp/admission.ts";
+import { jsonBodyReader } from "../src/mcp/body.ts";
 import { ipLimiter } from "../src/mcp/guards.ts";
-import { MAX_BODY_BYTES } from "../src/mcp/routes.ts";
+import { MAX_BODY_BYTES, type McpEndpoint } from "../src/mcp/routes.ts";
 import { readBearer } from "../src/oauth/bearer.ts";
 import { createRuntime, prepayableBudget } from "../src/runtime/pipeline.ts";
 
@@ -34,9 +38,10 @@ const RESULT = {
 export function layerServers(ctx: AppContext, path: string): Array<[string, http.Server]> {
   const runtime = createRuntime(ctx, TOOLS);
   const ipLimit = ipLimiter(ctx);
-  type Step = (req: express.Request) => Promise<void>;
+  const readBody = jsonBodyReader(MAX_BODY_BYTES);
+  type Step = (req: Request) => Promise<void>;
   const steps: Array<[string, Step]> = [
-    ["layer 1: Express + JSON body", async () => {}],
+    ["layer 1: node:http, fast lane, JSON body", async () => {}],
     [
       "layer 2: + bearer token in memory",
       async (req) => {
@@ -56,16 +61,16 @@ export function layerServers(ctx: AppContext, path: string): Array<[string, http
   return steps.map(([name, step]) => {
     const app = express();
     app.set("etag", false);
-    app.post(
+    const endpoint: McpEndpoint = {
       path,
-      express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false }),
-      (req, res, next) => {
-        step(req).then(
-          () => res.json({ jsonrpc: "2.0", id: (req.body as { id: number }).id, result: RESULT }),
-          next,
-        );
+      router: express.Router(),
+      async postWithoutOrigin(req: Request, res: Response) {
+        const err = await readBody(req, res);
+        if (err) throw err;
+        await step(req);
+        res.json({ jsonrpc: "2.0", id: (req.body as { id: number }).id, result: RESULT });
       },
-    );
-    return [name, http.createServer(app)];
+    };
+    return [name, http.createServer(withFastLane(ctx, app, endpoint))];
   });
 }

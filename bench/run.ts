@@ -23,6 +23,7 @@ import { mkdtemp } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
+import { performance } from "node:perf_hooks";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -87,6 +88,10 @@ interface Row {
   rps: number;
   p50: number;
   p99: number;
+  /** 99.9th percentile latency (ms). */
+  p999: number;
+  /** Event loop utilization of this process during the run (0-1): below 1, it waited for I/O. */
+  elu: number;
   errors: number;
   /** CPU microseconds per request of this node process (service or baseline, plus autocannon). */
   nodeUs: number;
@@ -108,7 +113,9 @@ async function measure(
   probe: CpuProbe,
   before: CpuReading,
 ): Promise<{ row: Row; after: CpuReading }> {
+  const elu = performance.eventLoopUtilization();
   const r = await autocannon({ url, method: "POST", headers, body: BODY, connections, duration: DURATION });
+  const busy = performance.eventLoopUtilization(elu).utilization;
   const after = await probe.read(CpuProbe.SETTLE_MS);
   const spent = CpuProbe.spent(before, after, r.requests.total);
   const row = {
@@ -117,6 +124,8 @@ async function measure(
     rps: Math.round(r.requests.average),
     p50: r.latency.p50,
     p99: r.latency.p99,
+    p999: r.latency.p99_9,
+    elu: busy,
     errors: r.errors + r.timeouts + r.non2xx,
     nodeUs: Math.round(spent.nodeUs),
     pgUs: Math.round(spent.pgUs),
@@ -220,15 +229,15 @@ async function main(): Promise<void> {
   }
   console.log(`\ntools/call get_profile, ${DURATION}s per run (latency in ms)\n`);
   console.log(
-    "| target | connections | req/s | p50 | p99 | errors | req/s vs baseline | node CPU µs/req | PostgreSQL CPU µs/req | transactions/req |",
+    "| target | connections | req/s | p50 | p99 | p99.9 | errors | req/s vs baseline | node CPU µs/req | event loop busy | PostgreSQL CPU µs/req | transactions/req |",
   );
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     const base = rows.find((b) => b.target === "node:http baseline" && b.connections === r.connections);
     const ratio = base && base.rps > 0 ? (r.rps / base.rps).toFixed(3) : "-";
     const pgUs = Number.isNaN(r.pgUs) ? "-" : String(r.pgUs);
     console.log(
-      `| ${r.target} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${ratio} | ${r.nodeUs} | ${pgUs} | ${r.xactPerReq.toFixed(2)} |`,
+      `| ${r.target} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.p999} | ${r.errors} | ${ratio} | ${r.nodeUs} | ${r.elu.toFixed(2)} | ${pgUs} | ${r.xactPerReq.toFixed(2)} |`,
     );
   }
   if (stages.length > 0) {

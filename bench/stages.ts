@@ -72,7 +72,17 @@ export async function measureStages(
     ["token record alone (prepared join, main pool)", () => authenticateBearer(ctx, req), 1],
     ["per-user budget alone (counter upsert)", () => runtime.budgets.read.consume(auth.userId), 1],
     ["admission: IP count + token record + budget, one statement", () => admit(ctx, ipLimit, req, prepay), 1],
+    [
+      "admission of 8 requests arriving together (one statement), per request",
+      () => Promise.all(Array.from({ length: 8 }, () => admit(ctx, ipLimit, req, prepay))),
+      8,
+    ],
     ["get_profile handler (prepared query)", () => profile.handler.execute({}, tctx), 1],
+    [
+      "get_profile of 8 calls together (one batched read), per call",
+      () => Promise.all(Array.from({ length: 8 }, () => profile.handler.execute({}, tctx))),
+      8,
+    ],
     ["audit row, alone (a batch of one)", audit, 1],
     [
       "audit rows of 8 calls finishing together (one batch), per row",

@@ -4,12 +4,13 @@
  * token endpoint form data, the browser pages CSRF); this file only assembles them.
  */
 import { randomUUID } from "node:crypto";
-import express, { type ErrorRequestHandler, type Express } from "express";
+import type http from "node:http";
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
 import type { AppContext } from "./context.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./db/unavailable.ts";
 import { logError } from "./log.ts";
 import { developerRoutes } from "./web/developers.ts";
-import { mcpRoutes } from "./mcp/routes.ts";
+import { type McpEndpoint, mcpEndpoint } from "./mcp/routes.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { operationRoutes } from "./web/approval-routes.ts";
 import { browserRoutes } from "./web/routes.ts";
@@ -19,36 +20,21 @@ import { mediaPublicRoutes } from "./web/media-public.ts";
 import { sandboxRoutes } from "./web/sandbox.ts";
 import { socialSettingsRoutes } from "./web/social-settings.ts";
 
-/** Builds the app for `ctx`. Does not listen. */
-export function createApp(ctx: AppContext): Express {
+/** Builds the app for `ctx` and the MCP endpoint it mounts. Does not listen. */
+export function createApp(ctx: AppContext): { app: Express; mcp: McpEndpoint } {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", ctx.config.trustProxy);
   app.set("etag", false);
   app.use((req, res, next) => {
-    // Access log: method, path without the query string (a token may hide there), status, duration (ms).
-    // Never headers or bodies (service spec 7 rule 7). Each request gets an id for its log lines.
-    const started = performance.now();
-    const requestId = randomUUID();
-    res.locals.requestId = requestId;
-    res.on("finish", () => {
-      ctx.log.info(
-        {
-          requestId,
-          method: req.method,
-          path: req.path,
-          status: res.statusCode,
-          ms: Math.round(performance.now() - started),
-        },
-        "request",
-      );
-    });
+    logAccess(ctx, req, res);
     next();
   });
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
-  app.use(mcpRoutes(ctx));
+  const mcp = mcpEndpoint(ctx);
+  app.use(mcp.router);
   app.use(oauthRoutes(ctx));
   app.use(developerRoutes(ctx));
   app.use(browserRoutes(ctx));
@@ -62,7 +48,82 @@ export function createApp(ctx: AppContext): Express {
     res.status(404).type("text/plain").send("Not found");
   });
   app.use(errorHandler(ctx));
-  return app;
+  return { app, mcp };
+}
+
+/** The server's request listener for `ctx`: the app, with the MCP endpoint's fast lane in front. */
+export function createRequestListener(ctx: AppContext): http.RequestListener {
+  const { app, mcp } = createApp(ctx);
+  return withFastLane(ctx, app, mcp);
+}
+
+/**
+ * Access log of one request: method, path without the query string (a token may hide there), status,
+ * duration (ms), logged when the response finishes. Never headers or bodies (service spec 7 rule 7). The
+ * request gets an id for its log lines (`res.locals.requestId`). One listener function for every request
+ * (its state is on `res.locals`), so the hot path allocates no closure for it.
+ */
+function logAccess(ctx: AppContext, req: Request, res: Response): void {
+  res.locals.requestId = randomUUID();
+  res.locals.started = performance.now();
+  res.locals.log = ctx.log;
+  res.once("finish", logFinished);
+}
+
+function logFinished(this: Response): void {
+  const { log, requestId, started } = this.locals as {
+    log: AppContext["log"];
+    requestId: string;
+    started: number;
+  };
+  if (!log.isLevelEnabled("info")) return;
+  log.info(
+    {
+      requestId,
+      method: this.req.method,
+      path: this.req.path,
+      status: this.statusCode,
+      ms: Math.round(performance.now() - started),
+    },
+    "request",
+  );
+}
+
+/**
+ * The MCP endpoint's fast lane (bench/README.md "Where the time goes"): a POST on exactly the endpoint's
+ * path without an `Origin` header (what every native MCP client sends) is served without Express's
+ * routing, which walks every router and middleware layer mounted before a request reaches the endpoint.
+ * It gets what Express itself would give it first (`app.handle`: the request and response prototypes of
+ * `app`, so `req.ip` follows `TRUST_PROXY`, and `res.locals`), the access log line, the endpoint's own
+ * checks and answers (`McpEndpoint.postWithoutOrigin`) and the app's error handler. Every other request,
+ * including any other spelling of the path (Express matches it case-insensitively and with a trailing
+ * slash) and browser requests with an Origin (CORS), goes through `app`.
+ */
+export function withFastLane(ctx: AppContext, app: Express, mcp: McpEndpoint): http.RequestListener {
+  const onError = errorHandler(ctx);
+  return (req, res) => {
+    const url = req.url ?? "";
+    const query = url.indexOf("?");
+    if (
+      req.method !== "POST" ||
+      req.headers.origin !== undefined ||
+      (query === -1 ? url : url.slice(0, query)) !== mcp.path
+    ) {
+      app(req, res);
+      return;
+    }
+    const request = req as Request;
+    const response = res as Response;
+    request.res = response;
+    response.req = request;
+    Object.setPrototypeOf(request, app.request);
+    Object.setPrototypeOf(response, app.response);
+    response.locals = Object.create(null);
+    logAccess(ctx, request, response);
+    mcp
+      .postWithoutOrigin(request, response)
+      .catch((err: unknown) => onError(err, request, response, () => {}));
+  };
 }
 
 /**

@@ -32,8 +32,9 @@ export interface AppContext {
    * A small pool whose commits are not waited for on disk (`synchronous_commit = off`), for the shared
    * rate-limit counters (src/runtime/rate-limit.ts; a counter lives one minute and need not survive a
    * crash of PostgreSQL itself) and the /mcp admission statement that counts the IP and the budget beside
-   * the token's record (src/mcp/admission.ts). Not waiting for the WAL flush keeps the hot counter rows
-   * locked for less time. docs/operations.md "Audit rows and rate-limit counters: what a crash can lose".
+   * the token's record (src/mcp/admission.ts), and the audit rows of read calls (src/runtime/audit.ts).
+   * Not waiting for the WAL flush keeps the hot counter rows locked for less time and a read's answer off
+   * the disk's flush latency. docs/operations.md "Audit rows and rate-limit counters: what a crash can lose".
    */
   asyncCommitDb: Knex;
   log: Logger;

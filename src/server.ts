@@ -4,7 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AppContext } from "./context.ts";
-import { createApp } from "./app.ts";
+import { createRequestListener } from "./app.ts";
 
 export interface RunningServer {
   server: http.Server;
@@ -15,7 +15,7 @@ export interface RunningServer {
 
 /** Listens on `ctx.config.port` (0 = any free port) and `ctx.config.host`. */
 export async function startServer(ctx: AppContext, server = http.createServer()): Promise<RunningServer> {
-  server.on("request", createApp(ctx));
+  server.on("request", createRequestListener(ctx));
   server.keepAliveTimeout = 5_000;
   if (!server.listening) {
     await new Promise<void>((resolve, reject) => {

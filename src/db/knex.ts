@@ -11,27 +11,34 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations", import.m
 
 /**
  * Opens a pool on `databaseUrl`. `max` is the pool size (connections).
- * `asyncCommit` sets `synchronous_commit = off` on every connection of the pool: commits are visible to all
- * sessions at once but are not waited for on disk, so a crash of PostgreSQL itself may lose the last
- * fraction of a second of them (up to three times `wal_writer_delay`, 0.6 s by default). Only for data that
- * may be lost that way (the one-minute rate-limit counters: docs/operations.md); never for the main pool.
+ * Every connection runs with `plan_cache_mode = force_generic_plan`: the named prepared statements of the
+ * hot path (src/db/prepared.ts) are planned once per connection and then only executed. Left to choose,
+ * PostgreSQL keeps re-planning a statement whose generic plan it estimates dearer than the custom plans
+ * of its first five runs, as it does for every statement over an array of keys (`unnest($1::uuid[])`
+ * estimates 10 rows against the custom plans' actual 1): planning the four-table token lookup costs
+ * about 1 ms, several times its execution. Our statements are written for their generic plans (index
+ * lookups per key, bench/README.md); knex's own queries are unnamed and unaffected.
+ * `asyncCommit` also sets `synchronous_commit = off`: commits are visible to all sessions at once but are
+ * not waited for on disk, so a crash of PostgreSQL itself may lose the last fraction of a second of them
+ * (up to three times `wal_writer_delay`, 0.6 s by default). Only for data that may be lost that way (the
+ * one-minute rate-limit counters: docs/operations.md); never for the main pool.
  * Dates are returned as JS Date; bigint counts (e.g. bytes) as numbers where safe (src/db/types.ts).
  */
 export function createDb(databaseUrl: string, max = 10, options: { asyncCommit?: boolean } = {}): Knex {
+  const settings = [
+    "set plan_cache_mode = force_generic_plan",
+    ...(options.asyncCommit ? ["set synchronous_commit = off"] : []),
+  ].join("; ");
   return knexFactory({
     client: "pg",
     connection: { connectionString: databaseUrl, application_name: "social-mcp" },
     pool: {
       min: 0,
       max,
-      ...(options.asyncCommit
-        ? {
-            afterCreate: (
-              conn: { query(sql: string, cb: (err: Error | null) => void): void },
-              done: (err: Error | null, c: unknown) => void,
-            ) => conn.query("set synchronous_commit = off", (err) => done(err, conn)),
-          }
-        : {}),
+      afterCreate: (
+        conn: { query(sql: string, cb: (err: Error | null) => void): void },
+        done: (err: Error | null, c: unknown) => void,
+      ) => conn.query(settings, (err) => done(err, conn)),
     },
     migrations: { directory: MIGRATIONS_DIR, loadExtensions: [".ts"], tableName: "knex_migrations" },
     // knex prints pool warnings with error messages to the console; every failure reaches its caller as

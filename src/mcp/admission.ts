@@ -1,11 +1,12 @@
 /**
  * Admission to the MCP endpoint in one database round trip (service spec 5.8 and 8; bench/README.md
  * "Where the time goes"): the per-IP count (src/runtime/rate-limit.ts), the bearer token's record
- * (src/oauth/bearer.ts `tokenLookupSql`: revocation, grant, account status, membership, read on every
+ * (src/oauth/bearer.ts `tokenRecordsSql`: revocation, grant, account status, membership, read on every
  * request, never cached) and, for a tools/call whose budget is consumed right after in-memory checks
  * (`prepayableBudget`), that per-user budget: in ONE prepared statement on the asynchronously committing
- * pool, shared by the requests admitted at the same time (group-commit style, src/db/batcher.ts: a request
- * waits only while an earlier batch's statement runs, then goes with every request that arrived meanwhile). The token's signature and claims are checked in memory first (`readBearer`); a request without a
+ * pool, shared by the requests admitted at the same time (group-commit style, src/db/batcher.ts: the
+ * requests of one turn of the event loop, and those arriving while earlier batches run, go together). The
+ * token's signature and claims are checked in memory first (`readBearer`); a request without a
  * well-formed, correctly signed token only counts its IP. The answer keeps the endpoint's fixed order:
  * per-IP limit (429), then Content-Type (415), then the token (401), whatever was read.
  *
@@ -27,101 +28,149 @@ import {
   type BearerClaims,
   readBearer,
   type TokenRow,
-  tokenLookupSql,
+  tokenRecordsSql,
 } from "../oauth/bearer.ts";
 import type { PrepaidBudget } from "../runtime/pipeline.ts";
 import {
+  type CounterRow,
   counterAddSql,
   type Limiter,
   type LimitVerdict,
   limitVerdict,
   refundPoint,
+  refundPoints,
 } from "../runtime/rate-limit.ts";
 import type { AuthContext, Budget } from "../tool-contract.ts";
 import { type IpLimiter, type Settled, settle } from "./guards.ts";
 
 /**
- * The admission of a batch of requests. $1: a JSON array of `AdmissionItem`s with `i`, their position;
- * $2: now (epoch ms). Each counter key is upserted once with the number of the batch's requests on it
- * (`counterAddSql`), and each request gets the points it would have seen had the batch's requests counted
- * one after the other in order `i` (the key's total before the batch plus its rank among them), so the
- * counts are exactly those of single consumes. A request's budget is counted only when its IP count is
- * within its IP limit. One row per request, ordered by `i`: the counters and the token's record.
+ * The admission of a batch of requests: $1 the batch's counter keys (distinct, sorted, so that concurrent
+ * batches lock shared rows in one order), $2 the points to add to each (its number of requests in the
+ * batch), $3 each key's window (ms), $4 now (epoch ms), $5 the batch's distinct token `jti`s. One row per
+ * counter (`key`, `points` after the addition, `expire`; the token columns null) and one per token record
+ * found (`key` null): a full join on false is a union of the two shapes.
  */
 const ADMISSION_BATCH = statement(
   "mcp-admission-batch",
-  `with req as (
-     select * from jsonb_to_recordset($1::jsonb) as x(i integer, ip_key text, ip_window_ms bigint,
-            ip_limit integer, jti uuid, budget_key text, budget_window_ms bigint)
-   ),
-   ip_n as (select ip_key as key, count(*)::integer as n, min(ip_window_ms) as window_ms from req group by ip_key),
-   ip as (${counterAddSql("ip_n", "$2")}),
-   ip_req as (
-     select req.*, ip.expire as ip_expire,
-            (ip.points - ip_n.n + row_number() over (partition by req.ip_key order by req.i))::integer as ip_points
-       from req join ip on ip.key = req.ip_key join ip_n on ip_n.key = req.ip_key
-   ),
-   budget_req as (select * from ip_req where budget_key is not null and ip_points <= ip_limit),
-   budget_n as (
-     select budget_key as key, count(*)::integer as n, min(budget_window_ms) as window_ms
-       from budget_req group by budget_key
-   ),
-   budget as (${counterAddSql("budget_n", "$2")}),
-   budget_points as (
-     select budget_req.i, budget.expire as budget_expire,
-            (budget.points - budget_n.n
-              + row_number() over (partition by budget_req.budget_key order by budget_req.i))::integer
-              as budget_points
-       from budget_req join budget on budget.key = budget_req.budget_key
-       join budget_n on budget_n.key = budget_req.budget_key
-   )
-   select ip_req.i, ip_req.ip_points, ip_req.ip_expire, bp.budget_points, bp.budget_expire, tok.*
-     from ip_req left join budget_points bp on bp.i = ip_req.i
-     left join lateral (${tokenLookupSql("ip_req.jti")}) tok on true
-    order by ip_req.i`,
+  `with c as (${counterAddSql("unnest($1::text[], $2::integer[], $3::bigint[]) as x(key, n, window_ms)", "$4")})
+   select c.key, c.points, c.expire, tok.*
+     from c full join (${tokenRecordsSql("$5::uuid[]")}) tok on false`,
 );
 
-/** One request of an admission batch (the JSON the statement reads). */
+/** One request of an admission batch. */
 interface AdmissionItem {
   /** The IP's counter row key, window (ms) and limit (points). */
-  ip_key: string;
-  ip_window_ms: number;
-  ip_limit: number;
+  ipKey: string;
+  ipWindowMs: number;
+  ipLimit: number;
   /** The `jti` of the token, verified in memory. */
   jti: string;
   /** The budget's counter row key and window (ms), or null when the request consumes none. */
-  budget_key: string | null;
-  budget_window_ms: number | null;
+  budgetKey: string | null;
+  budgetWindowMs: number;
+}
+
+/** A request's counters, as single consumes one after the other would have left them, and its token. */
+interface AdmissionResult {
+  ip: CounterRow;
+  /** The budget's counter after this request's unit; null when it consumed none (or its IP is over). */
+  budget: CounterRow | null;
+  token: TokenRow | undefined;
 }
 
 /** Most requests in one admission statement. */
 const MAX_BATCH = 100;
 
-/** The admission row: the counters and the token's record (all its columns null when there is none). */
-type AdmissionRow = {
-  i: number;
-  ip_points: number;
-  ip_expire: number;
-  budget_points: number | null;
-  budget_expire: number | null;
-} & { [K in keyof TokenRow]: TokenRow[K] | null };
+type BatchRow = { key: string | null; points: number | null; expire: number | null } & {
+  [K in keyof TokenRow]: TokenRow[K] | null;
+};
 
-const batchers = new WeakMap<Knex, Batcher<AdmissionItem, AdmissionRow>>();
+/** A counter of the batch: points before the batch, then counted up request by request. */
+interface Tally {
+  n: number;
+  windowMs: number;
+  points: number;
+  expire: number;
+  /** Units counted for requests whose IP turned out over its limit (given back). */
+  refund: number;
+}
+
+/**
+ * Admits `items` in one statement on `db`. Each key gets the batch's number of its requests at once; each
+ * request then gets the points it would have seen had the requests of the batch consumed one after the
+ * other in order: the key's points before the batch plus its rank. A budget unit is counted only for a
+ * request whose IP is within its limit: the units of the others, added by the statement, are given back
+ * in a second statement (only when an IP crosses its limit within the batch), and do not move the
+ * following requests' ranks.
+ * @throws the database's error (every request of the batch gets it).
+ */
+async function admitBatch(db: Knex, items: AdmissionItem[]): Promise<AdmissionResult[]> {
+  const tallies = new Map<string, Tally>();
+  const count = (key: string, windowMs: number) => {
+    const t = tallies.get(key);
+    if (t) t.n++;
+    else tallies.set(key, { n: 1, windowMs, points: 0, expire: 0, refund: 0 });
+  };
+  for (const item of items) {
+    count(item.ipKey, item.ipWindowMs);
+    if (item.budgetKey) count(item.budgetKey, item.budgetWindowMs);
+  }
+  const keys = [...tallies.keys()].sort();
+  const jtis = [...new Set(items.map((item) => item.jti))];
+  const rows = await runPrepared<BatchRow>(db, ADMISSION_BATCH, [
+    keys,
+    keys.map((k) => tallies.get(k)?.n),
+    keys.map((k) => tallies.get(k)?.windowMs),
+    Date.now(),
+    jtis,
+  ]);
+  const tokens = new Map<string, TokenRow>();
+  for (const row of rows) {
+    if (row.key === null) {
+      if (row.jti !== null) tokens.set(row.jti, row as TokenRow);
+      continue;
+    }
+    const t = tallies.get(row.key);
+    if (!t || row.points === null || row.expire === null)
+      throw new Error("admission statement: bad counter row");
+    t.points = row.points - t.n;
+    t.expire = row.expire;
+  }
+  const tally = (key: string): Tally => {
+    const t = tallies.get(key);
+    if (!t || t.expire === 0) throw new Error("admission statement returned no row for a counter");
+    return t;
+  };
+  const results = items.map((item): AdmissionResult => {
+    const ipTally = tally(item.ipKey);
+    ipTally.points++;
+    const ip = { points: ipTally.points, expire: ipTally.expire };
+    let budget: CounterRow | null = null;
+    if (item.budgetKey) {
+      const b = tally(item.budgetKey);
+      if (ip.points <= item.ipLimit) {
+        b.points++;
+        budget = { points: b.points, expire: b.expire };
+      } else b.refund++;
+    }
+    return { ip, budget, token: tokens.get(item.jti) };
+  });
+  const refunds = [...tallies.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .filter(([, t]) => t.refund > 0)
+    .map(([key, t]) => ({ key, points: t.refund, expire: t.expire }));
+  await refundPoints(db, refunds);
+  return results;
+}
+
+const batchers = new WeakMap<Knex, Batcher<AdmissionItem, AdmissionResult>>();
 
 /** The admission batcher of `ctx`'s asynchronously committing pool (src/db/batcher.ts). */
-function admissionBatcher(ctx: AppContext): Batcher<AdmissionItem, AdmissionRow> {
+function admissionBatcher(ctx: AppContext): Batcher<AdmissionItem, AdmissionResult> {
   const db = ctx.asyncCommitDb;
   let batcher = batchers.get(db);
   if (!batcher) {
-    batcher = createBatcher(async (items) => {
-      const rows = await runPrepared<AdmissionRow>(db, ADMISSION_BATCH, [
-        JSON.stringify(items.map((item, i) => ({ ...item, i }))),
-        Date.now(),
-      ]);
-      if (rows.length !== items.length || rows.some((r, i) => r.i !== i))
-        throw new Error(`admission statement returned ${rows.length} rows for ${items.length} requests`);
-      return rows;
-    }, MAX_BATCH);
+    batcher = createBatcher((items) => admitBatch(db, items), MAX_BATCH);
     batchers.set(db, batcher);
   }
   return batcher;
@@ -168,25 +217,25 @@ export async function admit(
     const budget = prepay ? await prepay() : undefined;
     const budgetKey = budget?.limiter.spec.rowKey(claims.value.sub);
     const r = await admissionBatcher(ctx).submit({
-      ip_key: spec.rowKey(ip),
-      ip_window_ms: spec.windowMs,
-      ip_limit: spec.points,
+      ipKey: spec.rowKey(ip),
+      ipWindowMs: spec.windowMs,
+      ipLimit: spec.points,
       jti: claims.value.jti,
-      budget_key: budgetKey ?? null,
-      budget_window_ms: budget?.limiter.spec.windowMs ?? null,
+      budgetKey: budgetKey ?? null,
+      budgetWindowMs: budget?.limiter.spec.windowMs ?? 0,
     });
-    limit = limitVerdict({ points: r.ip_points, expire: r.ip_expire }, spec.points);
+    limit = limitVerdict(r.ip, spec.points);
     ipLimit.record(ip, limit);
-    if (budget && budgetKey && typeof r.budget_points === "number" && typeof r.budget_expire === "number")
+    if (budget && budgetKey && r.budget)
       prepaid = prepaidUnit(
         ctx,
         budget.budget,
         claims.value.sub,
         budgetKey,
-        { points: r.budget_points, expire: r.budget_expire },
+        r.budget,
         budget.limiter.spec.points,
       );
-    row = r.grant_id === null ? undefined : (r as TokenRow);
+    row = r.token;
   } else limit = await ipLimit.consume(ip);
   if (!limit.ok) return { kind: "ip_limited", retryAfter: limit.retryAfter, prepaid };
   if (!json) return { kind: "not_json", prepaid };

@@ -28,6 +28,19 @@ export interface Endpoint {
 
 const SERVER_META = { [META_SERVER_INFO]: { name: SERVER_INFO.name, version: SERVER_INFO.version } };
 
+/** Sends `result` with HTTP 200; on 2026-07-28 with `resultType` and the server's identity in `_meta`. */
+function sendResult(
+  reply: Reply,
+  id: string | number,
+  current: boolean,
+  result: Record<string, unknown>,
+): void {
+  reply.send(
+    200,
+    resultResponse(id, current ? { resultType: "complete", ...result, _meta: SERVER_META } : result),
+  );
+}
+
 /**
  * Answers `msg` (a request with an id) on `reply`. `prepaid`: the call's budget unit when the admission
  * statement consumed it (src/mcp/admission.ts); tools/call hands it to the pipeline.
@@ -42,17 +55,12 @@ export async function dispatch(
   prepaid?: PrepaidBudget,
 ): Promise<void> {
   const current = revision.kind === "current";
-  const ok = (result: Record<string, unknown>) =>
-    reply.send(
-      200,
-      resultResponse(msg.id, current ? { resultType: "complete", ...result, _meta: SERVER_META } : result),
-    );
   const params = msg.params ?? {};
 
   switch (msg.method) {
     case "server/discover":
       if (!current) break;
-      return ok({
+      return sendResult(reply, msg.id, current, {
         supportedVersions: [...SUPPORTED_VERSIONS],
         capabilities: SERVER_CAPABILITIES,
         instructions: INSTRUCTIONS,
@@ -67,7 +75,7 @@ export async function dispatch(
       const version = (LEGACY_VERSIONS as readonly string[]).includes(requested)
         ? requested
         : LEGACY_VERSIONS[0];
-      return ok({
+      return sendResult(reply, msg.id, current, {
         protocolVersion: version,
         capabilities: SERVER_CAPABILITIES,
         serverInfo: SERVER_INFO,
@@ -76,20 +84,23 @@ export async function dispatch(
     }
     case "ping":
       if (current) break;
-      return ok({});
+      return sendResult(reply, msg.id, current, {});
     case "tools/list": {
       const page = ep.lister.list(auth.scopes, params.cursor);
-      return ok(current ? { ...page, ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } : { ...page });
+      return sendResult(
+        reply,
+        msg.id,
+        current,
+        current ? { ...page, ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } : { ...page },
+      );
     }
     case "tools/call": {
       if (typeof params.name !== "string")
         throw new RpcError(RPC.invalidParams, "params.name must be a string");
-      const controller = new AbortController();
-      const onClose = () => controller.abort();
-      reply.onClose(onClose);
       const outcome: CallOutcome = await callTool(ep.runtime, auth, params.name, params.arguments, {
-        signal: controller.signal,
-        progress: (progress, total, message) => reply.progress(progress, total, message),
+        requestId: reply.requestId,
+        signal: reply.abortSignal(),
+        progress: reply.progress.bind(reply),
         prepaid,
       });
       if (outcome.kind === "unknown_tool")
@@ -101,7 +112,7 @@ export async function dispatch(
         });
         return;
       }
-      return ok(callToolResult(outcome.envelope));
+      return sendResult(reply, msg.id, current, callToolResult(outcome.envelope));
     }
   }
   throw new RpcError(RPC.methodNotFound, "Method not found", current ? 404 : 200);

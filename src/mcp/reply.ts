@@ -7,6 +7,12 @@
 import type { Response } from "express";
 import type { JsonRpcId } from "./jsonrpc.ts";
 
+const ABORT = Symbol("smcp.abort");
+
+function abortUnfinished(this: Response & { [ABORT]?: AbortController }): void {
+  if (!this.writableFinished) this[ABORT]?.abort();
+}
+
 export class Reply {
   private streaming = false;
   private lastProgress = Number.NEGATIVE_INFINITY;
@@ -16,6 +22,12 @@ export class Reply {
     /** The request's `_meta.progressToken` when the client accepts SSE; undefined otherwise. */
     readonly progressToken: string | number | undefined,
   ) {}
+
+  /** The HTTP request's id (`res.locals.requestId`, set by the access log), when it has one. */
+  get requestId(): string | undefined {
+    const id = this.res.locals.requestId;
+    return typeof id === "string" ? id : undefined;
+  }
 
   /** True once SSE was chosen (the request asked for progress and accepts it). */
   get sse(): boolean {
@@ -50,14 +62,27 @@ export class Reply {
       this.res.end();
       return;
     }
-    this.res.status(status).set(headers).json(body);
+    // What Express's `res.status(status).set(headers).json(body)` sends (no ETag: the app disables it),
+    // without its per-call header lookups.
+    const json = JSON.stringify(body);
+    this.res.writeHead(status, {
+      ...headers,
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(json),
+    });
+    this.res.end(json);
   }
 
-  /** Calls `fn` when the client disconnects before the response ended (cancellation). */
-  onClose(fn: () => void): void {
-    this.res.on("close", () => {
-      if (!this.res.writableFinished) fn();
-    });
+  /**
+   * A signal aborted when the client disconnects before the response ended (cancellation). One listener
+   * function for every response (the controller is kept on the response), so a call allocates no closure.
+   */
+  abortSignal(): AbortSignal {
+    const res = this.res as Response & { [ABORT]?: AbortController };
+    const controller = new AbortController();
+    res[ABORT] = controller;
+    res.once("close", abortUnfinished);
+    return controller.signal;
   }
 
   /** An HTTP-level refusal (403 scope challenge) with an OAuth-style JSON body. */

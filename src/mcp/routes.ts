@@ -11,7 +11,7 @@
  * Everything (validators, limiters, parsers, the tool list) is built once here, never per request.
  */
 import { SPEC_LIMITS } from "../config.ts";
-import express, { type Request, type Response, Router } from "express";
+import { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { BearerError } from "../oauth/bearer.ts";
 import { challenge401 } from "../oauth/challenge.ts";
@@ -22,6 +22,7 @@ import { TOOLS } from "../../generated/registry.ts";
 import { createCursorCodec } from "./cursor.ts";
 import { dispatch, type Endpoint } from "./dispatch.ts";
 import { admit } from "./admission.ts";
+import { type BodyReader, jsonBodyReader } from "./body.ts";
 import { type IpLimiter, ipLimiter, originGuard } from "./guards.ts";
 import { errorResponse, isObject, type JsonRpcId, parseMessage, RPC, RpcError } from "./jsonrpc.ts";
 import { Reply } from "./reply.ts";
@@ -36,8 +37,23 @@ export interface McpRouteOptions {
   tools?: readonly RegisteredTool[];
 }
 
-/** Builds the router of the MCP endpoint for `ctx`. */
-export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Router {
+/** The MCP endpoint: its Express router, and the same endpoint's POST for the server's fast lane. */
+export interface McpEndpoint {
+  /** The endpoint's path (the path of the configured resource URL, e.g. "/mcp"). */
+  path: string;
+  /** Every request on the path (the Host and Origin guards, 405, then `post`). */
+  router: Router;
+  /**
+   * Serves a POST on exactly `path` that carries no `Origin` header (a native client: no CORS to apply),
+   * on a request and response that already have Express's prototypes (src/app.ts `withFastLane`): the
+   * MCP enabled flag and the Host check (404), then the request as the router serves it. Rejects with the
+   * error the router would pass to the app's error handler.
+   */
+  postWithoutOrigin(req: Request, res: Response): Promise<void>;
+}
+
+/** Builds the MCP endpoint of `ctx`. */
+export function mcpEndpoint(ctx: AppContext, options: McpRouteOptions = {}): McpEndpoint {
   const router = Router();
   const path = new URL(ctx.config.resourceUrl).pathname;
   const tools = options.tools ?? TOOLS;
@@ -50,16 +66,29 @@ export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Route
       createCursorCodec(ctx.keys.encryptionKeys[0]!),
     ),
   };
-  const jsonBody = express.json({ limit: MAX_BODY_BYTES, type: () => true, strict: false });
+  const readBody = jsonBodyReader(MAX_BODY_BYTES);
   const ipLimit = ipLimiter(ctx);
+  // `hostMatches` verdicts by Host value (clients send the same one every time); bounded.
+  const hostVerdicts = new Map<string, boolean>();
+  /** Answers 404 when the endpoint is off or the Host is foreign; true when the request goes on. */
+  const enabledForHost = (req: Request, res: Response): boolean => {
+    if (ctx.config.mcpEnabled) {
+      const host = req.host ?? "";
+      let verdict = hostVerdicts.get(host);
+      if (verdict === undefined) {
+        verdict = hostMatches(ctx, req);
+        if (hostVerdicts.size >= MAX_REMEMBERED) hostVerdicts.clear();
+        hostVerdicts.set(host, verdict);
+      }
+      if (verdict) return true;
+    }
+    res.status(404).type("text/plain").send("Not found");
+    return false;
+  };
 
   router.use(path, (req, res, next) => {
     if (req.path !== "/") return next();
-    if (!ctx.config.mcpEnabled || !hostMatches(ctx, req)) {
-      res.status(404).type("text/plain").send("Not found");
-      return;
-    }
-    next();
+    if (enabledForHost(req, res)) next();
   });
   const origin = originGuard(ctx);
   router.use(path, (req, res, next) => (req.path === "/" ? origin(req, res, next) : next()));
@@ -68,18 +97,20 @@ export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Route
     res.status(405).set("Allow", "POST").type("text/plain").send("Method not allowed");
   });
   router.post(path, (req, res, next) => {
-    serve(ep, ipLimit, jsonBody, req, res).catch(next);
+    serve(ep, ipLimit, readBody, req, res).catch(next);
   });
-  return router;
+  return {
+    path,
+    router,
+    async postWithoutOrigin(req, res) {
+      if (enabledForHost(req, res)) await serve(ep, ipLimit, readBody, req, res);
+    },
+  };
 }
 
-type JsonBodyParser = ReturnType<typeof express.json>;
-
-/** Reads and parses the JSON body with `jsonBody`; the parser's error is returned, not thrown. */
-function readBody(jsonBody: JsonBodyParser, req: Request, res: Response): Promise<unknown> {
-  return new Promise((resolve) => {
-    jsonBody(req, res, (err?: unknown) => resolve(err));
-  });
+/** The router of the MCP endpoint of `ctx` (`mcpEndpoint(ctx, options).router`). */
+export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Router {
+  return mcpEndpoint(ctx, options).router;
 }
 
 /**
@@ -92,14 +123,14 @@ function readBody(jsonBody: JsonBodyParser, req: Request, res: Response): Promis
 async function serve(
   ep: Endpoint,
   ipLimit: IpLimiter,
-  jsonBody: JsonBodyParser,
+  readBody: BodyReader,
   req: Request,
   res: Response,
 ): Promise<void> {
   let bodyError: unknown;
   let bodyRead = false;
   const admission = await admit(ep.ctx, ipLimit, req, async () => {
-    bodyError = await readBody(jsonBody, req, res);
+    bodyError = await readBody(req, res);
     bodyRead = true;
     if (bodyError || !isObject(req.body) || req.body.method !== "tools/call") return undefined;
     const params = req.body.params;
@@ -128,7 +159,7 @@ async function serve(
         });
       return;
     }
-    if (!bodyRead) bodyError = await readBody(jsonBody, req, res);
+    if (!bodyRead) bodyError = await readBody(req, res);
     if (bodyError) {
       const e = bodyError as { type?: string };
       if (e.type === "entity.too.large") {
@@ -148,9 +179,11 @@ async function serve(
   }
 }
 
+/** Entries of the verdict maps below (Host, Accept); cleared when full. */
+const MAX_REMEMBERED = 256;
+
 /** `acceptsBoth` verdicts by Accept header value (a client sends the same one every time); bounded. */
 const acceptVerdicts = new Map<string, boolean>();
-const MAX_ACCEPT_VERDICTS = 256;
 
 /**
  * 2026-07-28 transport rule (basic/transports/streamable-http "Sending Messages" 2): the client MUST send an
@@ -165,7 +198,7 @@ function acceptsBoth(req: Request): boolean {
   let verdict = acceptVerdicts.get(accept);
   if (verdict === undefined) {
     verdict = Boolean(req.accepts("application/json")) && Boolean(req.accepts("text/event-stream"));
-    if (acceptVerdicts.size >= MAX_ACCEPT_VERDICTS) acceptVerdicts.clear();
+    if (acceptVerdicts.size >= MAX_REMEMBERED) acceptVerdicts.clear();
     acceptVerdicts.set(accept, verdict);
   }
   return verdict;

@@ -11,7 +11,7 @@
  * read by ONE prepared statement on every request, never cached.
  */
 import { isUuid } from "../ids.ts";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Request } from "express";
 import { errors as joseErrors, jwtVerify } from "jose";
 import type { AppContext } from "../context.ts";
@@ -36,28 +36,36 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const LAST_USED_RESOLUTION = 60;
 
 /**
- * Everything that can revoke a token, read in one statement on every request: the access-token record by
- * `jti` (the placeholder `jti`, e.g. "$1"), its grant, the account status and the membership in the
- * grant's workspace (null when removed). At most one row. Also used inside the /mcp admission statement
- * (src/mcp/admission.ts), which counts the client's IP in the same round trip.
+ * Everything that can revoke a token, read in one statement on every request: the access-token records
+ * whose `jti` is in `jtis` (a placeholder of the caller's statement for a uuid array, e.g. "$5::uuid[]"),
+ * each with its `jti`, its grant, the account status and the membership in the grant's workspace (null
+ * when removed). At most one row per jti (it is the key). Used by the /mcp admission statement
+ * (src/mcp/admission.ts), which counts the batch's IPs and budgets in the same round trip, and, for one
+ * token, by `authenticateBearer`.
  */
-export function tokenLookupSql(jti: string): string {
-  return `select t.revoked_at as token_revoked_at, t.expires_at, t.scope as token_scope,
-          g.id as grant_id, g.user_id, g.workspace_id, g.client_id, g.resource, g.scope as grant_scope,
-          g.revoked_at as grant_revoked_at, g.last_used_at,
-          u.status as user_status, m.user_id as member
-     from oauth_access_tokens t
-     join oauth_grants g on g.id = t.grant_id
-     join users u on u.id = g.user_id
-     left join memberships m on m.workspace_id = g.workspace_id and m.user_id = g.user_id
-    where t.jti = ${jti}
-    limit 1`;
+export function tokenRecordsSql(jtis: string): string {
+  // One index lookup per jti (a lateral join): `t.jti = any(array)` gets a generic plan that hashes a
+  // sequential scan of the grants instead.
+  return `select j.jti, r.*
+     from unnest(${jtis}) as j(jti)
+     cross join lateral (
+       select t.revoked_at as token_revoked_at, t.expires_at, t.scope as token_scope,
+              g.id as grant_id, g.user_id, g.workspace_id, g.client_id, g.resource, g.scope as grant_scope,
+              g.revoked_at as grant_revoked_at, g.last_used_at,
+              u.status as user_status, m.user_id as member
+         from oauth_access_tokens t
+         join oauth_grants g on g.id = t.grant_id
+         join users u on u.id = g.user_id
+         left join memberships m on m.workspace_id = g.workspace_id and m.user_id = g.user_id
+        where t.jti = j.jti
+        limit 1) r`;
 }
 
-const TOKEN_LOOKUP = statement("bearer-token-lookup", tokenLookupSql("$1"));
+const TOKEN_LOOKUP = statement("bearer-token-records", tokenRecordsSql("$1::uuid[]"));
 
-/** The record of a token as `tokenLookupSql` reads it. */
+/** The record of a token as `tokenRecordsSql` reads it. */
 export interface TokenRow {
+  jti: string;
   token_revoked_at: Date | null;
   expires_at: Date;
   token_scope: string;
@@ -73,12 +81,16 @@ export interface TokenRow {
   member: string | null;
 }
 
+/** A verified token: its claims, and its `exp` and `nbf` (seconds since the epoch). */
+interface Verified {
+  claims: BearerClaims;
+  exp: number;
+  nbf: number | undefined;
+}
+
 /** Tokens whose signature and static claims were verified, by SHA-256 of the token (bounded, per context). */
 const MAX_VERIFIED = 10_000;
-const verified = new WeakMap<
-  AppContext,
-  { keys: AppContext["keys"]; tokens: Map<string, Record<string, unknown>> }
->();
+const verified = new WeakMap<AppContext, { keys: AppContext["keys"]; tokens: Map<string, Verified> }>();
 
 function fail(reason: string): never {
   throw new BearerError(true, reason);
@@ -97,7 +109,7 @@ export interface BearerClaims {
 /**
  * Reads and verifies the request's `Authorization: Bearer` token without touching the database: refuses a
  * token in the query string or body, checks the header's form, the JWT (verifyJwt) and its claims.
- * @returns the claims to look the token's record up with (`tokenLookupSql`), then `acceptToken`.
+ * @returns the claims to look the token's record up with (`tokenRecordsSql`), then `acceptToken`.
  * @throws BearerError when missing (`tokenPresented` false) or invalid for any reason (true).
  */
 export async function readBearer(ctx: AppContext, req: Request): Promise<BearerClaims> {
@@ -113,7 +125,11 @@ export async function readBearer(ctx: AppContext, req: Request): Promise<BearerC
     if (/^bearer\b/i.test(header)) fail("malformed bearer header");
     throw new BearerError(false, "not a bearer header");
   }
-  const payload = await verifyJwt(ctx, match[1]!);
+  return verifyJwt(ctx, match[1]!);
+}
+
+/** The claims of a verified payload that identify the token's record. @throws BearerError when malformed. */
+function claimsOf(payload: Record<string, unknown>): BearerClaims {
   const { sub, jti, client_id, grant_id, workspace_id, scope } = payload;
   for (const v of [sub, jti, client_id, grant_id, workspace_id])
     if (typeof v !== "string" || !isUuid(v)) fail("claim missing or not a uuid");
@@ -122,7 +138,7 @@ export async function readBearer(ctx: AppContext, req: Request): Promise<BearerC
 }
 
 /**
- * Judges the token's record (`row`, from `tokenLookupSql`, undefined when there is none) against its
+ * Judges the token's record (`row`, from `tokenRecordsSql`, undefined when there is none) against its
  * claims: not revoked, not expired, same grant, client, user and workspace, this resource, an active
  * account, a current membership. The scopes are those of the claim that the grant and the record still
  * hold. Records the grant's use (`last_used_at`, at most once a minute).
@@ -169,17 +185,18 @@ export async function acceptToken(
  */
 export async function authenticateBearer(ctx: AppContext, req: Request): Promise<AuthContext> {
   const claims = await readBearer(ctx, req);
-  const [row] = await runPrepared<TokenRow>(ctx.db, TOKEN_LOOKUP, [claims.jti]);
+  const [row] = await runPrepared<TokenRow>(ctx.db, TOKEN_LOOKUP, [[claims.jti]]);
   return acceptToken(ctx, claims, row);
 }
 
 /**
  * Verifies the access token JWT (RFC 9068 section 4): ES256 signature by a configured key, `typ: at+jwt`,
- * `iss`, `aud`, required claims and `exp`/`nbf` against `ctx.clock`. A token verified once is remembered
- * (by its SHA-256) so that later uses only re-check `exp` and `nbf`; failures are never remembered.
- * @throws BearerError on any failure.
+ * `iss`, `aud`, required claims and `exp`/`nbf` against `ctx.clock`, then its claims (`claimsOf`). A token
+ * verified once is remembered (by its SHA-256) with its claims, so that later uses only re-check `exp`
+ * and `nbf`; failures are never remembered.
+ * @returns the token's claims. @throws BearerError on any failure.
  */
-async function verifyJwt(ctx: AppContext, token: string): Promise<Record<string, unknown>> {
+async function verifyJwt(ctx: AppContext, token: string): Promise<BearerClaims> {
   let entry = verified.get(ctx);
   if (!entry || entry.keys !== ctx.keys) {
     // A new key set invalidates what the old one verified.
@@ -187,17 +204,17 @@ async function verifyJwt(ctx: AppContext, token: string): Promise<Record<string,
     verified.set(ctx, entry);
   }
   const cache = entry.tokens;
-  const id = createHash("sha256").update(token).digest("base64url");
+  const id = hash("sha256", token, "base64url");
   const now = ctx.clock.now();
   const known = cache.get(id);
   if (known) {
     const seconds = Math.floor(now.getTime() / 1000);
-    if ((known.exp as number) <= seconds) {
+    if (known.exp <= seconds) {
       cache.delete(id);
       fail("jwt: ERR_JWT_EXPIRED");
     }
-    if (typeof known.nbf === "number" && known.nbf > seconds) fail("jwt: ERR_JWT_CLAIM_VALIDATION_FAILED");
-    return known;
+    if (known.nbf !== undefined && known.nbf > seconds) fail("jwt: ERR_JWT_CLAIM_VALIDATION_FAILED");
+    return known.claims;
   }
   const keys = await signingKeys(ctx.keys);
   let payload: Record<string, unknown>;
@@ -213,13 +230,18 @@ async function verifyJwt(ctx: AppContext, token: string): Promise<Record<string,
   } catch (err) {
     fail(err instanceof joseErrors.JOSEError ? `jwt: ${err.code}` : "jwt: unreadable");
   }
+  const claims = claimsOf(payload);
   if (cache.size >= MAX_VERIFIED) {
     // Drop the oldest entry (Map keeps insertion order).
     const oldest = cache.keys().next().value;
     if (oldest !== undefined) cache.delete(oldest);
   }
-  cache.set(id, payload);
-  return payload;
+  cache.set(id, {
+    claims,
+    exp: payload.exp as number,
+    nbf: typeof payload.nbf === "number" ? payload.nbf : undefined,
+  });
+  return claims;
 }
 
 /** Writes `last_used_at` when it is older than LAST_USED_RESOLUTION (one conditional write per minute). */

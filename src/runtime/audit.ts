@@ -5,11 +5,13 @@
  * by a worker (`origin: "worker"`, status = the operation's final state), so work done after the call
  * answered is audited too.
  *
- * Rows are written in batches, group-commit style (src/db/batcher.ts): a row waits only while an earlier
- * batch is being committed, then goes in the next multi-row insert with every row that arrived meanwhile
- * (one prepared statement on the main pool, committed durably: the WAL is flushed once per batch). `writeAudit` resolves
- * after its own row's commit, so a call is answered only once its audit row is on disk, as when every call
- * inserted its own row; what a crash can lose is the rows of calls not answered yet
+ * Rows are written in batches, group-commit style (src/db/batcher.ts): the rows of the calls finishing in
+ * one turn of the event loop, and those that arrive while an insert is under way, go together into one
+ * multi-row insert (one prepared statement). `writeAudit` resolves after its own row's commit, so a call is
+ * answered only once its audit row is committed. A row is as durable as what it records: the row of a call
+ * that may have committed an effect (a write tool's call, a worker's execution) commits durably on the main
+ * pool, like the effect (one WAL flush per batch); the row of a read commits on the asynchronously
+ * committing pool, which a crash of PostgreSQL itself can lose for the last fraction of a second
  * (docs/operations.md "Audit rows and rate-limit counters: what a crash can lose").
  */
 import type { AppContext } from "../context.ts";
@@ -39,6 +41,11 @@ export interface AuditEntry {
   envelope: Pick<Envelope, "status" | "operation_id"> & { error?: { code: string } | undefined };
   /** `call` (default): a tools/call; `worker`: a background execution of an operation. */
   origin?: "call" | "worker";
+  /**
+   * False for a call that cannot have committed an effect (a read tool's): its row commits asynchronously.
+   * Default true: the row commits durably.
+   */
+  effect?: boolean;
 }
 
 /** Most rows in one insert (bounds the statement; more rows wait for the next batch). */
@@ -72,10 +79,10 @@ interface AuditRow {
 
 const batchers = new WeakMap<Knex, Batcher<AuditRow, undefined>>();
 
-/** Inserts `rows` in one statement; a failure is logged per row and never thrown. */
-async function insertBatch(ctx: AppContext, rows: AuditRow[]): Promise<undefined[]> {
+/** Inserts `rows` in one statement on `db`; a failure is logged per row and never thrown. */
+async function insertBatch(ctx: AppContext, db: Knex, rows: AuditRow[]): Promise<undefined[]> {
   try {
-    await runPrepared(ctx.db, INSERT_BATCH, [JSON.stringify(rows)]);
+    await runPrepared(db, INSERT_BATCH, [JSON.stringify(rows)]);
   } catch (err) {
     for (const row of rows)
       ctx.log.error(
@@ -87,7 +94,8 @@ async function insertBatch(ctx: AppContext, rows: AuditRow[]): Promise<undefined
 }
 
 /**
- * Writes the audit row: resolves once it is committed (in a batch with the rows of concurrent calls).
+ * Writes the audit row: resolves once it is committed (in a batch with the rows of concurrent calls;
+ * durably unless `entry.effect` is false).
  * Never throws: a failure is logged (with the request id) and the call's result stands, because the effect
  * has already happened.
  */
@@ -105,10 +113,11 @@ export function writeAudit(ctx: AppContext, entry: AuditEntry): Promise<void> {
     error_code: entry.envelope.error?.code ?? null,
     origin: entry.origin ?? "call",
   };
-  let batcher = batchers.get(ctx.db);
+  const db = entry.effect === false ? ctx.asyncCommitDb : ctx.db;
+  let batcher = batchers.get(db);
   if (!batcher) {
-    batcher = createBatcher((rows) => insertBatch(ctx, rows), MAX_BATCH);
-    batchers.set(ctx.db, batcher);
+    batcher = createBatcher((rows) => insertBatch(ctx, db, rows), MAX_BATCH);
+    batchers.set(db, batcher);
   }
   return batcher.submit(row);
 }

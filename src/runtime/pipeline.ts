@@ -58,6 +58,11 @@ export type CallOutcome =
   | { kind: "result"; envelope: Envelope; isError: boolean };
 
 export interface CallOptions {
+  /**
+   * The call's request id (the envelope's `request_id`, audit rows, logs): the HTTP request's id when the
+   * call came over /mcp (its access log line has the same), a new uuid when omitted.
+   */
+  requestId?: string | undefined;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
   /** Progress sink (SSE when the client asked for it). */
@@ -253,6 +258,27 @@ export async function callTool(
   }
 }
 
+/** The audit row of a call that started at `started` (`performance.now()`) and ends with `envelope`. */
+function auditCall(
+  ctx: AppContext,
+  requestId: string,
+  auth: AuthContext,
+  tool: RegisteredTool,
+  args: unknown,
+  started: number,
+  envelope: Envelope,
+): Promise<void> {
+  return writeAudit(ctx, {
+    requestId,
+    auth,
+    tool: tool.name,
+    args,
+    durationMs: performance.now() - started,
+    envelope,
+    effect: tool.access === "write",
+  });
+}
+
 /** callTool without the give-back of an unused prepaid unit. */
 async function runCall(
   rt: Runtime,
@@ -263,24 +289,23 @@ async function runCall(
 ): Promise<CallOutcome> {
   const { ctx } = rt;
   const started = performance.now();
-  const requestId = randomUUID();
+  const requestId = options.requestId ?? randomUUID();
 
   // find tool
   const tool = rt.tools.get(name);
   if (!tool) return { kind: "unknown_tool" };
-  const audit = (envelope: Envelope) =>
-    writeAudit(ctx, {
-      requestId,
-      auth,
-      tool: tool.name,
-      args: rawArgs,
-      durationMs: performance.now() - started,
-      envelope,
-    });
 
   // scope
   if (!auth.scopes.has(tool.scope)) {
-    await audit(errorEnvelope(requestId, "insufficient_scope", `${tool.name} needs the scope ${tool.scope}`));
+    await auditCall(
+      ctx,
+      requestId,
+      auth,
+      tool,
+      rawArgs,
+      started,
+      errorEnvelope(requestId, "insufficient_scope", `${tool.name} needs the scope ${tool.scope}`),
+    );
     return { kind: "insufficient_scope", scopes: [tool.scope] };
   }
 
@@ -323,6 +348,6 @@ async function runCall(
     }
     envelope = failureEnvelope(ctx, tool, requestId, err);
   }
-  await audit(envelope);
+  await auditCall(ctx, requestId, auth, tool, rawArgs, started, envelope);
   return { kind: "result", envelope, isError: envelope.error !== undefined };
 }

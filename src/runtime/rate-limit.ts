@@ -13,6 +13,7 @@
  */
 import type { Request, RequestHandler } from "express";
 import type { AppContext } from "../context.ts";
+import type { Knex } from "../db/knex.ts";
 import { runPrepared, statement } from "../db/prepared.ts";
 
 /** The outcome of one consume: allowed, or refused with whole seconds until the window resets. */
@@ -73,6 +74,35 @@ const REFUND = statement(
  */
 export async function refundPoint(ctx: AppContext, rowKey: string, expire: number): Promise<void> {
   await runPrepared(ctx.asyncCommitDb, REFUND, [rowKey, expire]);
+}
+
+/** $1 row keys, $2 points to give back for each, $3 each key's window `expire` (epoch ms). */
+const REFUND_MANY = statement(
+  "rate-limit-refund-many",
+  `update rate_limits r set points = greatest(r.points - x.n, 0)
+     from unnest($1::text[], $2::integer[], $3::bigint[]) as x(key, n, expire)
+    where r.key = x.key and r.expire = x.expire`,
+);
+
+/** Points to give back to one counter row, within the window ending at `expire` (epoch ms). */
+export interface Refund {
+  key: string;
+  points: number;
+  expire: number;
+}
+
+/**
+ * `refundPoint` for several rows in one statement on `db` (the asynchronously committing pool, or a
+ * caller's): each row loses its `points`, never below zero, only while the window ending at its `expire`
+ * lasts. @throws the database's error.
+ */
+export async function refundPoints(db: Knex, refunds: readonly Refund[]): Promise<void> {
+  if (refunds.length === 0) return;
+  await runPrepared(db, REFUND_MANY, [
+    refunds.map((r) => r.key),
+    refunds.map((r) => r.points),
+    refunds.map((r) => r.expire),
+  ]);
 }
 
 const CONSUME = statement("rate-limit-consume", counterUpsertSql("$1", "$2", "$3"));

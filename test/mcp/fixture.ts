@@ -1,6 +1,6 @@
 /**
  * Test fixtures for the MCP endpoint: small RegisteredTool objects (validators compiled with TypeBox
- * `Compile`, exactly as the generated registry does) and a second HTTP listener serving `mcpRoutes` over
+ * `Compile`, exactly as the generated registry does) and a second HTTP listener serving `mcpEndpoint` (with the fast lane, src/app.ts) over
  * those tools on the test app's database, with its own resource URL (tokens are minted for it).
  */
 import http from "node:http";
@@ -8,7 +8,8 @@ import type { AddressInfo } from "node:net";
 import { after } from "node:test";
 import express from "express";
 import type { AppContext } from "../../src/context.ts";
-import { mcpRoutes } from "../../src/mcp/routes.ts";
+import { withFastLane } from "../../src/app.ts";
+import { mcpEndpoint } from "../../src/mcp/routes.ts";
 import type { RegisteredTool, ToolContext, ToolMeta, ToolOutput } from "../../src/tool-contract.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { connect, type TestConnection } from "../helpers/tokens.ts";
@@ -105,11 +106,11 @@ export async function startFixtureEndpoint(
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/mcp`;
   const ctx: AppContext = { ...app.ctx, config: { ...app.ctx.config, resourceUrl: url } };
-  const router = mcpRoutes(ctx, { tools });
+  const mcp = mcpEndpoint(ctx, { tools });
   const ex = express();
   ex.disable("x-powered-by");
-  ex.use(router);
-  server.on("request", ex);
+  ex.use(mcp.router);
+  server.on("request", withFastLane(ctx, ex, mcp));
   after(
     () =>
       new Promise<void>((resolve) => {

@@ -1,10 +1,11 @@
 /**
  * get_profile: the identity of the user who authorized the connection (service spec 4.3), with the plan of
- * the active subscription (`creator` without one, as `userPlan`), read by one prepared statement (it is the
- * call of the /mcp benchmark, bench/README.md).
+ * the active subscription (`creator` without one, as `userPlan`), read by one prepared statement shared with
+ * the concurrent calls of the same turn (src/db/batched-read.ts; it is the call of the /mcp benchmark,
+ * bench/README.md).
  */
 import type { Plan } from "../../domain/account/plans.ts";
-import { runPrepared, statement } from "../../db/prepared.ts";
+import { batchedRead, runBatchedRead } from "../../db/batched-read.ts";
 import { notFound } from "../../errors.ts";
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
 
@@ -15,19 +16,20 @@ interface ProfileRow {
   plan: Plan | null;
 }
 
-/** $1: the user id. */
-const PROFILE = statement(
+/** The user by id. */
+const PROFILE = batchedRead(
   "get-profile",
-  `select u.id, u.email, u.display_name,
+  ["uuid"],
+  ([userId]) => `select u.id, u.email, u.display_name,
           (select s.plan from subscriptions s where s.user_id = u.id and s.status = 'active' limit 1) as plan
      from users u
-    where u.id = $1
+    where u.id = ${userId}
     limit 1`,
 );
 
 export const handler: ToolHandlers["get_profile"] = {
   async execute(_input, { db, auth }) {
-    const [user] = await runPrepared<ProfileRow>(db, PROFILE, [auth.userId]);
+    const [user] = await runBatchedRead<ProfileRow>(db, PROFILE, [auth.userId]);
     if (!user) throw notFound("user");
     return {
       data: {
