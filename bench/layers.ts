@@ -8,8 +8,8 @@
  *    prototypes, the access log) and its JSON body reader (src/mcp/body.ts);
  * 2. + the bearer token read in memory (`readBearer`: header form, the remembered ES256 verification, claims);
  * 3. + the admission statement (`admit`: the per-IP count, the token's record and the per-user read budget,
- *    src/mcp/admission.ts, batched with the concurrent requests), the budget unit given back as a call
- *    that stops there would.
+ *    src/mcp/admission.ts, batched with the concurrent requests), its budget unit counted as used (as by
+ *    a call that reaches its budget step).
  *
  * The full service (the `service` target) adds the JSON-RPC checks, the pipeline, the handler's query,
  * output validation and the audit row. Subtracting rows measured in one run is steadier than a wall-clock
@@ -53,7 +53,7 @@ export function layerServers(ctx: AppContext, path: string): Array<[string, http
       async (req) => {
         const body = req.body as { params?: { name?: unknown } };
         const a = await admit(ctx, ipLimit, req, async () => prepayableBudget(runtime, body.params?.name));
-        await a.prepaid?.release();
+        if (a.prepaid) a.prepaid.used = true;
         if (a.kind !== "admitted") throw new Error(`admission refused: ${a.kind}`);
       },
     ],

@@ -1,7 +1,8 @@
 /**
  * Where the time of the hot path goes: reads a V8 CPU profile (`.cpuprofile`) of `bench/run.ts` and prints
- * the self time of the last `--seconds` seconds before the trailing idle teardown (the measured run; default 10) grouped into the stages of a
- * /mcp request, in milliseconds and per request (`--requests`, the run's request count, to divide by).
+ * the self time of the last `--seconds` seconds before the trailing idle teardown (the measured run;
+ * default 10) grouped into the stages of a /mcp request, in milliseconds and per request (`--requests`,
+ * the run's request count, to divide by).
  *
  *   BENCH_TARGETS=service BENCH_CONNECTIONS=8 node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/run.ts
  *   npx tsx bench/profile-stages.ts /tmp/prof/CPU....cpuprofile --requests 9410
@@ -36,12 +37,12 @@ const STAGES: Array<[string, RegExp]> = [
     /node_modules\/(autocannon|http-parser-js|hdr-histogram|reinterval)/,
   ],
   [
-    "Express routing, access log, content negotiation",
+    "routing (app.ts fast lane or Express), access log, content negotiation",
     /node_modules\/(express|router|negotiator|accepts|type-is|mime-types|mime-db|content-type|path-to-regexp|finalhandler|on-finished|depd|debug)\/|\/src\/app\.ts/,
   ],
   [
-    "JSON body parse (body-parser, raw-body, iconv-lite)",
-    /node_modules\/(body-parser|raw-body|iconv-lite|bytes)\/|^\(parse\)$/,
+    "JSON body read and parse (src/mcp/body.ts; body-parser, raw-body, iconv-lite)",
+    /node_modules\/(body-parser|raw-body|iconv-lite|bytes)\/|\/src\/mcp\/body\.ts|^\(parse\)$/,
   ],
   [
     "bearer token (JWT cache, claims, record checks)",

@@ -59,7 +59,8 @@ export async function measureStages(
     signal: new AbortController().signal,
     progress: () => {},
   };
-  const audit = () =>
+  /** An audit row: a read's (`effect: false`, committed asynchronously) or a write's (durable). */
+  const audit = (effect: boolean) => () =>
     writeAudit(ctx, {
       requestId: randomUUID(),
       auth,
@@ -67,6 +68,7 @@ export async function measureStages(
       args: {},
       durationMs: 1,
       envelope: { status: "succeeded" },
+      effect,
     });
   const stages: Array<[string, () => Promise<unknown>, number]> = [
     ["token record alone (prepared join, main pool)", () => authenticateBearer(ctx, req), 1],
@@ -83,10 +85,11 @@ export async function measureStages(
       () => Promise.all(Array.from({ length: 8 }, () => profile.handler.execute({}, tctx))),
       8,
     ],
-    ["audit row, alone (a batch of one)", audit, 1],
+    ["a write's audit row alone (a batch of one, durable commit)", audit(true), 1],
+    ["a read's audit row alone (a batch of one, asynchronous commit)", audit(false), 1],
     [
-      "audit rows of 8 calls finishing together (one batch), per row",
-      () => Promise.all(Array.from({ length: 8 }, audit)),
+      "audit rows of 8 reads finishing together (one batch), per row",
+      () => Promise.all(Array.from({ length: 8 }, audit(false))),
       8,
     ],
   ];
