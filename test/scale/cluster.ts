@@ -4,6 +4,7 @@
  * proxy on loopback that plays the load balancer. The proxy forwards each request to the next server in
  * turn and names the server that answered in `x-test-backend`, so a test can prove requests alternate.
  */
+import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -16,6 +17,7 @@ import S3rver from "s3rver";
 import { systemClock } from "../../src/context.ts";
 import { createSealer, type Sealer } from "../../src/crypto/seal.ts";
 import type { Knex } from "../../src/db/knex.ts";
+import { type RpcResult, rpc } from "../helpers/mcp-client.ts";
 import type { TokenIssuer } from "../helpers/tokens.ts";
 
 export interface ClusterProcess {
@@ -41,6 +43,22 @@ export interface Cluster {
   /** Starts one more worker (after a crash test killed one). */
   addWorker(name: string): Promise<ClusterProcess>;
   stop(): Promise<void>;
+}
+
+/**
+ * Calls tools through the cluster's proxy with `token`: `call(name, args)` asserts the call succeeded and
+ * returns its envelope (`structuredContent`, parsed JSON as `rpc` gives it).
+ */
+export function toolCaller(
+  cluster: Pick<Cluster, "resource">,
+  token: string,
+): (name: string, args: Record<string, unknown>) => Promise<RpcResult["body"]> {
+  return async (name, args) => {
+    const res = await rpc(cluster.resource, "tools/call", { name, arguments: args }, { token });
+    const env = res.body?.result?.structuredContent;
+    assert.ok(env && !res.body.result.isError, `${name}: ${res.text}`);
+    return env;
+  };
 }
 
 async function freePort(): Promise<number> {

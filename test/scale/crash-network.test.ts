@@ -20,10 +20,9 @@ import { FAKE_APPS, liveNetworkEnv } from "../fakes/live-env.ts";
 import { startFakeNetworks } from "../fakes/server.ts";
 import { browserSession } from "../helpers/browser.ts";
 import { freshDatabase } from "../helpers/db.ts";
-import { rpc } from "../helpers/mcp-client.ts";
 import { connect } from "../helpers/tokens.ts";
-import { postDecision } from "../operations/helpers.ts";
-import { type ClusterProcess, startCluster } from "./cluster.ts";
+import { postDecision, waitFor } from "../operations/helpers.ts";
+import { type ClusterProcess, startCluster, toolCaller } from "./cluster.ts";
 
 const LEASE_SECONDS = 6;
 /** The delivery step lease (DELIVERY_LEASE_SECONDS), waited out by the test. */
@@ -46,19 +45,6 @@ after(async () => {
   await cluster.stop();
   await database.drop();
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `read` every 250 ms until `done` or `timeoutMs`; returns the last value. */
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await sleep(250);
-    value = await read();
-  }
-  return value;
-}
 
 test("SIGKILL of the worker right after Facebook created the post: reconciled, published once", async () => {
   const email = `crash-net-${randomUUID().slice(0, 8)}@example.test`;
@@ -90,12 +76,7 @@ test("SIGKILL of the worker right after Facebook created the post: reconciled, p
     "read:schedules",
     "read:jobs",
   ]);
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const res = await rpc(cluster.resource, "tools/call", { name, arguments: args }, { token });
-    const env = res.body?.result?.structuredContent;
-    assert.ok(env && !res.body.result.isError, `${name}: ${res.text}`);
-    return env;
-  };
+  const call = toolCaller(cluster, token);
   const caption = `Crash mid-create ${randomUUID().slice(0, 8)}`;
   const draft = await call("create_text_post", { caption, status: "draft", idempotency_key: randomUUID() });
   const postId: string = draft.data.post_id;
@@ -127,7 +108,7 @@ test("SIGKILL of the worker right after Facebook created the post: reconciled, p
   const session = await browserSession({ db: database.db }, ids.user_id);
   const decided = await postDecision(cluster, operationId, session, "approve");
   assert.equal(decided.status, 303);
-  await until(
+  await waitFor(
     async () => crash.victim?.child.signalCode,
     (signal) => signal === "SIGKILL",
     60_000,
@@ -154,7 +135,7 @@ test("SIGKILL of the worker right after Facebook created the post: reconciled, p
   await cluster.addWorker("worker-2");
 
   // The new worker's scheduler pass (every minute) steps the delivery: reconcile first.
-  const done = await until(delivery, (d) => d.status === "published" || d.status === "failed", 150_000);
+  const done = await waitFor(delivery, (d) => d.status === "published" || d.status === "failed", 150_000);
   assert.equal(done.status, "published", done.error ?? "");
   const onPage = [...fb.posts.values()].filter((p) => p.pageId === page.id);
   assert.equal(onPage.length, 1, "exactly one post at Facebook");
@@ -171,7 +152,7 @@ test("SIGKILL of the worker right after Facebook created the post: reconciled, p
   assert.equal(done.post_url, created.permalink_url);
   assert.equal(done.step_started_at, null);
   // The post's status follows its deliveries right after (settled in the same pass).
-  const post = await until(
+  const post = await waitFor(
     () => database.db("posts").where({ id: postId }).first("status"),
     (p) => p?.status === "published",
     30_000,
@@ -179,7 +160,7 @@ test("SIGKILL of the worker right after Facebook created the post: reconciled, p
   assert.equal(post.status, "published");
 
   // The publish operation's worker died: it is never replayed, and says so.
-  const op = await until(
+  const op = await waitFor(
     () => database.db("operations").where({ id: operationId }).first("state"),
     (o) => o?.state === "outcome_unknown",
     30_000,

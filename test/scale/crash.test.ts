@@ -11,9 +11,8 @@ import { after, test } from "node:test";
 import { createUser } from "../../src/domain/account/accounts.ts";
 import { grantCredits } from "../../src/domain/account/credits.ts";
 import { freshDatabase } from "../helpers/db.ts";
-import { rpc } from "../helpers/mcp-client.ts";
 import { connect } from "../helpers/tokens.ts";
-import { startCluster } from "./cluster.ts";
+import { startCluster, toolCaller } from "./cluster.ts";
 
 const LEASE_SECONDS = 6;
 const database = await freshDatabase({ autoDrop: false });
@@ -45,12 +44,7 @@ test("SIGKILL of the worker mid-carousel: another worker resumes within 60 s; ea
     "create:carousels",
     "read:jobs",
   ]);
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const res = await rpc(cluster.resource, "tools/call", { name, arguments: args }, { token });
-    const env = res.body?.result?.structuredContent;
-    assert.ok(env && !res.body.result.isError, `${name}: ${res.text}`);
-    return env;
-  };
+  const call = toolCaller(cluster, token);
   const product = await call("create_product", {
     name: "Ceramic pour-over set",
     description: "Hand-glazed dripper and carafe for a slow, clean cup.",
