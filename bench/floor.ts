@@ -37,7 +37,11 @@ function responder(trips: RoundTrip[]): http.Server {
     req.on("end", async () => {
       const msg = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number };
       for (const [i, trip] of trips.entries()) await trip(i);
-      const body = JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { structuredContent: { ok: true } } });
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: msg.id,
+        result: { structuredContent: { ok: true } },
+      });
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
       res.end(body);
     });
@@ -49,7 +53,8 @@ async function main(): Promise<void> {
     connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
     max: 8,
   });
-  const sequential: RoundTrip = (i) => pool.query({ name: "floor", text: "select $1::int + 1 as x", values: [i] });
+  const sequential: RoundTrip = (i) =>
+    pool.query({ name: "floor", text: "select $1::int + 1 as x", values: [i] });
   const batched = [0, 1, 2].map((stage) => {
     const batcher = createBatcher(
       async (items: number[]) =>
@@ -64,7 +69,9 @@ async function main(): Promise<void> {
     );
     return (i: number) => batcher.submit(i);
   });
-  console.log("| connections | round trips per request | kind | req/s | p99 ms | node CPU µs/req | ratio to 0 |");
+  console.log(
+    "| connections | round trips per request | kind | req/s | p99 ms | node CPU µs/req | ratio to 0 |",
+  );
   console.log("|---:|---:|---|---:|---:|---:|---:|");
   for (const connections of CONNECTIONS) {
     let zero = 0;
