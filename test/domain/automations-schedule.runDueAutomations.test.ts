@@ -102,6 +102,9 @@ test("concurrent passes on several workers start exactly one run per slot", asyn
   );
   const counts = await Promise.all(ids.map(async (id) => (await runsOf(id)).length));
   assert.deepEqual(counts, [1, 2]);
+  // Each run rendered its video (a failed render is refunded, which the balance below would show as 40).
+  for (const id of ids)
+    for (const run of await runsOf(id)) assert.equal(run.status, "succeeded", `run ${run.id}: ${run.error}`);
   assert.equal(before - (await balance(app, me)), 60);
   const slots = (await runsOf(ids[1]!)).map((r) => new Date(r.scheduled_slot).toISOString());
   assert.deepEqual(slots, ["2026-06-01T13:30:00.000Z", "2026-06-01T13:31:00.000Z"]);
