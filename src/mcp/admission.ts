@@ -155,10 +155,10 @@ async function admitBatch(db: Knex, items: AdmissionItem[]): Promise<AdmissionRe
     }
     return { ip, budget, token: tokens.get(item.jti) };
   });
-  const refunds = [...tallies.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .filter(([, t]) => t.refund > 0)
-    .map(([key, t]) => ({ key, points: t.refund, expire: t.expire }));
+  const refunds = keys
+    .map((key) => ({ key, tally: tally(key) }))
+    .filter(({ tally: t }) => t.refund > 0)
+    .map(({ key, tally: t }) => ({ key, points: t.refund, expire: t.expire }));
   await refundPoints(db, refunds);
   return results;
 }

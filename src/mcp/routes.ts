@@ -68,20 +68,12 @@ export function mcpEndpoint(ctx: AppContext, options: McpRouteOptions = {}): Mcp
   };
   const readBody = jsonBodyReader(MAX_BODY_BYTES);
   const ipLimit = ipLimiter(ctx);
-  // `hostMatches` verdicts by Host value (clients send the same one every time); bounded.
+  // `hostMatches` verdicts by Host value (clients send the same one every time).
   const hostVerdicts = new Map<string, boolean>();
   /** Answers 404 when the endpoint is off or the Host is foreign; true when the request goes on. */
   const enabledForHost = (req: Request, res: Response): boolean => {
-    if (ctx.config.mcpEnabled) {
-      const host = req.host ?? "";
-      let verdict = hostVerdicts.get(host);
-      if (verdict === undefined) {
-        verdict = hostMatches(ctx, req);
-        if (hostVerdicts.size >= MAX_REMEMBERED) hostVerdicts.clear();
-        hostVerdicts.set(host, verdict);
-      }
-      if (verdict) return true;
-    }
+    if (ctx.config.mcpEnabled && remembered(hostVerdicts, req.host ?? "", () => hostMatches(ctx, req)))
+      return true;
     res.status(404).type("text/plain").send("Not found");
     return false;
   };
@@ -106,11 +98,6 @@ export function mcpEndpoint(ctx: AppContext, options: McpRouteOptions = {}): Mcp
       if (enabledForHost(req, res)) await serve(ep, ipLimit, readBody, req, res);
     },
   };
-}
-
-/** The router of the MCP endpoint of `ctx` (`mcpEndpoint(ctx, options).router`). */
-export function mcpRoutes(ctx: AppContext, options: McpRouteOptions = {}): Router {
-  return mcpEndpoint(ctx, options).router;
 }
 
 /**
@@ -179,8 +166,22 @@ async function serve(
   }
 }
 
-/** Entries of the verdict maps below (Host, Accept); cleared when full. */
+/** Entries of a verdict map (Host, Accept); cleared when full. */
 const MAX_REMEMBERED = 256;
+
+/**
+ * The verdict `judge` gives for a header value, remembered in `verdicts` by that value (a client sends the
+ * same one every time); at most MAX_REMEMBERED values, the map is cleared when full.
+ */
+function remembered(verdicts: Map<string, boolean>, value: string, judge: () => boolean): boolean {
+  let verdict = verdicts.get(value);
+  if (verdict === undefined) {
+    verdict = judge();
+    if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
+    verdicts.set(value, verdict);
+  }
+  return verdict;
+}
 
 /** `acceptsBoth` verdicts by Accept header value (a client sends the same one every time); bounded. */
 const acceptVerdicts = new Map<string, boolean>();
@@ -195,13 +196,11 @@ const acceptVerdicts = new Map<string, boolean>();
 function acceptsBoth(req: Request): boolean {
   const accept = req.headers.accept;
   if (!accept) return false;
-  let verdict = acceptVerdicts.get(accept);
-  if (verdict === undefined) {
-    verdict = Boolean(req.accepts("application/json")) && Boolean(req.accepts("text/event-stream"));
-    if (acceptVerdicts.size >= MAX_REMEMBERED) acceptVerdicts.clear();
-    acceptVerdicts.set(accept, verdict);
-  }
-  return verdict;
+  return remembered(
+    acceptVerdicts,
+    accept,
+    () => Boolean(req.accepts("application/json")) && Boolean(req.accepts("text/event-stream")),
+  );
 }
 
 const idOf = (body: unknown): JsonRpcId | null => {

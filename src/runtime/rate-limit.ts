@@ -60,22 +60,6 @@ export function counterUpsertSql(key: string, now: string, windowMs: string): st
   return counterAddSql(`(select ${key}::text as key, 1 as n, ${windowMs}::bigint as window_ms) one`, now);
 }
 
-/** $1 row key, $2 the window's `expire`: takes one point back, only while that window lasts. */
-const REFUND = statement(
-  "rate-limit-refund",
-  "update rate_limits set points = points - 1 where key = $1 and expire = $2 and points > 0",
-);
-
-/**
- * Gives back the point a consume counted for `rowKey` in the window ending at `expire` (epoch ms), for a
- * consume made ahead of its use (src/mcp/admission.ts) by a call that stopped before using it. Nothing
- * happens once that window has ended (the next window starts from zero anyway).
- * @throws the database's error.
- */
-export async function refundPoint(ctx: AppContext, rowKey: string, expire: number): Promise<void> {
-  await runPrepared(ctx.asyncCommitDb, REFUND, [rowKey, expire]);
-}
-
 /** $1 row keys, $2 points to give back for each, $3 each key's window `expire` (epoch ms). */
 const REFUND_MANY = statement(
   "rate-limit-refund-many",
@@ -103,6 +87,16 @@ export async function refundPoints(db: Knex, refunds: readonly Refund[]): Promis
     refunds.map((r) => r.points),
     refunds.map((r) => r.expire),
   ]);
+}
+
+/**
+ * Gives back the point a consume counted for `rowKey` in the window ending at `expire` (epoch ms), for a
+ * consume made ahead of its use (src/mcp/admission.ts) by a call that stopped before using it
+ * (`refundPoints` of one point). Nothing happens once that window has ended (the next window starts from
+ * zero anyway). @throws the database's error.
+ */
+export function refundPoint(ctx: AppContext, rowKey: string, expire: number): Promise<void> {
+  return refundPoints(ctx.asyncCommitDb, [{ key: rowKey, points: 1, expire }]);
 }
 
 const CONSUME = statement("rate-limit-consume", counterUpsertSql("$1", "$2", "$3"));

@@ -96,7 +96,7 @@ export interface FixtureEndpoint {
   connect(who: { user_id: string; workspace_id: string }, scopes: string[]): Promise<TestConnection>;
 }
 
-/** Serves `mcpRoutes(ctx', {tools})` on a new loopback port; closed after the file's tests. */
+/** Serves `mcpEndpoint(ctx', {tools})` (router and fast lane) on a new loopback port; closed after the file's tests. */
 export async function startFixtureEndpoint(
   app: TestApp,
   tools: readonly RegisteredTool[],
