@@ -5,9 +5,14 @@
  * `request_id` is the request id of its access log line.
  */
 import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { test } from "node:test";
+import express from "express";
+import { withFastLane } from "../../src/app.ts";
 import { createLogger } from "../../src/log.ts";
+import { mcpEndpoint } from "../../src/mcp/routes.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { rpc } from "../helpers/mcp-client.ts";
 import { connect } from "../helpers/tokens.ts";
@@ -69,4 +74,47 @@ test("other spellings of the path and requests with an Origin get the router's s
   assert.equal(cors.headers.get("access-control-allow-origin"), "https://app.example");
   const plain = await rpc(app.resource, "tools/list", {}, { token });
   assert.equal(plain.headers.get("access-control-allow-origin"), null, "no CORS headers without an Origin");
+});
+
+test("the fast lane serves a POST on the exact path without an Origin without Express's routing", async () => {
+  const mcp = mcpEndpoint(app.ctx);
+  const routed: string[] = [];
+  const ex = express();
+  ex.use((req, _res, next) => {
+    routed.push(`${req.method} ${req.url} ${req.headers.origin ?? "-"}`);
+    next();
+  });
+  ex.use(mcp.router);
+  const server = http.createServer(withFastLane(app.ctx, ex, mcp));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  // The Host header names the resource (the endpoint checks it); the server listens on another port.
+  const post = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port,
+          path,
+          method: "POST",
+          headers: { host: new URL(app.resource).host, "content-type": "application/json", ...headers },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+    });
+  try {
+    assert.equal(await post("/mcp"), 401);
+    assert.equal(await post("/mcp?x=1"), 401);
+    assert.deepEqual(routed, [], "the exact path without an Origin never reached the app's middleware");
+    assert.equal(await post("/mcp/"), 401);
+    assert.equal(await post("/mcp", { origin: "https://app.example" }), 401);
+    assert.deepEqual(routed, ["POST /mcp/ -", "POST /mcp https://app.example"]);
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 });

@@ -1,8 +1,9 @@
 /**
  * Audit rows (src/runtime/audit.ts): a row is committed when `writeAudit` resolves, with the argument names
  * only; a read's row (`effect: false`) goes through the asynchronously committing pool, every other row
- * (write tools, worker executions: the default) through the main pool, durably. The two pools are pointed
- * at two databases here, so that where a row landed shows which pool wrote it.
+ * (write tools, worker executions: the default) through the main pool, durably; the pipeline marks the
+ * calls of read tools so. The two pools are pointed at two databases here, so that where a row landed
+ * shows which pool wrote it.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -10,7 +11,11 @@ import { test } from "node:test";
 import type { AppContext } from "../../src/context.ts";
 import { createLogger } from "../../src/log.ts";
 import { type AuditEntry, writeAudit } from "../../src/runtime/audit.ts";
+import { callTool, createRuntime } from "../../src/runtime/pipeline.ts";
+import { startTestApp } from "../helpers/app.ts";
 import { freshDatabase } from "../helpers/db.ts";
+import { connect } from "../helpers/tokens.ts";
+import { fixtureTool } from "../mcp/fixture.ts";
 
 const main = await freshDatabase();
 const asyncCommit = await freshDatabase();
@@ -64,4 +69,50 @@ test("the rows of many concurrent calls are all committed when each call's write
     .count<{ n: string }[]>("* as n");
   assert.equal(Number(main_[0]?.n), 125);
   assert.equal(Number(async_[0]?.n), 125);
+});
+
+test("the pipeline audits a read tool's call asynchronously and a write tool's durably", async () => {
+  const app = await startTestApp({ queue: false });
+  const who = await app.user();
+  const connection = await connect(app, who, ["read:profile", "create:content"]);
+  // The app's main pool, and the asynchronous pool pointed at the second database.
+  const split = { ...app.ctx, asyncCommitDb: asyncCommit.db } as AppContext;
+  const read = fixtureTool({ name: "read_thing" }, async () => ({ data: {} }));
+  const write = fixtureTool(
+    {
+      name: "write_thing",
+      access: "write",
+      budget: "write",
+      scope: "create:content",
+      inputSchema: {
+        type: "object",
+        additionalProperties: false,
+        properties: { idempotency_key: { type: "string" } },
+        required: ["idempotency_key"],
+      },
+    },
+    async () => ({ data: {} }),
+  );
+  const runtime = createRuntime(split, [read, write]);
+  const auth = {
+    userId: who.user_id,
+    workspaceId: who.workspace_id,
+    grantId: connection.grantId,
+    clientId: connection.clientId,
+    scopes: new Set(["read:profile", "create:content"]),
+    tokenId: connection.jti,
+  };
+  const options = { signal: new AbortController().signal, progress: () => {} };
+  const calls = [
+    await callTool(runtime, auth, "read_thing", {}, options),
+    await callTool(runtime, auth, "write_thing", { idempotency_key: randomUUID() }, options),
+  ];
+  const [readId, writeId] = calls.map((c) => (c.kind === "result" ? c.envelope.request_id : ""));
+  assert.ok(readId && writeId, "both calls succeeded");
+  const where = async (requestId: string) => ({
+    main: (await app.ctx.db("audit_records").where({ request_id: requestId })).length,
+    async: (await asyncCommit.db("audit_records").where({ request_id: requestId })).length,
+  });
+  assert.deepEqual(await where(readId), { main: 0, async: 1 }, "a read's row: asynchronous pool");
+  assert.deepEqual(await where(writeId), { main: 1, async: 0 }, "a write's row: main pool, durable");
 });
