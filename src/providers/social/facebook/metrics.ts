@@ -26,7 +26,7 @@ import {
   requireMetricsScopes,
 } from "../network.ts";
 import { GRAPH_VERSION, graphRequest, insightValues } from "./graph.ts";
-import { FACEBOOK_GRAPH, FACEBOOK_INSIGHTS_SCOPES } from "./oauth.ts";
+import { FACEBOOK_GRAPH, FACEBOOK_INSIGHTS_SCOPES } from "./table.ts";
 
 const api = (path: string) => `${FACEBOOK_GRAPH}/${GRAPH_VERSION}/${path}`;
 

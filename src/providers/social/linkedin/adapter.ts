@@ -6,23 +6,22 @@
  * ../adapters.ts; used when LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET are configured.
  */
 import { DEFAULT_LINKEDIN_VERSION } from "../../../config.ts";
-import type { AdapterFactory, NetworkAdapter } from "../network.ts";
+import { tableAdapter } from "../table-adapter.ts";
 import type { LinkedInClient } from "./api.ts";
 import { linkedinMetrics } from "./metrics.ts";
-import { linkedinOAuth } from "./oauth.ts";
+import { linkedinOAuthParts } from "./oauth.ts";
 import { linkedinPublisher } from "./publisher.ts";
+import { LINKEDIN } from "./table.ts";
 
-export const linkedinAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => {
+export const linkedinAdapter = tableAdapter(LINKEDIN, (_credentials, deps) => {
   const client: LinkedInClient = {
     http: deps.http,
     version: deps.linkedinVersion ?? DEFAULT_LINKEDIN_VERSION,
     now: deps.now,
   };
   return {
-    network: "linkedin",
-    mode: "live",
-    oauth: linkedinOAuth(credentials, client),
+    oauth: linkedinOAuthParts(client),
     publisher: linkedinPublisher(client),
     metrics: linkedinMetrics(client),
   };
-};
+});

@@ -15,6 +15,7 @@
  * Saved ids: `publishId`, `uploadUrl`, `chunkSize`, `totalChunkCount`, `chunksSent`, `completedAt`.
  */
 import type { SocialHttp } from "../http.ts";
+import { readMediaRange } from "../media-bytes.ts";
 import {
   type DeliveryJob,
   type JobMedia,
@@ -27,7 +28,6 @@ import {
 import { rawIdList, tiktokRequest } from "./api.ts";
 import { chunkPlan, chunkRange } from "./chunks.ts";
 import { readTikTokOptions, type TikTokPostOptions } from "./options.ts";
-import { readMediaRange } from "../media-bytes.ts";
 
 /** Seconds between status polls while TikTok processes the post. */
 export const STATUS_POLL_SECONDS = 5;
