@@ -54,6 +54,12 @@ export interface ApprovalDescription {
   resources: Array<{ kind: string; id: string; label: string }>;
   /** Destinations, e.g. social accounts by name and network. */
   destinations: Array<{ name: string; network: string }>;
+  /**
+   * What each destination (or connected account) would refuse of the post as it is, per the network rule
+   * table (src/domain/social/validate.ts `postProblems`): caption or title too long, an aspect ratio out of
+   * range, ... Shown as a warning list.
+   */
+  warnings?: Array<{ destination: string; network: string; problems: string[] }> | undefined;
   /** Pictures shown whole on the page (e.g. every carousel slide), served to the owner at /media/{id}/file. */
   images?: Array<{ asset_id: string; label: string }> | undefined;
   /** The full text the action publishes (the caption), shown untruncated. */

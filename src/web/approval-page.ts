@@ -45,6 +45,7 @@ export function renderApprovalPage(view: ApprovalView): string {
   const images = description?.images ?? [];
   const settings = description?.settings ?? [];
   const media = description?.media ?? [];
+  const warnings = description?.warnings ?? [];
   // Slides and pictures are shown above with their labels; here the videos (and pictures only when no
   // labelled list was given).
   const shownMedia = images.length > 0 ? media.filter((m) => m.kind === "video") : media;
@@ -78,6 +79,7 @@ ${description?.when ? html`<tr><th scope="row">Time</th><td id="when">${descript
 <tr><th scope="row">Expires</th><td>${expires ? expires.toISOString() : "never"}${open ? html` <span class="muted">(in ${minutes} minute${minutes === 1 ? "" : "s"})</span>` : ""}</td></tr>
 <tr><th scope="row">Status</th><td id="state" data-state="${op.state}">${open || op.state !== "approval_required" ? STATE_TEXT[op.state] : "Expired. Nothing was done."}</td></tr>
 </table>
+${warnings.length > 0 ? html`<section id="warnings" class="warn" aria-labelledby="warnings-title"><h2 id="warnings-title">Warnings</h2><p>These networks would refuse this post as it is:</p><ul>${warnings.map((w) => html`<li><strong>${w.destination}</strong> (${w.network}): ${w.problems.join("; ")}</li>`)}</ul></section>` : ""}
 ${shownMedia.length > 0 ? html`<div id="media">${shownMedia.map((m, i) => (m.kind === "video" ? html`<video controls preload="metadata" playsinline width="270" height="480" src="/media/${m.asset_id}/file" title="Video ${i + 1}"></video>` : html`<img src="/media/${m.asset_id}/file" alt="Image ${i + 1}" width="216">`))}</div>` : ""}
 <p class="muted">Names and captions above come from your own records and are shown as plain text. Only the buttons below, pressed by you, can approve this request.</p>
 ${

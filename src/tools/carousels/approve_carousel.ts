@@ -1,12 +1,14 @@
 /**
  * approve_carousel (review, service spec 3.1): `describe` checks at call time that the carousel is the
- * caller's and fully generated, and shows every slide and the caption on the approval page (a later change
- * to the post makes the request stale); `execute` (worker, after the owner
+ * caller's and fully generated, and shows every slide, the caption and what the owner's connected networks
+ * would refuse of it (validate.ts `connectedAccountProblems`) on the approval page (a later change to the post
+ * makes the request stale); `execute` (worker, after the owner
  * approved in the browser) moves the post to `approved`.
  */
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { approveCarousel, assertApprovable } from "../../domain/carousels/read.ts";
 import { postLabel } from "../../domain/social/publish.ts";
+import { approvalWarnings, connectedAccountProblems } from "../../domain/social/validate.ts";
 import { ownerOf } from "../../domain/owner.ts";
 
 export const handler: ToolHandlers["approve_carousel"] = {
@@ -16,7 +18,7 @@ export const handler: ToolHandlers["approve_carousel"] = {
     const post = await ctx
       .db("posts")
       .where({ id: input.post_id })
-      .first("type", "caption", "title", "updated_at");
+      .first("type", "caption", "title", "media_asset_ids", "updated_at");
     const slides: Array<{ position: number; headline: string | null; image_asset_id: string }> = await ctx
       .db("carousel_slides")
       .where({ post_id: input.post_id })
@@ -32,6 +34,9 @@ export const handler: ToolHandlers["approve_carousel"] = {
         label: `Slide ${s.position}/${view.slide_count}${s.headline ? `: ${s.headline}` : ""}`,
       })),
       text: post.caption ?? undefined,
+      warnings: approvalWarnings(
+        await connectedAccountProblems(ctx.db, owner, { ...post, id: input.post_id }),
+      ),
       versions: [{ table: "posts", id: input.post_id, updated_at: new Date(post.updated_at).toISOString() }],
     };
   },

@@ -24,6 +24,7 @@
  * publish again (nothing was created); on a status read the step waits for the next quota day (./api.ts).
  */
 import { readMediaRange } from "../media-bytes.ts";
+import { textRefusal } from "../rule-check.ts";
 import type { DeliveryJob, JobMedia, NetworkPublisher, StepResult } from "../network.ts";
 import { NetworkRejectedError, NetworkTransientError, trackedIds } from "../network.ts";
 import { type YouTubeDeps, youtubeRequest } from "./api.ts";
@@ -240,6 +241,8 @@ export function youtubePublisher(deps: YouTubeDeps): NetworkPublisher {
       if (ids.videoId) return processing(job, ids);
       const video = onlyVideo(job);
       if (!ids.uploadUrl) {
+        const refused = textRefusal("youtube", job.post);
+        if (refused) return { state: "failed", reason: `YouTube would refuse the post: ${refused}` };
         const startedAt = deps.now();
         const uri = await startUploadSession(deps, {
           bytes: video.bytes,
