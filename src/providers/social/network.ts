@@ -344,6 +344,8 @@ export interface AdapterDeps {
   http: SocialHttp;
   /** The `LinkedIn-Version` header (YYYYMM, config `LINKEDIN_VERSION`; default `DEFAULT_LINKEDIN_VERSION`). */
   linkedinVersion?: string | undefined;
+  /** Ask LinkedIn for the organization page scopes too (config `LINKEDIN_ORGANIZATIONS`, default false). */
+  linkedinOrganizations?: boolean | undefined;
 }
 
 /**

@@ -3,7 +3,8 @@
  * (networks.md 2.5 and "OAuth endpoints"; under https://learn.microsoft.com/en-us/linkedin/shared/:
  * authentication/authorization-code-flow, authentication/programmatic-refresh-tokens,
  * api-guide/concepts/error-handling, api-guide/concepts/rate-limits).
- * - Scopes space-separated, no PKCE for web apps; `client_id`/`client_secret` in the token request's body.
+ * - Scopes space-separated: `openid profile w_member_social`, plus the organization page scopes only for an app
+ *   with the Community Management API product (`linkedinTable`); no PKCE for web apps; `client_id`/`client_secret` in the token request's body.
  *   Member access tokens live about 60 days (refreshed a week ahead); refresh tokens (about a year) only for
  *   apps LinkedIn enabled them for. The member picks which authors (the member, the pages) to connect.
  * - Errors `{status, serviceErrorCode, code, message}`: 401 -> auth; 429 (daily application and member
@@ -29,7 +30,7 @@ export const LINKEDIN_ORGANIZATION_SCOPES = [
   "r_organization_social",
   "rw_organization_admin",
 ] as const;
-/** Everything asked at consent. */
+/** Everything asked at consent with the organization pages enabled (`LINKEDIN_ORGANIZATIONS=true`). */
 export const LINKEDIN_SCOPES = [...LINKEDIN_MEMBER_SCOPES, ...LINKEDIN_ORGANIZATION_SCOPES] as const;
 
 /** Seconds from `now` until the next 00:00 UTC (at least 1): when LinkedIn's daily throttles reset. */
@@ -47,8 +48,7 @@ export const LINKEDIN: NetworkTable = {
     tokenUrl: `${LINKEDIN_OAUTH}/accessToken`,
     clientIdParam: "client_id",
     clientAuth: "body",
-    scopes: LINKEDIN_SCOPES,
-    requiredScopes: LINKEDIN_MEMBER_SCOPES,
+    scopes: LINKEDIN_MEMBER_SCOPES,
     scopeSeparator: " ",
     pkce: "none",
     refreshAheadSeconds: 7 * 86_400,
@@ -69,3 +69,17 @@ export const LINKEDIN: NetworkTable = {
     },
   },
 };
+
+/**
+ * LinkedIn's table for an app with (`organizations`) or without the Community Management API product: the
+ * member scopes always, the organization page scopes only when the operator enabled them
+ * (`LINKEDIN_ORGANIZATIONS=true`), because LinkedIn refuses the whole consent (`unauthorized_scope_error`)
+ * when one requested scope is not granted to the app. Either way only the member scopes are required.
+ */
+export function linkedinTable(organizations: boolean): NetworkTable {
+  if (!organizations) return LINKEDIN;
+  return {
+    ...LINKEDIN,
+    oauth: { ...LINKEDIN.oauth, scopes: LINKEDIN_SCOPES, requiredScopes: LINKEDIN_MEMBER_SCOPES },
+  };
+}
