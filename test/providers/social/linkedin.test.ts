@@ -721,20 +721,25 @@ describe("through the service: connect flow and delivery engine", async () => {
     return post.id;
   }
 
-  test("connect flow: consent, the author picker (member and page), the picked page kept with its URN", async () => {
-    const m = li.addMember({ name: "Picker", pages: [{ name: "Picked Page", vanityName: "picked-page" }] });
-    const sessionHash = "session-linkedin";
+  /** Starts the service's connect flow and follows the (fake) consent page back: where it redirects. */
+  async function consent(sessionHash: string): Promise<{ url: string; back: URL }> {
     const url = await startConnect(app.ctx, {
       sessionHash,
       userId: owner.userId,
       workspaceId: owner.workspaceId,
       network: "linkedin",
     });
+    return { url, back: new URL((await fetch(url, { redirect: "manual" })).headers.get("location")!) };
+  }
+
+  test("connect flow: consent, the author picker (member and page), the picked page kept with its URN", async () => {
+    const m = li.addMember({ name: "Picker", pages: [{ name: "Picked Page", vanityName: "picked-page" }] });
+    const sessionHash = "session-linkedin";
+    const { url, back } = await consent(sessionHash);
     assert.ok(
       url.startsWith(`${server.url}/www.linkedin.com/oauth/v2/authorization?`),
       "through the override",
     );
-    const back = new URL((await fetch(url, { redirect: "manual" })).headers.get("location")!);
     assert.equal(back.pathname, "/settings/social/callback/linkedin");
     const outcome = await finishConnect(app.ctx, {
       network: "linkedin",
@@ -765,13 +770,7 @@ describe("through the service: connect flow and delivery engine", async () => {
     li.grantedScopes = LI_APP_SCOPES;
     try {
       const sessionHash = "session-linkedin-scopes";
-      const url = await startConnect(app.ctx, {
-        sessionHash,
-        userId: owner.userId,
-        workspaceId: owner.workspaceId,
-        network: "linkedin",
-      });
-      const back = new URL((await fetch(url, { redirect: "manual" })).headers.get("location")!);
+      const { back } = await consent(sessionHash);
       await assert.rejects(
         finishConnect(app.ctx, {
           network: "linkedin",
