@@ -29,6 +29,7 @@ import {
 } from "../domain/social/connect.ts";
 import { isUuid } from "../ids.ts";
 import type { AccountSettingField } from "../providers/social/network.ts";
+import { publicMediaPrefix } from "../domain/media/public-url.ts";
 import { NETWORK_RULES } from "../providers/social/rules.ts";
 import { isNetwork, NETWORKS, type Network } from "../providers/social/types.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
@@ -186,6 +187,10 @@ async function accountsPage(
     return html`<li>${connectForm(n, `Connect ${NETWORK_RULES[n].label}`)}${
       mode === "sandbox"
         ? html` <span class="muted">Sandbox: no ${NETWORK_RULES[n].label} app is configured, so this creates a sandbox account that publishes to pages of this service only.</span>`
+        : ""
+    }${
+      n === "tiktok" && mode === "live"
+        ? html` <span class="muted" id="tiktok-url-prefix">TikTok pulls photo posts from this service: the URL prefix <code>${publicMediaPrefix(ctx.config.publicBaseUrl)}</code> must be verified for your TikTok app (TikTok developer portal, Content Posting API, URL properties), or TikTok refuses them (url_ownership_unverified).</span>`
         : ""
     }</li>`;
   });
