@@ -16,7 +16,7 @@ import { apiError, DEFAULT_RATE_LIMIT_SECONDS } from "../api-errors.ts";
 import { retryAfterSeconds, type SocialHttp } from "../http.ts";
 import { apiRequest } from "../json-call.ts";
 import type { DeliveryJob, NetworkError } from "../network.ts";
-import { NetworkRejectedError } from "../network.ts";
+import { NetworkAuthError, NetworkRejectedError } from "../network.ts";
 import { type ApiTable, codeRange } from "../network-table.ts";
 import { safeMessage } from "../network-text.ts";
 
@@ -99,11 +99,30 @@ export function graphError(
   // Code 10 also answers "(#10) Not enough viewers for the media to show insights": no credentials problem.
   if (error?.code === 10 && /not enough viewers/i.test(error.message ?? ""))
     return new InsightsUnavailableError(text);
+  const code = error?.code;
+  const permission = code === 10 || (code !== undefined && code >= 200 && code <= 299);
   return apiError(
     META_GRAPH_API,
-    { status: res.status, headers: res.headers, code: error?.code, text, transient: error?.is_transient },
-    { afterCreate, now: new Date() },
+    { status: res.status, headers: res.headers, code, text, transient: error?.is_transient },
+    {
+      afterCreate,
+      now: new Date(),
+      auth: permission ? (reason) => new GraphPermissionError(reason) : undefined,
+    },
   );
+}
+
+/**
+ * The token lacks a permission the call needs (Graph codes 10 and 200-299): a NetworkAuthError (publishing
+ * needs the account reconnected with it), which a metrics read may instead report as one refused metric.
+ * `permission` is the one Facebook names (`... requires the 'read_insights' permission`), when it does.
+ */
+export class GraphPermissionError extends NetworkAuthError {
+  readonly permission: string | undefined;
+  constructor(reason: string) {
+    super(reason);
+    this.permission = /'([a-z_]+)' permission/.exec(reason)?.[1];
+  }
 }
 
 /**
