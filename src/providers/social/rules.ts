@@ -92,16 +92,41 @@ const COMMON_IMAGES = ["image/jpeg", "image/png"] as const;
 /** Instagram's feed range: 4:5 (portrait) to 1.91:1 (landscape); a 9:16 image is refused (subcode 2207009). */
 const INSTAGRAM_FEED = { min: 0.8, max: 1.91, range: "4:5 to 1.91:1" } as const;
 
+/** What a row states besides the defaults `row` fills in. */
+type OwnRules = Omit<
+  NetworkRules,
+  "network" | "label" | "requiresMedia" | "requiresVideo" | "mixedMedia" | "aspectRatios" | "images" | "video"
+> &
+  Partial<Pick<NetworkRules, "requiresMedia" | "requiresVideo" | "mixedMedia" | "aspectRatios">> & {
+    images: Omit<NetworkRules["images"], "sameDimensions"> & { sameDimensions?: boolean };
+    video: Omit<NetworkRules["video"], "allowed"> & { allowed?: boolean };
+  };
+
+/**
+ * A row of the table: `network`'s own rules over the defaults (text-only posts accepted, no video required,
+ * images and a video not mixed, the images of a post may differ in size, videos accepted, any aspect ratio).
+ */
+function row(network: Network, label: string, own: OwnRules): NetworkRules {
+  return {
+    network,
+    label,
+    requiresMedia: false,
+    requiresVideo: false,
+    mixedMedia: false,
+    aspectRatios: {},
+    ...own,
+    images: { sameDimensions: false, ...own.images },
+    video: { allowed: true, ...own.video },
+  };
+}
+
 /** The table (see the module comment for sources). */
 export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
-  instagram: {
-    network: "instagram",
-    label: "Instagram",
+  instagram: row("instagram", "Instagram", {
     caption: { maxLength: 2200, counting: "characters", maxHashtags: 30 },
     requiresMedia: true,
-    requiresVideo: false,
-    images: { max: 10, carouselMin: 2, mimeTypes: ["image/jpeg"], maxBytes: 8 * MB, sameDimensions: false },
-    video: { allowed: true, minSeconds: 3, maxSeconds: 900, maxBytes: 300 * MB },
+    images: { max: 10, carouselMin: 2, mimeTypes: ["image/jpeg"], maxBytes: 8 * MB },
+    video: { minSeconds: 3, maxSeconds: 900, maxBytes: 300 * MB },
     mixedMedia: true,
     aspectRatios: {
       image: { label: "feed images", ...INSTAGRAM_FEED },
@@ -109,97 +134,66 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
       video: { label: "Reels and carousel videos", min: 0.01, max: 10, range: "0.01:1 to 10:1" },
     },
     source: "https://developers.facebook.com/docs/instagram-platform/content-publishing/",
-  },
-  facebook: {
-    network: "facebook",
-    label: "Facebook",
+  }),
+  facebook: row("facebook", "Facebook", {
     caption: { maxLength: 63206, counting: "characters" },
-    requiresMedia: false,
-    requiresVideo: false,
-    images: { max: 10, carouselMin: 2, mimeTypes: COMMON_IMAGES, maxBytes: 4 * MB, sameDimensions: false },
-    video: { allowed: true, minSeconds: 1, maxSeconds: 14400, maxBytes: 10 * GB },
-    mixedMedia: false,
-    aspectRatios: {},
+    images: { max: 10, carouselMin: 2, mimeTypes: COMMON_IMAGES, maxBytes: 4 * MB },
+    video: { minSeconds: 1, maxSeconds: 14400, maxBytes: 10 * GB },
     source: "https://developers.facebook.com/docs/pages-api/posts/",
-  },
-  tiktok: {
-    network: "tiktok",
-    label: "TikTok",
+  }),
+  tiktok: row("tiktok", "TikTok", {
     caption: { maxLength: 2200, counting: "characters" },
     requiresMedia: true,
-    requiresVideo: false,
     images: {
       max: 35,
       carouselMin: 1,
       mimeTypes: ["image/jpeg", "image/webp"],
       maxBytes: 20 * MB,
-      sameDimensions: false,
     },
-    video: { allowed: true, minSeconds: 3, maxSeconds: 600, maxBytes: 4 * GB },
-    mixedMedia: false,
-    aspectRatios: {},
+    video: { minSeconds: 3, maxSeconds: 600, maxBytes: 4 * GB },
     source: "https://developers.tiktok.com/doc/content-posting-api-reference-direct-post",
-  },
-  youtube: {
-    network: "youtube",
-    label: "YouTube",
+  }),
+  youtube: row("youtube", "YouTube", {
     // snippet.description: at most 5000 bytes; snippet.title: at most 100 characters (videos#snippet).
     caption: { maxLength: 5000, counting: "utf8-bytes", sentAs: "description" },
     title: { maxLength: 100, fromCaption: true },
     requiresMedia: true,
     requiresVideo: true,
-    images: { max: 0, carouselMin: 0, mimeTypes: [], maxBytes: 0, sameDimensions: false },
-    video: { allowed: true, minSeconds: 1, maxSeconds: 180, maxBytes: 256 * GB },
-    mixedMedia: false,
-    aspectRatios: {},
+    images: { max: 0, carouselMin: 0, mimeTypes: [], maxBytes: 0 },
+    video: { minSeconds: 1, maxSeconds: 180, maxBytes: 256 * GB },
     source: "https://developers.google.com/youtube/v3/docs/videos#snippet",
-  },
-  linkedin: {
-    network: "linkedin",
-    label: "LinkedIn",
+  }),
+  linkedin: row("linkedin", "LinkedIn", {
     caption: { maxLength: 3000, counting: "characters" },
-    requiresMedia: false,
-    requiresVideo: false,
-    images: { max: 20, carouselMin: 2, mimeTypes: COMMON_IMAGES, maxBytes: 36 * MB, sameDimensions: false },
+    images: { max: 20, carouselMin: 2, mimeTypes: COMMON_IMAGES, maxBytes: 36 * MB },
     // Videos API: 3 s to 30 min, 75 KB to 500 MB, MP4, aspect ratio 1:2.4 to 2.4:1.
-    video: { allowed: true, minSeconds: 3, maxSeconds: 1800, maxBytes: 500 * MB },
-    mixedMedia: false,
+    video: { minSeconds: 3, maxSeconds: 1800, maxBytes: 500 * MB },
     aspectRatios: { video: { label: "videos", min: 1 / 2.4, max: 2.4, range: "1:2.4 to 2.4:1" } },
     source: "https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api",
-  },
-  pinterest: {
-    network: "pinterest",
-    label: "Pinterest",
+  }),
+  pinterest: row("pinterest", "Pinterest", {
     caption: { maxLength: 500, counting: "characters", sentAs: "description" },
     title: { maxLength: 100, fromCaption: false },
     requiresMedia: true,
-    requiresVideo: false,
     images: { max: 5, carouselMin: 2, mimeTypes: COMMON_IMAGES, maxBytes: 20 * MB, sameDimensions: true },
-    video: { allowed: true, minSeconds: 4, maxSeconds: 900, maxBytes: 2 * GB },
-    mixedMedia: false,
+    video: { minSeconds: 4, maxSeconds: 900, maxBytes: 2 * GB },
     // Video Pins: taller than 1.91:1 and shorter than 1:2 (Pinterest's video specifications).
     aspectRatios: { video: { label: "video Pins", min: 0.5, max: 1.91, range: "1:2 to 1.91:1" } },
     source: "https://developers.pinterest.com/docs/api/v5/pins-create",
-  },
-  x: {
-    network: "x",
-    label: "X",
+  }),
+  x: row("x", "X", {
     caption: { maxLength: 280, counting: "x-weighted" },
-    requiresMedia: false,
-    requiresVideo: false,
     images: {
       max: 4,
       carouselMin: 1,
       mimeTypes: ["image/jpeg", "image/png", "image/webp"],
       maxBytes: 5 * MB,
-      sameDimensions: false,
     },
-    video: { allowed: true, minSeconds: 1, maxSeconds: 140, maxBytes: 512 * MB },
-    mixedMedia: false,
+    video: { minSeconds: 1, maxSeconds: 140, maxBytes: 512 * MB },
     // Media best practices: a video's aspect ratio must be between 1:3 and 3:1.
     aspectRatios: { video: { label: "videos", min: 1 / 3, max: 3, range: "1:3 to 3:1" } },
     source: "https://docs.x.com/x-api/posts/creation-of-a-post",
-  },
+  }),
 };
 
 /** The table as rows for documentation (guide), in the order of NETWORKS. */
