@@ -10,15 +10,18 @@
  * data only (service spec 5.14). Output is validated and bounded before use.
  */
 import { ToolError } from "../../errors.ts";
+import { CAPTION_HASHTAGS, CAPTION_LINES, formatPostCaption, uniqueHashtags } from "./caption-format.ts";
+import { productHashtags } from "./local-words.ts";
 import {
   type AiTextProvider,
   type CaptionRequest,
   type CaptionVariation,
   type CarouselCopyRequest,
   type HookRequest,
-  type SlideCopy,
   LIMITS,
   normaliseHashtag,
+  type PostCaptionRequest,
+  type SlideCopy,
 } from "./types.ts";
 
 export interface OpenAiCompatibleOptions {
@@ -89,6 +92,21 @@ const SLIDES_SCHEMA = {
     },
   },
 };
+
+const POST_CAPTION_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["hook", "lines", "call_to_action", "hashtags"],
+  properties: {
+    hook: { type: "string" },
+    lines: { type: "array", items: { type: "string" } },
+    call_to_action: { type: "string" },
+    hashtags: { type: "array", items: { type: "string" } },
+  },
+};
+
+/** Links a model wrote (only the product's own URL goes into a caption). */
+const LINKS = /\b(?:https?:\/\/|www\.)\S+/giu;
 
 const defaultSleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -249,6 +267,34 @@ export function openAiCompatibleAiText(options: OpenAiCompatibleOptions): AiText
       }));
       if (slides.some((v) => !v.headline)) throw failed();
       return slides;
+    },
+    async postCaption(req: PostCaptionRequest, signal: AbortSignal): Promise<string> {
+      const out = (await complete(
+        `Write one ${req.tone ?? "friendly"} caption for a social media post about the product in data.subject, following data.subject.brief where given and consistent with the post's slides in data.slides: a hook line (at most ${LIMITS.hook} characters), ${CAPTION_LINES.min} to ${CAPTION_LINES.max} short lines of value drawn from the product's facts (one sentence each, no line repeated), a call to action, and ${CAPTION_HASHTAGS.min} to ${CAPTION_HASHTAGS.max} relevant hashtags. Do not write links: the product link is added after the call to action.`,
+        { subject: req.subject, slides: req.slides },
+        "post_caption",
+        POST_CAPTION_SCHEMA,
+        signal,
+      )) as { hook?: unknown; lines?: unknown; call_to_action?: unknown; hashtags?: unknown };
+      const unlinked = (v: unknown, max: number) =>
+        text(typeof v === "string" ? v.replace(LINKS, "") : v, max);
+      const hook = unlinked(out?.hook, LIMITS.hook);
+      const lines = (Array.isArray(out?.lines) ? out.lines : []).map((l) => unlinked(l, 300)).filter(Boolean);
+      const cta = unlinked(out?.call_to_action, 300);
+      if (!hook || !cta || lines.length < CAPTION_LINES.min) throw failed();
+      const tags = (Array.isArray(out?.hashtags) ? out.hashtags : []).filter(
+        (h): h is string => typeof h === "string",
+      );
+      const url = req.productUrl && /^https?:\/\//i.test(req.productUrl) ? req.productUrl : undefined;
+      return formatPostCaption({
+        hook,
+        lines,
+        callToAction: url ? `${cta} ${url}` : cta,
+        hashtags:
+          uniqueHashtags(tags).length >= CAPTION_HASHTAGS.min
+            ? tags
+            : [...tags, ...productHashtags(req.subject)],
+      });
     },
   };
 }
