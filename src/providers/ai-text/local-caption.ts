@@ -1,46 +1,20 @@
 /**
  * The local provider's caption for a generated post (offline, deterministic): a hook line from the tone's
- * templates, two to four value lines that are whole sentences of the product's description (those sharing
- * words with the brief first; a sentence too long for a caption line gives its first clause), then the
- * slides' own sentences, the price, tags and brand when the description is short; a call to action with the
+ * templates, two to four value lines that are whole sentences of the product's description (its features,
+ * those sharing words with the brief first, short facts joined on one line, then what it is for and its
+ * reviews: product-facts.ts), then the slides' own sentences, the tags and brand when the description is
+ * short; a call to action with the
  * price and the product link; hashtags from the product's fields. Assembled by `formatPostCaption`.
  */
 import { CAPTION_LINES, formatPostCaption } from "./caption-format.ts";
-import { CALLS, HOOKS, keywords, LINK_CALLS, priceText, productHashtags } from "./local-words.ts";
-import { key, period, sentences, squash, tokens, words } from "./sentences.ts";
-import type { PostCaptionRequest, TextSubject } from "./types.ts";
-
-/** Longest value line, in characters. */
-const LINE_MAX = 160;
-
-/**
- * `sentence` as one caption line: whole when at most LINE_MAX characters, else cut after the last clause
- * mark (`,` `;` `:` or a dash between spaces) that leaves at least four words; undefined when none does.
- */
-export function captionLine(sentence: string): string | undefined {
-  const s = squash(sentence);
-  if (s.length <= LINE_MAX) return period(s);
-  let text = "";
-  let best: string | undefined;
-  for (const t of tokens(s)) {
-    if (text.length > LINE_MAX) break;
-    if (!t.word && /^[,;:–—]$/.test(t.text) && words(text).length >= 4) best = text;
-    text += t.text;
-  }
-  return best ? period(best) : undefined;
-}
-
-/** The subject's description sentences, those sharing more words with the brief first (stable). */
-export function rankedFacts(s: TextSubject): string[] {
-  const brief = new Set(keywords(s.brief));
-  return sentences(s.description)
-    .map((f, i) => ({ f, i, n: keywords(f).filter((w) => brief.has(w)).length }))
-    .sort((a, b) => b.n - a.n || a.i - b.i)
-    .map((x) => x.f);
-}
+import { CALLS, HOOKS, LINK_CALLS, priceText, productHashtags } from "./local-words.ts";
+import { boundedSentence } from "./phrases.ts";
+import { productFacts } from "./product-facts.ts";
+import { key, period, sentences, squash, words } from "./sentences.ts";
+import type { PostCaptionRequest } from "./types.ts";
 
 /** "a", "a and b", "a, b and c". */
-export const listText = (items: string[]) =>
+const listText = (items: string[]) =>
   items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 
 /** A valid http(s) URL, or undefined. */
@@ -68,9 +42,10 @@ export function localPostCaption(req: PostCaptionRequest): string {
     taken.add(key(line));
     lines.push(line);
   };
-  for (const f of rankedFacts(s)) add(captionLine(f));
+  const facts = productFacts(s);
+  for (const f of [...facts.features.map((x) => x.sentence), ...facts.benefits, ...facts.proof]) add(f);
   for (const slide of req.slides.slice(1, -1)) {
-    for (const b of sentences(slide.body)) if (words(b).length >= 4) add(captionLine(b));
+    for (const b of sentences(slide.body)) if (words(b).length >= 4) add(boundedSentence(b));
   }
   const fillers = [
     s.tags && s.tags.length > 0 ? `Made for ${listText(s.tags.slice(0, 3))}.` : undefined,

@@ -49,7 +49,8 @@ export interface HookRequest {
 export interface SlidePlan {
   /** 1-based position. */
   position: number;
-  /** hook | feature | price | proof | cta (src/domain/carousels/outline.ts). */
+  /** One of the outline's SLIDE_ROLES (src/domain/carousels/outline.ts): hook, question, feature, closeup,
+   * benefit, how_to, proof, recap, gift, price, comment, save, share, cta. */
   role: string;
 }
 
