@@ -4,11 +4,10 @@
  * the openai-compatible provider sends the facts as data and bounds the answer (local fake server).
  */
 import assert from "node:assert/strict";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { after, test } from "node:test";
 import { localAiText } from "../../src/providers/ai-text/local.ts";
 import { openAiCompatibleAiText } from "../../src/providers/ai-text/openai-compatible.ts";
+import { startFakeChat } from "../fakes/openai-chat.ts";
 import type { CarouselCopyRequest } from "../../src/providers/ai-text/types.ts";
 
 const roles = ["hook", "feature", "feature", "feature", "price", "cta"];
@@ -63,25 +62,14 @@ test("local: the next variant says something else on the slide being redone", as
   assert.notEqual(second[0]!.headline, first[0]!.headline);
 });
 
-const requests: any[] = [];
+/** The strict Chat Completions fake (known parameters, listed model, strict json_schema). */
+const fake = await startFakeChat();
+after(() => fake.close());
 let reply: unknown;
-const server = http.createServer((req, res) => {
-  let raw = "";
-  req.on("data", (c) => {
-    raw += c;
-  });
-  req.on("end", () => {
-    requests.push(JSON.parse(raw));
-    res
-      .writeHead(200, { "content-type": "application/json" })
-      .end(JSON.stringify({ choices: [{ message: { role: "assistant", content: JSON.stringify(reply) } }] }));
-  });
-});
-await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+fake.reply = () => reply;
 const remote = openAiCompatibleAiText({
-  baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-  model: "m",
+  baseUrl: fake.baseUrl,
+  model: "gpt-4.1-mini",
   timeoutSeconds: 5,
   maxRetries: 0,
 });
@@ -91,7 +79,7 @@ test("openai-compatible: the facts and brief go as data; the answer is bounded a
   const copy = await remote.carouselCopy(request(), signal);
   assert.equal(copy.length, 6);
   assert.ok(copy.every((c) => c.headline.length <= 120));
-  const sent = JSON.parse(requests.at(-1).messages[1].content);
+  const sent = JSON.parse(fake.requests.at(-1)!.body.messages[1].content);
   assert.equal(sent.data.subject.brief, "Lightweight shoes for a rainy weekend. Wet rock is no problem.");
   assert.equal(sent.data.slides.length, 6);
   reply = { slides: [{ headline: "only one", body: "" }] };

@@ -5,11 +5,10 @@
  * with a strict JSON schema and assembles them the same way.
  */
 import assert from "node:assert/strict";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { after, test } from "node:test";
 import { localAiText } from "../../src/providers/ai-text/local.ts";
 import { openAiCompatibleAiText } from "../../src/providers/ai-text/openai-compatible.ts";
+import { startFakeChat } from "../fakes/openai-chat.ts";
 import { TONES, type PostCaptionRequest } from "../../src/providers/ai-text/types.ts";
 
 const signal = new AbortController().signal;
@@ -100,25 +99,14 @@ test("local: slide copy fills in when the description is short; a non-http link 
   assert.doesNotMatch(caption, /javascript/);
 });
 
-const requests: any[] = [];
+/** The strict Chat Completions fake (known parameters, listed model, strict json_schema). */
+const fake = await startFakeChat();
+after(() => fake.close());
 let reply: unknown;
-const server = http.createServer((req, res) => {
-  let raw = "";
-  req.on("data", (c) => {
-    raw += c;
-  });
-  req.on("end", () => {
-    requests.push(JSON.parse(raw));
-    res
-      .writeHead(200, { "content-type": "application/json" })
-      .end(JSON.stringify({ choices: [{ message: { role: "assistant", content: JSON.stringify(reply) } }] }));
-  });
-});
-await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+fake.reply = () => reply;
 const remote = openAiCompatibleAiText({
-  baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-  model: "m",
+  baseUrl: fake.baseUrl,
+  model: "gpt-4.1-mini",
   timeoutSeconds: 5,
   maxRetries: 0,
 });
@@ -140,7 +128,7 @@ test("openai-compatible: strict schema, facts as data, parts assembled with our 
   assert.deepEqual(p.values, ["Keeps drinks cold for 24 hours.", "Locks with a quarter turn."]);
   assert.equal(p.cta, "Get yours at today https://summitgear.example/bottle");
   assert.deepEqual(p.hashtags.slice(0, 2), ["#bottle", "#hydration"], "topped up to 3 from the product");
-  const sent = requests.at(-1);
+  const sent = fake.requests.at(-1)!.body;
   const format = sent.response_format.json_schema;
   assert.equal(format.strict, true);
   assert.equal(format.schema.additionalProperties, false);
