@@ -73,11 +73,11 @@ export interface Recorded {
 
 export interface FakeOptions {
   /** Model ids `GET /v1/models` lists and the endpoints accept; any other model is `model_not_found`. */
-  models: string[];
+  models?: string[] | undefined;
   /** When false, `GET /v1/models` answers 404 (a gateway without the endpoint). Default true. */
-  modelsEndpoint?: boolean;
+  modelsEndpoint?: boolean | undefined;
   /** The bearer key the fake accepts; undefined accepts any or none. */
-  apiKey?: string;
+  apiKey?: string | undefined;
 }
 
 /** A route: the parsed JSON body (undefined when not JSON) and the path; answers JSON or raw bytes. */
@@ -122,11 +122,18 @@ export function modelCheck(body: Record<string, unknown>, fake: OpenAiFake): Api
   return undefined;
 }
 
-/** Starts a fake with `routes` (tried in order; the first answer wins) and the shared behaviour above. */
-export async function startOpenAiFake(options: FakeOptions, routes: Route[]): Promise<OpenAiFake> {
+/**
+ * Starts a fake with `routes` (tried in order; the first answer wins) and the shared behaviour above;
+ * `defaultModels` when `options.models` is not given.
+ */
+export async function startOpenAiFake(
+  options: FakeOptions,
+  defaultModels: string[],
+  routes: Route[],
+): Promise<OpenAiFake> {
   const fake: OpenAiFake = {
     baseUrl: "",
-    models: [...options.models],
+    models: [...(options.models ?? defaultModels)],
     requests: [],
     faults: [],
     latencyMs: 0,

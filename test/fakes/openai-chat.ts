@@ -14,6 +14,7 @@
  */
 import {
   apiError,
+  type FakeOptions,
   missingParameter,
   modelCheck,
   type OpenAiFake,
@@ -102,90 +103,83 @@ function sample(schema: any): unknown {
 
 /** Starts the fake. */
 export async function startFakeChat(
-  options: { models?: string[]; fixedTemperature?: string[]; apiKey?: string; modelsEndpoint?: boolean } = {},
+  options: FakeOptions & { fixedTemperature?: string[] } = {},
 ): Promise<FakeChat> {
   const fixed = new Set(options.fixedTemperature ?? ["gpt-5-mini"]);
-  const fake = (await startOpenAiFake(
-    {
-      models: options.models ?? DEFAULT_CHAT_MODELS,
-      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
-      ...(options.modelsEndpoint !== undefined ? { modelsEndpoint: options.modelsEndpoint } : {}),
-    },
-    [
-      ({ method, path, body }, f) => {
-        if (method !== "POST" || path !== "/v1/chat/completions") return undefined;
-        const bad = modelCheck(body, f) ?? unknownKey(body, PARAMS);
-        if (bad) return bad;
-        if (!Array.isArray(body.messages) || body.messages.length === 0) return missingParameter("messages");
-        if (body.temperature !== undefined && fixed.has(body.model) && body.temperature !== 1)
+  const fake = (await startOpenAiFake(options, DEFAULT_CHAT_MODELS, [
+    ({ method, path, body }, f) => {
+      if (method !== "POST" || path !== "/v1/chat/completions") return undefined;
+      const bad = modelCheck(body, f) ?? unknownKey(body, PARAMS);
+      if (bad) return bad;
+      if (!Array.isArray(body.messages) || body.messages.length === 0) return missingParameter("messages");
+      if (body.temperature !== undefined && fixed.has(body.model) && body.temperature !== 1)
+        return apiError(
+          400,
+          `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
+          "temperature",
+          "unsupported_value",
+        );
+      const format = body.response_format;
+      if (format !== undefined) {
+        if (!["text", "json_object", "json_schema"].includes(format?.type))
           return apiError(
             400,
-            `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
-            "temperature",
-            "unsupported_value",
+            `Invalid value: '${format?.type}'. Supported values are: 'text', 'json_object', and 'json_schema'.`,
+            "response_format.type",
+            "invalid_value",
           );
-        const format = body.response_format;
-        if (format !== undefined) {
-          if (!["text", "json_object", "json_schema"].includes(format?.type))
+        if (format.type === "json_schema") {
+          const js = format.json_schema;
+          const extra =
+            js && Object.keys(js).find((k) => !["name", "description", "schema", "strict"].includes(k));
+          if (extra)
             return apiError(
               400,
-              `Invalid value: '${format?.type}'. Supported values are: 'text', 'json_object', and 'json_schema'.`,
-              "response_format.type",
+              `Unknown parameter: 'response_format.json_schema.${extra}'.`,
+              `response_format.json_schema.${extra}`,
+              "unknown_parameter",
+            );
+          if (typeof js?.name !== "string" || !/^[a-zA-Z0-9_-]{1,64}$/.test(js.name))
+            return apiError(
+              400,
+              "Invalid 'response_format.json_schema.name': string does not match pattern.",
+              "response_format.json_schema.name",
               "invalid_value",
             );
-          if (format.type === "json_schema") {
-            const js = format.json_schema;
-            const extra =
-              js && Object.keys(js).find((k) => !["name", "description", "schema", "strict"].includes(k));
-            if (extra)
-              return apiError(
-                400,
-                `Unknown parameter: 'response_format.json_schema.${extra}'.`,
-                `response_format.json_schema.${extra}`,
-                "unknown_parameter",
-              );
-            if (typeof js?.name !== "string" || !/^[a-zA-Z0-9_-]{1,64}$/.test(js.name))
-              return apiError(
-                400,
-                "Invalid 'response_format.json_schema.name': string does not match pattern.",
-                "response_format.json_schema.name",
-                "invalid_value",
-              );
-            const problem = js.strict === true ? strictSchemaProblem(js.schema) : undefined;
-            if (problem)
-              return apiError(
-                400,
-                `Invalid schema for response_format '${js.name}': ${problem}`,
-                "response_format",
-                null,
-              );
-          }
+          const problem = js.strict === true ? strictSchemaProblem(js.schema) : undefined;
+          if (problem)
+            return apiError(
+              400,
+              `Invalid schema for response_format '${js.name}': ${problem}`,
+              "response_format",
+              null,
+            );
         }
-        const out = chat.reply(body);
-        return {
-          status: 200,
-          json: {
-            id: `chatcmpl-${f.requests.length}`,
-            object: "chat.completion",
-            created: 1_760_000_000,
-            model: body.model,
-            choices: [
-              {
-                index: 0,
-                message: {
-                  role: "assistant",
-                  content: typeof out === "string" ? out : JSON.stringify(out),
-                  refusal: null,
-                },
-                finish_reason: "stop",
+      }
+      const out = chat.reply(body);
+      return {
+        status: 200,
+        json: {
+          id: `chatcmpl-${f.requests.length}`,
+          object: "chat.completion",
+          created: 1_760_000_000,
+          model: body.model,
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content: typeof out === "string" ? out : JSON.stringify(out),
+                refusal: null,
               },
-            ],
-            usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-          },
-        };
-      },
-    ],
-  )) as FakeChat;
+              finish_reason: "stop",
+            },
+          ],
+          usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+        },
+      };
+    },
+  ])) as FakeChat;
   const chat = fake;
   fake.reply = (body) => sample(body?.response_format?.json_schema?.schema);
   return fake;

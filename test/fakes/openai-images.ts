@@ -18,6 +18,7 @@
 import sharp from "sharp";
 import {
   type ApiError,
+  type FakeOptions,
   invalidValue,
   missingParameter,
   modelCheck,
@@ -101,60 +102,46 @@ async function png(w: number, h: number): Promise<Buffer> {
 }
 
 /** Starts the fake. `models` defaults to DEFAULT_IMAGE_MODELS. */
-export async function startFakeImageServer(
-  options: { models?: string[]; modelsEndpoint?: boolean; apiKey?: string } = {},
-): Promise<FakeImageServer> {
+export async function startFakeImageServer(options: FakeOptions = {}): Promise<FakeImageServer> {
   const script: Reply[] = [];
-  const fake = (await startOpenAiFake(
-    {
-      models: options.models ?? DEFAULT_IMAGE_MODELS,
-      ...(options.modelsEndpoint !== undefined ? { modelsEndpoint: options.modelsEndpoint } : {}),
-      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+  const fake = (await startOpenAiFake(options, DEFAULT_IMAGE_MODELS, [
+    async ({ method, path, body }, f) => {
+      if (method !== "POST" || path !== "/v1/images/generations") return undefined;
+      const bad = modelCheck(body, f);
+      if (bad) return bad;
+      const model = String(body.model);
+      const dallE = model.startsWith("dall-e");
+      const unknown = unknownKey(body, dallE ? DALL_E_PARAMS : GPT_IMAGE_PARAMS);
+      if (unknown) return unknown;
+      if (typeof body.prompt !== "string" || body.prompt.length === 0) return missingParameter("prompt");
+      if (model === "dall-e-3" && body.n !== undefined && body.n !== 1) return invalidValue("n", body.n, "1");
+      if (dallE && body.response_format !== undefined && !["url", "b64_json"].includes(body.response_format))
+        return invalidValue("response_format", body.response_format, "'url' and 'b64_json'");
+      const size = sizeFor(model, body.size);
+      if ("status" in size) return size;
+      const reply = script.shift() ?? "ok";
+      if (typeof reply === "object" && "status" in reply)
+        return {
+          status: reply.status,
+          json: {
+            error: { message: "key sk-secret rejected", type: "server_error", param: null, code: null },
+          },
+        };
+      if (typeof reply === "object" && "delayMs" in reply)
+        await new Promise((r) => setTimeout(r, reply.delayMs));
+      if (reply === "not-json")
+        return { status: 200, bytes: Buffer.from("{oops"), contentType: "application/json" };
+      if (reply === "no-data") return { status: 200, json: { created: 1, data: [] } };
+      const image =
+        reply === "not-an-image" ? Buffer.from("definitely not an image") : await png(size.w, size.h);
+      if (dallE && (body.response_format ?? "url") === "url")
+        return {
+          status: 200,
+          json: { created: 1, data: [{ url: "https://images.example/generated.png" }] },
+        };
+      return { status: 200, json: { created: 1, data: [{ b64_json: image.toString("base64") }] } };
     },
-    [
-      async ({ method, path, body }, f) => {
-        if (method !== "POST" || path !== "/v1/images/generations") return undefined;
-        const bad = modelCheck(body, f);
-        if (bad) return bad;
-        const model = String(body.model);
-        const dallE = model.startsWith("dall-e");
-        const unknown = unknownKey(body, dallE ? DALL_E_PARAMS : GPT_IMAGE_PARAMS);
-        if (unknown) return unknown;
-        if (typeof body.prompt !== "string" || body.prompt.length === 0) return missingParameter("prompt");
-        if (model === "dall-e-3" && body.n !== undefined && body.n !== 1)
-          return invalidValue("n", body.n, "1");
-        if (
-          dallE &&
-          body.response_format !== undefined &&
-          !["url", "b64_json"].includes(body.response_format)
-        )
-          return invalidValue("response_format", body.response_format, "'url' and 'b64_json'");
-        const size = sizeFor(model, body.size);
-        if ("status" in size) return size;
-        const reply = script.shift() ?? "ok";
-        if (typeof reply === "object" && "status" in reply)
-          return {
-            status: reply.status,
-            json: {
-              error: { message: "key sk-secret rejected", type: "server_error", param: null, code: null },
-            },
-          };
-        if (typeof reply === "object" && "delayMs" in reply)
-          await new Promise((r) => setTimeout(r, reply.delayMs));
-        if (reply === "not-json")
-          return { status: 200, bytes: Buffer.from("{oops"), contentType: "application/json" };
-        if (reply === "no-data") return { status: 200, json: { created: 1, data: [] } };
-        const image =
-          reply === "not-an-image" ? Buffer.from("definitely not an image") : await png(size.w, size.h);
-        if (dallE && (body.response_format ?? "url") === "url")
-          return {
-            status: 200,
-            json: { created: 1, data: [{ url: "https://images.example/generated.png" }] },
-          };
-        return { status: 200, json: { created: 1, data: [{ b64_json: image.toString("base64") }] } };
-      },
-    ],
-  )) as FakeImageServer;
+  ])) as FakeImageServer;
   fake.script = script;
   return fake;
 }

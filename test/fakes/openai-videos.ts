@@ -13,6 +13,7 @@
  */
 import {
   apiError,
+  type FakeOptions,
   invalidValue,
   missingParameter,
   modelCheck,
@@ -32,19 +33,13 @@ export const DEFAULT_VIDEO_MODELS = ["gateway-video-1"];
 const PARAMS = ["model", "prompt", "seconds", "size", "input_reference"];
 
 /** Starts the fake serving `clip` (MP4 bytes) as every generated video. */
-export async function startFakeVideos(
-  clip: Buffer,
-  options: { models?: string[]; apiKey?: string; modelsEndpoint?: boolean } = {},
-): Promise<FakeVideos> {
+export async function startFakeVideos(clip: Buffer, options: FakeOptions = {}): Promise<FakeVideos> {
   const jobs = new Map<string, { polls: number; outcome: "completed" | "failed" }>();
   let next = 0;
   const scenario: FakeVideos["scenario"] = { outcome: "completed", pollsBeforeDone: 2 };
   const fake = (await startOpenAiFake(
-    {
-      models: options.models ?? DEFAULT_VIDEO_MODELS,
-      apiKey: options.apiKey ?? "test-video-key",
-      ...(options.modelsEndpoint !== undefined ? { modelsEndpoint: options.modelsEndpoint } : {}),
-    },
+    { ...options, apiKey: options.apiKey ?? "test-video-key" },
+    DEFAULT_VIDEO_MODELS,
     [
       ({ method, path, body }, f) => {
         if (method !== "POST" || path !== "/v1/videos") return undefined;

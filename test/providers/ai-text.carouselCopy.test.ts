@@ -4,10 +4,9 @@
  * the openai-compatible provider sends the facts as data and bounds the answer (local fake server).
  */
 import assert from "node:assert/strict";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import { localAiText } from "../../src/providers/ai-text/local.ts";
-import { openAiCompatibleAiText } from "../../src/providers/ai-text/openai-compatible.ts";
-import { startFakeChat } from "../fakes/openai-chat.ts";
+import { remoteText } from "../helpers/remote-text.ts";
 import type { CarouselCopyRequest } from "../../src/providers/ai-text/types.ts";
 
 const roles = ["hook", "feature", "feature", "feature", "price", "cta"];
@@ -62,26 +61,18 @@ test("local: the next variant says something else on the slide being redone", as
   assert.notEqual(second[0]!.headline, first[0]!.headline);
 });
 
-/** The strict Chat Completions fake (known parameters, listed model, strict json_schema). */
-const fake = await startFakeChat();
-after(() => fake.close());
-let reply: unknown;
-fake.reply = () => reply;
-const remote = openAiCompatibleAiText({
-  baseUrl: fake.baseUrl,
-  model: "gpt-4.1-mini",
-  timeoutSeconds: 5,
-  maxRetries: 0,
-});
+const { fake, remote, setReply } = await remoteText();
 
 test("openai-compatible: the facts and brief go as data; the answer is bounded and must cover every slide", async () => {
-  reply = { slides: roles.map((r, i) => ({ headline: `${r} ${i} ${"x".repeat(200)}`, body: `body ${i}` })) };
+  setReply({
+    slides: roles.map((r, i) => ({ headline: `${r} ${i} ${"x".repeat(200)}`, body: `body ${i}` })),
+  });
   const copy = await remote.carouselCopy(request(), signal);
   assert.equal(copy.length, 6);
   assert.ok(copy.every((c) => c.headline.length <= 120));
   const sent = JSON.parse(fake.requests.at(-1)!.body.messages[1].content);
   assert.equal(sent.data.subject.brief, "Lightweight shoes for a rainy weekend. Wet rock is no problem.");
   assert.equal(sent.data.slides.length, 6);
-  reply = { slides: [{ headline: "only one", body: "" }] };
+  setReply({ slides: [{ headline: "only one", body: "" }] });
   await assert.rejects(remote.carouselCopy(request(), signal), (e: any) => e.code === "internal_error");
 });

@@ -5,10 +5,9 @@
  * with a strict JSON schema and assembles them the same way.
  */
 import assert from "node:assert/strict";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import { localAiText } from "../../src/providers/ai-text/local.ts";
-import { openAiCompatibleAiText } from "../../src/providers/ai-text/openai-compatible.ts";
-import { startFakeChat } from "../fakes/openai-chat.ts";
+import { remoteText } from "../helpers/remote-text.ts";
 import { TONES, type PostCaptionRequest } from "../../src/providers/ai-text/types.ts";
 
 const signal = new AbortController().signal;
@@ -99,20 +98,10 @@ test("local: slide copy fills in when the description is short; a non-http link 
   assert.doesNotMatch(caption, /javascript/);
 });
 
-/** The strict Chat Completions fake (known parameters, listed model, strict json_schema). */
-const fake = await startFakeChat();
-after(() => fake.close());
-let reply: unknown;
-fake.reply = () => reply;
-const remote = openAiCompatibleAiText({
-  baseUrl: fake.baseUrl,
-  model: "gpt-4.1-mini",
-  timeoutSeconds: 5,
-  maxRetries: 0,
-});
+const { fake, remote, setReply } = await remoteText();
 
 test("openai-compatible: strict schema, facts as data, parts assembled with our link only", async () => {
-  reply = {
+  setReply({
     hook: "Cold for a day,\u0007 hot all morning",
     lines: [
       "Keeps drinks cold for 24 hours.",
@@ -121,7 +110,7 @@ test("openai-compatible: strict schema, facts as data, parts assembled with our 
     ],
     call_to_action: "Get yours at https://evil.example/x today",
     hashtags: ["#bottle", "hydration", "#bottle"],
-  };
+  });
   const caption = await remote.postCaption({ ...bottle, tone: "bold" }, signal);
   const p = assertShape(caption);
   assert.equal(p.hook, "Cold for a day, hot all morning");
@@ -135,6 +124,6 @@ test("openai-compatible: strict schema, facts as data, parts assembled with our 
   assert.deepEqual(format.schema.required.sort(), Object.keys(format.schema.properties).sort());
   const data = JSON.parse(sent.messages[1].content).data;
   assert.equal(data.subject.name, "Summit Bottle");
-  reply = { hook: "Hi", lines: ["only one"], call_to_action: "Buy", hashtags: [] };
+  setReply({ hook: "Hi", lines: ["only one"], call_to_action: "Buy", hashtags: [] });
   await assert.rejects(remote.postCaption(bottle, signal), (e: any) => e.code === "internal_error");
 });

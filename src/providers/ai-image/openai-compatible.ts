@@ -8,11 +8,11 @@
  * Failures become an `ImageGenerationError` for that image, with a safe reason: a 429 is waited out with
  * its `Retry-After` (at most `maxAttempts` attempts, each wait at most `maxRetryWaitSeconds`), then fails
  * naming the attempts; any other refusal fails at once naming the HTTP status and the provider's `param`
- * and `code` (./openai-errors.ts), never its message, the prompt or the key. A 5xx or a network failure is
+ * and `code` (./openai-http.ts), never its message, the prompt or the key. A 5xx or a network failure is
  * not retried: the image may have been generated (and billed) already.
  */
 import sharp from "sharp";
-import { readRefusal, refusalText, retryAfterSeconds, sleep } from "../openai-errors.ts";
+import { postJson, readRefusal, refusalText, retryAfterSeconds, sleep } from "../openai-http.ts";
 import { requestSize, sizeFamily } from "./sizes.ts";
 import { type GeneratedImage, ImageGenerationError, type ImageProvider, type ImageRequest } from "./types.ts";
 
@@ -54,16 +54,12 @@ export function openAiCompatibleImage(options: OpenAiCompatibleImageOptions): Im
   async function attempt(body: string, signal: AbortSignal | undefined): Promise<Response> {
     const timeout = AbortSignal.timeout(options.timeoutSeconds * 1000);
     try {
-      return await fetch(endpoint, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json",
-          ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
-        },
+      return await postJson(
+        endpoint,
         body,
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
+        options.apiKey,
+        signal ? AbortSignal.any([signal, timeout]) : timeout,
+      );
     } catch {
       if (signal?.aborted) throw signal.reason;
       if (timeout.aborted)

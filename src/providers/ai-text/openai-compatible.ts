@@ -14,7 +14,14 @@
  * data only (service spec 5.14). Output is validated and bounded before use.
  */
 import { ToolError } from "../../errors.ts";
-import { type Refusal, readRefusal, refusalText, retryAfterSeconds, sleep } from "../openai-errors.ts";
+import {
+  postJson,
+  type Refusal,
+  readRefusal,
+  refusalText,
+  retryAfterSeconds,
+  sleep,
+} from "../openai-http.ts";
 import { CAPTION_HASHTAGS, CAPTION_LINES, formatPostCaption, uniqueHashtags } from "./caption-format.ts";
 import { productHashtags } from "./local-words.ts";
 import {
@@ -178,16 +185,12 @@ export function openAiCompatibleAiText(options: OpenAiCompatibleOptions): AiText
     for (let attempt = 0; ; attempt++) {
       let res: Response | undefined;
       try {
-        res = await fetch(endpoint, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json",
-            ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
-          },
+        res = await postJson(
+          endpoint,
           body,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutSeconds * 1000)]),
-        });
+          options.apiKey,
+          AbortSignal.any([signal, AbortSignal.timeout(options.timeoutSeconds * 1000)]),
+        );
       } catch {
         if (signal.aborted) throw failed();
         res = undefined; // network failure or per-attempt timeout: retryable

@@ -18,7 +18,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { readRefusal, refusalText, retryAfterSeconds, sleep } from "../openai-errors.ts";
+import { readRefusal, refusalText, retryAfterSeconds, sleep } from "../openai-http.ts";
 import { type HookClipSource, type LocalVideoOptions, localVideoProvider } from "./local.ts";
 import { type VideoProvider, VideoRenderError } from "./types.ts";
 

@@ -1,10 +1,27 @@
 /**
- * What the openai-compatible adapters (text, image, video) read from a provider's refusal, and how they wait
- * out a 429. OpenAI's error object is `{"error": {"message", "type", "param", "code"}}` (API reference,
+ * The HTTP the openai-compatible adapters (text, image, video) share: the JSON POST with the bearer key, what
+ * they read from a provider's refusal, and how they wait out a 429. OpenAI's error object is `{"error": {"message", "type", "param", "code"}}` (API reference,
  * "Error codes"); only `param` and `code` are kept, and only when they look like identifiers: the
  * `message` may echo the prompt or part of the key, so it is never read. `Retry-After` is seconds or an
  * HTTP date (RFC 9110 section 10.2.3).
  */
+
+/**
+ * `POST url` with the JSON `body` and `Authorization: Bearer apiKey` when a key is set. `signal` aborts it.
+ * @throws whatever fetch throws (network failure, abort): the caller turns it into its own error.
+ */
+export function postJson(url: string, body: string, apiKey: string | undefined, signal: AbortSignal) {
+  return fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json",
+      ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+    },
+    body,
+    signal,
+  });
+}
 
 /** The safe part of a provider's error answer. */
 export interface Refusal {
