@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { localAiText } from "../../src/providers/ai-text/local.ts";
+import { buildOutline } from "../../src/domain/carousels/outline.ts";
+import { PRODUCT_FIXTURES } from "../fixtures/product-descriptions.ts";
 import { remoteText } from "../helpers/remote-text.ts";
 import { TONES, type PostCaptionRequest } from "../../src/providers/ai-text/types.ts";
 
@@ -96,6 +98,41 @@ test("local: slide copy fills in when the description is short; a non-http link 
   const p = assertShape(caption);
   assert.deepEqual(p.values, ["Vitamin C face serum.", "Brightens dull skin in two weeks of daily use."]);
   assert.doesNotMatch(caption, /javascript/);
+});
+
+test("local: a carousel's template slides (question, close-up, price) never become caption lines; long sentences are cut at a clause", async () => {
+  for (const p of PRODUCT_FIXTURES) {
+    const outline = buildOutline(p, "bold-minimal", "portrait", 10);
+    const caption = await localAiText.postCaption(
+      {
+        subject: {
+          kind: "product",
+          name: p.name,
+          description: p.description ?? undefined,
+          brand: p.brand ?? undefined,
+          tags: p.tags,
+        },
+        productUrl: p.product_url ?? undefined,
+        slides: outline.slides,
+      },
+      signal,
+    );
+    const { values } = assertShape(caption);
+    for (const v of values) {
+      assert.ok(v.length <= 120, `${p.id}: ${v}`);
+      assert.doesNotMatch(
+        v,
+        /up close|worth a look|Everything you just saw|easy one to give|comments/,
+        `${p.id}: ${v}`,
+      );
+    }
+  }
+  const blanket = PRODUCT_FIXTURES.find((p) => p.id === "long-page")!;
+  const caption = await localAiText.postCaption(
+    { subject: { kind: "product", name: blanket.name, description: blanket.description! }, slides: [] },
+    signal,
+  );
+  assert.match(caption, /^Woven in a family mill in northern Portugal from 100% merino wool\.$/m);
 });
 
 const { fake, remote, setReply } = await remoteText();

@@ -9,9 +9,13 @@
 import { CAPTION_LINES, formatPostCaption } from "./caption-format.ts";
 import { CALLS, HOOKS, LINK_CALLS, priceText, productHashtags } from "./local-words.ts";
 import { boundedSentence } from "./phrases.ts";
+import { templateSentences } from "./local-carousel.ts";
 import { productFacts } from "./product-facts.ts";
 import { key, period, sentences, squash, words } from "./sentences.ts";
 import type { PostCaptionRequest } from "./types.ts";
+
+/** Longest value line, in characters (a longer sentence is cut after a clause mark, or left out). */
+const LINE_MAX = 120;
 
 /** "a", "a and b", "a, b and c". */
 const listText = (items: string[]) =>
@@ -43,16 +47,20 @@ export function localPostCaption(req: PostCaptionRequest): string {
     lines.push(line);
   };
   const facts = productFacts(s);
-  for (const f of [...facts.features.map((x) => x.sentence), ...facts.benefits, ...facts.proof]) add(f);
+  for (const f of [...facts.features.map((x) => x.sentence), ...facts.benefits, ...facts.proof])
+    add(boundedSentence(f, LINE_MAX));
+  // The slides' own sentences, not the carousel writer's templates ("This is X, up close.").
+  const templates = templateSentences(s, req.productUrl);
   for (const slide of req.slides.slice(1, -1)) {
-    for (const b of sentences(slide.body)) if (words(b).length >= 4) add(boundedSentence(b));
+    for (const b of sentences(slide.body))
+      if (words(b).length >= 4 && !templates.has(key(b))) add(boundedSentence(b, LINE_MAX));
   }
   const fillers = [
     s.tags && s.tags.length > 0 ? `Made for ${listText(s.tags.slice(0, 3))}.` : undefined,
     s.brand && !key(name).includes(key(s.brand)) ? `From ${s.brand}.` : undefined,
     price && !url ? `Yours for ${price}.` : undefined,
     `${name}, available now.`,
-    "See every detail at the link.",
+    "New in the shop.",
   ];
   for (const f of fillers) if (lines.length < CAPTION_LINES.min) add(f);
   const callToAction = url

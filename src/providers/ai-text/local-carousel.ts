@@ -11,7 +11,7 @@
  */
 import { type Feature, type ProductFacts, productFacts } from "./product-facts.ts";
 import { BODY_MAX, HEADLINE_WORDS } from "./phrases.ts";
-import { capitalise, key, period } from "./sentences.ts";
+import { capitalise, key, period, sentences } from "./sentences.ts";
 import type { CarouselCopyRequest, SlideCopy } from "./types.ts";
 
 /** Headlines for a feature slide whose sentence gives none, and for the reworded variant. */
@@ -170,12 +170,12 @@ function write(c: Ctx, role: string, n: number, feature: Feature | undefined): S
   }
 }
 
-/** Composes the copy of every slide of `req` (see the module comment). */
-export function localCarouselCopy(req: CarouselCopyRequest): SlideCopy[] {
+/** The writer's context for `req`. */
+function context(req: CarouselCopyRequest): Ctx {
   const facts = productFacts(req.subject);
   const name = facts.shortName;
   const branded = facts.brand && !key(name).includes(key(facts.brand)) ? `${name} by ${facts.brand}` : name;
-  const ctx: Ctx = {
+  return {
     facts,
     name,
     title: words(branded) <= HEADLINE_WORDS.max ? branded : name,
@@ -184,6 +184,33 @@ export function localCarouselCopy(req: CarouselCopyRequest): SlideCopy[] {
     variant: req.variant ?? 0,
     headlines: new Set(),
   };
+}
+
+/** Roles whose body is a template filled with the product's name, price or link (no fact of its own). */
+const TEMPLATE_ROLES = ["hook", "question", "closeup", "gift", "price", "comment", "save", "share", "cta"];
+
+/**
+ * Comparison keys (sentences.ts `key`) of every template sentence this writer can put in a body for
+ * `subject`, in either variant: what a caption built from the slides leaves out (local-caption.ts).
+ */
+export function templateSentences(subject: CarouselCopyRequest["subject"], productUrl?: string): Set<string> {
+  const out = new Set<string>();
+  for (const variant of [0, 1]) {
+    const ctx = context({ subject, productUrl, slides: [], variant });
+    const lone: Feature = { headline: "x", body: "", sentence: "" };
+    const copies = [
+      ...TEMPLATE_ROLES.flatMap((role) => CLOSEUPS.map((_c, n) => write(ctx, role, n, undefined))),
+      write(ctx, "feature", 0, lone),
+    ];
+    for (const c of copies) for (const s of sentences(c.body)) out.add(key(s));
+  }
+  return out;
+}
+
+/** Composes the copy of every slide of `req` (see the module comment). */
+export function localCarouselCopy(req: CarouselCopyRequest): SlideCopy[] {
+  const ctx = context(req);
+  const facts = ctx.facts;
   const seen = new Map<string, number>();
   const next = (role: string) => {
     const n = seen.get(role) ?? 0;

@@ -3,7 +3,7 @@
  * as text, keywords, and hashtags built from the product's own fields. Deterministic, offline.
  */
 import { uniqueHashtags } from "./caption-format.ts";
-import { numeric, words } from "./sentences.ts";
+import { numeric, sentences, words } from "./sentences.ts";
 import type { TextSubject, Tone } from "./types.ts";
 
 /** Hook lines per tone; `{name}` is the product's name. */
@@ -55,7 +55,7 @@ export const LINK_CALLS: Record<Tone, string> = {
 
 /** Words too common to be a keyword or a hashtag. */
 export const STOP = new Set(
-  "about above after again also and any are because been before being both but can could does doing down each few for from further had has have having here how into its itself just more most much must not now off once only other our out over own same should some such than that the their them then there these they this those through too under until very was were what when where which while who why will with would you your".split(
+  "about above across after again also always and another any are around because been before being both but can could does doing down each enough every few for from further had has have having here how into its itself just more most much must never not now off once only other our out over own really same should simply some such than that the their them then there these they this those through too under until very was were what when where which while who why will with within without would you your".split(
     " ",
   ),
 );
@@ -90,16 +90,22 @@ export function category(s: TextSubject): string | undefined {
 
 /**
  * 3 to 8 hashtags about the product, most specific first: its name as one word, brand, tags, kind, then the
- * description's most frequent keywords (6+ letters). Generic shop tags fill up to 3 only when the product
- * gives fewer.
+ * description's keywords of 6+ letters that it repeats. Only when that gives fewer than 3: keywords of its
+ * first sentence, then generic shop tags.
  */
 export function productHashtags(s: TextSubject): string[] {
   const counts = new Map<string, number>();
-  for (const w of keywords(`${s.description ?? ""} ${s.brief ?? ""}`.replace(/-/g, ""))) {
-    if (w.length >= 6) counts.set(w, (counts.get(w) ?? 0) + 1);
+  for (const w of words(`${s.description ?? ""} ${s.brief ?? ""}`.replace(/-/g, ""))) {
+    const l = w.toLowerCase();
+    if (l.length >= 6 && !numeric(l) && !STOP.has(l)) counts.set(l, (counts.get(l) ?? 0) + 1);
   }
-  const frequent = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([w]) => w);
+  const repeated = [...counts.entries()]
+    .filter(([, n]) => n >= 2)
+    .sort((a, b) => b[1] - a[1])
+    .map(([w]) => w);
   const name = words(s.name ?? "").join("");
-  const tags = uniqueHashtags([name, s.brand ?? "", ...(s.tags ?? []), category(s) ?? "", ...frequent]);
-  return tags.length >= 3 ? tags : uniqueHashtags([...tags, "#newarrival", "#shopsmall", "#musthave"]);
+  const tags = uniqueHashtags([name, s.brand ?? "", ...(s.tags ?? []), category(s) ?? "", ...repeated]);
+  if (tags.length >= 3) return tags;
+  const lead = keywords(sentences(s.description)[0]?.replace(/-/g, "")).filter((w) => w.length >= 6);
+  return uniqueHashtags([...tags, ...lead, "#newarrival", "#shopsmall", "#musthave"]);
 }

@@ -183,17 +183,17 @@ export function isHeadline(s: string): boolean {
 }
 
 /**
- * `sentence` bounded to BODY_MAX characters: whole when it fits, else cut after its last clause mark that
- * leaves at least four words; undefined when there is none.
+ * `sentence` bounded to `max` characters (default BODY_MAX): whole when it fits, else cut after its last
+ * clause mark that leaves at least four words; undefined when there is none.
  */
-export function boundedSentence(sentence: string): string | undefined {
+export function boundedSentence(sentence: string, max: number = BODY_MAX): string | undefined {
   const s = period(squash(sentence));
-  if (s.length <= BODY_MAX) return s;
+  if (s.length <= max) return s;
   const ws = wordsOf(s);
   for (let k = ws.length - 1; k >= 4; k--) {
     if (!ws[k - 1]!.mark || DANGLING.has(ws[k - 1]!.bare)) continue;
     const cut = period(join(ws, 0, k));
-    if (cut.length <= BODY_MAX && balanced(cut)) return cut;
+    if (cut.length <= max && balanced(cut)) return cut;
   }
   return undefined;
 }
