@@ -204,7 +204,7 @@ test("the issue's bottle reads as a marketer would write it", () => {
     "feature: The leak-proof cap locks with a quarter turn / It rides in a bag without spills.",
     "feature: The powder coat grips in wet hands / Survives drops on rock.",
     "price: Yours for $39.00 / Everything you just saw, in one Summit Bottle.",
-    "cta: Get Summit Bottle today / Order yours at summitgear.example.",
+    "cta: Get Summit Bottle today / Your new bottle, one tap away.",
   ]);
   const all = buildOutline(BOTTLE, "bold-minimal", "portrait", 10).slides.map(
     (s) => `${s.headline} ${s.body}`,

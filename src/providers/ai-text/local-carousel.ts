@@ -163,9 +163,13 @@ function write(c: Ctx, role: string, n: number, feature: Feature | undefined): S
       const offer = facts.price && !pricedElsewhere ? ` for ${facts.price}` : "";
       const named = words(name) <= 4 ? `Get ${name} today` : undefined;
       const headline = alt ? (named ? "Get yours today" : "Order yours now") : (named ?? "Get yours today");
-      if (c.url)
-        return { headline, body: alt ? `Find ${name} at ${c.url}.` : `Order yours${offer} at ${c.url}.` };
-      return { headline, body: alt ? `Order ${name}${offer} now.` : `Tap the link to order yours${offer}.` };
+      // The slide's button already shows the link ("Shop at {host}"): the first wording does not repeat it.
+      if (!alt)
+        return {
+          headline,
+          body: `${facts.kind ? `Your new ${facts.kind}` : "Yours"}${offer}, one tap away.`,
+        };
+      return { headline, body: c.url ? `Find ${name} at ${c.url}.` : `Order ${name}${offer} now.` };
     }
   }
 }
