@@ -6,20 +6,25 @@
  * (#billing). Session required; every value is escaped (src/web/html.ts). Tables stack into label/value
  * lines below 40rem so the page reads on a 375 px phone without horizontal scrolling.
  */
-import { type Request, type Response, Router } from "express";
+import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { listConnections } from "../domain/account/connections.ts";
 import { accountOverview } from "../domain/account/overview.ts";
 import { PRICES } from "../domain/account/prices.ts";
 import type { Quota } from "../domain/account/quotas.ts";
+import { setUserTimeZone, timeZones, userTimeZone } from "../domain/account/time-zone.ts";
+import { ToolError } from "../errors.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
 import { isScope, SCOPES } from "../scopes.ts";
-import { html, page, type RawHtml } from "./html.ts";
+import { ACCOUNT_STATUS_WORDS, networkLabel, statusBadge } from "./badges.ts";
+import { html, page, type RawHtml, stackTable } from "./html.ts";
 import { pageHeaders } from "./security.ts";
-import { type BrowserSession, requireSession } from "./session.ts";
+import { type BrowserSession, requireCsrf, requireSession } from "./session.ts";
 import { SETTINGS_PATH } from "./settings.ts";
 
 export const ACCOUNT_SETTINGS_PATH = "/settings";
+/** POST (session + CSRF): sets the user's time zone (`time_zone`, an IANA name), then 303 to /settings. */
+export const TIME_ZONE_PATH = "/settings/time-zone";
 
 /** The sections of the page, in order: anchor id and heading. */
 export const SETTINGS_SECTIONS = [
@@ -36,17 +41,16 @@ const ownedLine = (q: Quota) =>
     ? `You own ${q.used} workspace${q.used === 1 ? "" : "s"}; your plan allows any number.`
     : `You own ${q.used} of the ${q.allowed} workspace${q.allowed === 1 ? "" : "s"} your plan allows.`;
 
-/** A table that stacks into "label: value" lines on narrow screens (class `stack`, `data-label`). */
-function stackTable(headers: string[], rows: RawHtml[][]): RawHtml {
-  return html`<table class="stack"><thead><tr>${headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows.map(
-    (cells) => html`<tr>${cells.map((c, i) => html`<td data-label="${headers[i] ?? ""}">${c}</td>`)}</tr>`,
-  )}</tbody></table>`;
-}
-
-async function renderSettings(ctx: AppContext, session: BrowserSession): Promise<string> {
-  const [overview, connections] = await Promise.all([
+async function renderSettings(
+  ctx: AppContext,
+  session: BrowserSession,
+  notice?: string,
+  tone: "ok" | "error" = "ok",
+): Promise<string> {
+  const [overview, connections, zone] = await Promise.all([
     accountOverview(ctx.db, session.userId),
     listConnections(ctx.db, session.userId, ctx.clock.now()),
+    userTimeZone(ctx.db, session.userId),
   ]);
   const section = (id: (typeof SETTINGS_SECTIONS)[number][0], body: RawHtml) => {
     const title = SETTINGS_SECTIONS.find(([s]) => s === id)![1];
@@ -57,7 +61,14 @@ async function renderSettings(ctx: AppContext, session: BrowserSession): Promise
   )}</nav>`;
 
   const account = html`<p>Signed in as <strong>${overview.email}</strong>.</p>
-<p>Plan: <strong>${overview.plan}</strong>. <a href="/logout">Sign out</a></p>`;
+<p>Plan: <strong>${overview.plan}</strong>. <a href="/logout">Sign out</a></p>
+<form method="post" action="${TIME_ZONE_PATH}" id="time-zone" class="filters">
+<input type="hidden" name="csrf_token" value="${session.csrfToken}">
+<label>Time zone (pages show times in it) <select name="time_zone">${timeZones().map(
+    (z) => html`<option value="${z}"${z === zone ? html` selected` : ""}>${z}</option>`,
+  )}</select></label>
+<button type="submit">Save time zone</button>
+</form>`;
 
   const workspaces = html`${stackTable(
     ["Workspace", "Your role", "Social accounts"],
@@ -79,7 +90,7 @@ async function renderSettings(ctx: AppContext, session: BrowserSession): Promise
               .map((s) => SCOPES[s])
               .join("; ")}`,
             html`${c.connected ? day(c.last_used_at) : "not finished connecting"}`,
-            html`<form method="post" action="${SETTINGS_PATH}/connections/${c.id}/revoke"><input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit">Revoke</button></form>`,
+            html`<form method="post" action="${SETTINGS_PATH}/connections/${c.id}/revoke" class="inline"><input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit" class="secondary">Revoke</button></form>`,
           ]),
         );
   const connected = html`${apps}
@@ -93,9 +104,9 @@ async function renderSettings(ctx: AppContext, session: BrowserSession): Promise
           : stackTable(
               ["Network", "Account", "Status"],
               w.socialAccounts.map((a) => [
-                html`${a.network}`,
+                networkLabel(a.network),
                 html`${a.display_name}${a.handle ? html` <span class="muted">@${a.handle}</span>` : ""}`,
-                html`${a.status}`,
+                statusBadge(ACCOUNT_STATUS_WORDS, a.status),
               ]),
             )
       }`,
@@ -116,25 +127,47 @@ ${stackTable(
   return page(
     "Settings",
     html`<h1>Settings</h1>
+${notice ? html`<p class="${tone}" role="status">${notice}</p>` : ""}
 ${nav}
 ${section("account", account)}
 ${section("workspaces", workspaces)}
 ${section("connected-apps", connected)}
 ${section("social-accounts", social)}
 ${section("billing", billing)}`,
+    { current: ACCOUNT_SETTINGS_PATH },
   );
 }
 
-/** The router of `GET /settings`. */
+/** The router of `GET /settings` and `POST /settings/time-zone`. */
 export function accountSettingsRoutes(ctx: AppContext): Router {
   const router = Router();
-  router.get(
-    ACCOUNT_SETTINGS_PATH,
+  const guard = [
     pageHeaders(ctx),
     rateLimit(ctx, "settings", ctx.config.limits.browser),
     requireSession(ctx),
-    async (_req: Request, res: Response) => {
-      res.type("html").send(await renderSettings(ctx, res.locals.session as BrowserSession));
+  ];
+  router.get(ACCOUNT_SETTINGS_PATH, ...guard, async (req: Request, res: Response) => {
+    const notice = req.query.saved === "time_zone" ? "Time zone saved." : undefined;
+    res.type("html").send(await renderSettings(ctx, res.locals.session as BrowserSession, notice));
+  });
+  router.post(
+    TIME_ZONE_PATH,
+    ...guard,
+    express.urlencoded({ extended: false, limit: "2kb", parameterLimit: 5 }),
+    requireCsrf(),
+    async (req: Request, res: Response) => {
+      const s = res.locals.session as BrowserSession;
+      try {
+        await setUserTimeZone(ctx.db, s.userId, (req.body as Record<string, unknown>).time_zone);
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        res
+          .status(400)
+          .type("html")
+          .send(await renderSettings(ctx, s, "Choose a time zone from the list.", "error"));
+        return;
+      }
+      res.redirect(303, `${ACCOUNT_SETTINGS_PATH}?saved=time_zone#account`);
     },
   );
   return router;

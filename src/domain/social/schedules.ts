@@ -1,7 +1,8 @@
 /**
  * Schedules (service spec 2.7, 3.1 rule 2): an existing post, an explicit future timestamp and owned
  * destinations; approval creates the schedule and one pending delivery per account. Due schedules are
- * published by `publishDueSchedules` (called by the scheduler). No tool cancels or reschedules (spec 1.9).
+ * published by `publishDueSchedules` (called by the scheduler). No tool cancels or reschedules (spec 1.9): the
+ * owner cancels a pending schedule in the browser (`cancelSchedule`, the posts page).
  */
 import { isUuid } from "../../ids.ts";
 import type { AppContext } from "../../context.ts";
@@ -168,4 +169,61 @@ export async function publishDueSchedules(app: AppContext, limit = 100): Promise
     await advanceDeliveries(app, ids, { budgetSeconds: 5 });
   }
   return claimed.length;
+}
+
+/** Why a schedule the owner canceled did not publish (the schedule's `status_reason`, each delivery's reason). */
+export const CANCELED_BY_OWNER =
+  "canceled by you on the posts page before it was published; nothing was sent to the network";
+
+/**
+ * Cancels one of the owner's pending schedules: the browser path of the posts page (session + CSRF); no tool
+ * can (service spec 1.9). The schedule goes `scheduled` -> `canceled` with its reason, and each of its
+ * deliveries that has not started (`pending`, no step begun) -> `failed` with the same reason, in one
+ * transaction; nothing reaches a network. The conditional update makes it safe against the scheduler
+ * starting the schedule at the same moment: exactly one of them wins. The post's status follows its other
+ * deliveries; a post with none left goes back to `approved` (a carousel) or `draft`.
+ * @returns the schedule id and how many deliveries were canceled.
+ * @throws ToolError not_found for a schedule that is not the owner's; validation_failed when the schedule is
+ *   no longer pending (publishing, published, failed or already canceled).
+ */
+export async function cancelSchedule(
+  db: Knex,
+  owner: Owner,
+  scheduleId: string,
+  now: Date,
+): Promise<{ schedule_id: string; canceled_deliveries: number }> {
+  if (!isUuid(scheduleId)) throw notFound("schedule");
+  return db.transaction(async (trx) => {
+    const [schedule] = await trx("schedules")
+      .where(ownedBy(owner))
+      .where({ id: scheduleId, status: "scheduled" })
+      .update({ status: "canceled", status_reason: CANCELED_BY_OWNER, updated_at: now })
+      .returning(["id", "post_id"]);
+    if (!schedule) {
+      const row = await trx("schedules").where(ownedBy(owner)).where({ id: scheduleId }).first("status");
+      if (!row) throw notFound("schedule");
+      throw new ToolError(
+        "validation_failed",
+        `the schedule is ${row.status}, not pending; only a schedule that has not started can be canceled`,
+      );
+    }
+    const canceled = await trx("deliveries")
+      .where({ schedule_id: schedule.id, status: "pending" })
+      .whereNull("step_started_at")
+      .update({ status: "failed", error: CANCELED_BY_OWNER, next_attempt_at: null, updated_at: now });
+    const left = await trx("deliveries as d")
+      .leftJoin("schedules as s", "s.id", "d.schedule_id")
+      .where("d.post_id", schedule.post_id)
+      .where((q) => q.whereNull("s.status").orWhereNot("s.status", "canceled"))
+      .first(trx.raw("count(*)::int as n"));
+    if (Number(left?.n ?? 0) > 0) await refreshPostStatus(trx, schedule.post_id, now);
+    else
+      await trx("posts")
+        .where({ id: schedule.post_id })
+        .update({
+          status: trx.raw("case when type = 'carousel' then 'approved' else 'draft' end"),
+          updated_at: now,
+        });
+    return { schedule_id: schedule.id as string, canceled_deliveries: canceled };
+  });
 }
