@@ -89,7 +89,9 @@ async function renderSettings(
               .filter(isScope)
               .map((s) => SCOPES[s])
               .join("; ")}`,
-            html`${c.connected ? day(c.last_used_at) : "not finished connecting"}`,
+            c.connected
+              ? html`<span class="nowrap">${day(c.last_used_at)}</span>`
+              : html`not finished connecting`,
             html`<form method="post" action="${SETTINGS_PATH}/connections/${c.id}/revoke" class="inline"><input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit" class="secondary">Revoke</button></form>`,
           ]),
         );

@@ -228,16 +228,23 @@ const STATE_WORDS: Record<string, string> = {
   needs_review: "Waiting for review",
 };
 
-/** The delivery after Publish; refreshes itself every 3 seconds while the delivery is on its way. */
+/**
+ * The delivery after Publish. While the delivery is on its way the page's script (./review-script.ts)
+ * fetches the page every 3 seconds and replaces the `#delivery-live` region (announced politely to screen
+ * readers); nothing reloads the page (no timed refresh, WCAG 2.2.1).
+ */
 export function renderStatus(model: { workspaceId: string; delivery: DeliveryView }): string {
   const d = model.delivery;
   const active = !["published", "failed", "needs_review"].includes(d.status);
   const body = html`<h1>Sent to TikTok</h1>
 <p>Processing can take a few minutes before the post appears on the TikTok profile.</p>
+<div id="delivery-live" aria-live="polite" data-active="${active ? "true" : "false"}">
 <p>State: <strong id="delivery-state" data-state="${d.status}" class="badge" data-tone="${d.status === "published" ? "ok" : d.status === "failed" ? "bad" : "wait"}">${STATE_WORDS[d.status] ?? d.status}</strong> <span class="muted">(${d.status})</span></p>
 ${d.post_url ? html`<p>Post: <a id="post-url" href="${d.post_url}" rel="noopener noreferrer">${d.post_url}</a></p>` : ""}
 ${d.reason && d.status !== "published" ? html`<p class="${d.status === "failed" ? "error" : "muted"}" id="reason">${d.reason}</p>` : ""}
-<p><a href="/review?${q(model.workspaceId)}">Back to the posts waiting for TikTok</a></p>`;
-  const html_ = page("Sent to TikTok", body, { current: "/review" });
-  return active ? html_.replace("<head>", '<head><meta http-equiv="refresh" content="3">') : html_;
+${active ? html`<noscript><p>Reload this page to see the latest state.</p></noscript>` : ""}
+</div>
+<p><a href="/review?${q(model.workspaceId)}">Back to the posts waiting for TikTok</a></p>
+<script src="/review/review.js"></script>`;
+  return page("Sent to TikTok", body, { current: "/review" });
 }

@@ -165,7 +165,10 @@ test("times are shown in the owner's time zone, and the week view holds the sche
   let { $ } = await get("/posts?week=2030-06-05");
   const heading = $(`.schedule[data-schedule-id="${schedule.schedule_id}"] h4`).text();
   assert.match(heading, /Mon, 3 Jun 2030, 09:30 CEST/);
-  assert.equal($(`.schedule[data-schedule-id="${schedule.schedule_id}"] time`).attr("datetime"), `${at.slice(0, 19)}.000Z`);
+  assert.equal(
+    $(`.schedule[data-schedule-id="${schedule.schedule_id}"] time`).attr("datetime"),
+    `${at.slice(0, 19)}.000Z`,
+  );
   const monday = $('ol.week > li[data-date="2030-06-03"]');
   assert.equal(monday.find(`li[data-schedule-id="${schedule.schedule_id}"] strong`).text(), "09:30");
   assert.equal($("ol.week > li").length, 7);
@@ -173,7 +176,10 @@ test("times are shown in the owner's time zone, and the week view holds the sche
 
   await setUserTimeZone(db, alice.user_id, "America/New_York");
   ({ $ } = await get("/posts?week=2030-06-03"));
-  assert.match($(`.schedule[data-schedule-id="${schedule.schedule_id}"] h4`).text(), /Mon, 3 Jun 2030, 03:30 GMT-4/);
+  assert.match(
+    $(`.schedule[data-schedule-id="${schedule.schedule_id}"] h4`).text(),
+    /Mon, 3 Jun 2030, 03:30 GMT-4/,
+  );
   assert.match($("main > p.muted").first().text(), /Times are in America\/New_York/);
   await setUserTimeZone(db, alice.user_id, "UTC");
 });
@@ -194,22 +200,27 @@ test("another user's schedule is not found: no confirmation page, and a post cha
   assert.equal(other.status, 404);
   assert.equal((await db("schedules").where({ id: malloryLater.schedule_id }).first()).status, "scheduled");
   assert.deepEqual(
-    (await db("deliveries").where({ schedule_id: malloryLater.schedule_id }).select("status")).map((d) => d.status),
+    (await db("deliveries").where({ schedule_id: malloryLater.schedule_id }).select("status")).map(
+      (d) => d.status,
+    ),
     ["pending"],
   );
 });
 
 test("canceling needs the session's CSRF token; then the schedule and its deliveries are canceled", async () => {
-  const confirm = await get(`/posts/schedules/${schedule.schedule_id}/cancel?workspace_id=${alice.workspace_id}`);
+  const confirm = await get(
+    `/posts/schedules/${schedule.schedule_id}/cancel?workspace_id=${alice.workspace_id}`,
+  );
   assert.equal(confirm.res.status, 200);
   assert.match(confirm.$("h1").text(), /Cancel this schedule\?/);
   const form = confirm.$(`form[action="/posts/schedules/${schedule.schedule_id}/cancel"]`);
   assert.equal(form.find('input[name="csrf_token"]').attr("value"), aliceSession.csrf);
 
-  for (const fields of [
+  const withoutToken: Array<Record<string, string>> = [
     { workspace_id: alice.workspace_id },
     { csrf_token: "forged", workspace_id: alice.workspace_id },
-  ]) {
+  ];
+  for (const fields of withoutToken) {
     const refused = await postCancel(schedule.schedule_id, fields);
     assert.equal(refused.status, 403);
   }
@@ -235,7 +246,9 @@ test("canceling needs the session's CSRF token; then the schedule and its delive
   const row = await db("schedules").where({ id: schedule.schedule_id }).first();
   assert.equal(row.status, "canceled");
   assert.equal(row.status_reason, CANCELED_BY_OWNER);
-  const deliveries = await db("deliveries").where({ schedule_id: schedule.schedule_id }).select("status", "error");
+  const deliveries = await db("deliveries")
+    .where({ schedule_id: schedule.schedule_id })
+    .select("status", "error");
   assert.deepEqual(
     deliveries.map((d) => [d.status, d.error]),
     [
@@ -278,5 +291,8 @@ test("a schedule that has started cannot be canceled; its deliveries are left to
   });
   assert.equal(res.status, 409);
   assert.equal((await db("schedules").where({ id: started.schedule_id }).first()).status, "publishing");
-  assert.equal((await db("deliveries").where({ schedule_id: started.schedule_id }).first()).status, "pending");
+  assert.equal(
+    (await db("deliveries").where({ schedule_id: started.schedule_id }).first()).status,
+    "pending",
+  );
 });
