@@ -45,8 +45,8 @@ import { REVIEW_SCRIPT } from "./review-script.ts";
 import { cspHeader, pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 
-/** The page CSP: the shared one (./security.ts) plus this origin's script (./review-script.ts). */
-const REVIEW_CSP = `${cspHeader()}; script-src 'self'`;
+/** The page CSP: the shared one (./security.ts) plus this origin's script (./review-script.ts), which fetches the status page. */
+const REVIEW_CSP = `${cspHeader()}; script-src 'self'; connect-src 'self'`;
 
 async function ownerFor(ctx: AppContext, userId: string, asked: unknown): Promise<Owner | undefined> {
   const rows: Array<{ id: string }> = await ctx

@@ -237,7 +237,7 @@ test("the approval page's buttons are reached by keyboard, named, and show their
       await page.keyboard.press("Tab");
       const focused = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
-        if (!el || el.tagName !== "BUTTON") return undefined;
+        if (el?.tagName !== "BUTTON") return undefined;
         const style = getComputedStyle(el);
         return {
           name: el.textContent?.trim() ?? "",
