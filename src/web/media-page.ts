@@ -39,7 +39,7 @@ function row(m: MediaAsset, workspaceId: string): StackRow {
     preview,
     html`<a href="${href}">${m.title ?? m.kind}</a>`,
     html`${m.kind} <span class="muted">(${m.mime_type})</span>`,
-    html`${byteSize(m.bytes)}`,
+    html`<span class="nowrap">${byteSize(m.bytes)}</span>`,
     html`${size}`,
     html`${duration}`,
     html`${m.labels.join(", ")}`,
