@@ -24,6 +24,7 @@ import { chromium, type Page } from "playwright-core";
 import sharp from "sharp";
 import { boot } from "../src/bootstrap.ts";
 import { runDemo } from "../src/cli/demo.ts";
+import { postgresAnswers } from "../src/db/embedded.ts";
 import { callbackUrl } from "../src/domain/social/connect.ts";
 import { startServer } from "../src/server.ts";
 
@@ -35,22 +36,10 @@ const SIZES = [
 /** Full-page screenshots are cut at this height, pixels. */
 const MAX_HEIGHT = 2400;
 
-async function answers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 /** A fresh database on an existing server (dropped by the returned function), or undefined for embedded. */
 async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
   const admin = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  if (!(await answers(admin))) return undefined;
+  if (!(await postgresAnswers(admin))) return undefined;
   const name = `smcp_screenshots_${process.pid}`;
   const run = async (sql: string) => {
     const c = new pg.Client({ connectionString: admin });

@@ -100,6 +100,23 @@ export function page(title: string, body: RawHtml | string, options: { current?:
   });
 }
 
+/**
+ * The page of one thing that went wrong: `title` as the heading, `message` as an alert, a link `back`.
+ * Every value is escaped.
+ */
+export function problemPage(
+  title: string,
+  message: string,
+  back: { href: string; label: string },
+  current?: SitePath,
+): string {
+  return page(
+    title,
+    html`<div class="centered"><h1>${title}</h1><p class="error" role="alert">${message}</p><p><a href="${back.href}">${back.label}</a></p></div>`,
+    current ? { current } : {},
+  );
+}
+
 /** A table row of `stackTable`: its cells, and optional `data-*` or `id` attributes of the `<tr>`. */
 export type StackRow = RawHtml[] | { cells: RawHtml[]; attrs: Record<string, string> };
 

@@ -88,6 +88,7 @@ function deliveryRows(
     deliveries.map((d) => {
       const waiting = schedule?.status === "scheduled" && d.status === "pending";
       const time = d.published_at ?? (waiting ? null : d.updated_at);
+      const at = time ? new Date(time) : undefined;
       const advice = deliveryAdvice(d, schedule);
       return {
         attrs: { "data-delivery-id": d.delivery_id, "data-network": d.network, "data-status": d.status },
@@ -97,8 +98,8 @@ function deliveryRows(
           waiting
             ? statusBadge(SCHEDULE_STATUS_WORDS, "scheduled")
             : statusBadge(DELIVERY_STATUS_WORDS, d.status),
-          time
-            ? html`${d.published_at ? "Published " : "Updated "}${zonedTime(time, zone)}`
+          at
+            ? html`${d.published_at ? "Published " : "Updated "}${zonedTime(at, zone)}`
             : html`<span class="muted">At the scheduled time</span>`,
           d.post_url
             ? html`<a href="${d.post_url}" rel="noopener noreferrer" class="post-url">View post<span class="visually-hidden"> on ${NETWORK_RULES[d.network]?.label ?? d.network}</span></a>`

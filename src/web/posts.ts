@@ -19,7 +19,7 @@ import { cancelSchedule } from "../domain/social/schedules.ts";
 import { ToolError } from "../errors.ts";
 import { isNetwork } from "../providers/social/types.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
-import { html, page } from "./html.ts";
+import { problemPage } from "./html.ts";
 import { pickWorkspace } from "./media.ts";
 import { POSTS_PATH, renderCancelPage, renderPostsPage } from "./posts-page.ts";
 import { pageHeaders } from "./security.ts";
@@ -28,17 +28,11 @@ import { zonedWeek } from "./time.ts";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 
-function problemPage(res: Response, status: number, title: string, message: string, back: string): void {
+function problem(res: Response, status: number, title: string, message: string, back: string): void {
   res
     .status(status)
     .type("html")
-    .send(
-      page(
-        title,
-        html`<div class="centered"><h1>${title}</h1><p class="error" role="alert">${message}</p><p><a href="${back}">Back to Posts</a></p></div>`,
-        { current: POSTS_PATH },
-      ),
-    );
+    .send(problemPage(title, message, { href: back, label: "Back to Posts" }, POSTS_PATH));
 }
 
 /** The router of /posts. */
@@ -56,7 +50,7 @@ export function postsRoutes(ctx: AppContext): Router {
     const s = res.locals.session as BrowserSession;
     const { all, current } = await pickWorkspace(ctx, s.userId, asked);
     if (!current) {
-      problemPage(res, 404, "Not found", "No such workspace.", POSTS_PATH);
+      problem(res, 404, "Not found", "No such workspace.", POSTS_PATH);
       return undefined;
     }
     return { session: s, all, current, owner: { userId: s.userId, workspaceId: current.id } };
@@ -74,7 +68,7 @@ export function postsRoutes(ctx: AppContext): Router {
       list = await listPostActivity(ctx.db, o.owner, { status, network, cursor: str(req.query.cursor) });
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      return problemPage(res, 400, "Bad request", "This page link is not valid any more.", POSTS_PATH);
+      return problem(res, 400, "Bad request", "This page link is not valid any more.", POSTS_PATH);
     }
     const entries = await schedulesBetween(ctx.db, o.owner, week.days[0]!.start, week.days[6]!.end);
     const notice =
@@ -100,9 +94,9 @@ export function postsRoutes(ctx: AppContext): Router {
     const o = await ownerOf(res, req.query.workspace_id);
     if (!o) return;
     const found = await scheduleActivity(ctx.db, o.owner, String(req.params.id));
-    if (!found) return problemPage(res, 404, "Not found", "No such schedule.", POSTS_PATH);
+    if (!found) return problem(res, 404, "Not found", "No such schedule.", POSTS_PATH);
     if (found.schedule.status !== "scheduled")
-      return problemPage(
+      return problem(
         res,
         409,
         "Cannot cancel",
@@ -127,9 +121,9 @@ export function postsRoutes(ctx: AppContext): Router {
       await cancelSchedule(ctx.db, o.owner, String(req.params.id), ctx.clock.now());
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      if (err.code === "not_found") return problemPage(res, 404, "Not found", "No such schedule.", back);
+      if (err.code === "not_found") return problem(res, 404, "Not found", "No such schedule.", back);
       const why = `${err.message.charAt(0).toUpperCase()}${err.message.slice(1)}.`;
-      return problemPage(res, 409, "Cannot cancel", why, back);
+      return problem(res, 409, "Cannot cancel", why, back);
     }
     ctx.log.info({ schedule_id: req.params.id }, "schedule canceled in the browser");
     res.redirect(303, `${back}&canceled=1`);

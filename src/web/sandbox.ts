@@ -20,7 +20,7 @@ import { NETWORK_RULES } from "../providers/social/rules.ts";
 import { mintSandboxCode } from "../providers/social/sandbox/sandbox.ts";
 import { isNetwork, type Network } from "../providers/social/types.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
-import { html, page } from "./html.ts";
+import { html, page, problemPage } from "./html.ts";
 import { cspHeader, pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 
@@ -32,12 +32,7 @@ function refuse(res: Response, status: number, message: string) {
   res
     .status(status)
     .type("html")
-    .send(
-      page(
-        "Sandbox",
-        html`<div class="centered"><h1>Sandbox</h1><p class="error" role="alert">${message}</p><p><a href="/settings/social">Social accounts</a></p></div>`,
-      ),
-    );
+    .send(problemPage("Sandbox", message, { href: "/settings/social", label: "Social accounts" }));
 }
 
 /** The sandbox router. */

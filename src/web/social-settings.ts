@@ -33,7 +33,7 @@ import { NETWORK_RULES } from "../providers/social/rules.ts";
 import { isNetwork, NETWORKS, type Network } from "../providers/social/types.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
 import { ACCOUNT_STATUS_WORDS, networkLabel, statusBadge } from "./badges.ts";
-import { html, page, type RawHtml, stackTable } from "./html.ts";
+import { html, page, problemPage, type RawHtml, stackTable } from "./html.ts";
 import { pickWorkspace } from "./media.ts";
 import { cspHeader, pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
@@ -92,10 +92,7 @@ function errorPage(
     .status(status)
     .type("html")
     .send(
-      page(
-        title,
-        html`<div class="centered"><h1>${title}</h1><p class="error" role="alert">${message}</p><p><a href="${back}">Back to Social accounts</a></p></div>`,
-      ),
+      problemPage(title, message, { href: back, label: "Back to Social accounts" }, SOCIAL_SETTINGS_PATH),
     );
 }
 

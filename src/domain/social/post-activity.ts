@@ -10,23 +10,15 @@ import type { Network } from "../../providers/social/types.ts";
 import type { PostStatus } from "../content/posts.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
 import { type Owner, ownedBy } from "../owner.ts";
-import type { DeliveryStatus } from "./deliveries.ts";
+import { type DeliveryView, deliveriesQuery, deliveryView } from "./deliveries.ts";
 import { postLabel } from "./publish.ts";
 import type { ScheduleStatus } from "./schedules.ts";
 
-/** One delivery of a post to one account. */
-export interface ActivityDelivery {
-  delivery_id: string;
-  schedule_id: string | null;
-  network: Network;
+/** One delivery of a post to one account (the delivery's view, with the account's safe columns). */
+export interface ActivityDelivery extends DeliveryView {
   account: { id: string; display_name: string; handle: string | null; mode: string; status: string };
-  status: DeliveryStatus;
-  post_url: string | null;
-  /** Why it failed or waits (safe text written by the delivery engine); null when published. */
-  reason: string | null;
-  scheduled_for: Date | null;
-  published_at: Date | null;
-  updated_at: Date;
+  /** RFC 3339 time of the delivery's last change. */
+  updated_at: string;
 }
 
 /** One schedule of a post with its deliveries. */
@@ -128,9 +120,9 @@ export async function listPostActivity(
           scheduled_for: new Date(s.scheduled_for),
           status: s.status,
           status_reason: s.status_reason ?? null,
-          deliveries: mine.filter((d) => d.schedule_id === s.id).map(stripPost),
+          deliveries: mine.filter((d) => d.schedule_id === s.id),
         })),
-      deliveries: mine.filter((d) => d.schedule_id === null).map(stripPost),
+      deliveries: mine.filter((d) => d.schedule_id === null),
     };
   });
   return { items, next_cursor: page.next_cursor };
@@ -150,55 +142,23 @@ export async function scheduleActivity(
   return post && schedule ? { post, schedule } : undefined;
 }
 
-const stripPost = ({ post_id: _post, ...d }: ActivityDelivery & { post_id: string }): ActivityDelivery => d;
-
 /** The deliveries of `postIds` with their accounts' safe columns, by network then account name. */
-async function deliveriesOf(
-  db: Knex,
-  owner: Owner,
-  postIds: string[],
-): Promise<Array<ActivityDelivery & { post_id: string }>> {
+async function deliveriesOf(db: Knex, owner: Owner, postIds: string[]): Promise<ActivityDelivery[]> {
   if (postIds.length === 0) return [];
-  const rows: any[] = await db("deliveries as d")
-    .join("social_accounts as a", "a.id", "d.social_account_id")
-    .where(ownedBy(owner, "d"))
+  const rows: any[] = await deliveriesQuery(db, owner)
     .whereIn("d.post_id", postIds)
     .orderBy([{ column: "a.network" }, { column: "a.display_name" }, { column: "d.created_at" }])
-    .select(
-      "d.id",
-      "d.post_id",
-      "d.schedule_id",
-      "d.status",
-      "d.post_url",
-      "d.error",
-      "d.scheduled_for",
-      "d.published_at",
-      "d.updated_at",
-      "a.id as account_id",
-      "a.network",
-      "a.display_name",
-      "a.handle",
-      "a.mode",
-      "a.status as account_status",
-    );
+    .select("d.updated_at", "a.display_name", "a.handle", "a.mode", "a.status as account_status");
   return rows.map((r) => ({
-    delivery_id: r.id,
-    post_id: r.post_id,
-    schedule_id: r.schedule_id ?? null,
-    network: r.network,
+    ...deliveryView(r),
     account: {
-      id: r.account_id,
+      id: r.social_account_id,
       display_name: r.display_name,
       handle: r.handle ?? null,
       mode: r.mode,
       status: r.account_status,
     },
-    status: r.status,
-    post_url: r.post_url ?? null,
-    reason: r.status === "published" ? null : (r.error ?? null),
-    scheduled_for: r.scheduled_for ? new Date(r.scheduled_for) : null,
-    published_at: r.published_at ? new Date(r.published_at) : null,
-    updated_at: new Date(r.updated_at),
+    updated_at: new Date(r.updated_at).toISOString(),
   }));
 }
 
