@@ -6,7 +6,8 @@
  *   contrast, names of buttons and links, landmarks);
  * - at the phone size the document is no wider than the viewport, and every visible button is at least
  *   44 px tall;
- * - every status badge says its status in words (colour is never the only signal).
+ * - every status badge says its status in words (colour is never the only signal), and no page carries an
+ *   inline style (the CSP allows only this origin's stylesheets).
  * Then the keyboard: the approval page's Approve and Decline buttons are reached with Tab, named, and drawn
  * with a visible focus indicator.
  */
@@ -160,6 +161,7 @@ async function problems(page: Page, phone: boolean): Promise<string[]> {
           return r.width > 0 && r.height > 0 && r.height < 44 && getComputedStyle(el).visibility !== "hidden";
         })
         .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? "").trim().slice(0, 30)}"`),
+      inlineStyles: document.querySelectorAll("[style], style").length,
       silentBadges: Array.from(document.querySelectorAll(".badge"))
         .filter((el) => (el.textContent ?? "").trim() === "")
         .map((el) => el.outerHTML.slice(0, 80)),
@@ -169,6 +171,7 @@ async function problems(page: Page, phone: boolean): Promise<string[]> {
     out.push(`wider than the viewport: ${layout.scroll} > ${layout.client}`);
   if (phone && layout.shortButtons.length > 0)
     out.push(`buttons under 44 px: ${layout.shortButtons.join(", ")}`);
+  if (layout.inlineStyles > 0) out.push(`${layout.inlineStyles} inline style attributes or blocks`);
   if (layout.silentBadges.length > 0) out.push(`badges without words: ${layout.silentBadges.join(", ")}`);
   return out;
 }

@@ -12,7 +12,7 @@ import { createImagePost, createTextPost } from "../../src/domain/content/posts.
 import { createMediaAsset } from "../../src/domain/media/media.ts";
 import { connectSandboxAccounts } from "../../src/domain/social/connect.ts";
 import { publishPost } from "../../src/domain/social/publish.ts";
-import { CANCELED_BY_OWNER, schedulePost } from "../../src/domain/social/schedules.ts";
+import { CANCELED_BY_OWNER, cancelSchedule, schedulePost } from "../../src/domain/social/schedules.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { browserSession } from "../helpers/browser.ts";
 
@@ -295,4 +295,40 @@ test("a schedule that has started cannot be canceled; its deliveries are left to
     (await db("deliveries").where({ schedule_id: started.schedule_id }).first()).status,
     "pending",
   );
+});
+
+test("the time zone is chosen on /settings with the session's CSRF token; an unknown zone changes nothing", async () => {
+  const post = (fields: Record<string, string>) =>
+    fetch(`${app.url}/settings/time-zone`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: aliceSession.cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+  assert.equal((await post({ time_zone: "Asia/Tokyo" })).status, 403);
+  const bad = await post({ csrf_token: aliceSession.csrf, time_zone: "Mars/Olympus_Mons" });
+  assert.equal(bad.status, 400);
+  assert.match(await bad.text(), /Choose a time zone from the list/);
+  assert.equal((await db("users").where({ id: alice.user_id }).first()).time_zone, "UTC");
+  const ok = await post({ csrf_token: aliceSession.csrf, time_zone: "Asia/Tokyo" });
+  assert.equal(ok.status, 303);
+  assert.equal((await db("users").where({ id: alice.user_id }).first()).time_zone, "Asia/Tokyo");
+  const { $ } = await get("/settings");
+  assert.equal($('#time-zone select[name="time_zone"] option[selected]').attr("value"), "Asia/Tokyo");
+  await setUserTimeZone(db, alice.user_id, "UTC");
+});
+
+test("canceling one schedule of a post published elsewhere leaves the post published", async () => {
+  const post = await createTextPost(db, owner, { caption: "Twice", title: null, product_id: null });
+  await publishPost(app.ctx, owner, { post_id: post.post_id, social_account_ids: [linkedin] }, undefined);
+  const s = await schedulePost(
+    app.ctx,
+    owner,
+    { post_id: post.post_id, social_account_ids: [x], scheduled_for: at },
+    undefined,
+  );
+  const out = await cancelSchedule(db, owner, s.schedule_id, new Date());
+  assert.deepEqual(out, { schedule_id: s.schedule_id, canceled_deliveries: 1 });
+  assert.equal((await db("posts").where({ id: post.post_id }).first()).status, "published");
+  await assert.rejects(cancelSchedule(db, theirs, s.schedule_id, new Date()), { code: "not_found" });
 });
