@@ -6,25 +6,23 @@
  * (#billing). Session required; every value is escaped (src/web/html.ts). Tables stack into label/value
  * lines below 40rem so the page reads on a 375 px phone without horizontal scrolling.
  */
-import express, { type Request, type Response, Router } from "express";
+import { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { listConnections } from "../domain/account/connections.ts";
 import { accountOverview } from "../domain/account/overview.ts";
 import { PRICES } from "../domain/account/prices.ts";
 import type { Quota } from "../domain/account/quotas.ts";
-import { setUserTimeZone, timeZones, userTimeZone } from "../domain/account/time-zone.ts";
-import { ToolError } from "../errors.ts";
+import { userTimeZone } from "../domain/account/time-zone.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
 import { isScope, SCOPES } from "../scopes.ts";
 import { ACCOUNT_STATUS_WORDS, networkLabel, statusBadge } from "./badges.ts";
 import { html, page, type RawHtml, stackTable } from "./html.ts";
 import { pageHeaders } from "./security.ts";
-import { type BrowserSession, requireCsrf, requireSession } from "./session.ts";
+import { type BrowserSession, requireSession } from "./session.ts";
 import { SETTINGS_PATH } from "./settings.ts";
+import { timeZoneForm } from "./time-zone-setting.ts";
 
 export const ACCOUNT_SETTINGS_PATH = "/settings";
-/** POST (session + CSRF): sets the user's time zone (`time_zone`, an IANA name), then 303 to /settings. */
-export const TIME_ZONE_PATH = "/settings/time-zone";
 
 /** The sections of the page, in order: anchor id and heading. */
 export const SETTINGS_SECTIONS = [
@@ -41,12 +39,7 @@ const ownedLine = (q: Quota) =>
     ? `You own ${q.used} workspace${q.used === 1 ? "" : "s"}; your plan allows any number.`
     : `You own ${q.used} of the ${q.allowed} workspace${q.allowed === 1 ? "" : "s"} your plan allows.`;
 
-async function renderSettings(
-  ctx: AppContext,
-  session: BrowserSession,
-  notice?: string,
-  tone: "ok" | "error" = "ok",
-): Promise<string> {
+async function renderSettings(ctx: AppContext, session: BrowserSession): Promise<string> {
   const [overview, connections, zone] = await Promise.all([
     accountOverview(ctx.db, session.userId),
     listConnections(ctx.db, session.userId, ctx.clock.now()),
@@ -62,13 +55,7 @@ async function renderSettings(
 
   const account = html`<p>Signed in as <strong>${overview.email}</strong>.</p>
 <p>Plan: <strong>${overview.plan}</strong>. <a href="/logout">Sign out</a></p>
-<form method="post" action="${TIME_ZONE_PATH}" id="time-zone" class="filters">
-<input type="hidden" name="csrf_token" value="${session.csrfToken}">
-<label>Time zone (pages show times in it) <select name="time_zone">${timeZones().map(
-    (z) => html`<option value="${z}"${z === zone ? html` selected` : ""}>${z}</option>`,
-  )}</select></label>
-<button type="submit">Save time zone</button>
-</form>`;
+${timeZoneForm(zone, session.csrfToken)}`;
 
   const workspaces = html`${stackTable(
     ["Workspace", "Your role", "Social accounts"],
@@ -129,7 +116,6 @@ ${stackTable(
   return page(
     "Settings",
     html`<h1>Settings</h1>
-${notice ? html`<p class="${tone}" role="status">${notice}</p>` : ""}
 ${nav}
 ${section("account", account)}
 ${section("workspaces", workspaces)}
@@ -140,36 +126,16 @@ ${section("billing", billing)}`,
   );
 }
 
-/** The router of `GET /settings` and `POST /settings/time-zone`. */
+/** The router of `GET /settings`. */
 export function accountSettingsRoutes(ctx: AppContext): Router {
   const router = Router();
-  const guard = [
+  router.get(
+    ACCOUNT_SETTINGS_PATH,
     pageHeaders(ctx),
     rateLimit(ctx, "settings", ctx.config.limits.browser),
     requireSession(ctx),
-  ];
-  router.get(ACCOUNT_SETTINGS_PATH, ...guard, async (req: Request, res: Response) => {
-    const notice = req.query.saved === "time_zone" ? "Time zone saved." : undefined;
-    res.type("html").send(await renderSettings(ctx, res.locals.session as BrowserSession, notice));
-  });
-  router.post(
-    TIME_ZONE_PATH,
-    ...guard,
-    express.urlencoded({ extended: false, limit: "2kb", parameterLimit: 5 }),
-    requireCsrf(),
-    async (req: Request, res: Response) => {
-      const s = res.locals.session as BrowserSession;
-      try {
-        await setUserTimeZone(ctx.db, s.userId, (req.body as Record<string, unknown>).time_zone);
-      } catch (err) {
-        if (!(err instanceof ToolError)) throw err;
-        res
-          .status(400)
-          .type("html")
-          .send(await renderSettings(ctx, s, "Choose a time zone from the list.", "error"));
-        return;
-      }
-      res.redirect(303, `${ACCOUNT_SETTINGS_PATH}?saved=time_zone#account`);
+    async (_req: Request, res: Response) => {
+      res.type("html").send(await renderSettings(ctx, res.locals.session as BrowserSession));
     },
   );
   return router;

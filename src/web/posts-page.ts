@@ -114,11 +114,21 @@ function deliveryRows(
   );
 }
 
+/**
+ * True when the owner can still cancel something of `s`: it waits for its time, or it is publishing with a
+ * delivery that has not started (src/domain/social/schedules.ts `cancelSchedule` decides for good).
+ */
+export function cancelable(s: ActivitySchedule): boolean {
+  return (
+    s.status === "scheduled" ||
+    (s.status === "publishing" && s.deliveries.some((d) => d.status === "pending"))
+  );
+}
+
 function scheduleBlock(p: PostActivity, s: ActivitySchedule, model: PostsPageModel): RawHtml {
-  const cancel =
-    s.status === "scheduled"
-      ? html`<a href="${POSTS_PATH}/schedules/${s.schedule_id}/cancel${query({ workspace_id: model.workspace.id })}" role="button" class="secondary outline cancel-schedule">Cancel this schedule<span class="visually-hidden"> of ${p.label}</span></a>`
-      : "";
+  const cancel = cancelable(s)
+    ? html`<a href="${POSTS_PATH}/schedules/${s.schedule_id}/cancel${query({ workspace_id: model.workspace.id })}" role="button" class="secondary outline cancel-schedule">Cancel this schedule<span class="visually-hidden"> of ${p.label}</span></a>`
+    : "";
   return html`<div class="schedule" data-schedule-id="${s.schedule_id}" data-status="${s.status}">
 <h4>Scheduled for ${zonedTime(s.scheduled_for, model.timeZone)} ${statusBadge(SCHEDULE_STATUS_WORDS, s.status)}</h4>
 ${s.status === "canceled" && s.status_reason ? html`<p class="muted">${sentence(s.status_reason)}.</p>` : ""}
@@ -235,7 +245,7 @@ export function renderCancelPage(model: {
 <p><strong>${post.title ?? post.label}</strong></p>
 <p>Scheduled for ${zonedTime(s.scheduled_for, model.timeZone)}, to:</p>
 <ul>${destinations}</ul>
-<p>Nothing is sent to these networks. The post itself stays; your assistant can schedule it again later (with a new approval).</p>
+<p>Nothing more is sent to these networks: every delivery that has not started is canceled. The post itself stays; your assistant can schedule it again later (with a new approval).</p>
 <form method="post" action="${POSTS_PATH}/schedules/${s.schedule_id}/cancel">
 <input type="hidden" name="csrf_token" value="${model.csrfToken}">
 <input type="hidden" name="workspace_id" value="${model.workspaceId}">

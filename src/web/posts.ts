@@ -4,10 +4,11 @@
  *   GET  /posts                              posts newest first with schedules and deliveries per network,
  *        ?status= &network= (filters) &cursor= (older posts) &week=YYYY-MM-DD (the week view)
  *   GET  /posts/schedules/{id}/cancel        the confirmation page of canceling a pending schedule
- *   POST /posts/schedules/{id}/cancel        (session + CSRF) cancels it and its deliveries that have not
- *                                            started (src/domain/social/schedules.ts `cancelSchedule`); 303
- *                                            back to /posts. Another user's schedule is 404.
- * Times are shown in the user's time zone (src/domain/account/time-zone.ts). Queries live in
+ *   POST /posts/schedules/{id}/cancel        (session + CSRF) cancels its deliveries that have not started
+ *                                            and, when none had, the schedule (src/domain/social/schedules.ts
+ *                                            `cancelSchedule`); 303 back to /posts. Another user's schedule
+ *                                            is 404; one with nothing left to cancel is 409.
+ * Times are shown in the user's time zone (src/domain/account/time-zone.ts; UTC until one is chosen). Queries live in
  * src/domain/social/post-activity.ts.
  */
 import express, { type Request, type Response, Router } from "express";
@@ -21,7 +22,7 @@ import { isNetwork } from "../providers/social/types.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
 import { problemPage } from "./html.ts";
 import { pickWorkspace } from "./media.ts";
-import { POSTS_PATH, renderCancelPage, renderPostsPage } from "./posts-page.ts";
+import { cancelable, POSTS_PATH, renderCancelPage, renderPostsPage } from "./posts-page.ts";
 import { pageHeaders } from "./security.ts";
 import { type BrowserSession, requireCsrf, requireSession } from "./session.ts";
 import { zonedWeek } from "./time.ts";
@@ -61,7 +62,7 @@ export function postsRoutes(ctx: AppContext): Router {
     if (!o) return;
     const status = POST_STATUSES.find((s) => s === req.query.status) as PostStatus | undefined;
     const network = isNetwork(req.query.network) ? req.query.network : undefined;
-    const timeZone = await userTimeZone(ctx.db, o.session.userId);
+    const timeZone = (await userTimeZone(ctx.db, o.session.userId)) ?? "UTC";
     const week = zonedWeek(timeZone, ctx.clock.now(), req.query.week);
     let list: Awaited<ReturnType<typeof listPostActivity>>;
     try {
@@ -95,19 +96,19 @@ export function postsRoutes(ctx: AppContext): Router {
     if (!o) return;
     const found = await scheduleActivity(ctx.db, o.owner, String(req.params.id));
     if (!found) return problem(res, 404, "Not found", "No such schedule.", POSTS_PATH);
-    if (found.schedule.status !== "scheduled")
+    if (!cancelable(found.schedule))
       return problem(
         res,
         409,
         "Cannot cancel",
-        `This schedule is ${found.schedule.status}; only a schedule that has not started can be canceled.`,
+        `This schedule is ${found.schedule.status} and none of its deliveries is still waiting; nothing is left to cancel.`,
         `${POSTS_PATH}?workspace_id=${o.current.id}`,
       );
     res.type("html").send(
       renderCancelPage({
         csrfToken: o.session.csrfToken,
         workspaceId: o.current.id,
-        timeZone: await userTimeZone(ctx.db, o.session.userId),
+        timeZone: (await userTimeZone(ctx.db, o.session.userId)) ?? "UTC",
         ...found,
       }),
     );
@@ -118,7 +119,7 @@ export function postsRoutes(ctx: AppContext): Router {
     if (!o) return;
     const back = `${POSTS_PATH}?workspace_id=${o.current.id}`;
     try {
-      await cancelSchedule(ctx.db, o.owner, String(req.params.id), ctx.clock.now());
+      await cancelSchedule(ctx, o.owner, String(req.params.id));
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
       if (err.code === "not_found") return problem(res, 404, "Not found", "No such schedule.", back);

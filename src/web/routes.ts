@@ -8,10 +8,12 @@ import { loginRoutes } from "./login.ts";
 import { postsRoutes } from "./posts.ts";
 import { reviewRoutes } from "./review.ts";
 import { settingsRoutes } from "./settings.ts";
+import { timeZoneRoutes } from "./time-zone-setting.ts";
 
 /**
  * The browser router: /assets/{name} (the stylesheets), / (landing page), /login, /logout, /settings (account settings),
- * /settings/integrations/mcp and its revoke action, /review (TikTok), /posts (src/web/posts.ts).
+ * /settings/integrations/mcp and its revoke action, /settings/time-zone (the owner's time zone), /review
+ * (TikTok), /posts (src/web/posts.ts).
  */
 export function browserRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -20,6 +22,7 @@ export function browserRoutes(ctx: AppContext): Router {
   router.use(loginRoutes(ctx));
   router.use(settingsRoutes(ctx));
   router.use(accountSettingsRoutes(ctx));
+  router.use(timeZoneRoutes(ctx));
   router.use(reviewRoutes(ctx));
   router.use(postsRoutes(ctx));
   return router;

@@ -12,7 +12,7 @@ import { createImagePost, createTextPost } from "../../src/domain/content/posts.
 import { createMediaAsset } from "../../src/domain/media/media.ts";
 import { connectSandboxAccounts } from "../../src/domain/social/connect.ts";
 import { publishPost } from "../../src/domain/social/publish.ts";
-import { CANCELED_BY_OWNER, cancelSchedule, schedulePost } from "../../src/domain/social/schedules.ts";
+import { CANCELED_REASON, cancelSchedule, schedulePost } from "../../src/domain/social/schedules.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { browserSession } from "../helpers/browser.ts";
 
@@ -181,7 +181,7 @@ test("times are shown in the owner's time zone, and the week view holds the sche
     /Mon, 3 Jun 2030, 03:30 GMT-4/,
   );
   assert.match($("main > p.muted").first().text(), /Times are in America\/New_York/);
-  await setUserTimeZone(db, alice.user_id, "UTC");
+  await setUserTimeZone(db, alice.user_id, null);
 });
 
 test("another user's schedule is not found: no confirmation page, and a post changes nothing", async () => {
@@ -245,26 +245,26 @@ test("canceling needs the session's CSRF token; then the schedule and its delive
   assert.equal(ok.headers.get("location"), `/posts?workspace_id=${alice.workspace_id}&canceled=1`);
   const row = await db("schedules").where({ id: schedule.schedule_id }).first();
   assert.equal(row.status, "canceled");
-  assert.equal(row.status_reason, CANCELED_BY_OWNER);
+  assert.equal(row.status_reason, CANCELED_REASON);
   const deliveries = await db("deliveries")
     .where({ schedule_id: schedule.schedule_id })
     .select("status", "error");
   assert.deepEqual(
     deliveries.map((d) => [d.status, d.error]),
     [
-      ["failed", CANCELED_BY_OWNER],
-      ["failed", CANCELED_BY_OWNER],
+      ["failed", CANCELED_REASON],
+      ["failed", CANCELED_REASON],
     ],
   );
-  // The post had nothing else on the networks: it is a draft again.
-  assert.equal((await db("posts").where({ id: later.post_id }).first()).status, "draft");
+  // Nothing of the post waits for a network any more.
+  assert.notEqual((await db("posts").where({ id: later.post_id }).first()).status, "scheduled");
 
   const { $ } = await get(`/posts?workspace_id=${alice.workspace_id}&canceled=1`);
   assert.match($('p[role="status"]').text(), /The schedule was canceled/);
   const block = $(`.schedule[data-schedule-id="${schedule.schedule_id}"]`);
   assert.equal(block.attr("data-status"), "canceled");
   assert.equal(block.find("a.cancel-schedule").length, 0);
-  assert.match(block.text(), /Canceled by you on the posts page/);
+  assert.match(block.text(), /Canceled by the owner before it was published/);
 
   // Once canceled it cannot be canceled again.
   const again = await postCancel(schedule.schedule_id, {
@@ -272,29 +272,34 @@ test("canceling needs the session's CSRF token; then the schedule and its delive
     workspace_id: alice.workspace_id,
   });
   assert.equal(again.status, 409);
-  assert.match(await again.text(), /The schedule is canceled, not pending/);
+  assert.match(await again.text(), /The schedule is canceled; only a pending schedule can be canceled/);
 });
 
-test("a schedule that has started cannot be canceled; its deliveries are left to the engine", async () => {
+test("a publishing schedule: only deliveries that have not started are canceled; none left is refused", async () => {
   const post = await createTextPost(db, owner, { caption: "Started", title: null, product_id: null });
   const started = await schedulePost(
     app.ctx,
     owner,
-    { post_id: post.post_id, social_account_ids: [x], scheduled_for: at },
+    { post_id: post.post_id, social_account_ids: [linkedin, x], scheduled_for: at },
     undefined,
   );
   await db("schedules").where({ id: started.schedule_id }).update({ status: "publishing" });
-  assert.equal((await get(`/posts/schedules/${started.schedule_id}/cancel`)).res.status, 409);
-  const res = await postCancel(started.schedule_id, {
-    csrf_token: aliceSession.csrf,
-    workspace_id: alice.workspace_id,
-  });
-  assert.equal(res.status, 409);
+  const [first, second] = started.deliveries;
+  await db("deliveries").where({ id: first!.delivery_id }).update({ status: "uploading" });
+  assert.equal((await get(`/posts/schedules/${started.schedule_id}/cancel`)).res.status, 200);
+  const form = { csrf_token: aliceSession.csrf, workspace_id: alice.workspace_id };
+  assert.equal((await postCancel(started.schedule_id, form)).status, 303);
+  assert.equal((await db("deliveries").where({ id: first!.delivery_id }).first()).status, "uploading");
+  const canceled = await db("deliveries").where({ id: second!.delivery_id }).first();
+  assert.deepEqual([canceled.status, canceled.error], ["failed", CANCELED_REASON]);
   assert.equal((await db("schedules").where({ id: started.schedule_id }).first()).status, "publishing");
-  assert.equal(
-    (await db("deliveries").where({ schedule_id: started.schedule_id }).first()).status,
-    "pending",
-  );
+
+  // Nothing is left to cancel: the page says so and the form is refused.
+  assert.equal((await get(`/posts/schedules/${started.schedule_id}/cancel`)).res.status, 409);
+  const res = await postCancel(started.schedule_id, form);
+  assert.equal(res.status, 409);
+  assert.match(await res.text(), /already started publishing/);
+  assert.equal((await db("deliveries").where({ id: first!.delivery_id }).first()).status, "uploading");
 });
 
 test("the time zone is chosen on /settings with the session's CSRF token; an unknown zone changes nothing", async () => {
@@ -305,17 +310,19 @@ test("the time zone is chosen on /settings with the session's CSRF token; an unk
       headers: { cookie: aliceSession.cookie, "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams(fields).toString(),
     });
+  await setUserTimeZone(db, alice.user_id, null);
   assert.equal((await post({ time_zone: "Asia/Tokyo" })).status, 403);
-  const bad = await post({ csrf_token: aliceSession.csrf, time_zone: "Mars/Olympus_Mons" });
-  assert.equal(bad.status, 400);
-  assert.match(await bad.text(), /Choose a time zone from the list/);
-  assert.equal((await db("users").where({ id: alice.user_id }).first()).time_zone, "UTC");
-  const ok = await post({ csrf_token: aliceSession.csrf, time_zone: "Asia/Tokyo" });
-  assert.equal(ok.status, 303);
+  assert.equal((await post({ csrf_token: aliceSession.csrf, time_zone: "Mars/Olympus_Mons" })).status, 400);
+  assert.equal((await db("users").where({ id: alice.user_id }).first()).time_zone, null);
+  assert.match((await get("/posts")).$("main > p.muted").first().text(), /Times are in UTC/);
+  assert.equal((await post({ csrf_token: aliceSession.csrf, time_zone: "Asia/Tokyo" })).status, 303);
   assert.equal((await db("users").where({ id: alice.user_id }).first()).time_zone, "Asia/Tokyo");
-  const { $ } = await get("/settings");
-  assert.equal($('#time-zone select[name="time_zone"] option[selected]').attr("value"), "Asia/Tokyo");
-  await setUserTimeZone(db, alice.user_id, "UTC");
+  assert.equal(
+    (await get("/settings")).$('select[name="time_zone"] option[selected]').attr("value"),
+    "Asia/Tokyo",
+  );
+  assert.match((await get("/posts")).$("main > p.muted").first().text(), /Times are in Asia\/Tokyo/);
+  await setUserTimeZone(db, alice.user_id, null);
 });
 
 test("canceling one schedule of a post published elsewhere leaves the post published", async () => {
@@ -327,8 +334,13 @@ test("canceling one schedule of a post published elsewhere leaves the post publi
     { post_id: post.post_id, social_account_ids: [x], scheduled_for: at },
     undefined,
   );
-  const out = await cancelSchedule(db, owner, s.schedule_id, new Date());
-  assert.deepEqual(out, { schedule_id: s.schedule_id, canceled_deliveries: 1 });
+  const out = await cancelSchedule(app.ctx, owner, s.schedule_id);
+  assert.deepEqual(out, {
+    schedule_id: s.schedule_id,
+    post_id: post.post_id,
+    status: "canceled",
+    canceled_deliveries: 1,
+  });
   assert.equal((await db("posts").where({ id: post.post_id }).first()).status, "published");
-  await assert.rejects(cancelSchedule(db, theirs, s.schedule_id, new Date()), { code: "not_found" });
+  await assert.rejects(cancelSchedule(app.ctx, theirs, s.schedule_id), { code: "not_found" });
 });

@@ -171,59 +171,68 @@ export async function publishDueSchedules(app: AppContext, limit = 100): Promise
   return claimed.length;
 }
 
-/** Why a schedule the owner canceled did not publish (the schedule's `status_reason`, each delivery's reason). */
-export const CANCELED_BY_OWNER =
-  "canceled by you on the posts page before it was published; nothing was sent to the network";
+export interface CanceledSchedule {
+  schedule_id: string;
+  post_id: string;
+  status: ScheduleStatus;
+  /** Deliveries canceled (those that had not started). */
+  canceled_deliveries: number;
+}
+
+/** The reason written on the deliveries of a schedule the owner canceled. */
+export const CANCELED_REASON = "canceled by the owner before it was published";
 
 /**
- * Cancels one of the owner's pending schedules: the browser path of the posts page (session + CSRF); no tool
- * can (service spec 1.9). The schedule goes `scheduled` -> `canceled` with its reason, and each of its
- * deliveries that has not started (`pending`, no step begun) -> `failed` with the same reason, in one
- * transaction; nothing reaches a network. The conditional update makes it safe against the scheduler
- * starting the schedule at the same moment: exactly one of them wins. The post's status follows its other
- * deliveries; a post with none left goes back to `approved` (a carousel) or `draft`.
- * @returns the schedule id and how many deliveries were canceled.
- * @throws ToolError not_found for a schedule that is not the owner's; validation_failed when the schedule is
- *   no longer pending (publishing, published, failed or already canceled).
+ * Cancels the owner's schedule `scheduleId` (browser only, with session and CSRF; service spec 1.9: no tool
+ * can): a `scheduled` schedule becomes `canceled` and its deliveries `failed` with CANCELED_REASON; a schedule
+ * already `publishing` has only its deliveries that have not started canceled (pending, nothing saved from
+ * the network, no step running), and becomes `canceled` when none had started. The post's status follows
+ * its deliveries, and with no delivery left pending its content may change again. Each delivery is taken in
+ * one conditional UPDATE, so the delivery engine and a cancel never both take it.
+ * @returns the schedule's status afterwards and how many deliveries were canceled.
+ * @throws ToolError not_found (not the owner's); validation_failed (already published, failed or canceled,
+ *   or every delivery had started).
  */
 export async function cancelSchedule(
-  db: Knex,
+  app: AppContext,
   owner: Owner,
   scheduleId: string,
-  now: Date,
-): Promise<{ schedule_id: string; canceled_deliveries: number }> {
+): Promise<CanceledSchedule> {
   if (!isUuid(scheduleId)) throw notFound("schedule");
-  return db.transaction(async (trx) => {
-    const [schedule] = await trx("schedules")
-      .where(ownedBy(owner))
-      .where({ id: scheduleId, status: "scheduled" })
-      .update({ status: "canceled", status_reason: CANCELED_BY_OWNER, updated_at: now })
-      .returning(["id", "post_id"]);
-    if (!schedule) {
-      const row = await trx("schedules").where(ownedBy(owner)).where({ id: scheduleId }).first("status");
-      if (!row) throw notFound("schedule");
+  return app.db.transaction(async (trx) => {
+    const now = app.clock.now();
+    const s = await trx("schedules").where(ownedBy(owner)).where({ id: scheduleId }).forUpdate().first();
+    if (!s) throw notFound("schedule");
+    if (s.status !== "scheduled" && s.status !== "publishing") {
       throw new ToolError(
         "validation_failed",
-        `the schedule is ${row.status}, not pending; only a schedule that has not started can be canceled`,
+        `the schedule is ${s.status}; only a pending schedule can be canceled`,
       );
     }
     const canceled = await trx("deliveries")
-      .where({ schedule_id: schedule.id, status: "pending" })
+      .where({ schedule_id: s.id, status: "pending" })
       .whereNull("step_started_at")
-      .update({ status: "failed", error: CANCELED_BY_OWNER, next_attempt_at: null, updated_at: now });
-    const left = await trx("deliveries as d")
-      .leftJoin("schedules as s", "s.id", "d.schedule_id")
-      .where("d.post_id", schedule.post_id)
-      .where((q) => q.whereNull("s.status").orWhereNot("s.status", "canceled"))
-      .first(trx.raw("count(*)::int as n"));
-    if (Number(left?.n ?? 0) > 0) await refreshPostStatus(trx, schedule.post_id, now);
-    else
-      await trx("posts")
-        .where({ id: schedule.post_id })
-        .update({
-          status: trx.raw("case when type = 'carousel' then 'approved' else 'draft' end"),
-          updated_at: now,
-        });
-    return { schedule_id: schedule.id as string, canceled_deliveries: canceled };
+      .whereRaw("network_ids = '{}'::jsonb")
+      .where((q) => q.whereNull("locked_until").orWhere("locked_until", "<", now))
+      .update({ status: "failed", error: CANCELED_REASON, next_attempt_at: null, updated_at: now });
+    // Deliveries published or still on their way: the schedule goes on for them.
+    const goingOn = await trx("deliveries")
+      .where({ schedule_id: s.id })
+      .whereNot({ status: "failed" })
+      .count({ n: "*" })
+      .first();
+    const started = Number(goingOn?.n ?? 0) > 0;
+    if (canceled === 0 && started) {
+      throw new ToolError(
+        "validation_failed",
+        "every delivery of this schedule has already started publishing; it can no longer be canceled",
+      );
+    }
+    const status: ScheduleStatus = started ? s.status : "canceled";
+    await trx("schedules")
+      .where({ id: s.id })
+      .update({ status, status_reason: started ? null : CANCELED_REASON, updated_at: now });
+    await refreshPostStatus(trx, s.post_id, now);
+    return { schedule_id: s.id, post_id: s.post_id, status, canceled_deliveries: canceled };
   });
 }
