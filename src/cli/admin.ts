@@ -85,6 +85,6 @@ export async function runAdmin(db: Knex, argv: string[], app?: AppContext): Prom
   if (noun === "social") return runSocialAdmin(db, [verb ?? "", ...rest], app);
   if (noun === "analytics") return runAnalyticsAdmin([verb ?? "", ...rest], app);
   if (noun === "providers") return runProvidersAdmin([verb ?? "", ...rest], app?.config);
-  if (noun === "demo") return runDemo(db, argv.slice(1));
+  if (noun === "demo") return runDemo(db, argv.slice(1), app?.config, app);
   throw new UsageError(`unknown admin command "${cmd.trim()}"\n${ADMIN_USAGE}`);
 }
