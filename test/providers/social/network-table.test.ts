@@ -15,13 +15,7 @@ import { FACEBOOK } from "../../../src/providers/social/facebook/table.ts";
 import { createSocialHttp } from "../../../src/providers/social/http.ts";
 import { INSTAGRAM } from "../../../src/providers/social/instagram/table.ts";
 import { LINKEDIN } from "../../../src/providers/social/linkedin/table.ts";
-import {
-  NetworkAuthError,
-  NetworkRateLimitError,
-  NetworkRejectedError,
-  NetworkTransientError,
-  type TokenSet,
-} from "../../../src/providers/social/network.ts";
+import * as contract from "../../../src/providers/social/network.ts";
 import type { ApiTable, NetworkTable } from "../../../src/providers/social/network-table.ts";
 import { tableOAuth } from "../../../src/providers/social/oauth-flow.ts";
 import { PINTEREST } from "../../../src/providers/social/pinterest/table.ts";
@@ -99,18 +93,18 @@ describe("api-errors: each table classifies its network's answers", () => {
       assert.equal(failureKind(c.api.errors, failure), c.want);
       const err = apiError(c.api, failure, { afterCreate: true, now: NOW });
       const type = {
-        auth: NetworkAuthError,
-        rate_limit: NetworkRateLimitError,
-        transient: NetworkTransientError,
-        rejected: NetworkRejectedError,
+        auth: contract.NetworkAuthError,
+        rate_limit: contract.NetworkRateLimitError,
+        transient: contract.NetworkTransientError,
+        rejected: contract.NetworkRejectedError,
       }[c.want];
       assert.ok(err instanceof type, err.name);
       assert.match(
         err.message,
         new RegExp(`${c.api.name}.*\\(${c.code ?? `HTTP ${c.status}`}\\): the message`),
       );
-      if (err instanceof NetworkRateLimitError) assert.equal(err.retryAfterSeconds, c.wait);
-      if (err instanceof NetworkTransientError) assert.equal(err.afterCreate, true);
+      if (err instanceof contract.NetworkRateLimitError) assert.equal(err.retryAfterSeconds, c.wait);
+      if (err instanceof contract.NetworkTransientError) assert.equal(err.afterCreate, true);
     });
   }
 });
@@ -176,14 +170,14 @@ describe("oauth-flow: each table's authorize URL and token requests", () => {
         });
         assert.equal(tokens.accessToken, "at-1");
         assert.deepEqual(tokens.scopes, ["a", "b"]);
-        const previous: TokenSet = { accessToken: "old", refreshToken: "rt-1", scopes: ["x"] };
+        const previous: contract.TokenSet = { accessToken: "old", refreshToken: "rt-1", scopes: ["x"] };
         const fresh = await oauth.refresh(previous);
         assert.equal(
           fresh.refreshToken,
           "rt-1",
           "a refresh answer without a refresh token keeps the old one",
         );
-        await assert.rejects(oauth.refresh({ accessToken: "old", scopes: [] }), NetworkAuthError);
+        await assert.rejects(oauth.refresh({ accessToken: "old", scopes: [] }), contract.NetworkAuthError);
         const [code, refresh] = endpoint.seen;
         assert.equal(`https:/${code!.path}`, table.oauth.tokenUrl);
         assert.equal(code!.form.get("grant_type"), "authorization_code");
