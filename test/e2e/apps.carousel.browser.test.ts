@@ -14,34 +14,28 @@ import { test } from "node:test";
 import { TOOLS_BY_NAME } from "../../generated/registry.ts";
 import { grantCredits } from "../../src/domain/account/credits.ts";
 import { startWorker } from "../../src/operations/worker.ts";
-import { startTestApp } from "../helpers/app.ts";
 import {
+  appsWorld,
   openAppHost,
   pollEverySecond,
   requestsOutside,
   screenshotView,
-  viewsClient,
 } from "../helpers/app-host.ts";
-import { launchBrowser, requireChromium } from "../helpers/browser.ts";
-import { connect } from "../helpers/tokens.ts";
 import { product } from "../tools/carousels/fixtures.ts";
 
-requireChromium();
-
-const app = await startTestApp({ queue: true });
-const browser = await launchBrowser();
-const owner = await app.user();
+// A queue but no worker: the job waits until a test starts one (withWorker).
+const {
+  app,
+  browser,
+  owner,
+  client,
+  media: MEDIA,
+} = await appsWorld({
+  app: { queue: true },
+  scopes: ["read:products", "create:carousels", "read:content", "manage:carousels", "read:jobs"],
+});
 await grantCredits(app.ctx.db, owner.user_id, 500, "test:grant");
 const productId = await product(app, owner);
-const { token } = await connect(app, owner, [
-  "read:products",
-  "create:carousels",
-  "read:content",
-  "manage:carousels",
-  "read:jobs",
-]);
-const client = viewsClient(app.resource, token);
-const MEDIA = `${app.url}/media/public/`;
 const CAPTION = "Brighter skin in 4 steps: our vitamin C serum, explained. #skincare #vitaminc";
 
 /** Runs `body` with a queue worker running, stopped before the app's own teardown. */
@@ -86,16 +80,22 @@ test("generate_carousel's view: slides at their size, rendering, then ready afte
   const slides = host.view.locator("figure.slide");
   await slides.nth(3).waitFor();
   assert.equal(await slides.count(), 4);
-  for (let i = 0; i < 4; i++) {
-    const slide = slides.nth(i);
-    assert.equal(await slide.locator(".number").textContent(), `${i + 1}/4`);
-    assert.match((await slide.textContent()) ?? "", /Waiting to render|Rendering/);
-    const box = (await slide.locator(".frame").boundingBox())!;
-    assert.ok(
-      Math.abs(box.width / box.height - 1080 / 1350) < 0.01,
-      `slide ${i + 1} is 4:5, got ${box.width}x${box.height}`,
-    );
-  }
+  // Read in one go: the view redraws on every refresh, which would detach elements between two reads.
+  const seen = await slides.evaluateAll((figures) =>
+    figures.map((f) => {
+      const r = f.querySelector(".frame")!.getBoundingClientRect();
+      return {
+        number: f.querySelector(".number")!.textContent,
+        text: f.textContent,
+        ratio: r.width / r.height,
+      };
+    }),
+  );
+  seen.forEach((slide, i) => {
+    assert.equal(slide.number, `${i + 1}/4`);
+    assert.match(slide.text ?? "", /Waiting to render|Rendering/);
+    assert.ok(Math.abs(slide.ratio - 1080 / 1350) < 0.01, `slide ${i + 1} is 4:5, got ${slide.ratio}`);
+  });
   const header = (await host.view.locator("header").textContent()) ?? "";
   assert.match(header, /portrait 1080×1350/);
   assert.match(header, /0 of 4 slides ready/);
@@ -161,7 +161,6 @@ test("approve_carousel's view: what the approval does, and one button that opens
     pollEverySecond(
       () => client.callTool("get_carousel", { post_id: postId }),
       (c: any) => !["queued", "running"].includes(c.structuredContent.data.run.status),
-      180_000,
     ),
   );
   assert.equal(done.structuredContent.data.run.status, "succeeded");

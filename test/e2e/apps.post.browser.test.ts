@@ -13,32 +13,25 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
 import { TOOLS_BY_NAME } from "../../generated/registry.ts";
-import { startTestApp } from "../helpers/app.ts";
 import {
+  appsWorld,
   openAppHost,
   pollEverySecond,
   requestsOutside,
   screenshotView,
-  viewsClient,
 } from "../helpers/app-host.ts";
-import { launchBrowser, requireChromium } from "../helpers/browser.ts";
-import { connect } from "../helpers/tokens.ts";
 import { account, storedImage } from "../tools/carousels/fixtures.ts";
 
-requireChromium();
-
-const app = await startTestApp({ worker: true });
-const browser = await launchBrowser();
-const owner = await app.user();
-const { token } = await connect(app, owner, [
-  "read:content",
-  "create:content",
-  "publish:content",
-  "read:schedules",
-  "read:jobs",
-]);
-const client = viewsClient(app.resource, token);
-const MEDIA = `${app.url}/media/public/`;
+const {
+  app,
+  browser,
+  owner,
+  client,
+  media: MEDIA,
+} = await appsWorld({
+  app: { worker: true },
+  scopes: ["read:content", "create:content", "publish:content", "read:schedules", "read:jobs"],
+});
 const images = [await storedImage(app, owner, 640), await storedImage(app, owner, 480)];
 const insta = await account(app, owner, "instagram", "Glow Shop");
 const facebook = await account(app, owner, "facebook", "Glow Shop Page");
@@ -156,7 +149,6 @@ test("publish_post's view: what the approval does, the person approves through i
     (r: any) =>
       r.structuredContent.data.items.length === 2 &&
       r.structuredContent.data.items.every((d: { status: string }) => d.status === "published"),
-    120_000,
   );
   const deliveriesHost = await openAppHost(browser, client.callTool);
   await deliveriesHost.show({

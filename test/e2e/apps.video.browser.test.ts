@@ -12,34 +12,28 @@ import { randomUUID } from "node:crypto";
 import { test } from "node:test";
 import { TOOLS_BY_NAME } from "../../generated/registry.ts";
 import { grantCredits } from "../../src/domain/account/credits.ts";
-import { startTestApp } from "../helpers/app.ts";
 import {
+  appsWorld,
   openAppHost,
   pollEverySecond,
   requestsOutside,
   screenshotView,
-  viewsClient,
 } from "../helpers/app-host.ts";
-import { launchBrowser, requireChromium } from "../helpers/browser.ts";
-import { connect } from "../helpers/tokens.ts";
 import { product } from "../tools/carousels/fixtures.ts";
 
-requireChromium();
-
-const app = await startTestApp({ worker: true });
-const browser = await launchBrowser();
-const owner = await app.user({ plan: "pro" });
+const {
+  app,
+  browser,
+  owner,
+  client,
+  media: MEDIA,
+} = await appsWorld({
+  app: { worker: true },
+  plan: "pro",
+  scopes: ["create:automations", "manage:automations", "read:automations", "read:content", "read:jobs"],
+});
 await grantCredits(app.ctx.db, owner.user_id, 500, "test:grant");
 const productId = await product(app, owner, { name: "Night Balm" });
-const { token } = await connect(app, owner, [
-  "create:automations",
-  "manage:automations",
-  "read:automations",
-  "read:content",
-  "read:jobs",
-]);
-const client = viewsClient(app.resource, token);
-const MEDIA = `${app.url}/media/public/`;
 
 test("run_automation -> approval through the view's button -> get_automation_run plays the video", async () => {
   const created: any = await client.callTool("create_automation", {
@@ -93,7 +87,6 @@ test("run_automation -> approval through the view's button -> get_automation_run
     (r: any) =>
       r.structuredContent.status === "failed" ||
       ["succeeded", "failed", "outcome_unknown"].includes(r.structuredContent.data?.status),
-    240_000,
   );
   assert.equal(job.structuredContent.data?.status, "succeeded", JSON.stringify(job.structuredContent));
   const runArgs = { kind: "video", run_id: job.structuredContent.data.result.run_id };

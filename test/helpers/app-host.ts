@@ -15,7 +15,12 @@ import { fileURLToPath } from "node:url";
 import { after } from "node:test";
 import { build } from "esbuild";
 import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-core";
+import type { Plan } from "../../src/domain/account/plans.ts";
+import { waitFor } from "../operations/helpers.ts";
+import { startTestApp } from "./app.ts";
+import { launchBrowser, requireChromium } from "./browser.ts";
 import { rpc, type RpcOptions } from "./mcp-client.ts";
+import { connect } from "./tokens.ts";
 import type { ShowView } from "./app-host-page.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -189,19 +194,23 @@ export function requestsOutside(host: AppHost, allowed: string[]): string[] {
 }
 
 /**
- * Calls `read` every second (the pace of an agent, within the read budget) until `done(value)`, for at most
- * `timeoutMs`; then throws with the last value.
+ * What every view test starts from: the service (`app` options of startTestApp), headless Chromium, an owner
+ * (`plan`), a client with `scopes` that shows views, and the prefix of the service's signed media URLs.
  */
-export async function pollEverySecond<T>(
-  read: () => Promise<T>,
-  done: (v: T) => boolean,
-  timeoutMs = 180_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const last = await read();
-    if (done(last)) return last;
-    if (Date.now() > until) throw new Error(`timed out waiting; last value ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+export async function appsWorld(options: {
+  app?: Parameters<typeof startTestApp>[0];
+  plan?: Plan;
+  scopes: string[];
+}) {
+  requireChromium();
+  const app = await startTestApp(options.app);
+  const browser = await launchBrowser();
+  const owner = await app.user(options.plan ? { plan: options.plan } : {});
+  const { token } = await connect(app, owner, options.scopes);
+  return { app, browser, owner, client: viewsClient(app.resource, token), media: `${app.url}/media/public/` };
+}
+
+/** Polls a tool every second (an agent's pace, within the read budget) until `done`, for at most 3 minutes. */
+export function pollEverySecond<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+  return waitFor(read, done, 180_000, 1000);
 }

@@ -20,7 +20,7 @@ import { rpc, type RpcOptions } from "../helpers/mcp-client.ts";
 import { connect } from "../helpers/tokens.ts";
 import { account, imagePost } from "../tools/carousels/fixtures.ts";
 
-const app = await startTestApp({ queue: false });
+const app = await startTestApp({ queue: false, env: { CORS_ALLOWED_ORIGINS: "https://host.example" } });
 const me = await app.user();
 const all = (await connect(app, me, [...ALL_SCOPES])).token;
 
@@ -86,6 +86,34 @@ describe("capabilities", () => {
     const id = await legacySession(VIEWS_CAPABILITIES);
     assert.match(id ?? "", /^ui1\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}$/);
     assert.notEqual(id, await legacySession(VIEWS_CAPABILITIES), "each initialize gets its own id");
+  });
+
+  it("a web host on an allow-listed origin may read the session id and send it back (CORS)", async () => {
+    const preflight = await fetch(app.resource, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://host.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type, mcp-protocol-version, mcp-session-id",
+      },
+    });
+    assert.equal(preflight.status, 204);
+    assert.match(
+      (preflight.headers.get("access-control-allow-headers") ?? "").toLowerCase(),
+      /mcp-session-id/,
+    );
+    const r = await rpc(
+      app.resource,
+      "initialize",
+      {
+        protocolVersion: "2025-11-25",
+        capabilities: VIEWS_CAPABILITIES,
+        clientInfo: { name: "web", version: "1" },
+      },
+      { token: all, revision: "2025-11-25", headers: { origin: "https://host.example" } },
+    );
+    assert.ok(r.headers.get("mcp-session-id"));
+    assert.match((r.headers.get("access-control-expose-headers") ?? "").toLowerCase(), /mcp-session-id/);
   });
 });
 

@@ -19,7 +19,8 @@ export function cutCaption(network: Network, caption: string): { kept: string; c
   const limit = NETWORK_RULES[network].caption.maxLength;
   const chars = [...caption];
   if (captionLength(network, caption) <= limit) return { kept: caption, cut: "" };
-  // Lengths grow with the prefix: the last prefix within the limit, by bisection.
+  // The last prefix within the limit, by bisection (weighted lengths grow with the prefix, but for the
+  // moment a URL starts being recognised as one).
   let lo = 0;
   let hi = chars.length;
   while (lo < hi) {

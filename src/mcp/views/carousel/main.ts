@@ -7,9 +7,9 @@
 import type { CarouselViewData } from "../shared/data.ts";
 import { badge, credits, h } from "../shared/dom.ts";
 import {
-  approvalBlock,
   type Envelope,
   failure,
+  footer,
   startView,
   type ViewHandle,
   type ViewState,
@@ -172,10 +172,7 @@ function render(s: State, view: ViewHandle): Node[] {
             : h("p", { class: "muted" }, "No caption yet."),
         )
       : null,
-    s.envelope?.status === "approval_required"
-      ? approvalBlock(s.envelope, d?.approval ?? null, view, s)
-      : null,
-    s.refreshError ? h("p", { class: "error", role: "status" }, s.refreshError) : null,
+    ...footer(s, view),
   ].filter((n): n is HTMLElement => n !== null);
 }
 

@@ -8,7 +8,7 @@
  */
 import type { NetworkPreview, PostViewData, ViewDelivery, ViewMedia } from "../shared/data.ts";
 import { badge, h, when } from "../shared/dom.ts";
-import { approvalBlock, failure, link, startView, type ViewHandle, type ViewState } from "../shared/view.ts";
+import { failure, footer, link, startView, type ViewHandle, type ViewState } from "../shared/view.ts";
 
 type State = ViewState<PostViewData>;
 
@@ -191,11 +191,8 @@ function render(s: State, view: ViewHandle): Node[] {
             h("p", { class: "caption-text" }, caption),
           )
         : null,
-    s.envelope?.status === "approval_required"
-      ? approvalBlock(s.envelope, d?.approval ?? null, view, s)
-      : null,
     deliveries(deliveriesOf(s), view, s),
-    s.refreshError ? h("p", { class: "error", role: "status" }, s.refreshError) : null,
+    ...footer(s, view),
   ].filter((n): n is HTMLElement => n !== null);
 }
 

@@ -257,6 +257,18 @@ export function approvalBlock(
   );
 }
 
+/**
+ * What ends every view: the approval block when the result waits for approval, and a refresh that failed.
+ */
+export function footer(s: ViewState<ViewData>, view: ViewHandle): Array<HTMLElement | null> {
+  return [
+    s.envelope?.status === "approval_required"
+      ? approvalBlock(s.envelope, s.data?.approval ?? null, view, s)
+      : null,
+    s.refreshError ? h("p", { class: "error", role: "status" }, s.refreshError) : null,
+  ];
+}
+
 /** The failure of a call, in plain words, or null. */
 export function failure(state: ViewState<ViewData>): HTMLElement | null {
   if (state.cancelled) return h("p", { class: "error" }, "The call was cancelled.");

@@ -6,7 +6,7 @@
  */
 import type { VideoViewData, ViewPost } from "../shared/data.ts";
 import { badge, credits, duration, h, when } from "../shared/dom.ts";
-import { approvalBlock, failure, link, startView, type ViewHandle, type ViewState } from "../shared/view.ts";
+import { failure, footer, link, startView, type ViewHandle, type ViewState } from "../shared/view.ts";
 
 type State = ViewState<VideoViewData>;
 
@@ -115,10 +115,7 @@ function render(s: State, view: ViewHandle): Node[] {
           h("ul", { class: "posts" }, ...d.posts.map((p) => producedPost(p, view))),
         )
       : null,
-    s.envelope?.status === "approval_required"
-      ? approvalBlock(s.envelope, d?.approval ?? null, view, s)
-      : null,
-    s.refreshError ? h("p", { class: "error", role: "status" }, s.refreshError) : null,
+    ...footer(s, view),
   ].filter((n): n is HTMLElement => n !== null);
 }
 
