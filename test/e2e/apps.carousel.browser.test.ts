@@ -16,6 +16,7 @@ import { grantCredits } from "../../src/domain/account/credits.ts";
 import { startWorker } from "../../src/operations/worker.ts";
 import {
   appsWorld,
+  followApproval,
   openAppHost,
   pollEverySecond,
   requestsOutside,
@@ -181,10 +182,7 @@ test("approve_carousel's view: what the approval does, and one button that opens
   assert.ok(Math.abs(square.width - square.height) < 1.5, "square slides");
   const buttons = host.view.getByRole("button", { name: "Review and approve" });
   assert.equal(await buttons.count(), 1);
-  const tab = host.context.waitForEvent("page");
-  await buttons.click();
-  const opened = await tab;
-  await opened.waitForURL((u) => u.pathname === "/login");
+  const opened = await followApproval(host, approvalUrl);
   assert.deepEqual(host.links, [approvalUrl]);
   assert.equal(
     new URL(opened.url()).searchParams.get("return_to"),

@@ -15,6 +15,7 @@ import { test } from "node:test";
 import { TOOLS_BY_NAME } from "../../generated/registry.ts";
 import {
   appsWorld,
+  followApproval,
   openAppHost,
   pollEverySecond,
   requestsOutside,
@@ -128,21 +129,8 @@ test("publish_post's view: what the approval does, the person approves through i
   await screenshotView(host, "post-approval");
 
   // The person follows the button: the host opens the approval page; they sign in and approve there.
-  const opened = host.context.waitForEvent("page");
-  await host.view.getByRole("button", { name: "Review and approve" }).click();
-  const tab = await opened;
-  await tab.waitForURL((u) => u.pathname === "/login");
+  await followApproval(host, result.structuredContent.approval_url, owner);
   assert.deepEqual(host.links, [result.structuredContent.approval_url]);
-  await tab.fill('input[name="email"]', owner.email);
-  await tab.fill('input[name="password"]', owner.password);
-  await Promise.all([
-    tab.waitForURL((u) => u.pathname === new URL(result.structuredContent.approval_url).pathname),
-    tab.click('button[type="submit"]'),
-  ]);
-  await Promise.all([
-    tab.waitForURL((u) => u.searchParams.get("result") === "approved"),
-    tab.click('button[name="decision"][value="approve"]'),
-  ]);
 
   const listed: any = await pollEverySecond(
     () => client.callTool("list_deliveries", { post_id: postId }),

@@ -14,6 +14,7 @@ import { TOOLS_BY_NAME } from "../../generated/registry.ts";
 import { grantCredits } from "../../src/domain/account/credits.ts";
 import {
   appsWorld,
+  followApproval,
   openAppHost,
   pollEverySecond,
   requestsOutside,
@@ -66,20 +67,7 @@ test("run_automation -> approval through the view's button -> get_automation_run
   );
   await screenshotView(host, "video-approval");
 
-  const opened = host.context.waitForEvent("page");
-  await host.view.getByRole("button", { name: "Review and approve" }).click();
-  const tab = await opened;
-  await tab.waitForURL((u) => u.pathname === "/login");
-  await tab.fill('input[name="email"]', owner.email);
-  await tab.fill('input[name="password"]', owner.password);
-  await Promise.all([
-    tab.waitForURL((u) => u.pathname === new URL(result.structuredContent.approval_url).pathname),
-    tab.click('button[type="submit"]'),
-  ]);
-  await Promise.all([
-    tab.waitForURL((u) => u.searchParams.get("result") === "approved"),
-    tab.click('button[name="decision"][value="approve"]'),
-  ]);
+  await followApproval(host, result.structuredContent.approval_url, owner);
   assert.deepEqual(host.links, [result.structuredContent.approval_url]);
 
   const job: any = await pollEverySecond(

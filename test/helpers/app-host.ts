@@ -214,3 +214,31 @@ export async function appsWorld(options: {
 export function pollEverySecond<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
   return waitFor(read, done, 180_000, 1000);
 }
+
+/**
+ * What a person does with a view's approval block: clicks "Review and approve" (the host opens the link in a
+ * new tab), and, when `owner` is given, signs in there and approves on the service's approval page.
+ * @returns the tab, on the login page (no `owner`) or on the approved request.
+ */
+export async function followApproval(
+  host: AppHost,
+  approvalUrl: string,
+  owner?: { email: string; password: string },
+): Promise<Page> {
+  const opened = host.context.waitForEvent("page");
+  await host.view.getByRole("button", { name: "Review and approve" }).click();
+  const tab = await opened;
+  await tab.waitForURL((u) => u.pathname === "/login");
+  if (!owner) return tab;
+  await tab.fill('input[name="email"]', owner.email);
+  await tab.fill('input[name="password"]', owner.password);
+  await Promise.all([
+    tab.waitForURL((u) => u.pathname === new URL(approvalUrl).pathname),
+    tab.click('button[type="submit"]'),
+  ]);
+  await Promise.all([
+    tab.waitForURL((u) => u.searchParams.get("result") === "approved"),
+    tab.click('button[name="decision"][value="approve"]'),
+  ]);
+  return tab;
+}
