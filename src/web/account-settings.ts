@@ -12,12 +12,15 @@ import { listConnections } from "../domain/account/connections.ts";
 import { accountOverview } from "../domain/account/overview.ts";
 import { PRICES } from "../domain/account/prices.ts";
 import type { Quota } from "../domain/account/quotas.ts";
+import { userTimeZone } from "../domain/account/time-zone.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
 import { isScope, SCOPES } from "../scopes.ts";
-import { html, page, type RawHtml } from "./html.ts";
+import { ACCOUNT_STATUS_WORDS, networkLabel, statusBadge } from "./badges.ts";
+import { html, page, type RawHtml, stackTable } from "./html.ts";
 import { pageHeaders } from "./security.ts";
 import { type BrowserSession, requireSession } from "./session.ts";
 import { SETTINGS_PATH } from "./settings.ts";
+import { timeZoneForm } from "./time-zone-setting.ts";
 
 export const ACCOUNT_SETTINGS_PATH = "/settings";
 
@@ -36,17 +39,11 @@ const ownedLine = (q: Quota) =>
     ? `You own ${q.used} workspace${q.used === 1 ? "" : "s"}; your plan allows any number.`
     : `You own ${q.used} of the ${q.allowed} workspace${q.allowed === 1 ? "" : "s"} your plan allows.`;
 
-/** A table that stacks into "label: value" lines on narrow screens (class `stack`, `data-label`). */
-function stackTable(headers: string[], rows: RawHtml[][]): RawHtml {
-  return html`<table class="stack"><thead><tr>${headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows.map(
-    (cells) => html`<tr>${cells.map((c, i) => html`<td data-label="${headers[i] ?? ""}">${c}</td>`)}</tr>`,
-  )}</tbody></table>`;
-}
-
 async function renderSettings(ctx: AppContext, session: BrowserSession): Promise<string> {
-  const [overview, connections] = await Promise.all([
+  const [overview, connections, zone] = await Promise.all([
     accountOverview(ctx.db, session.userId),
     listConnections(ctx.db, session.userId, ctx.clock.now()),
+    userTimeZone(ctx.db, session.userId),
   ]);
   const section = (id: (typeof SETTINGS_SECTIONS)[number][0], body: RawHtml) => {
     const title = SETTINGS_SECTIONS.find(([s]) => s === id)![1];
@@ -57,7 +54,8 @@ async function renderSettings(ctx: AppContext, session: BrowserSession): Promise
   )}</nav>`;
 
   const account = html`<p>Signed in as <strong>${overview.email}</strong>.</p>
-<p>Plan: <strong>${overview.plan}</strong>. <a href="/logout">Sign out</a></p>`;
+<p>Plan: <strong>${overview.plan}</strong>. <a href="/logout">Sign out</a></p>
+${timeZoneForm(zone, session.csrfToken)}`;
 
   const workspaces = html`${stackTable(
     ["Workspace", "Your role", "Social accounts"],
@@ -78,8 +76,10 @@ async function renderSettings(ctx: AppContext, session: BrowserSession): Promise
               .filter(isScope)
               .map((s) => SCOPES[s])
               .join("; ")}`,
-            html`${c.connected ? day(c.last_used_at) : "not finished connecting"}`,
-            html`<form method="post" action="${SETTINGS_PATH}/connections/${c.id}/revoke"><input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit">Revoke</button></form>`,
+            c.connected
+              ? html`<span class="nowrap">${day(c.last_used_at)}</span>`
+              : html`not finished connecting`,
+            html`<form method="post" action="${SETTINGS_PATH}/connections/${c.id}/revoke" class="inline"><input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit" class="secondary">Revoke</button></form>`,
           ]),
         );
   const connected = html`${apps}
@@ -93,9 +93,9 @@ async function renderSettings(ctx: AppContext, session: BrowserSession): Promise
           : stackTable(
               ["Network", "Account", "Status"],
               w.socialAccounts.map((a) => [
-                html`${a.network}`,
+                networkLabel(a.network),
                 html`${a.display_name}${a.handle ? html` <span class="muted">@${a.handle}</span>` : ""}`,
-                html`${a.status}`,
+                statusBadge(ACCOUNT_STATUS_WORDS, a.status),
               ]),
             )
       }`,
@@ -122,6 +122,7 @@ ${section("workspaces", workspaces)}
 ${section("connected-apps", connected)}
 ${section("social-accounts", social)}
 ${section("billing", billing)}`,
+    { current: ACCOUNT_SETTINGS_PATH },
   );
 }
 
