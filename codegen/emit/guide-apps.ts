@@ -35,9 +35,9 @@ the tool's input and result. Approval still happens only in the browser, on the 
 |---|---|---|
 ${rows.join("\n")}
 
-- **Declaring support.** A client shows views when its capabilities declare
-  \`extensions["${UI_EXTENSION}"].mimeTypes\` with \`${VIEW_MIME_TYPE}\`: on 2026-07-28 in each request's
-  \`io.modelcontextprotocol/clientCapabilities\`; on the legacy revisions at \`initialize\`, whose answer then
+- **Declaring support.** A client shows views when its capabilities declare the \`${UI_EXTENSION}\` extension
+  (under \`extensions\`) with \`mimeTypes\` listing \`${VIEW_MIME_TYPE}\`: on 2026-07-28 in the client
+  capabilities of each request's \`_meta\`; on the legacy revisions at \`initialize\`, whose answer then
   carries an \`Mcp-Session-Id\` (send it back on every request; the server keeps no session state: the id only
   says that the client shows views). A client that does not declare the extension gets exactly the same
   answers as before views existed: no \`_meta\` on tools, no view data in results.
