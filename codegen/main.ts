@@ -1,6 +1,7 @@
 /**
- * `npm run codegen`: turns tools.yaml into generated/ (tool-types.ts, registry.ts, catalog.json, guide.md)
- * and writes a handler stub for every tool without one.
+ * `npm run codegen`: turns tools.yaml into generated/ (tool-types.ts, registry.ts, catalog.json, guide.md),
+ * bundles the MCP Apps views into generated/views/ (src/mcp/views/) and writes a handler stub for every tool
+ * without one.
  * `npm run codegen -- --check`: writes nothing; exits 1 naming every generated file that differs from what
  * codegen would write now (stubs are not checked: they belong to their authors once written).
  *

@@ -12,6 +12,7 @@ import { emitGuide } from "./emit/guide.ts";
 import { emitRegistry } from "./emit/registry.ts";
 import { emitStub } from "./emit/stubs.ts";
 import { emitToolTypes } from "./emit/tool-types.ts";
+import { emitViews } from "./emit/views.ts";
 import { formatTs } from "./format.ts";
 import { loadTools } from "./load.ts";
 
@@ -29,7 +30,10 @@ export async function loadContext(source: string): Promise<CodegenContext> {
   return resolveContext(loadTools(await readFile(source, "utf8")));
 }
 
-/** Emits and formats everything under generated/. Deterministic: the same context gives the same bytes. */
+/**
+ * Emits and formats everything under generated/: what tools.yaml gives, and the MCP Apps views bundled from
+ * src/mcp/views/ (emit/views.ts). Deterministic: the same context and sources give the same bytes.
+ */
 export async function emitGenerated(ctx: CodegenContext): Promise<OutputFile[]> {
   const ts = async (name: string, source: string | Promise<string>): Promise<OutputFile> => ({
     path: `${GENERATED_DIR}/${name}`,
@@ -41,6 +45,8 @@ export async function emitGenerated(ctx: CodegenContext): Promise<OutputFile[]> 
     { path: `${GENERATED_DIR}/catalog.json`, content: emitCatalog(ctx) },
     { path: `${GENERATED_DIR}/guide.md`, content: emitGuide(ctx) },
   ]);
+  for (const view of await emitViews(ctx))
+    files.push({ path: `${GENERATED_DIR}/${view.path}`, content: view.content });
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 

@@ -49,6 +49,21 @@ export const ToolSpecSchema = Type.Object(
     output: Type.Optional(JsonSchemaObject),
     result: Type.Optional(JsonSchemaObject),
     example: JsonSchemaObject,
+    /**
+     * MCP `_meta` of the tool. Only `ui.resourceUri` (MCP Apps, `io.modelcontextprotocol/ui`): the `ui://` view
+     * that shows the tool's results (src/mcp/views/catalog.ts; tool-rules.ts checks that it names a view).
+     */
+    _meta: Type.Optional(
+      Type.Object(
+        {
+          ui: Type.Object(
+            { resourceUri: Type.String({ pattern: "^ui://", maxLength: 200 }) },
+            { additionalProperties: false },
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,9 +1,11 @@
 /**
  * Semantic rules for one tool of tools.yaml (docs/tools-yaml.md, DESIGN.md section 2), applied after the
  * structural check: scope known, hints consistent with access, idempotency key on every mutation, flags
- * consistent, `result` where the work runs later, schemas closed and bounded, `example` valid.
+ * consistent, `result` where the work runs later, schemas closed and bounded, `example` valid, a view URI
+ * (`_meta.ui.resourceUri`) that names a view.
  */
 import { Compile } from "typebox/compile";
+import { viewByUri } from "../src/mcp/views/catalog.ts";
 import { isScope } from "../src/scopes.ts";
 import { type Issue, isRecord, pathOf, type Segment, schemaErrorsToIssues } from "./issues.ts";
 import { checkSchema } from "./schema-rules.ts";
@@ -52,6 +54,12 @@ export function checkTool(tool: ToolSpec, index: number): Issue[] {
     if (schema.type !== "object") add([key, "type"], 'must be "object" at the root');
     issues.push(...checkSchema(schema, [...at, key]));
   }
+  const view = tool._meta?.ui.resourceUri;
+  if (view !== undefined && !viewByUri(view))
+    add(
+      ["_meta", "ui", "resourceUri"],
+      `names no view of src/mcp/views/catalog.ts (${JSON.stringify(view)})`,
+    );
   issues.push(...checkExample(tool, at));
   return issues;
 }

@@ -149,6 +149,8 @@ export interface ToolMeta {
   inputSchema: Record<string, unknown>;
   /** JSON Schema of the full structured envelope (service spec 2.4). */
   outputSchema: Record<string, unknown>;
+  /** MCP `_meta` of the tool: the MCP Apps view of its results (src/mcp/views/catalog.ts), when it has one. */
+  _meta?: { ui: { resourceUri: string } };
 }
 
 /** A validation failure in the TypeBox/Ajv shape. */

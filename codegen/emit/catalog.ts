@@ -24,6 +24,7 @@ export function catalogTool(tool: ResolvedTool): Record<string, unknown> {
     output_schema: tool.envelope,
     ...(tool.result ? { result_schema: tool.result } : {}),
     example: tool.example,
+    ...(tool._meta ? { _meta: tool._meta } : {}),
   };
 }
 

@@ -90,6 +90,7 @@ function toolSection(tool: ResolvedTool, ctx: CodegenContext): string {
     `- Hints: ${Object.entries(tool.annotations)
       .map(([k, v]) => `${k}=${v}`)
       .join(", ")}`,
+    ...(tool._meta ? [`- View (MCP Apps): \`${tool._meta.ui.resourceUri}\` (see Views)`] : []),
   ];
   const flow = [
     tool.review

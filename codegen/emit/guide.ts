@@ -1,13 +1,14 @@
 /**
  * Emits generated/guide.md, the developer guide (DESIGN.md section 2): connecting (OAuth steps), calling
- * tools, the envelope, states and what a client does in each, errors, limits, credits, plans, scopes, and one
- * section per tool with an example call. Addresses are written as `{base_url}` (the guide is static).
+ * tools, the rules for agents, the envelope, states and what a client does in each, errors, limits, credits,
+ * plans, scopes, network rules, views (MCP Apps), prompts, and one section per tool with an example call. Addresses are written as `{base_url}` (the guide is static).
  */
 import type { CodegenContext } from "../context.ts";
 import { PRICES } from "../../src/domain/account/prices.ts";
 import { errorOccasion } from "../errors-doc.ts";
 import { cell, toolsChapter } from "./guide-tools.ts";
 import { networkRulesChapter } from "./guide-networks.ts";
+import { promptsChapter, rulesChapter, viewsChapter } from "./guide-apps.ts";
 
 const code = (lang: string, body: string) => `\`\`\`${lang}\n${body}\n\`\`\``;
 
@@ -277,12 +278,15 @@ export function emitGuide(ctx: CodegenContext): string {
     "`{base_url}/developers/mcp/catalog.json`; everything here is also in `{base_url}/developers/mcp/download.zip`.",
     "",
     connecting(ctx),
+    rulesChapter(),
     envelope(),
     states(ctx),
     errors(ctx),
     limits(ctx),
     scopes(ctx),
     networkRulesChapter(),
+    viewsChapter(ctx),
+    promptsChapter(),
     toolsChapter(ctx, "Tools"),
   ];
   return `${parts.join("\n").trimEnd()}\n`;

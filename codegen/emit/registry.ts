@@ -28,6 +28,7 @@ function metaLiteral(tool: ResolvedTool): string {
     annotations: tool.annotations,
     inputSchema: tool.input,
     outputSchema: tool.envelope,
+    ...(tool._meta ? { _meta: tool._meta } : {}),
   };
   return literal(meta);
 }

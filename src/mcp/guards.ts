@@ -37,7 +37,8 @@ export function isLoopbackSameHost(origin: string, hostHeader: string | undefine
  *    configured public base URL and of the resource URL, and a loopback origin (localhost, 127.0.0.1, [::1])
  *    equal to the request's own Host (a local deployment reached by that name);
  *  - an allow-listed Origin (CORS_ALLOWED_ORIGINS) gets CORS headers (never a wildcard, no credentials: the
- *    bearer token is not a cookie) exposing `WWW-Authenticate` and `Mcp-Protocol-Version`;
+ *    bearer token is not a cookie) exposing `WWW-Authenticate`, `Mcp-Protocol-Version` and `Mcp-Session-Id` (the
+ *    id that tells a legacy request's client shows MCP Apps views, src/mcp/apps/client.ts);
  *  - any other Origin is refused with 403.
  * The Host check (404 for a foreign Host) runs before this guard (src/oauth/host.ts).
  */
@@ -54,8 +55,9 @@ export function originGuard(ctx: AppContext): RequestHandler {
       "Mcp-Protocol-Version",
       "Mcp-Method",
       "Mcp-Name",
+      "Mcp-Session-Id",
     ],
-    exposedHeaders: ["WWW-Authenticate", "Mcp-Protocol-Version"],
+    exposedHeaders: ["WWW-Authenticate", "Mcp-Protocol-Version", "Mcp-Session-Id"],
     credentials: false,
     maxAge: 600,
   });

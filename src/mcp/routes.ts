@@ -28,6 +28,8 @@ import { errorResponse, isObject, type JsonRpcId, parseMessage, RPC, RpcError } 
 import { Reply } from "./reply.ts";
 import { resolveRevision } from "./revision.ts";
 import { createToolLister } from "./tools-list.ts";
+import { clientFeatures, createViewSessions } from "./apps/client.ts";
+import { createResourceCatalog } from "./apps/resources.ts";
 
 /** Protocol body size limit (service spec 8): 256 KiB. */
 export const MAX_BODY_BYTES = SPEC_LIMITS.protocolBodyBytes;
@@ -65,6 +67,8 @@ export function mcpEndpoint(ctx: AppContext, options: McpRouteOptions = {}): Mcp
       ctx.config.limits.toolsPageSize,
       createCursorCodec(ctx.keys.encryptionKeys[0]!),
     ),
+    resources: createResourceCatalog(tools, ctx.config.publicBaseUrl),
+    viewSessions: createViewSessions(ctx.keys.encryptionKeys[0]!),
   };
   const readBody = jsonBodyReader(MAX_BODY_BYTES);
   const ipLimit = ipLimiter(ctx);
@@ -238,7 +242,8 @@ async function handle(
       (typeof token === "string" || typeof token === "number") &&
       (req.headers.accept ?? "").includes("text/event-stream");
     reply = new Reply(res, wantsSse ? (token as string | number) : undefined);
-    await dispatch(ep, msg as typeof msg & { id: JsonRpcId }, revision, auth, reply, prepaid);
+    const client = clientFeatures(revision, msg.params, req.headers, ep.viewSessions);
+    await dispatch(ep, msg as typeof msg & { id: JsonRpcId }, revision, auth, reply, prepaid, client);
   } catch (err) {
     if (!(err instanceof RpcError)) throw err;
     await prepaid?.release();

@@ -23,8 +23,11 @@ async function listExpected(dir = EXPECTED_DIR, prefix = ""): Promise<string[]> 
   return out.sort();
 }
 
+/** What codegen makes from the fixture's tools.yaml (the views, built from src/mcp/views/, do not depend on it). */
+const fromFixture = async () => (await generateAll()).filter((f) => !f.path.startsWith("generated/views/"));
+
 test("the fixture's output matches the committed golden files", async () => {
-  const files = await generateAll();
+  const files = await fromFixture();
   if (process.env.UPDATE_GOLDEN === "1") {
     await rm(EXPECTED_DIR, { recursive: true, force: true });
     for (const f of files) {
@@ -43,8 +46,13 @@ test("the fixture's output matches the committed golden files", async () => {
   }
 });
 
-test("the fixture's output is: 4 generated files + one stub per tool", async () => {
-  const files = await generateAll();
+test("the fixture's output is: 4 generated files + one stub per tool, besides the views", async () => {
+  const all = await generateAll();
+  assert.deepEqual(
+    all.filter((f) => f.path.startsWith("generated/views/")).map((f) => f.path),
+    ["generated/views/carousel.html", "generated/views/post.html", "generated/views/video.html"],
+  );
+  const files = await fromFixture();
   assert.deepEqual(
     files.map((f) => f.path),
     [

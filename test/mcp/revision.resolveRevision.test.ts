@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { startTestApp } from "../helpers/app.ts";
 import { rpc } from "../helpers/mcp-client.ts";
+import { SERVER_CAPABILITIES } from "../../src/mcp/server-info.ts";
 import { fixtureTool, startFixtureEndpoint } from "./fixture.ts";
 
 const tools = [fixtureTool({ name: "hello" }, async () => ({ data: { hi: true } }))];
@@ -139,7 +140,7 @@ describe("2026-07-28 validation order", () => {
       "ping",
       "logging/setLevel",
       "resources/subscribe",
-      "prompts/list",
+      "roots/list",
     ]) {
       const r = await rpc(ep.url, method, {}, { token, id: 5 });
       assert.equal(r.status, 404, method);
@@ -150,12 +151,12 @@ describe("2026-07-28 validation order", () => {
 });
 
 describe("2026-07-28 results", () => {
-  it("server/discover lists versions, tools capability, instructions, cache hints and serverInfo in _meta", async () => {
+  it("server/discover lists versions, capabilities, instructions, cache hints and serverInfo in _meta", async () => {
     const r = await rpc(ep.url, "server/discover", {}, { token });
     const result = r.body.result;
     assert.equal(result.resultType, "complete");
     assert.deepEqual(result.supportedVersions, ["2026-07-28", "2025-11-25", "2025-06-18"]);
-    assert.deepEqual(result.capabilities, { tools: {} });
+    assert.deepEqual(result.capabilities, SERVER_CAPABILITIES);
     assert.match(result.instructions, /approval_url/);
     assert.ok(Number.isInteger(result.ttlMs) && result.ttlMs >= 0);
     assert.equal(result.cacheScope, "public");
@@ -196,7 +197,7 @@ describe("legacy revisions", () => {
     const unknown = await init("2024-11-05");
     assert.equal(unknown.body.result.protocolVersion, "2025-11-25");
     assert.equal(unknown.body.result.serverInfo.name, "social-mcp");
-    assert.deepEqual(unknown.body.result.capabilities, { tools: {} });
+    assert.deepEqual(unknown.body.result.capabilities, SERVER_CAPABILITIES);
     assert.equal(unknown.body.result.resultType, undefined);
   });
 
@@ -248,7 +249,7 @@ describe("legacy revisions", () => {
     );
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.error.code, -32022);
-    const method = await rpc(ep.url, "prompts/list", {}, { revision: "2025-11-25", token });
+    const method = await rpc(ep.url, "roots/list", {}, { revision: "2025-11-25", token });
     assert.equal(method.body.error.code, -32601);
   });
 });

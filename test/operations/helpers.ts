@@ -119,17 +119,21 @@ export async function postDecision(
   });
 }
 
-/** Polls `read` every 50 ms until `done(value)` or `timeoutMs` (then throws with the last value). */
+/**
+ * Polls `read` every `intervalMs` (default 50 ms) until `done(value)` or `timeoutMs` (then throws with the
+ * last value).
+ */
 export async function waitFor<T>(
   read: () => Promise<T>,
   done: (v: T) => boolean,
   timeoutMs = 20_000,
+  intervalMs = 50,
 ): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: T = await read();
   while (!done(last)) {
     if (Date.now() > until) throw new Error(`timed out waiting; last value ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, intervalMs));
     last = await read();
   }
   return last;

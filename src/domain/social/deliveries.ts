@@ -77,6 +77,17 @@ export interface DeliveryFilter {
   cursor?: string | undefined;
 }
 
+/** The owner's delivery `deliveryId`, or undefined (another owner's, unknown or not a UUID). */
+export async function getDelivery(
+  db: Knex,
+  owner: Owner,
+  deliveryId: string,
+): Promise<DeliveryView | undefined> {
+  if (!isUuid(deliveryId)) return undefined;
+  const row = await deliveriesQuery(db, owner).where("d.id", deliveryId).first();
+  return row ? deliveryView(row) : undefined;
+}
+
 /**
  * One page of the owner's deliveries, newest first.
  * @throws ToolError not_found when `post_id` is not an owned post; validation_failed for a bad cursor/limit.

@@ -1,0 +1,204 @@
+/**
+ * The view data of a tool result (`_meta["social-mcp/view"]`, src/mcp/views/shared/data.ts), built after the
+ * call for clients that show views (./client.ts), from the caller's own records: the records the call named
+ * in its arguments or created, read again with the caller's owner scope. A tool whose result a view shows
+ * (tools.yaml `_meta.ui.resourceUri`) has one builder here. Failed calls get none. Reading is done with the
+ * root database after the call committed; a record gone in between (`not_found`) gives no view data.
+ */
+import type { AppContext } from "../../context.ts";
+import { getCarousel } from "../../domain/carousels/read.ts";
+import { getPost } from "../../domain/content/posts.ts";
+import { automationView, ownedAutomation } from "../../domain/automations/automations.ts";
+import { type Owner, ownerOf } from "../../domain/owner.ts";
+import { postMedia } from "../../domain/social/validate.ts";
+import { ToolError } from "../../errors.ts";
+import { FORMAT_SIZES } from "../../providers/ai-image/types.ts";
+import type { AuthContext, Envelope } from "../../tool-contract.ts";
+import type {
+  CarouselViewData,
+  PostViewData,
+  VideoViewData,
+  ViewApproval,
+  ViewData,
+} from "../views/shared/data.ts";
+import { approvalOf, type MediaSigner, mediaSigner } from "./view-common.ts";
+import { networkPreview, previewNetworks, viewPost } from "./view-post.ts";
+
+/** One finished tool call, as the builders read it. */
+export interface ViewCall {
+  ctx: AppContext;
+  owner: Owner;
+  /** The call's (validated) arguments. */
+  args: Record<string, any>;
+  /** The envelope's `data`, when the call answered with some. */
+  data: Record<string, any>;
+  envelope: Envelope;
+  signer: MediaSigner;
+}
+
+type Builder = (call: ViewCall) => Promise<ViewData>;
+
+/** The carousel `postId` of the owner, with its caption, slide size, media and a pending approval. */
+async function carousel(call: ViewCall, postId: string): Promise<CarouselViewData> {
+  const { ctx, owner, signer } = call;
+  const c = await getCarousel(ctx.db, owner, postId);
+  const post = await getPost(ctx.db, owner, postId);
+  const ids = c.slides.map((s) => s.image_asset_id).filter((id): id is string => id !== null);
+  const media = new Map(
+    (await postMedia(ctx.db, { id: postId, type: "image", media_asset_ids: ids })).map((m) => [m.assetId, m]),
+  );
+  const size = FORMAT_SIZES[c.format] ?? FORMAT_SIZES.square!;
+  return {
+    view: "carousel",
+    post_id: c.post_id,
+    post_status: c.post_status,
+    caption: post.caption,
+    design_id: c.design_id,
+    format: c.format,
+    width: size.width,
+    height: size.height,
+    run: {
+      run_id: c.latest_run.run_id,
+      kind: c.latest_run.kind,
+      status: c.latest_run.status,
+      credits_charged: c.latest_run.credits_charged,
+      error: c.latest_run.error,
+    },
+    slides: c.slides.map((s) => {
+      const m = s.image_asset_id ? media.get(s.image_asset_id) : undefined;
+      return {
+        position: s.position,
+        status: s.status,
+        headline: s.headline,
+        body: s.body,
+        image: s.status === "ready" && m ? signer.sign(m) : null,
+        error: s.error,
+      };
+    }),
+    approval: await pendingApproval(call),
+    media_expires_at: signer.expiresAt,
+  };
+}
+
+/** The owner's post `postId` (null: only the result's deliveries) with its network previews. */
+async function post(call: ViewCall, postId: string | undefined): Promise<PostViewData> {
+  const approval = await pendingApproval(call);
+  const found = postId ? await viewPost(call.ctx, call.owner, postId, call.signer) : undefined;
+  const networks = found
+    ? previewNetworks(approval?.destinations.map((d) => d.network) ?? [], found.post).map((n) =>
+        networkPreview(n, found.post.caption ?? "", found.media),
+      )
+    : [];
+  return {
+    view: "post",
+    post: found?.post ?? null,
+    networks,
+    approval,
+    media_expires_at: call.signer.expiresAt,
+  };
+}
+
+/** The automation (and, for a run, its video and post) of a run_automation or get_automation_run result. */
+async function video(
+  call: ViewCall,
+  automationId: string,
+  run: Record<string, any> | null,
+): Promise<VideoViewData> {
+  const { ctx, owner, signer } = call;
+  const automation = await ownedAutomation(ctx.db, owner, automationId)
+    .then(automationView)
+    .catch((err: unknown) => {
+      if (err instanceof ToolError && err.code === "not_found") return null;
+      throw err;
+    });
+  const configuration = (automation?.configuration ?? {}) as Record<string, unknown>;
+  let clip: VideoViewData["video"] = null;
+  if (run?.video?.asset_id) {
+    const [m] = await postMedia(ctx.db, {
+      id: run.run_id,
+      type: "video",
+      media_asset_ids: [run.video.asset_id],
+    });
+    if (m) clip = signer.sign(m);
+  }
+  const produced = run?.post_id
+    ? await viewPost(ctx, owner, run.post_id, signer).catch(() => undefined)
+    : undefined;
+  return {
+    view: "video",
+    automation: automation && {
+      automation_id: automation.automation_id,
+      name: automation.name,
+      kind: automation.kind,
+      template_id: typeof configuration.template_id === "string" ? configuration.template_id : null,
+    },
+    run: run && {
+      run_id: run.run_id,
+      kind: run.kind,
+      status: run.status,
+      trigger: run.trigger,
+      credits_charged: run.credits_charged,
+      created_at: run.created_at,
+      finished_at: run.finished_at ?? null,
+      error: run.error ?? null,
+    },
+    video: clip,
+    posts: produced ? [produced.post] : [],
+    approval: await pendingApproval(call),
+    media_expires_at: signer.expiresAt,
+  };
+}
+
+/** The approval a review tool's result waits for, else null. */
+function pendingApproval(call: ViewCall): Promise<ViewApproval | null> {
+  return call.envelope.status === "approval_required"
+    ? approvalOf(call.ctx, call.owner, call.envelope.operation_id)
+    : Promise.resolve(null);
+}
+
+/** The builder of each tool whose results a view shows (tools.yaml `_meta.ui.resourceUri`). */
+export const VIEW_BUILDERS: Readonly<Record<string, Builder>> = {
+  generate_carousel: (c) => carousel(c, c.data.post_id),
+  get_carousel: (c) => carousel(c, c.args.post_id),
+  approve_carousel: (c) => carousel(c, c.args.post_id),
+  get_post: (c) => post(c, c.args.post_id),
+  create_text_post: (c) => post(c, c.data.post_id),
+  create_image_post: (c) => post(c, c.data.post_id),
+  publish_post: (c) => post(c, c.args.post_id),
+  schedule_post: (c) => post(c, c.args.post_id),
+  list_deliveries: (c) => post(c, c.args.post_id),
+  run_automation: (c) => video(c, c.args.automation_id, null),
+  get_automation_run: (c) => video(c, c.data.automation_id, c.data),
+};
+
+/** Statuses whose results a view shows (a failed call shows its error from the envelope alone). */
+const SHOWN = new Set(["succeeded", "queued", "approval_required"]);
+
+/**
+ * The view data of the result `envelope` of `toolName` called with `args` by `auth`, or undefined when the
+ * tool has no view, the call failed or a record it names is gone.
+ * @throws what the database throws (the caller answers without view data and logs it).
+ */
+export async function buildViewData(
+  ctx: AppContext,
+  toolName: string,
+  args: unknown,
+  envelope: Envelope,
+  auth: AuthContext,
+): Promise<ViewData | undefined> {
+  const build = VIEW_BUILDERS[toolName];
+  if (!build || !SHOWN.has(envelope.status)) return undefined;
+  try {
+    return await build({
+      ctx,
+      owner: ownerOf(auth),
+      args: (args ?? {}) as Record<string, any>,
+      data: (envelope.data ?? {}) as Record<string, any>,
+      envelope,
+      signer: mediaSigner(ctx),
+    });
+  } catch (err) {
+    if (err instanceof ToolError && err.code === "not_found") return undefined;
+    throw err;
+  }
+}

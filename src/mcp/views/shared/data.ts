@@ -1,0 +1,129 @@
+/**
+ * The view data: what a tool result carries in `_meta["social-mcp/view"]` for hosts that show views
+ * (src/mcp/ui/view-data.ts builds it, the views read it; docs/mcp-apps.md). It holds only what the
+ * structured result cannot give a view: signed media URLs with their sizes, a carousel's pixel size and
+ * caption, the rule checks of each destination network, and what an approval will do. Never a token.
+ * Types only: shared by the server and the views' browser code.
+ */
+
+/** One media asset as a view shows it: a short-lived signed URL on the service's origin. */
+export interface ViewMedia {
+  asset_id: string;
+  kind: "image" | "video";
+  mime_type: string;
+  /** `{PUBLIC_BASE_URL}/media/public/{asset}?exp=&sig=` (src/domain/media/public-url.ts). */
+  url: string;
+  /** Pixels; null when unknown. */
+  width: number | null;
+  height: number | null;
+  /** Seconds (videos); null for images. */
+  duration_seconds: number | null;
+}
+
+/** What a pending approval will do, in the words of its approval page (service spec 4.4). */
+export interface ViewApproval {
+  /** One sentence, e.g. "Publish the post “Summer sale…” to 2 accounts now". */
+  summary: string;
+  /** Accounts by name, with the network's name (`label`, e.g. "Instagram"). */
+  destinations: Array<{ name: string; network: string; label: string }>;
+  /** When it takes effect (ISO 8601), or null for now. */
+  when: string | null;
+  /** The configuration being approved, in plain words. */
+  settings: Array<{ label: string; value: string }>;
+  /** When the request expires unapproved (ISO 8601). */
+  expires_at: string | null;
+}
+
+export interface CarouselViewData {
+  view: "carousel";
+  post_id: string;
+  post_status: string;
+  caption: string | null;
+  design_id: string;
+  format: string;
+  /** The slides' size in pixels (from the format). */
+  width: number;
+  height: number;
+  run: { run_id: string; kind: string; status: string; credits_charged: number; error: string | null };
+  slides: Array<{
+    position: number;
+    status: "pending" | "generating" | "ready" | "failed";
+    headline: string | null;
+    body: string | null;
+    image: ViewMedia | null;
+    error: string | null;
+  }>;
+  approval: ViewApproval | null;
+  /** When the media URLs expire (ISO 8601). */
+  media_expires_at: string;
+}
+
+/** One network's view of a post: the caption cut where the network cuts it, and its broken rules. */
+export interface NetworkPreview {
+  network: string;
+  label: string;
+  caption: {
+    /** `characters` (code points) or `x-weighted` (twitter-text: URLs 23, emoji 2). */
+    counting: "characters" | "x-weighted";
+    limit: number;
+    length: number;
+    /** The caption up to the limit (all of it when it fits). */
+    kept: string;
+    /** What the network would not take (empty when it fits). */
+    cut: string;
+  };
+  /** Broken rules of the network's row in the rule table (src/providers/social/rules.ts), as sentences. */
+  problems: string[];
+}
+
+export interface ViewDelivery {
+  delivery_id: string;
+  network: string;
+  /** The network's name, e.g. "Instagram". */
+  label: string;
+  status: string;
+  post_url: string | null;
+  reason: string | null;
+  scheduled_for: string | null;
+}
+
+export interface ViewPost {
+  post_id: string;
+  type: string;
+  status: string;
+  title: string | null;
+  caption: string | null;
+  media: ViewMedia[];
+  deliveries: ViewDelivery[];
+}
+
+export interface PostViewData {
+  view: "post";
+  post: ViewPost | null;
+  /** One preview per destination network (the approval's destinations, else the deliveries', else all). */
+  networks: NetworkPreview[];
+  approval: ViewApproval | null;
+  media_expires_at: string;
+}
+
+export interface VideoViewData {
+  view: "video";
+  automation: { automation_id: string; name: string; kind: string; template_id: string | null } | null;
+  run: {
+    run_id: string;
+    kind: string;
+    status: string;
+    trigger: string;
+    credits_charged: number;
+    created_at: string;
+    finished_at: string | null;
+    error: string | null;
+  } | null;
+  video: ViewMedia | null;
+  /** The posts the run produced. */
+  posts: ViewPost[];
+  approval: ViewApproval | null;
+  media_expires_at: string;
+}
+
+export type ViewData = CarouselViewData | PostViewData | VideoViewData;
