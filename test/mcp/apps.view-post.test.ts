@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { cutCaption, networkPreview, previewNetworks } from "../../src/mcp/apps/view-post.ts";
-import { captionLength } from "../../src/providers/social/rules.ts";
+import { captionLength } from "../../src/providers/social/rule-check.ts";
 
 test("a caption within the limit is kept whole", () => {
   assert.deepEqual(cutCaption("instagram", "Short and sweet"), { kept: "Short and sweet", cut: "" });

@@ -47,7 +47,12 @@ function mediaStrip(media: ViewMedia[], expiresAt: string, view: ViewHandle): HT
 function preview(p: NetworkPreview): HTMLElement {
   const c = p.caption;
   const over = c.length - c.limit;
-  const unit = c.counting === "x-weighted" ? "weighted characters" : "characters";
+  const unit =
+    c.counting === "x-weighted"
+      ? "weighted characters"
+      : c.counting === "utf8-bytes"
+        ? "bytes"
+        : "characters";
   return h(
     "div",
     {

@@ -64,7 +64,7 @@ export interface NetworkPreview {
   label: string;
   caption: {
     /** `characters` (code points) or `x-weighted` (twitter-text: URLs 23, emoji 2). */
-    counting: "characters" | "x-weighted";
+    counting: "characters" | "x-weighted" | "utf8-bytes";
     limit: number;
     length: number;
     /** The caption up to the limit (all of it when it fits). */
