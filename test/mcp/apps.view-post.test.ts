@@ -34,11 +34,11 @@ test("Pinterest cuts at 500 code points, counting an emoji once", () => {
   assert.equal(cut, "b");
 });
 
-test("a preview lists the rules the post breaks on that network", () => {
+test("a preview lists the rules the post breaks on that network (YouTube's description counted in UTF-8 bytes)", () => {
   const p = networkPreview("youtube", "A video caption", []);
   assert.equal(p.label, "YouTube");
   assert.deepEqual(p.caption, {
-    counting: "characters",
+    counting: "utf8-bytes",
     limit: 5000,
     length: 15,
     kept: "A video caption",
