@@ -47,7 +47,7 @@ export const STATES: readonly StateDoc[] = [
     meaning:
       "The call or its handler failed with a validation, access or application error; `error` says which (`isError: true` when the call itself failed).",
     client_action:
-      "Correct the cause named by `error.code` before calling again. A call answered directly with `isError: true` did nothing and does not hold its idempotency key; an operation that failed after it was accepted keeps its key, so the new attempt needs a new key.",
+      "Correct the cause named by `error.code`, then call again with a new idempotency key: the failed call's key keeps its outcome (a retry with it answers the same error), except after `rate_limited` and `internal_error`, which may be retried with the same key and arguments.",
   },
   {
     name: "dispatch_failed",
@@ -59,7 +59,7 @@ export const STATES: readonly StateDoc[] = [
     name: "denied",
     meaning: "The user declined, or the approval expired after 30 minutes.",
     client_action:
-      "Stop. Only a new intent from the user justifies a new request (with a new idempotency key).",
+      "Stop. Repeating the call answers `denied` again (`data.decision`: declined or expired). Only a new intent from the user justifies a new request (with a new idempotency key).",
   },
   {
     name: "outcome_unknown",

@@ -190,7 +190,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -1068,7 +1084,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -1158,7 +1190,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -1248,7 +1296,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -1343,7 +1407,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -1439,7 +1519,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -5612,7 +5708,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -5915,7 +6027,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -6019,7 +6147,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -6519,7 +6663,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",

@@ -57,7 +57,7 @@ export async function decideOperation(
   const now = ctx.clock.now();
   const pending = () => ctx.db("operations").where({ id: op.id, state: "approval_required" });
   const deny = (fields: Record<string, unknown> = {}) =>
-    pending().update({ state: "denied", decided_at: now, updated_at: now, ...fields });
+    pending().update({ state: "denied", decision: "declined", decided_at: now, updated_at: now, ...fields });
   const notPending = async (): Promise<DecisionResult> => {
     const row = await ctx.db("operations").where({ id: op.id }).first("state");
     return { kind: "not_pending", state: row?.state as OperationState };
@@ -66,7 +66,7 @@ export async function decideOperation(
   if (op.state !== "approval_required") return notPending();
   if (decision === "decline") return (await deny()) > 0 ? { kind: "declined" } : notPending();
   if (!op.approval_expires_at || op.approval_expires_at.getTime() <= now.getTime()) {
-    await deny({ error_message: "The approval request expired before it was approved." });
+    await deny({ decision: "expired", error_message: "The approval request expired before it was approved." });
     return { kind: "expired" };
   }
   const problem = await authorizationProblem(ctx, op);
@@ -83,7 +83,7 @@ export async function decideOperation(
   }
   const won = await pending()
     .where("approval_expires_at", ">", now)
-    .update({ state: "approved", decided_at: now, updated_at: now });
+    .update({ state: "approved", decision: "approved", decided_at: now, updated_at: now });
   if (won === 0) return notPending();
   ctx.log.info({ operation_id: op.id, tool: op.tool }, "operation approved");
   return { kind: "approved", state: await dispatchOperation(ctx, op.id) };

@@ -73,6 +73,7 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
     .where("approval_expires_at", "<=", now)
     .update({
       state: "denied",
+      decision: "expired",
       decided_at: now,
       updated_at: now,
       error_message: "The approval request expired before it was approved.",

@@ -55,6 +55,8 @@ export interface OperationRow {
   request_id: string | null;
   credits_charged: number | null;
   approval_expires_at: Date | null;
+  /** How a review request was decided: `approved`, `declined` or `expired` (null until decided). */
+  decision: "approved" | "declined" | "expired" | null;
   decided_at: Date | null;
   queued_at: Date | null;
   claimed_at: Date | null;
