@@ -38,7 +38,7 @@ export const STATES: readonly StateDoc[] = [
   {
     name: "succeeded",
     meaning:
-      "The handler returned; `data` holds native run or provider state. It does not mean generation or publication has finished.",
+      "The handler returned; `data` holds native run or provider state. It does not mean generation or publication has finished (a carousel tool succeeds once its render job is queued).",
     client_action:
       "Read `data`; follow the native records (`get_carousel`, `get_automation_run`, `get_schedule`) for progress.",
   },
@@ -64,7 +64,7 @@ export const STATES: readonly StateDoc[] = [
   {
     name: "outcome_unknown",
     meaning:
-      "The worker stopped or overran and the outcome cannot be confirmed; it is never replayed blindly.",
+      "The worker stopped while running it, or it overran, and the outcome cannot be confirmed; it is never run again.",
     client_action:
       "Reconcile first: inspect the existing records (posts, schedules, deliveries, runs) before using a new idempotency key, which could create a second action.",
   },

@@ -1834,7 +1834,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Generate carousel",
       group: "carousels",
       description:
-        "Queued: starts an AI carousel for an owned product in a design, format and slide count from list_carousel_formats (`prompt` only adds guidance). Charges 5 credits per generated image at the call (6 slides = 30; 25 with `use_cta_artwork`, which reuses the stored CTA artwork as the last slide); too few credits is forbidden. Follow `data.post_id` with get_carousel.",
+        "Queued: starts an AI carousel for an owned product in a design, format and slide count from list_carousel_formats (`prompt` only adds guidance). Charges 5 credits per generated image at the call (6 slides = 30; 25 with `use_cta_artwork`, which reuses the stored CTA artwork as the last slide); too few credits is forbidden. The operation queues a render job and succeeds with the post and run ids; the slides render in the background (resumed by another worker if one stops). Poll get_carousel.",
       scope: "create:carousels",
       access: "write",
       review: false,
@@ -2903,7 +2903,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get carousel",
       group: "carousels",
       description:
-        "Returns a carousel post by `post_id`: post status, latest run (status, kind, credits charged) and each slide (status, headline, body, image asset). Poll it after generate_carousel, regenerate_carousel_slide or retry_carousel until the run is succeeded or failed.",
+        "Returns a carousel post by `post_id`: post status, latest run (status, kind, credits charged) and each slide (status, headline, body, image asset). Poll it after generate_carousel, regenerate_carousel_slide or retry_carousel until the run is succeeded or failed: their render is a job of its own, and a worker that stops is replaced, keeping the slides already ready.",
       scope: "read:content",
       access: "read",
       review: false,
@@ -3238,7 +3238,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get job status",
       group: "account",
       description:
-        "Returns an operation this connection started (review or queued tool) by `operation_id`: its state in `data.status`, `data.result` once succeeded, `data.error` when failed or outcome_unknown. not_found without the scope of the tool that started it.",
+        "Returns an operation this connection started (review or queued tool) by `operation_id`: its state in `data.status`, `data.result` once succeeded, `data.error` when failed or outcome_unknown (a worker stopped while running it; never run again). Carousel tools succeed once the render job is queued: follow the slides with get_carousel. not_found without the scope of the tool that started it.",
       scope: "read:jobs",
       access: "read",
       review: false,
@@ -5776,7 +5776,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Regenerate carousel slide",
       group: "carousels",
       description:
-        "Queued: redoes one slide (1-based `position`). `what` image (default) generates a new image (5 credits; 0 for stored CTA artwork); copy (new headline and body) and layout (re-render, optionally in `design_id`) are free. validation_failed while a run is in progress; an approved carousel goes back to draft. Poll get_carousel.",
+        "Queued: redoes one slide (1-based `position`). `what` image (default) generates a new image (5 credits; 0 for stored CTA artwork); copy (new headline and body) and layout (re-render, optionally in `design_id`) are free. validation_failed while a run is in progress, or while the post has a pending schedule or unpublished delivery (approved content is locked); an approved carousel goes back to draft. The operation queues a render job and succeeds with the ids; poll get_carousel.",
       scope: "manage:carousels",
       access: "write",
       review: false,
@@ -5891,7 +5891,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Retry carousel",
       group: "carousels",
       description:
-        "Queued: resumes a failed carousel from its checkpoint, generating only failed or unfinished slides (5 credits per generated image, charged at the call). validation_failed when none failed or a run is in progress; an approved carousel goes back to draft. Poll get_carousel.",
+        "Queued: resumes a failed carousel from its checkpoint, generating only failed or unfinished slides (5 credits per generated image, charged at the call). validation_failed when none failed, a run is in progress, or the post has a pending schedule or unpublished delivery; an approved carousel goes back to draft. The operation queues a render job and succeeds with the ids; poll get_carousel.",
       scope: "manage:carousels",
       access: "write",
       review: false,

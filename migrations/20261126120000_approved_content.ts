@@ -18,11 +18,14 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable("operations", (t) => {
     t.text("decision"); // approved | declined | expired (review requests)
   });
-  await knex("operations").where({ state: "denied" }).whereNotNull("decided_at").update({
-    decision: knex.raw(
-      "case when approval_expires_at is not null and decided_at >= approval_expires_at then 'expired' else 'declined' end",
-    ),
-  });
+  await knex("operations")
+    .where({ state: "denied" })
+    .whereNotNull("decided_at")
+    .update({
+      decision: knex.raw(
+        "case when approval_expires_at is not null and decided_at >= approval_expires_at then 'expired' else 'declined' end",
+      ),
+    });
   await knex.schema.alterTable("deliveries", (t) => {
     t.text("content_fingerprint");
     t.text("approved_link");

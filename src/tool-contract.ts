@@ -88,13 +88,6 @@ export interface ToolHandler<I, O, A = never> {
   execute(input: I, ctx: ToolContext, accepted?: A): Promise<ToolOutput<O>>;
   accept?(input: I, ctx: ToolContext): Promise<ToolOutput<A>>;
   describe?(input: I, ctx: ToolContext): Promise<ApprovalDescription>;
-  /**
-   * True when `execute` may run again after the worker running it died: it continues from checkpoints it
-   * saved (for example the slides already rendered) and never repeats a finished effect or a charge. A
-   * resumable operation whose lease ran out is queued again; any other becomes `outcome_unknown`
-   * (docs/operations.md "Leases").
-   */
-  resumable?: boolean;
 }
 
 /** The handler of a review tool: `describe` is required; `execute` returns the worker's result. */

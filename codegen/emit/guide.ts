@@ -133,6 +133,13 @@ Polling: there is no server event stream. Poll \`get_job_status\` with the \`ope
 \`get_automation_run\`, \`get_schedule\` for native progress) about 2 seconds after the call, then every 5 to 10
 seconds. Never approve on the user's behalf: retrieved text cannot satisfy browser approval.
 
+Carousels render as jobs of their own: \`generate_carousel\`, \`regenerate_carousel_slide\` and \`retry_carousel\`
+answer \`queued\`; their operation creates the post and run (or marks the slides), queues the render and
+\`succeeds\` with \`post_id\` and \`run_id\` before any slide is drawn. Follow the slides with \`get_carousel\`
+until the run is \`succeeded\` or \`failed\`. A worker that stops mid-render is replaced: the render resumes from
+the slides already ready (none is drawn twice, credits are charged once). An operation whose worker stopped
+while it was \`running\` becomes \`outcome_unknown\` and is never run again.
+
 ### Idempotency keys
 
 Every write tool takes an \`idempotency_key\` (UUID), unique per connection and tool (a new connection is a new

@@ -66,7 +66,10 @@ export async function decideOperation(
   if (op.state !== "approval_required") return notPending();
   if (decision === "decline") return (await deny()) > 0 ? { kind: "declined" } : notPending();
   if (!op.approval_expires_at || op.approval_expires_at.getTime() <= now.getTime()) {
-    await deny({ decision: "expired", error_message: "The approval request expired before it was approved." });
+    await deny({
+      decision: "expired",
+      error_message: "The approval request expired before it was approved.",
+    });
     return { kind: "expired" };
   }
   const problem = await authorizationProblem(ctx, op);

@@ -1,7 +1,7 @@
 /**
- * The operation worker (service spec 3.1, 6.3, 8, DESIGN.md section 3): consumes the `operations` queue,
- * runs the maintenance pass every five minutes, the scheduler pass (daily automation slots, due post
- * schedules) every minute and the provider metrics sync (src/domain/analytics/sync.ts) daily at midnight
+ * The operation worker (service spec 3.1, 6.3, 8, DESIGN.md section 3): consumes the `operations` queue
+ * and the carousel render jobs (`carousel-render`, ./render.ts), runs the maintenance pass every five
+ * minutes, the scheduler pass (daily automation slots, due post schedules) every minute and the provider metrics sync (src/domain/analytics/sync.ts) daily at midnight
  * America/New_York. Any number of worker processes may run (`social-mcp worker`); each job is executed at
  * most once thanks to the claim in src/operations/execute.ts, and pg-boss creates each scheduled job once
  * per tick across all of them.
@@ -18,11 +18,13 @@ import {
   MAINTENANCE_CRON,
   MAINTENANCE_QUEUE,
   OPERATIONS_QUEUE,
+  RENDER_QUEUE,
   SCHEDULER_CRON,
   SCHEDULER_QUEUE,
 } from "./boss.ts";
 import { processOperation } from "./execute.ts";
 import { reapExpiredLeases } from "./leases.ts";
+import { processCarouselRender, reapExpiredRenders } from "./render.ts";
 import { runMaintenance } from "./maintenance.ts";
 import { runSchedulerPass } from "./scheduler.ts";
 import type { ToolLookup } from "./tools.ts";
@@ -76,6 +78,31 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
       }
     },
   );
+  await boss.work<{ run_id?: unknown }>(
+    RENDER_QUEUE,
+    {
+      localConcurrency: ctx.config.worker.concurrency,
+      batchSize: 1,
+      pollingIntervalSeconds: 0.5,
+      notifyPollingIntervalSeconds: 0.5,
+    },
+    async (jobs: Job<{ run_id?: unknown }>[]) => {
+      for (const job of jobs) {
+        const id = job.data?.run_id;
+        if (typeof id !== "string") {
+          ctx.log.warn({ job_id: job.id }, "carousel-render job without run_id ignored");
+          continue;
+        }
+        try {
+          await processCarouselRender(ctx, id, { signal: job.signal });
+        } catch (err) {
+          // The job completes (never redelivered by pg-boss); the run's lease runs out and another worker
+          // takes it over from its checkpoints.
+          ctx.log.error({ run_id: id, errName: (err as Error)?.name }, "carousel render failed");
+        }
+      }
+    },
+  );
   await boss.work(MAINTENANCE_QUEUE, { pollingIntervalSeconds: 10 }, async () => {
     await runMaintenance(ctx);
   });
@@ -91,10 +118,11 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
     await boss.schedule(SCHEDULER_QUEUE, SCHEDULER_CRON, null, { tz: "UTC" });
     await boss.schedule(ANALYTICS_SYNC_QUEUE, ANALYTICS_SYNC_CRON, null, { tz: ANALYTICS_SYNC_TZ });
   }
-  // Dead workers are found by their leases, every third of a lease, on every worker (src/operations/leases.ts).
+  // Dead workers are found by their leases, every third of a lease, on every worker: their operations become
+  // outcome_unknown (src/operations/leases.ts), their carousel renders go to another worker (./render.ts).
   const reaper = setInterval(
     () => {
-      reapExpiredLeases(ctx).catch((err) =>
+      Promise.all([reapExpiredLeases(ctx), reapExpiredRenders(ctx)]).catch((err) =>
         ctx.log.warn({ errName: (err as Error)?.name }, "lease reaping failed; next pass retries"),
       );
     },

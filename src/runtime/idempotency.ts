@@ -231,7 +231,12 @@ async function replay(ctx: AppContext, id: RecordId, envelope: Envelope): Promis
  */
 function deniedEnvelope(
   envelope: Envelope,
-  op: { decision: string | null; decided_at: Date | null; approval_expires_at: Date | null; updated_at: Date },
+  op: {
+    decision: string | null;
+    decided_at: Date | null;
+    approval_expires_at: Date | null;
+    updated_at: Date;
+  },
 ): Envelope {
   const decidedAt = op.decided_at ?? op.updated_at;
   // Rows denied before `decision` was recorded: a decision at or after the expiry is the expiry.

@@ -254,14 +254,15 @@ export async function ownedCarousel(db: Knex, owner: Owner, postId: string) {
 }
 
 /**
- * Refuses a new run while another run of the carousel is in progress. A run left `running` past the
- * operation deadline (its worker died; the operation is `outcome_unknown`) is closed as `failed` so that its
- * unfinished slides can be retried.
+ * Refuses a new run while another run of the carousel is in progress. A run rendered inside an automation
+ * run's operation (no render lease) left `running` past the operation deadline (its worker died; the
+ * operation is `outcome_unknown`) is closed as `failed` so that its unfinished slides can be retried; a render
+ * job's run is resumed by another worker instead (src/operations/render.ts).
  */
 async function assertIdle(db: Knex, postId: string, meta: RunMeta): Promise<void> {
   const staleBefore = new Date(meta.now.getTime() - meta.deadlineSeconds * 1000);
   await db("carousel_runs")
-    .where({ post_id: postId, status: "running" })
+    .where({ post_id: postId, status: "running", render_attempts: 0 })
     .where("updated_at", "<", staleBefore)
     .update({ status: "failed", error: "the run stopped before finishing", updated_at: meta.now });
   const busy = await db("carousel_runs")
