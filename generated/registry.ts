@@ -147,7 +147,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Approve carousel",
       group: "carousels",
       description:
-        "Approves a carousel whose slides are all ready, after browser approval (approval_required); the post becomes `approved` and can be published or scheduled.",
+        "Approves a carousel whose slides are all ready, after browser approval (approval_required); the post becomes `approved` and can be published or scheduled. The approval binds the slides and caption shown: a change before the decision makes it stale.",
       scope: "manage:carousels",
       access: "write",
       review: true,
@@ -4038,7 +4038,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get schedule",
       group: "social",
       description:
-        "Returns a schedule by `schedule_id`: post, time, status and deliveries. Tools cannot change or cancel schedules.",
+        "Returns a schedule by `schedule_id`: post, time, status and deliveries. Tools cannot change or cancel schedules; the user cancels one on the posts page in the browser.",
       scope: "read:schedules",
       access: "read",
       review: false,
@@ -5662,7 +5662,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Publish post",
       group: "social",
       description:
-        "Publishes a post now to 1 to 7 connected accounts after browser approval (approval_required). validation_failed for TikTok (its posts go through the review UI), an unapproved carousel or a broken network rule (guide: Network rules). The result lists deliveries: follow them with list_deliveries.",
+        "Publishes a post now to 1 to 7 connected accounts after browser approval (approval_required); a post already published or scheduled elsewhere may go to accounts that do not have it. validation_failed for TikTok (its posts go through the review UI), an unapproved carousel, an account that already has the post, or a broken network rule (guide: Network rules). What the user approved is what goes out (guide: Approved content). The result lists deliveries: follow them with list_deliveries.",
       scope: "publish:content",
       access: "write",
       review: true,
@@ -6095,7 +6095,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Schedule post",
       group: "social",
       description:
-        "Schedules a post for a future `scheduled_for` to 1 to 7 connected accounts after browser approval (approval_required); TikTok is validation_failed. The result holds the `schedule_id` (get_schedule).",
+        "Schedules a post for a future `scheduled_for` to 1 to 7 connected accounts after browser approval (approval_required); TikTok, or an account that already has the post, is validation_failed. Until it is published the post's content is locked (guide: Approved content). The result holds the `schedule_id` (get_schedule).",
       scope: "schedule:content",
       access: "write",
       review: true,
@@ -6731,7 +6731,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Update product",
       group: "products",
       description:
-        "Changes the given fields of a product (at least one); null clears description, price, currency, product_url or brand; `tags` and `image_asset_ids` replace the whole list.",
+        "Changes the given fields of a product (at least one); null clears description, price, currency, product_url or brand; `tags` and `image_asset_ids` replace the whole list. A new product_url is validation_failed while it is the approved link of a pending Pin.",
       scope: "manage:products",
       access: "write",
       review: false,

@@ -140,6 +140,19 @@ until the run is \`succeeded\` or \`failed\`. A worker that stops mid-render is 
 the slides already ready (none is drawn twice, credits are charged once). An operation whose worker stopped
 while it was \`running\` becomes \`outcome_unknown\` and is never run again.
 
+### Approved content
+
+A browser approval of \`publish_post\`, \`schedule_post\` or \`approve_carousel\` binds what the page showed:
+the slides in order, the caption, the title, the media and, for Pinterest, the Pin's link (the product URL at
+the request) and board. A change before the decision makes the request stale (approving it is refused); the
+approved action checks the post again, and every delivery carries the approval's fingerprint, compared with
+the post before anything is sent: a post that changed fails the delivery and nothing reaches the network.
+While a post has a pending schedule or a delivery not yet published, \`regenerate_carousel_slide\`,
+\`retry_carousel\`, a new caption and a new \`product_url\` that is a pending Pin's link are
+\`validation_failed\`, naming the schedule or delivery; the user can cancel a schedule on the posts page in the
+browser (no tool can). A post may go to more networks: publish or schedule it to accounts that do not have it
+yet (one that has it is \`validation_failed\`); TikTok posts are picked on \`/review\`.
+
 ### Idempotency keys
 
 Every write tool takes an \`idempotency_key\` (UUID), unique per connection and tool (a new connection is a new

@@ -23,6 +23,7 @@
  *   and its time and no approval URL (service spec 3.1: a new intent needs a new request).
  */
 import type { AppContext } from "../context.ts";
+import { canonicalHash } from "../crypto/canonical-json.ts";
 import { sha256 } from "../crypto/seal.ts";
 import type { Knex } from "../db/knex.ts";
 import { ToolError } from "../errors.ts";
@@ -30,28 +31,10 @@ import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { runCommitHooks, takeCommitHooks } from "./after-commit.ts";
 import type { AuthContext, Envelope, RegisteredTool } from "../tool-contract.ts";
 
-/**
- * Canonical JSON: object keys sorted (recursively), no whitespace, `undefined` members dropped as
- * JSON.stringify does. Two argument objects are "the same" exactly when their canonical JSON is equal.
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? "null";
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === "object" && !(value instanceof Date)) {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
-    return out;
-  }
-  return value;
-}
-
 /** SHA-256 of the canonical arguments without `idempotency_key`. */
 export function argumentsHash(args: Record<string, unknown>): string {
   const { idempotency_key: _key, ...rest } = args;
-  return sha256(canonicalJson(rest));
+  return canonicalHash(rest);
 }
 
 class ErrorEnvelope extends Error {

@@ -11,6 +11,7 @@ import type { AppContext } from "../context.ts";
 import { listConnections } from "../domain/account/connections.ts";
 import { accountOverview } from "../domain/account/overview.ts";
 import { PRICES } from "../domain/account/prices.ts";
+import { userTimeZone } from "../domain/account/time-zone.ts";
 import type { Quota } from "../domain/account/quotas.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
 import { isScope, SCOPES } from "../scopes.ts";
@@ -18,6 +19,7 @@ import { html, page, type RawHtml } from "./html.ts";
 import { pageHeaders } from "./security.ts";
 import { type BrowserSession, requireSession } from "./session.ts";
 import { SETTINGS_PATH } from "./settings.ts";
+import { timeZoneForm } from "./time-zone-setting.ts";
 
 export const ACCOUNT_SETTINGS_PATH = "/settings";
 
@@ -57,7 +59,8 @@ async function renderSettings(ctx: AppContext, session: BrowserSession): Promise
   )}</nav>`;
 
   const account = html`<p>Signed in as <strong>${overview.email}</strong>.</p>
-<p>Plan: <strong>${overview.plan}</strong>. <a href="/logout">Sign out</a></p>`;
+<p>Plan: <strong>${overview.plan}</strong>. <a href="/logout">Sign out</a></p>
+${timeZoneForm(await userTimeZone(ctx.db, session.userId), session.csrfToken)}`;
 
   const workspaces = html`${stackTable(
     ["Workspace", "Your role", "Social accounts"],

@@ -6,10 +6,11 @@ import { homeRoutes } from "./home.ts";
 import { loginRoutes } from "./login.ts";
 import { reviewRoutes } from "./review.ts";
 import { settingsRoutes } from "./settings.ts";
+import { timeZoneRoutes } from "./time-zone-setting.ts";
 
 /**
  * The browser router: / (landing page), /login, /logout, /settings (account settings),
- * /settings/integrations/mcp and its revoke action.
+ * /settings/integrations/mcp and its revoke action, /settings/time-zone (the owner's time zone).
  */
 export function browserRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -17,6 +18,7 @@ export function browserRoutes(ctx: AppContext): Router {
   router.use(loginRoutes(ctx));
   router.use(settingsRoutes(ctx));
   router.use(accountSettingsRoutes(ctx));
+  router.use(timeZoneRoutes(ctx));
   router.use(reviewRoutes(ctx));
   return router;
 }

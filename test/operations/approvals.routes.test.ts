@@ -80,7 +80,10 @@ test("GET shows the owner the request in plain, escaped words with hidden fields
   assert.equal(res.headers.get("x-content-type-options"), "nosniff");
   assert.ok(!body.includes("<script>alert"), "retrieved text is escaped");
   assert.ok(body.includes("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; Vase"));
-  assert.ok(body.includes("Shop &lt;Main&gt; (instagram)"), "destinations by name and network");
+  assert.ok(
+    body.includes("<tr><td>Instagram</td><td>Shop &lt;Main&gt;</td>"),
+    "destinations by network and name, escaped",
+  );
   assert.ok(body.includes("Test remove widget"), "the tool title");
   assert.match(body, /<input type="hidden" name="csrf_token" value="[^"]+">/);
   assert.match(body, /<button type="submit" name="decision" value="approve">/);

@@ -15,6 +15,7 @@ import { buildOutline, type Outline } from "./outline.ts";
 import { chargeCredits } from "../account/credits.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { carouselPrice, carouselWithCtaPrice, PRICES } from "../account/prices.ts";
+import { assertContentUnlocked } from "../social/content.ts";
 
 export interface CarouselDesign {
   design_id: string;
@@ -378,7 +379,7 @@ async function requeueSlides(
  * supports the carousel's format). A slide that reuses stored CTA artwork takes the current artwork again
  * for 0 credits. Approval is withdrawn (back to draft) and a pending approval becomes stale.
  * @throws ToolError not_found / validation_failed (no such position, unknown design, no stored visual, run
- * in progress) / forbidden (credits).
+ * in progress, a pending schedule or unpublished delivery locks the approved slides) / forbidden (credits).
  */
 export async function acceptSlideRegeneration(
   trx: Knex.Transaction,
@@ -393,6 +394,7 @@ export async function acceptSlideRegeneration(
   meta: RunMeta,
 ): Promise<Accepted> {
   const carousel = await ownedCarousel(trx, owner, input.post_id);
+  await assertContentUnlocked(trx, input.post_id, "regenerate_carousel_slide cannot change the slides now");
   const slide = await trx("carousel_slides")
     .where({ post_id: input.post_id, position: input.position })
     .first("id");
@@ -424,7 +426,8 @@ export async function acceptSlideRegeneration(
 /**
  * Accepts a checkpoint retry: only the failed or unfinished slides are generated again, 5 credits each;
  * ready slides are kept.
- * @throws ToolError not_found / validation_failed (nothing failed, run in progress) / forbidden (credits).
+ * @throws ToolError not_found / validation_failed (nothing failed, run in progress, a pending schedule or
+ * unpublished delivery locks the approved slides) / forbidden (credits).
  */
 export async function acceptCarouselRetry(
   trx: Knex.Transaction,
@@ -433,6 +436,7 @@ export async function acceptCarouselRetry(
   meta: RunMeta,
 ): Promise<Accepted> {
   const carousel = await ownedCarousel(trx, owner, input.post_id);
+  await assertContentUnlocked(trx, input.post_id, "retry_carousel cannot change the slides now");
   await assertIdle(trx, input.post_id, meta);
   const failed: Array<{ position: number }> = await trx("carousel_slides")
     .where({ post_id: input.post_id })

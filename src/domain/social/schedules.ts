@@ -1,7 +1,9 @@
 /**
  * Schedules (service spec 2.7, 3.1 rule 2): an existing post, an explicit future timestamp and owned
  * destinations; approval creates the schedule and one pending delivery per account. Due schedules are
- * published by `publishDueSchedules` (called by the scheduler). No tool cancels or reschedules (spec 1.9).
+ * published by `publishDueSchedules` (called by the scheduler). No tool cancels or reschedules (spec 1.9):
+ * the owner cancels in the browser (`cancelSchedule`, the posts page), which also releases the post's
+ * approved content for changes (./content.ts).
  */
 import { isUuid } from "../../ids.ts";
 import type { AppContext } from "../../context.ts";
@@ -10,11 +12,13 @@ import { notFound, ToolError } from "../../errors.ts";
 import { type DeliveryView, deliveriesQuery, deliveryView } from "./deliveries.ts";
 import { advanceDeliveries, refreshPostStatus } from "./engine.ts";
 import {
+  boundContent,
   type PreparedPublication,
   preparePublication,
   type PublicationRequest,
   reviewUrl,
 } from "./publish.ts";
+import { type ApprovedContent, deliveryBinding } from "./content.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { holdInactiveWork } from "../account/suspension.ts";
 
@@ -68,20 +72,27 @@ export async function prepareSchedule(
 }
 
 /**
- * Creates the schedule and its pending deliveries (the approved effect). Re-validates at execution time.
+ * Creates the schedule and its pending deliveries (the approved effect). Re-validates at execution time and
+ * checks that the post is still what was approved (`approved`, the approval request's content); each
+ * delivery carries the approval's binding (fingerprint, Pinterest link and board), which the delivery engine
+ * checks again when the schedule is due.
  * @returns the schedule view.
+ * @throws ToolError not_found / validation_failed (changed after approval, a destination already has the
+ *   post, time passed) / account_setup_required.
  */
 export async function schedulePost(
   app: AppContext,
   owner: Owner,
   req: ScheduleRequest,
   operationId: string | undefined,
+  approved?: ApprovedContent,
 ): Promise<ScheduleView> {
   const scheduleId = await app.db.transaction(async (trx) => {
     const now = app.clock.now();
     const prepared = await prepareSchedule(trx, owner, req, now, {
       reviewUrl: reviewUrl(app.config.publicBaseUrl),
     });
+    const content = await boundContent(trx, prepared, approved);
     const [schedule] = await trx("schedules")
       .insert({
         workspace_id: owner.workspaceId,
@@ -104,6 +115,7 @@ export async function schedulePost(
         status: "pending",
         scheduled_for: prepared.at,
         operation_id: operationId ?? null,
+        ...deliveryBinding(content, a.social_account_id),
         created_at: now,
         updated_at: now,
       })),
@@ -168,4 +180,70 @@ export async function publishDueSchedules(app: AppContext, limit = 100): Promise
     await advanceDeliveries(app, ids, { budgetSeconds: 5 });
   }
   return claimed.length;
+}
+
+export interface CanceledSchedule {
+  schedule_id: string;
+  post_id: string;
+  status: ScheduleStatus;
+  /** Deliveries canceled (those that had not started). */
+  canceled_deliveries: number;
+}
+
+/** The reason written on the deliveries of a schedule the owner canceled. */
+export const CANCELED_REASON = "canceled by the owner before it was published";
+
+/**
+ * Cancels the owner's schedule `scheduleId` (browser only, with session and CSRF; service spec 1.9: no tool
+ * can): a `scheduled` schedule becomes `canceled` and its deliveries `failed` with CANCELED_REASON; a schedule
+ * already `publishing` has only its deliveries that have not started canceled (pending, nothing saved from
+ * the network, no step running), and becomes `canceled` when none had started. The post's status follows
+ * its deliveries, and with no delivery left pending its content may change again. Each delivery is taken in
+ * one conditional UPDATE, so the delivery engine and a cancel never both take it.
+ * @returns the schedule's status afterwards and how many deliveries were canceled.
+ * @throws ToolError not_found (not the owner's); validation_failed (already published, failed or canceled,
+ *   or every delivery had started).
+ */
+export async function cancelSchedule(
+  app: AppContext,
+  owner: Owner,
+  scheduleId: string,
+): Promise<CanceledSchedule> {
+  if (!isUuid(scheduleId)) throw notFound("schedule");
+  return app.db.transaction(async (trx) => {
+    const now = app.clock.now();
+    const s = await trx("schedules").where(ownedBy(owner)).where({ id: scheduleId }).forUpdate().first();
+    if (!s) throw notFound("schedule");
+    if (s.status !== "scheduled" && s.status !== "publishing") {
+      throw new ToolError(
+        "validation_failed",
+        `the schedule is ${s.status}; only a pending schedule can be canceled`,
+      );
+    }
+    const canceled = await trx("deliveries")
+      .where({ schedule_id: s.id, status: "pending" })
+      .whereNull("step_started_at")
+      .whereRaw("network_ids = '{}'::jsonb")
+      .where((q) => q.whereNull("locked_until").orWhere("locked_until", "<", now))
+      .update({ status: "failed", error: CANCELED_REASON, next_attempt_at: null, updated_at: now });
+    // Deliveries published or still on their way: the schedule goes on for them.
+    const goingOn = await trx("deliveries")
+      .where({ schedule_id: s.id })
+      .whereNot({ status: "failed" })
+      .count({ n: "*" })
+      .first();
+    const started = Number(goingOn?.n ?? 0) > 0;
+    if (canceled === 0 && started) {
+      throw new ToolError(
+        "validation_failed",
+        "every delivery of this schedule has already started publishing; it can no longer be canceled",
+      );
+    }
+    const status: ScheduleStatus = started ? s.status : "canceled";
+    await trx("schedules")
+      .where({ id: s.id })
+      .update({ status, status_reason: started ? null : CANCELED_REASON, updated_at: now });
+    await refreshPostStatus(trx, s.post_id, now);
+    return { schedule_id: s.id, post_id: s.post_id, status, canceled_deliveries: canceled };
+  });
 }

@@ -1,18 +1,41 @@
 /**
  * approve_carousel (review, service spec 3.1): `describe` checks at call time that the carousel is the
- * caller's and fully generated, and shows every slide and the caption on the approval page (a later change
- * to the post makes the request stale); `execute` (worker, after the owner
- * approved in the browser) moves the post to `approved`.
+ * caller's and fully generated, and shows every slide and the caption on the approval page (with a warning
+ * per connected account whose caption limit it exceeds); it records the content the page shows and its
+ * fingerprint (a later change to the post makes the request stale). `execute` (worker, after the owner
+ * approved in the browser) checks the post is still what was approved and moves it to `approved`.
+ * A new caption is refused while the post has a pending schedule or unpublished delivery (approved content
+ * is locked, src/domain/social/content.ts).
  */
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { approveCarousel, assertApprovable } from "../../domain/carousels/read.ts";
-import { postLabel } from "../../domain/social/publish.ts";
+import { approvedContentOf } from "../../domain/operations/store.ts";
 import { ownerOf } from "../../domain/owner.ts";
+import { listSocialAccounts } from "../../domain/social/accounts.ts";
+import { captionWarnings } from "../../domain/social/caption-limits.ts";
+import {
+  approvedContent,
+  assertApprovedContent,
+  assertContentUnlocked,
+  contentFingerprint,
+} from "../../domain/social/content.ts";
+import { postLabel } from "../../domain/social/publish.ts";
+import type { Knex } from "../../db/knex.ts";
+
+/** The caption the call asks for, when it differs from the post's (a `caption` argument, when the tool has one). */
+async function newCaption(db: Knex, input: object, postId: string): Promise<string | undefined> {
+  const asked = "caption" in input && typeof input.caption === "string" ? input.caption : undefined;
+  if (asked === undefined) return undefined;
+  const post = await db("posts").where({ id: postId }).first("caption");
+  return post?.caption === asked ? undefined : asked;
+}
 
 export const handler: ToolHandlers["approve_carousel"] = {
   async describe(input, ctx) {
     const owner = ownerOf(ctx.auth);
     const view = await assertApprovable(ctx.db, owner, input.post_id);
+    if ((await newCaption(ctx.db, input, input.post_id)) !== undefined)
+      await assertContentUnlocked(ctx.db, input.post_id, "approve_carousel cannot change the caption now");
     const post = await ctx
       .db("posts")
       .where({ id: input.post_id })
@@ -23,6 +46,8 @@ export const handler: ToolHandlers["approve_carousel"] = {
       .whereNotNull("image_asset_id")
       .orderBy("position")
       .select("position", "headline", "image_asset_id");
+    const content = await approvedContent(ctx.db, input.post_id, []);
+    const accounts = await listSocialAccounts(ctx.db, owner);
     return {
       summary: `Approve the ${view.slide_count}-slide carousel “${postLabel(post)}” so it can be published or scheduled.`,
       resources: [{ kind: "post", id: input.post_id, label: postLabel(post) }],
@@ -33,9 +58,21 @@ export const handler: ToolHandlers["approve_carousel"] = {
       })),
       text: post.caption ?? undefined,
       versions: [{ table: "posts", id: input.post_id, updated_at: new Date(post.updated_at).toISOString() }],
+      content,
+      fingerprint: contentFingerprint(content),
+      credits: 0,
+      warnings: captionWarnings(
+        post.caption ?? "",
+        accounts.filter((a) => a.status === "connected"),
+      ),
     };
   },
   async execute(input, ctx) {
+    await assertApprovable(ctx.db, ownerOf(ctx.auth), input.post_id);
+    const approved = await approvedContentOf(ctx.app, ctx.operationId);
+    if (approved) assertApprovedContent(approved, await approvedContent(ctx.db, input.post_id, []));
+    if ((await newCaption(ctx.db, input, input.post_id)) !== undefined)
+      await assertContentUnlocked(ctx.db, input.post_id, "approve_carousel cannot change the caption now");
     const out = await approveCarousel(ctx.db, ownerOf(ctx.auth), input.post_id, ctx.app.clock.now());
     return {
       data: { post_id: out.post_id, status: out.status },
