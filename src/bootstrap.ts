@@ -11,6 +11,7 @@ import { startEmbeddedPostgres } from "./db/embedded.ts";
 import { createDb, migrate } from "./db/knex.ts";
 import { resolveKeys } from "./keys.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { checkProviderModels, unlistedModelError } from "./providers/model-check.ts";
 import { buildProviders, type Providers } from "./providers/providers.ts";
 
 export interface Booted {
@@ -23,7 +24,8 @@ export interface Booted {
 
 /**
  * Boots the context. `options.migrate` applies pending migrations (default true).
- * @throws ConfigError for a bad setting; database errors when Postgres is unreachable.
+ * @throws ConfigError for a bad setting (or, with `checkProviders`, a model its provider does not list);
+ *   database errors when Postgres is unreachable.
  */
 export async function boot(
   options: {
@@ -34,10 +36,23 @@ export async function boot(
     config?: Config;
     /** Replaces providers that config would select (tests bring fakes at the boundary). */
     providers?: Partial<Providers>;
+    /**
+     * Checks each openai-compatible provider's model against `GET {base}/models` before anything starts
+     * (src/providers/model-check.ts): a model not listed stops the boot with a ConfigError; a gateway
+     * without the endpoint, or one that cannot be reached, is logged as a warning. Default false.
+     */
+    checkProviders?: boolean;
   } = {},
 ): Promise<Booted> {
   const config = options.config ?? loadConfig(options.env);
   const log = options.logger ?? createLogger(config.logLevel);
+  if (options.checkProviders) {
+    const checks = await checkProviderModels(config);
+    const refused = unlistedModelError(checks);
+    if (refused) throw refused;
+    for (const c of checks)
+      if (c.status !== "listed") log.warn({ variable: c.variable, status: c.status }, c.message);
+  }
   const keys = await resolveKeys(config, log);
   let stopEmbedded: (() => Promise<void>) | undefined;
   let url = config.databaseUrl;

@@ -63,11 +63,13 @@ export const EnvSchema = Type.Object({
   AI_TEXT_API_KEY: Type.Optional(Type.String()),
   AI_TEXT_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   AI_TEXT_TIMEOUT_SECONDS: Int(30, 1, 600),
+  AI_TEXT_TEMPERATURE: Type.Optional(Type.String({ pattern: "^(0|[01]\\.[0-9]{1,3}|2|2\\.0{1,3}|1)$" })),
   AI_IMAGE_PROVIDER: Type.Optional(Type.Union([Type.Literal("local"), Type.Literal("openai-compatible")])),
   AI_IMAGE_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
   AI_IMAGE_API_KEY: Type.Optional(Type.String()),
   AI_IMAGE_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   AI_IMAGE_TIMEOUT_SECONDS: Int(120, 1, 600),
+  AI_IMAGE_SIZE: Type.Optional(Type.String({ pattern: "^(auto|[1-9][0-9]{1,4}x[1-9][0-9]{1,4})$" })),
   MEDIA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   MEDIA_MAX_IMAGE_BYTES: Int(20 * 1024 * 1024, 1),
   MEDIA_MAX_VIDEO_BYTES: Int(200 * 1024 * 1024, 1),
@@ -185,20 +187,30 @@ export interface Config {
    * `linklocal`, `uniquelocal` (the client is the first address, from the right, that is not a trusted proxy).
    */
   trustProxy: false | number | string[];
+  /**
+   * The AI text provider (src/providers/ai-text/). `model` is set whenever `provider` is
+   * `openai-compatible` (no default). `temperature` (AI_TEXT_TEMPERATURE, 0 to 2) is sent only when set:
+   * reasoning models refuse any other than their default.
+   */
   ai: {
     provider: "local" | "openai-compatible";
     baseUrl: string | undefined;
     apiKey: string | undefined;
-    model: string;
+    model: string | undefined;
     timeoutSeconds: number;
+    temperature: number | undefined;
   };
-  /** The AI image provider (src/providers/ai-image/): same shape as `ai`; timeout per image, seconds. */
+  /**
+   * The AI image provider (src/providers/ai-image/): same shape as `ai`; timeout per image, seconds. `size`
+   * (AI_IMAGE_SIZE, "auto" or "WxH") replaces the model family's size (src/providers/ai-image/sizes.ts).
+   */
   image: {
     provider: "local" | "openai-compatible";
     baseUrl: string | undefined;
     apiKey: string | undefined;
-    model: string;
+    model: string | undefined;
     timeoutSeconds: number;
+    size: string | undefined;
   };
   media: {
     dir: string;
@@ -216,14 +228,15 @@ export interface Config {
   };
   /**
    * The video provider (README "Media stack"): `local` composes every template with ffmpeg;
-   * `openai-compatible` generates the AI UGC hook clip through `POST {baseUrl}/videos`. Timeout in seconds
-   * covers one whole generation (create, polling and download).
+   * `openai-compatible` generates the AI UGC hook clip through `POST {baseUrl}/videos` (a gateway that still
+   * speaks the Videos API shape; `model` has no default). Timeout in seconds covers one whole generation
+   * (create, polling and download).
    */
   video: {
     provider: "local" | "openai-compatible";
     baseUrl: string | undefined;
     apiKey: string | undefined;
-    model: string;
+    model: string | undefined;
     timeoutSeconds: number;
   };
   /** Test-only: a loopback port the guarded fetch may reach. Never set in production. */
@@ -356,15 +369,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const publicBaseUrl = stripSlash(picked.PUBLIC_BASE_URL ?? `http://localhost:${port}`);
   const resourceUrl = stripSlash(picked.MCP_RESOURCE_URL ?? `${publicBaseUrl}/mcp`);
   const issuerUrl = stripSlash(picked.OAUTH_ISSUER_URL ?? publicBaseUrl);
+  // An openai-compatible provider needs its base URL and its model: no built-in model default, because
+  // providers retire models (README "AI providers"); bootstrap checks the model against GET {base}/models.
+  for (const kind of ["TEXT", "IMAGE", "VIDEO"] as const) {
+    if (picked[`AI_${kind}_PROVIDER`] !== "openai-compatible") continue;
+    for (const part of ["BASE_URL", "MODEL"] as const)
+      if (!picked[`AI_${kind}_${part}`])
+        throw new ConfigError(`AI_${kind}_${part}`, `required when AI_${kind}_PROVIDER=openai-compatible`);
+  }
   const provider = (picked.AI_TEXT_PROVIDER ?? "local") as Config["ai"]["provider"];
-  if (provider === "openai-compatible" && !picked.AI_TEXT_BASE_URL)
-    throw new ConfigError("AI_TEXT_BASE_URL", "required when AI_TEXT_PROVIDER=openai-compatible");
   const imageProvider = (picked.AI_IMAGE_PROVIDER ?? "local") as Config["image"]["provider"];
-  if (imageProvider === "openai-compatible" && !picked.AI_IMAGE_BASE_URL)
-    throw new ConfigError("AI_IMAGE_BASE_URL", "required when AI_IMAGE_PROVIDER=openai-compatible");
   const videoProvider = (picked.AI_VIDEO_PROVIDER ?? "local") as Config["video"]["provider"];
-  if (videoProvider === "openai-compatible" && !picked.AI_VIDEO_BASE_URL)
-    throw new ConfigError("AI_VIDEO_BASE_URL", "required when AI_VIDEO_PROVIDER=openai-compatible");
   const origins = (picked.CORS_ALLOWED_ORIGINS ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -415,15 +430,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       provider,
       baseUrl: picked.AI_TEXT_BASE_URL,
       apiKey: picked.AI_TEXT_API_KEY,
-      model: picked.AI_TEXT_MODEL ?? "gpt-4o-mini",
+      model: picked.AI_TEXT_MODEL,
       timeoutSeconds: num("AI_TEXT_TIMEOUT_SECONDS", 30),
+      temperature: picked.AI_TEXT_TEMPERATURE === undefined ? undefined : Number(picked.AI_TEXT_TEMPERATURE),
     },
     image: {
       provider: imageProvider,
       baseUrl: picked.AI_IMAGE_BASE_URL,
       apiKey: picked.AI_IMAGE_API_KEY,
-      model: picked.AI_IMAGE_MODEL ?? "gpt-image-1",
+      model: picked.AI_IMAGE_MODEL,
       timeoutSeconds: num("AI_IMAGE_TIMEOUT_SECONDS", 120),
+      size: picked.AI_IMAGE_SIZE,
     },
     media: {
       dir: picked.MEDIA_DIR ?? `${dataDir}/media`,
@@ -451,7 +468,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       provider: videoProvider,
       baseUrl: picked.AI_VIDEO_BASE_URL ? stripSlash(picked.AI_VIDEO_BASE_URL) : undefined,
       apiKey: picked.AI_VIDEO_API_KEY,
-      model: picked.AI_VIDEO_MODEL ?? "sora-2",
+      model: picked.AI_VIDEO_MODEL,
       timeoutSeconds: num("AI_VIDEO_TIMEOUT_SECONDS", 600),
     },
     fetchAllowLoopbackPort: picked.FETCH_ALLOW_LOOPBACK_PORT

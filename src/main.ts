@@ -30,6 +30,8 @@ async function main(argv: string[]): Promise<void> {
   const quiet = command === "admin" || command === "migrate";
   const booted = await boot({
     env: quiet ? { LOG_LEVEL: "warn", ...process.env } : process.env,
+    // A model its provider no longer lists stops the start (admin commands still run, e.g. to check it).
+    checkProviders: !quiet,
   });
   const { ctx } = booted;
   if (command === "migrate") {

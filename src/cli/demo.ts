@@ -1,10 +1,11 @@
 /**
  * `social-mcp admin demo [--email E] [--password P]`: seeds a demo account so that every read tool returns
  * something at once: a user (plan pro, so analytics tools are allowed) with a workspace,
- * three products, four images (PNGs drawn with sharp: a soft product silhouette on its colour, written to the media store) and a few draft posts.
+ * three products, four images (JPEGs drawn with sharp: a soft product silhouette on its colour, written to the media store) and a few draft posts.
  * Prints the email and password (generated when not given) as JSON.
  */
 import { createHash, randomBytes } from "node:crypto";
+import type { AppContext } from "../context.ts";
 import sharp from "sharp";
 import { type Config, loadConfig } from "../config.ts";
 import type { Knex } from "../db/knex.ts";
@@ -14,6 +15,7 @@ import { createImagePost, createTextPost } from "../domain/content/posts.ts";
 import { createProduct } from "../domain/products/products.ts";
 import { localDiskStorage } from "../providers/storage.ts";
 import { flags } from "./args.ts";
+import { seedDemoActivity } from "./demo-activity.ts";
 
 export const DEMO_USAGE = "admin demo [--email E] [--password P]";
 
@@ -24,11 +26,16 @@ const IMAGES: Array<{ title: string; labels: string[]; rgb: [number, number, num
   { title: "Summer sale banner", labels: ["banner", "sale", "summer"], rgb: [230, 70, 90] },
 ];
 
-/** Seeds the demo data. @returns `{email, password, user_id, workspace_id, products, media, posts}`. */
+/**
+ * Seeds the demo data; with the service context `app` (the CLI's), also its activity (./demo-activity.ts:
+ * sandbox accounts, a published, a scheduled and a failed delivery, a request waiting for approval).
+ * @returns `{email, password, user_id, workspace_id, products, media, posts, activity?}`.
+ */
 export async function runDemo(
   db: Knex,
   argv: string[],
   config: Config = loadConfig(),
+  app?: AppContext,
 ): Promise<Record<string, unknown>> {
   const f = flags(argv, ["email", "password"]);
   const email = f.email ?? `demo-${randomBytes(3).toString("hex")}@example.com`;
@@ -41,7 +48,7 @@ export async function runDemo(
     displayName: "Demo",
   });
   const owner = { userId: ids.user_id, workspaceId: ids.workspace_id };
-  const storage = localDiskStorage(config.media.dir);
+  const storage = app?.providers.storage ?? localDiskStorage(config.media.dir);
 
   const media: string[] = [];
   for (const img of IMAGES) {
@@ -51,19 +58,19 @@ export async function runDemo(
     );
     const bytes = await sharp({ create: { width: 320, height: 320, channels: 3, background: { r, g, b } } })
       .composite([{ input: shape }])
-      .png()
+      .jpeg({ quality: 88 })
       .toBuffer();
-    const key = storage.newKey("png");
+    const key = storage.newKey("jpg");
     await storage.putBytes(key, bytes);
     const a = await createMediaAsset(db, owner, {
       kind: "image",
-      mimeType: "image/png",
+      mimeType: "image/jpeg",
       bytes: bytes.length,
       width: 320,
       height: 320,
       labels: img.labels,
       title: img.title,
-      originalName: `${img.title.toLowerCase().replace(/\W+/g, "-")}.png`,
+      originalName: `${img.title.toLowerCase().replace(/\W+/g, "-")}.jpg`,
       storageKey: key,
       sha256: createHash("sha256").update(bytes).digest("hex"),
       source: "generated",
@@ -121,6 +128,13 @@ export async function runDemo(
     }),
   ];
 
+  const activity = app
+    ? await seedDemoActivity(app, owner, {
+        text: posts[0]!.post_id,
+        launch: posts[1]!.post_id,
+        image: posts[2]!.post_id,
+      })
+    : undefined;
   return {
     email,
     password,
@@ -129,6 +143,7 @@ export async function runDemo(
     products: products.map((p) => p.product_id),
     media,
     posts: posts.map((p) => p.post_id),
+    ...(activity ? { activity } : {}),
     next: "log in at /login, connect an MCP client, and try list_products, list_content, list_media",
   };
 }

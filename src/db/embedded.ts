@@ -109,10 +109,12 @@ export function embeddedDirProblem(
 }
 
 async function canConnect(port: number): Promise<boolean> {
-  const client = new pgLib.Client({
-    connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
-    connectionTimeoutMillis: 2000,
-  });
+  return postgresAnswers(`postgres://postgres:postgres@127.0.0.1:${port}/postgres`);
+}
+
+/** True when a PostgreSQL at `url` accepts a connection within 2 seconds. */
+export async function postgresAnswers(url: string): Promise<boolean> {
+  const client = new pgLib.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
     return true;

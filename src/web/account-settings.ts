@@ -11,11 +11,12 @@ import type { AppContext } from "../context.ts";
 import { listConnections } from "../domain/account/connections.ts";
 import { accountOverview } from "../domain/account/overview.ts";
 import { PRICES } from "../domain/account/prices.ts";
-import { userTimeZone } from "../domain/account/time-zone.ts";
 import type { Quota } from "../domain/account/quotas.ts";
+import { userTimeZone } from "../domain/account/time-zone.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
 import { isScope, SCOPES } from "../scopes.ts";
-import { html, page, type RawHtml } from "./html.ts";
+import { ACCOUNT_STATUS_WORDS, networkLabel, statusBadge } from "./badges.ts";
+import { html, page, type RawHtml, stackTable } from "./html.ts";
 import { pageHeaders } from "./security.ts";
 import { type BrowserSession, requireSession } from "./session.ts";
 import { SETTINGS_PATH } from "./settings.ts";
@@ -38,17 +39,11 @@ const ownedLine = (q: Quota) =>
     ? `You own ${q.used} workspace${q.used === 1 ? "" : "s"}; your plan allows any number.`
     : `You own ${q.used} of the ${q.allowed} workspace${q.allowed === 1 ? "" : "s"} your plan allows.`;
 
-/** A table that stacks into "label: value" lines on narrow screens (class `stack`, `data-label`). */
-function stackTable(headers: string[], rows: RawHtml[][]): RawHtml {
-  return html`<table class="stack"><thead><tr>${headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows.map(
-    (cells) => html`<tr>${cells.map((c, i) => html`<td data-label="${headers[i] ?? ""}">${c}</td>`)}</tr>`,
-  )}</tbody></table>`;
-}
-
 async function renderSettings(ctx: AppContext, session: BrowserSession): Promise<string> {
-  const [overview, connections] = await Promise.all([
+  const [overview, connections, zone] = await Promise.all([
     accountOverview(ctx.db, session.userId),
     listConnections(ctx.db, session.userId, ctx.clock.now()),
+    userTimeZone(ctx.db, session.userId),
   ]);
   const section = (id: (typeof SETTINGS_SECTIONS)[number][0], body: RawHtml) => {
     const title = SETTINGS_SECTIONS.find(([s]) => s === id)![1];
@@ -60,7 +55,7 @@ async function renderSettings(ctx: AppContext, session: BrowserSession): Promise
 
   const account = html`<p>Signed in as <strong>${overview.email}</strong>.</p>
 <p>Plan: <strong>${overview.plan}</strong>. <a href="/logout">Sign out</a></p>
-${timeZoneForm(await userTimeZone(ctx.db, session.userId), session.csrfToken)}`;
+${timeZoneForm(zone, session.csrfToken)}`;
 
   const workspaces = html`${stackTable(
     ["Workspace", "Your role", "Social accounts"],
@@ -81,8 +76,10 @@ ${timeZoneForm(await userTimeZone(ctx.db, session.userId), session.csrfToken)}`;
               .filter(isScope)
               .map((s) => SCOPES[s])
               .join("; ")}`,
-            html`${c.connected ? day(c.last_used_at) : "not finished connecting"}`,
-            html`<form method="post" action="${SETTINGS_PATH}/connections/${c.id}/revoke"><input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit">Revoke</button></form>`,
+            c.connected
+              ? html`<span class="nowrap">${day(c.last_used_at)}</span>`
+              : html`not finished connecting`,
+            html`<form method="post" action="${SETTINGS_PATH}/connections/${c.id}/revoke" class="inline"><input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit" class="secondary">Revoke</button></form>`,
           ]),
         );
   const connected = html`${apps}
@@ -96,9 +93,9 @@ ${timeZoneForm(await userTimeZone(ctx.db, session.userId), session.csrfToken)}`;
           : stackTable(
               ["Network", "Account", "Status"],
               w.socialAccounts.map((a) => [
-                html`${a.network}`,
+                networkLabel(a.network),
                 html`${a.display_name}${a.handle ? html` <span class="muted">@${a.handle}</span>` : ""}`,
-                html`${a.status}`,
+                statusBadge(ACCOUNT_STATUS_WORDS, a.status),
               ]),
             )
       }`,
@@ -125,6 +122,7 @@ ${section("workspaces", workspaces)}
 ${section("connected-apps", connected)}
 ${section("social-accounts", social)}
 ${section("billing", billing)}`,
+    { current: ACCOUNT_SETTINGS_PATH },
   );
 }
 

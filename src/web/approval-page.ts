@@ -121,13 +121,13 @@ ${destinations.length > 0 ? destinationsTable(destinations) : ""}
 ${pinterestLink(description)}
 ${
   settings.length > 0
-    ? html`<h2>Settings</h2><table id="settings">${settings.map(
+    ? html`<h2>Settings</h2><table id="settings" class="kv">${settings.map(
         (st) =>
           html`<tr><th scope="row">${st.label}</th><td>${st.old !== undefined && st.old !== st.value ? html`<del>${st.old}</del> → ` : ""}${st.value}</td></tr>`,
       )}</table>`
     : ""
 }
-<table id="request">
+<table id="request" class="kv">
 <tr><th scope="row">Action</th><td>${view.toolTitle} <span class="muted">(${op.tool})</span></td></tr>
 ${resources.map((r) => html`<tr><th scope="row">${r.kind}</th><td>${r.label}</td></tr>`)}
 ${description?.when ? html`<tr><th scope="row">Time</th>${whenCell(description.when, view.timeZone)}</tr>` : ""}
@@ -136,19 +136,21 @@ ${description?.when ? html`<tr><th scope="row">Time</th>${whenCell(description.w
 <tr><th scope="row">Expires</th><td>${expires ? expires.toISOString() : "never"}${open ? html` <span class="muted">(in ${minutes} minute${minutes === 1 ? "" : "s"})</span>` : ""}</td></tr>
 <tr><th scope="row">Status</th><td id="state" data-state="${op.state}">${open || op.state !== "approval_required" ? STATE_TEXT[op.state] : "Expired. Nothing was done."}</td></tr>
 </table>
-${shownMedia.length > 0 ? html`<div id="media">${shownMedia.map((m, i) => (m.kind === "video" ? html`<video controls preload="metadata" playsinline width="270" height="480" src="/media/${m.asset_id}/file" title="Video ${i + 1}"></video>` : html`<img src="/media/${m.asset_id}/file" alt="Image ${i + 1}" width="216">`))}</div>` : ""}
+${shownMedia.length > 0 ? html`<div id="media" class="slides">${shownMedia.map((m, i) => (m.kind === "video" ? html`<video controls preload="metadata" playsinline width="270" height="480" src="/media/${m.asset_id}/file" title="Video ${i + 1}"></video>` : html`<img src="/media/${m.asset_id}/file" alt="Image ${i + 1}" width="216">`))}</div>` : ""}
 <p class="muted">Names and captions above come from your own records and are shown as plain text. Only the buttons below, pressed by you, can approve this request. What you approve is what goes out: a later change to the post is refused while it waits to be published.</p>
 ${
   open
     ? html`<form method="post">
 <input type="hidden" name="csrf_token" value="${view.csrfToken}">
+<div class="actions">
 <button type="submit" name="decision" value="approve">Approve</button>
-<button type="submit" name="decision" value="decline">Decline</button>
+<button type="submit" name="decision" value="decline" class="secondary">Decline</button>
+</div>
 </form>`
     : ""
 }
 <p><a href="/settings/integrations/mcp">MCP settings</a></p>`;
-  return page(open ? "Approve request" : "Request", body);
+  return page(open ? "Approve request" : "Request", body, { current: "/settings/integrations/mcp" });
 }
 
 /** Text shown after a decision (the POST redirects back to the page with `?result=<kind>`). */

@@ -32,7 +32,7 @@ export function consentPage(view: ConsentView): string {
   );
   return page(
     "Connect an application",
-    html`<h1>Connect “${name}”?</h1>
+    html`<div class="centered"><h1>Connect “${name}”?</h1>
 <p class="warn"><strong>Unverified application.</strong> The name “${name}” was chosen by the application itself
 and has not been checked. After you decide, you will be sent to <strong>${host}</strong>.</p>
 <p class="muted">Signed in as ${view.userEmail}.</p>
@@ -41,10 +41,12 @@ ${hidden}
 <h2>It will be able to</h2>
 <ul>${view.scopes.map((s) => html`<li>${SCOPES[s]} <span class="muted">(${s})</span></li>`)}</ul>
 <fieldset><legend>Workspace it may use (exactly one)</legend>${workspaces}</fieldset>
-<p class="muted">You can revoke this connection at any time in Settings → Integrations → MCP.</p>
+<p class="muted">You can revoke this connection at any time under Connections.</p>
+<div class="actions">
 <button type="submit" name="decision" value="approve">Approve</button>
-<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
-</form>`,
+<button type="submit" name="decision" value="deny" class="secondary" formnovalidate>Deny</button>
+</div>
+</form></div>`,
   );
 }
 
@@ -52,7 +54,7 @@ ${hidden}
 export function authorizeErrorPage(message: string): string {
   return page(
     "Authorization error",
-    html`<h1>This authorization request cannot be completed</h1><p class="error">${message}</p>
-<p>Return to the application and start connecting again.</p>`,
+    html`<div class="centered"><h1>This authorization request cannot be completed</h1><p class="error">${message}</p>
+<p>Return to the application and start connecting again.</p></div>`,
   );
 }

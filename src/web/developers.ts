@@ -6,24 +6,17 @@
  * - GET /developers/mcp/download.zip  the reproducible bundle; limited per client IP (default 5 per minute,
  *                                     RATE_LIMIT_DOWNLOAD) with 429 and Retry-After
  * Every response has a strong ETag (SHA-256 of the bytes), honours If-None-Match with 304 and is cacheable
- * for five minutes. The page's CSP allows only its own inline script and style, by hash.
+ * for five minutes. The page's CSP allows only its own inline script, by hash, and this origin's stylesheets.
  */
 import { type Request, type RequestHandler, type Response, Router } from "express";
 import helmet from "helmet";
 import type { AppContext } from "../context.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
+import { etagMatches } from "./etag.ts";
 import { type Asset, loadReferenceAssets, type ReferenceAssets } from "./reference/files.ts";
 
 /** Cache lifetime of the reference responses, in seconds. */
 export const REFERENCE_MAX_AGE = 300;
-
-/** True when `header` (an If-None-Match value) matches `etag` (weak comparison, RFC 9110 13.1.2). */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === "*") return true;
-  const opaque = etag.replace(/^W\//, "");
-  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === opaque);
-}
 
 function send(
   req: Request,
@@ -70,7 +63,7 @@ export function developerRoutes(ctx: AppContext): Router {
   let loading: Promise<Loaded> | undefined;
   const assets = () => {
     loading ??= loadReferenceAssets().then(
-      (a) => ({ ...a, pageHelmet: baseHelmet([a.page.scriptHash], [a.page.styleHash]) }),
+      (a) => ({ ...a, pageHelmet: baseHelmet([a.page.scriptHash], ["'self'"]) }),
       (err: unknown) => {
         loading = undefined;
         ctx.log.error(

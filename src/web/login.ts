@@ -50,7 +50,7 @@ export function safeReturnTo(value: unknown): string {
 function loginPage(loginToken: string, returnTo: string, error?: string): string {
   return page(
     "Sign in",
-    html`<h1>Sign in</h1>
+    html`<article class="centered"><h1>Sign in</h1>
 ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
 <form method="post" action="/login">
 <input type="hidden" name="login_token" value="${loginToken}">
@@ -58,7 +58,7 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
 <label>Email <input type="email" name="email" autocomplete="username" required></label>
 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
 <button type="submit">Sign in</button>
-</form>`,
+</form></article>`,
   );
 }
 
@@ -114,8 +114,8 @@ export function loginRoutes(ctx: AppContext): Router {
     res.type("html").send(
       page(
         "Sign out",
-        html`<h1>Sign out</h1><form method="post" action="/logout">
-<input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit">Sign out</button></form>`,
+        html`<article class="centered"><h1>Sign out</h1><p>Sign out of Social MCP in this browser? Connected assistants keep their access; revoke them under Connections.</p><form method="post" action="/logout">
+<input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit">Sign out</button></form></article>`,
       ),
     );
   });

@@ -3,7 +3,7 @@
  * escaped (src/web/html.ts); labels and titles are inert text.
  */
 import type { MediaAsset } from "../domain/media/media.ts";
-import { html, page, type RawHtml } from "./html.ts";
+import { html, page, type RawHtml, type StackRow, stackTable } from "./html.ts";
 
 export interface MediaPageModel {
   csrfToken: string;
@@ -17,15 +17,34 @@ export interface MediaPageModel {
   message?: { kind: "ok" | "error"; text: string } | undefined;
 }
 
-const mib = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`;
+/** A size in bytes as people read it: 812 bytes, 41.3 KiB, 19.5 MiB. */
+export function byteSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const kib = bytes / 1024;
+  if (kib < 1024) return `${Math.round(kib * 10) / 10} KiB`;
+  return `${Math.round((kib / 1024) * 10) / 10} MiB`;
+}
 
-function row(m: MediaAsset, workspaceId: string): RawHtml {
+const MEDIA_HEADERS = ["Preview", "Title", "Kind", "Size", "Dimensions", "Duration", "Labels", "Asset ID"];
+
+function row(m: MediaAsset, workspaceId: string): StackRow {
   const size = m.width && m.height ? `${m.width}×${m.height}` : "";
   const duration = m.duration_seconds !== null ? `${m.duration_seconds.toFixed(1)} s` : "";
   const href = `/media/${m.asset_id}/file?workspace_id=${encodeURIComponent(workspaceId)}`;
-  return html`<tr><td><a href="${href}">${m.title ?? m.kind}</a></td><td>${m.kind}</td><td>${m.mime_type}</td>
-<td>${mib(m.bytes)}</td><td>${size}</td><td>${duration}</td><td>${m.labels.join(", ")}</td>
-<td class="muted"><code>${m.asset_id}</code></td></tr>`;
+  const preview =
+    m.kind === "image"
+      ? html`<img class="thumb" src="${href}" alt="" width="96" height="96">`
+      : html`<span class="thumb text" aria-hidden="true">▶</span>`;
+  return [
+    preview,
+    html`<a href="${href}">${m.title ?? m.kind}</a>`,
+    html`${m.kind} <span class="muted">(${m.mime_type})</span>`,
+    html`<span class="nowrap">${byteSize(m.bytes)}</span>`,
+    html`${size}`,
+    html`${duration}`,
+    html`${m.labels.join(", ")}`,
+    html`<code class="id">${m.asset_id}</code>`,
+  ];
 }
 
 /** The form that marks an uploaded image as a product's stored CTA artwork (the last carousel slide). */
@@ -37,7 +56,7 @@ function ctaForm(model: MediaPageModel): RawHtml | string {
   return html`<h2>CTA artwork</h2>
 <p class="muted">The image is cover-fitted as the last slide of carousels generated with stored CTA artwork.</p>
 <ul>${products.map((p) => html`<li>${p.name}: ${p.cta_asset_id ? titleOf(p.cta_asset_id) : html`<span class="muted">none</span>`}</li>`)}</ul>
-<form method="post" action="/media/cta-artwork" id="cta-artwork">
+<form method="post" action="/media/cta-artwork" id="cta-artwork" class="narrow">
 <input type="hidden" name="csrf_token" value="${model.csrfToken}">
 <input type="hidden" name="workspace_id" value="${model.workspaceId}">
 <label>Product <select name="product_id">${products.map((p) => html`<option value="${p.id}">${p.name}</option>`)}</select></label>
@@ -53,22 +72,26 @@ export function renderMediaPage(model: MediaPageModel): string {
       html`<option value="${w.id}"${w.id === model.workspaceId ? html` selected` : ""}>${w.name}</option>`,
   );
   const message = model.message
-    ? html`<p class="${model.message.kind === "error" ? "error" : "muted"}" role="status">${model.message.text}</p>`
+    ? html`<p class="${model.message.kind === "error" ? "error" : "ok"}" role="status">${model.message.text}</p>`
     : "";
   const table =
     model.items.length === 0
       ? html`<p class="muted">No media yet.</p>`
-      : html`<table><thead><tr><th>Title</th><th>Kind</th><th>Type</th><th>Size</th><th>Dimensions</th><th>Duration</th><th>Labels</th><th>Asset ID</th></tr></thead><tbody>${model.items.map((m) => row(m, model.workspaceId))}</tbody></table>`;
+      : stackTable(
+          MEDIA_HEADERS,
+          model.items.map((m) => row(m, model.workspaceId)),
+          { id: "media" },
+        );
   const body = html`<h1>Media library</h1>
-<form method="get" action="/media"><label>Workspace <select name="workspace_id">${options}</select></label><button type="submit">Show</button></form>
+<form method="get" action="/media" class="filters"><label>Workspace <select name="workspace_id">${options}</select></label><button type="submit">Show</button></form>
 ${message}
 <h2>Upload</h2>
-<form method="post" action="/media" enctype="multipart/form-data">
+<form method="post" action="/media" enctype="multipart/form-data" class="narrow">
 <input type="hidden" name="csrf_token" value="${model.csrfToken}">
 <input type="hidden" name="workspace_id" value="${model.workspaceId}">
 <label>Title <input type="text" name="title" maxlength="200"></label>
 <label>Labels (comma separated) <input type="text" name="labels" maxlength="1000"></label>
-<label>File (JPEG, PNG or WEBP up to ${mib(model.maxImageBytes)}; MP4 up to ${mib(model.maxVideoBytes)})
+<label>File (JPEG, PNG or WEBP up to ${byteSize(model.maxImageBytes)}; MP4 up to ${byteSize(model.maxVideoBytes)})
 <input type="file" name="file" required accept="image/jpeg,image/png,image/webp,video/mp4"></label>
 <button type="submit">Upload</button>
 </form>
@@ -76,5 +99,5 @@ ${message}
 ${table}
 ${ctaForm(model)}
 <p class="muted">Agents refer to media by asset ID; files are only served to you.</p>`;
-  return page("Media library", body);
+  return page("Media library", body, { current: "/media" });
 }

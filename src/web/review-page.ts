@@ -68,6 +68,7 @@ export function renderQueue(model: {
 <h2>Waiting for TikTok</h2>${waiting}
 <h2>Pick a post</h2>
 <p class="muted">Approved posts, and posts already published on other networks, that a TikTok account does not have yet.</p>${pick}`,
+    { current: "/review" },
   );
 }
 
@@ -113,12 +114,12 @@ export function emptyChoice(caption: string, kind: "video" | "photo"): ReviewCho
 }
 
 function preview(model: ReviewFormModel): RawHtml {
-  const items = model.media.map((m) =>
+  const items = model.media.map((m, i) =>
     m.kind === "video"
       ? html`<video controls preload="metadata" width="270" src="/media/${m.assetId}/file"></video>`
-      : html`<img alt="Slide" width="180" src="/media/${m.assetId}/file">`,
+      : html`<figure><img alt="Slide ${i + 1} of ${model.media.length}" width="180" src="/media/${m.assetId}/file"></figure>`,
   );
-  return html`<section id="preview" aria-label="Preview"><h2>Preview</h2><div style="display:flex;gap:.5rem;flex-wrap:wrap">${items}</div></section>`;
+  return html`<section id="preview" aria-label="Preview"><h2>Preview</h2><div class="slides">${items}</div></section>`;
 }
 
 function accountPicker(model: ReviewFormModel): RawHtml {
@@ -129,9 +130,9 @@ function accountPicker(model: ReviewFormModel): RawHtml {
     (a) =>
       html`<option value="${a.id}"${a.id === model.accountId ? html` selected` : ""}>@${a.handle ?? a.displayName}${a.mode === "sandbox" ? " (Sandbox)" : ""}${a.status !== "connected" ? " (needs reconnect)" : ""}</option>`,
   );
-  return html`<form method="get" action="/review/posts/${model.post.id}" id="account-form">
+  return html`<form method="get" action="/review/posts/${model.post.id}" id="account-form" class="filters">
 <input type="hidden" name="workspace_id" value="${model.workspaceId}">${model.deliveryId ? html`<input type="hidden" name="delivery_id" value="${model.deliveryId}">` : ""}
-<label>TikTok account <select name="account_id">${options}</select></label><button type="submit">Use this account</button></form>`;
+<label>TikTok account <select name="account_id">${options}</select></label><button type="submit" class="secondary">Use this account</button></form>`;
 }
 
 function problemFor(model: ReviewFormModel, field: string): RawHtml {
@@ -224,6 +225,7 @@ export function renderReviewForm(model: ReviewFormModel): string {
 ${general ? html`<p class="error" id="general-problem">${general.message}</p>` : ""}
 ${preview(model)}${accountPicker(model)}${body}
 <script src="/review/review.js"></script>`,
+    { current: "/review" },
   );
 }
 
@@ -237,16 +239,23 @@ const STATE_WORDS: Record<string, string> = {
   needs_review: "Waiting for review",
 };
 
-/** The delivery after Publish; refreshes itself every 3 seconds while the delivery is on its way. */
+/**
+ * The delivery after Publish. While the delivery is on its way the page's script (./review-script.ts)
+ * fetches the page every 3 seconds and replaces the `#delivery-live` region (announced politely to screen
+ * readers); nothing reloads the page (no timed refresh, WCAG 2.2.1).
+ */
 export function renderStatus(model: { workspaceId: string; delivery: DeliveryView }): string {
   const d = model.delivery;
   const active = !["published", "failed", "needs_review"].includes(d.status);
   const body = html`<h1>Sent to TikTok</h1>
 <p>Processing can take a few minutes before the post appears on the TikTok profile.</p>
-<p>State: <strong id="delivery-state" data-state="${d.status}">${STATE_WORDS[d.status] ?? d.status}</strong> <span class="muted">(${d.status})</span></p>
+<div id="delivery-live" aria-live="polite" data-active="${active ? "true" : "false"}">
+<p>State: <strong id="delivery-state" data-state="${d.status}" class="badge" data-tone="${d.status === "published" ? "ok" : d.status === "failed" ? "bad" : "wait"}">${STATE_WORDS[d.status] ?? d.status}</strong> <span class="muted">(${d.status})</span></p>
 ${d.post_url ? html`<p>Post: <a id="post-url" href="${d.post_url}" rel="noopener noreferrer">${d.post_url}</a></p>` : ""}
 ${d.reason && d.status !== "published" ? html`<p class="${d.status === "failed" ? "error" : "muted"}" id="reason">${d.reason}</p>` : ""}
-<p><a href="/review?${q(model.workspaceId)}">Back to the posts waiting for TikTok</a></p>`;
-  const html_ = page("Sent to TikTok", body);
-  return active ? html_.replace("<head>", '<head><meta http-equiv="refresh" content="3">') : html_;
+${active ? html`<noscript><p>Reload this page to see the latest state.</p></noscript>` : ""}
+</div>
+<p><a href="/review?${q(model.workspaceId)}">Back to the posts waiting for TikTok</a></p>
+<script src="/review/review.js"></script>`;
+  return page("Sent to TikTok", body, { current: "/review" });
 }

@@ -5,6 +5,9 @@
  * content" is picked; "Only me" is disabled for branded content with the message; the label notice and the
  * declaration follow the choice. Without it the server refuses the same things (src/providers/social/tiktok/
  * options.ts `validateReviewChoice`).
+ * On the delivery status page it follows the delivery: every 3 seconds while `#delivery-live` is active it
+ * fetches the page and replaces that region's content (an `aria-live` region), until the delivery is
+ * published, failed or waiting for review.
  */
 export const REVIEW_SCRIPT = `"use strict";
 (function () {
@@ -46,5 +49,25 @@ export const REVIEW_SCRIPT = `"use strict";
   f.addEventListener("change", update);
   f.addEventListener("input", update);
   update();
+})();
+(function () {
+  var live = document.getElementById("delivery-live");
+  if (!live) return;
+  function poll() {
+    if (live.getAttribute("data-active") !== "true") return;
+    setTimeout(function () {
+      fetch(location.href, { credentials: "same-origin", headers: { accept: "text/html" } })
+        .then(function (r) { return r.ok ? r.text() : Promise.reject(new Error(String(r.status))); })
+        .then(function (text) {
+          var next = new DOMParser().parseFromString(text, "text/html").getElementById("delivery-live");
+          if (!next) return;
+          live.innerHTML = next.innerHTML;
+          live.setAttribute("data-active", next.getAttribute("data-active") || "false");
+          poll();
+        })
+        .catch(poll);
+    }, 3000);
+  }
+  poll();
 })();
 `;

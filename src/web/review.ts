@@ -42,12 +42,11 @@ import {
   renderStatus,
 } from "./review-page.ts";
 import { REVIEW_SCRIPT } from "./review-script.ts";
-import { pageHeaders } from "./security.ts";
+import { cspHeader, pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 
-/** The page CSP: the shared one plus this origin's script and media (previews). */
-const REVIEW_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; media-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+/** The page CSP: the shared one (./security.ts) plus this origin's script (./review-script.ts), which fetches the status page. */
+const REVIEW_CSP = `${cspHeader()}; script-src 'self'; connect-src 'self'`;
 
 async function ownerFor(ctx: AppContext, userId: string, asked: unknown): Promise<Owner | undefined> {
   const rows: Array<{ id: string }> = await ctx

@@ -2,23 +2,28 @@
 import { Router } from "express";
 import type { AppContext } from "../context.ts";
 import { accountSettingsRoutes } from "./account-settings.ts";
+import { assetRoutes } from "./assets.ts";
 import { homeRoutes } from "./home.ts";
 import { loginRoutes } from "./login.ts";
+import { postsRoutes } from "./posts.ts";
 import { reviewRoutes } from "./review.ts";
 import { settingsRoutes } from "./settings.ts";
 import { timeZoneRoutes } from "./time-zone-setting.ts";
 
 /**
- * The browser router: / (landing page), /login, /logout, /settings (account settings),
- * /settings/integrations/mcp and its revoke action, /settings/time-zone (the owner's time zone).
+ * The browser router: /assets/{name} (the stylesheets), / (landing page), /login, /logout, /settings (account settings),
+ * /settings/integrations/mcp and its revoke action, /settings/time-zone (the owner's time zone), /review
+ * (TikTok), /posts (src/web/posts.ts).
  */
 export function browserRoutes(ctx: AppContext): Router {
   const router = Router();
+  router.use(assetRoutes());
   router.use(homeRoutes(ctx));
   router.use(loginRoutes(ctx));
   router.use(settingsRoutes(ctx));
   router.use(accountSettingsRoutes(ctx));
   router.use(timeZoneRoutes(ctx));
   router.use(reviewRoutes(ctx));
+  router.use(postsRoutes(ctx));
   return router;
 }

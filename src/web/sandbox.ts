@@ -20,27 +20,19 @@ import { NETWORK_RULES } from "../providers/social/rules.ts";
 import { mintSandboxCode } from "../providers/social/sandbox/sandbox.ts";
 import { isNetwork, type Network } from "../providers/social/types.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
-import { html, page } from "./html.ts";
+import { html, page, problemPage } from "./html.ts";
 import { cspHeader, pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 
-const BANNER_STYLE =
-  "background:#1b1b1b;color:#ffd24d;padding:.6rem 1rem;border-radius:4px;font-weight:600;letter-spacing:.02em";
-
 function banner(network: Network) {
-  return html`<p class="sandbox-banner" role="note" style="${BANNER_STYLE}">Sandbox · ${NETWORK_RULES[network].label} is not contacted: nothing is posted to ${NETWORK_RULES[network].label}. Posts appear on pages of this service only.</p>`;
+  return html`<p class="sandbox-banner" role="note">Sandbox · ${NETWORK_RULES[network].label} is not contacted: nothing is posted to ${NETWORK_RULES[network].label}. Posts appear on pages of this service only.</p>`;
 }
 
 function refuse(res: Response, status: number, message: string) {
   res
     .status(status)
     .type("html")
-    .send(
-      page(
-        "Sandbox",
-        html`<h1>Sandbox</h1><p class="error" role="alert">${message}</p><p><a href="/settings/social">Social accounts</a></p>`,
-      ),
-    );
+    .send(problemPage("Sandbox", message, { href: "/settings/social", label: "Social accounts" }));
 }
 
 /** The sandbox router. */
@@ -91,15 +83,15 @@ export function sandboxRoutes(ctx: AppContext): Router {
     res.type("html").send(
       page(
         `Sandbox ${label}`,
-        html`${banner(r.network)}<h1>Sandbox ${label}: allow Social MCP to publish?</h1>
+        html`<div class="centered">${banner(r.network)}<h1>Sandbox ${label}: allow Social MCP to publish?</h1>
 <p>This sandbox stands in for ${label}'s own consent page because no ${label} app is configured on this server. Allowing creates a <strong>sandbox ${label} account</strong> in your workspace.</p>
 <form method="post" action="/sandbox/${r.network}/authorize">
 <input type="hidden" name="csrf_token" value="${s.csrfToken}">${hidden("redirect_uri", r.redirectUri)}${hidden("state", r.state)}${hidden("code_challenge", r.challenge)}${hidden("code_challenge_method", r.challenge ? "S256" : null)}
 <label>${r.network === "facebook" ? "Page names (comma-separated; you will choose which to connect)" : "Account name"}
 <input name="names" value="${suggested}" maxlength="300" required></label>
-<button type="submit" name="decision" value="allow" id="sandbox-allow">Allow</button>
-<button type="submit" name="decision" value="deny" id="sandbox-deny">Deny</button>
-</form>`,
+<div class="actions"><button type="submit" name="decision" value="allow" id="sandbox-allow">Allow</button>
+<button type="submit" name="decision" value="deny" id="sandbox-deny" class="secondary" formnovalidate>Deny</button></div>
+</form></div>`,
       ),
     );
   });
@@ -170,8 +162,8 @@ export function sandboxRoutes(ctx: AppContext): Router {
         signedMediaUrl(ctx.config.publicBaseUrl, ctx.keys.encryptionKeys, assetId, now);
       const items = media.map((m, i) =>
         m.kind === "video"
-          ? html`<video controls preload="metadata" src="${url(m.assetId)}" style="max-width:100%" data-asset-id="${m.assetId}"></video>`
-          : html`<img src="${url(m.assetId)}" alt="Image ${i + 1} of ${media.length}" style="max-width:100%;display:block;margin:.5rem 0" data-asset-id="${m.assetId}">`,
+          ? html`<video controls preload="metadata" src="${url(m.assetId)}" data-asset-id="${m.assetId}"></video>`
+          : html`<img src="${url(m.assetId)}" alt="Image ${i + 1} of ${media.length}" data-asset-id="${m.assetId}">`,
       );
       res.setHeader("Content-Security-Policy", `${cspHeader()}; media-src 'self'`);
       res.type("html").send(
@@ -182,7 +174,7 @@ export function sandboxRoutes(ctx: AppContext): Router {
 <p><strong>${d.display_name}</strong>${d.handle ? html` <span class="muted">@${String(d.handle).replace(/^@/, "")}</span>` : ""} · <span class="muted">published ${new Date(d.published_at).toISOString().replace("T", " ").slice(0, 16)} UTC (sandbox)</span></p>
 <div class="media">${items}</div>
 ${d.title ? html`<h2>${d.title}</h2>` : ""}
-<p class="caption" style="white-space:pre-wrap">${d.caption ?? ""}</p>
+<p class="caption">${d.caption ?? ""}</p>
 </article>`,
         ),
       );

@@ -1,6 +1,7 @@
 /**
  * Security headers of the browser pages: helmet with a strict CSP (`default-src 'none'`,
- * inline styles only, forms to this origin, `frame-ancestors 'none'`), `X-Content-Type-Options: nosniff`,
+ * stylesheets of this origin only (`style-src 'self'`: no inline style anywhere, src/web/assets.ts),
+ * forms to this origin, `frame-ancestors 'none'`), `X-Content-Type-Options: nosniff`,
  * `Referrer-Policy: same-origin` (authorization URLs carry `state`; `no-referrer` would make Chromium send `Origin: null` on form posts), HSTS on HTTPS, and `no-store` caching
  * (pages carry CSRF tokens). Other areas' pages (approval, media) can mount `pageHeaders(ctx)` too.
  */
@@ -12,7 +13,7 @@ import type { AppContext } from "../context.ts";
 export function cspDirectives(formAction: readonly string[] = []): Record<string, string[]> {
   return {
     "default-src": ["'none'"],
-    "style-src": ["'unsafe-inline'"],
+    "style-src": ["'self'"],
     "img-src": ["'self'", "data:"],
     "media-src": ["'self'"],
     "form-action": ["'self'", ...formAction],

@@ -20,7 +20,7 @@ import { grantOfUser, listConnections } from "../domain/account/connections.ts";
 import { userEmail } from "../domain/account/overview.ts";
 import type { OperationState } from "../domain/operations/store.ts";
 import { isScope, SCOPES } from "../scopes.ts";
-import { html, page, type RawHtml } from "./html.ts";
+import { html, page, type RawHtml, stackTable } from "./html.ts";
 import { pageHeaders } from "./security.ts";
 import { type BrowserSession, requireCsrf, requireSession } from "./session.ts";
 
@@ -43,10 +43,23 @@ const STATE_WORDS: Record<OperationState, string> = {
   outcome_unknown: "Outcome unknown: check your records",
 };
 
+/** The badge tone of a request's state (./assets/app.css `.badge[data-tone]`). */
+const STATE_TONES: Record<OperationState, "ok" | "wait" | "bad" | "off"> = {
+  approval_required: "wait",
+  approved: "wait",
+  queued: "wait",
+  running: "wait",
+  succeeded: "ok",
+  failed: "bad",
+  dispatch_failed: "wait",
+  denied: "off",
+  outcome_unknown: "bad",
+};
+
 function stateCell(r: RequestSummary, now: Date): RawHtml {
   const expired = r.state === "approval_required" && (r.approval_expires_at?.getTime() ?? 0) <= now.getTime();
   const words = expired ? "Expired" : STATE_WORDS[r.state];
-  return html`<span class="state" data-state="${r.state}">${words}</span> <span class="muted">(${r.state}${r.error_code ? html`, ${r.error_code}` : ""})</span>`;
+  return html`<span class="state badge" data-state="${r.state}" data-tone="${expired ? "off" : STATE_TONES[r.state]}">${words}</span> <span class="muted">(${r.state}${r.error_code ? html`, ${r.error_code}` : ""})</span>`;
 }
 
 function requestsBlock(group: ConnectionRequests | undefined, now: Date): RawHtml {
@@ -58,10 +71,16 @@ function requestsBlock(group: ConnectionRequests | undefined, now: Date): RawHtm
     (r) => html`<li data-operation-id="${r.operation_id}">${link(r)}${r.summary ? html`: ${r.summary}` : ""}
 <span class="muted">(requested ${when(r.created_at)}, expires ${when(r.approval_expires_at)})</span></li>`,
   );
-  const recent = group.recent.map(
-    (r) => html`<tr data-operation-id="${r.operation_id}"><td>${link(r)}</td><td>${r.summary ?? ""}</td>
-<td>${stateCell(r, now)}</td><td>${when(r.created_at)}</td><td>${when(r.updated_at)}</td></tr>`,
-  );
+  const recent = group.recent.map((r) => ({
+    attrs: { "data-operation-id": r.operation_id },
+    cells: [
+      link(r),
+      html`${r.summary ?? ""}`,
+      stateCell(r, now),
+      html`${when(r.created_at)}`,
+      html`${when(r.updated_at)}`,
+    ],
+  }));
   return html`${
     pending.length > 0
       ? html`<h4>Waiting for your approval</h4><ul class="pending">${pending}</ul>`
@@ -69,8 +88,7 @@ function requestsBlock(group: ConnectionRequests | undefined, now: Date): RawHtm
   }
 ${
   recent.length > 0
-    ? html`<h4>Recent requests</h4><table class="recent"><thead><tr><th>Request</th><th>What</th><th>Status</th><th>Requested</th><th>Updated</th></tr></thead>
-<tbody>${recent}</tbody></table>`
+    ? html`<h4>Recent requests</h4>${stackTable(["Request", "What", "Status", "Requested", "Updated"], recent, { className: "recent" })}`
     : ""
 }`;
 }
@@ -85,17 +103,23 @@ async function settingsPage(ctx: AppContext, session: BrowserSession, notice?: s
   const groups = new Map(requests.map((g) => [g.grant_id, g]));
   const appName = (name: string | null) =>
     html`${name ?? "Unnamed application"} <span class="muted">(unverified)</span>`;
-  const rows = connections.map(
-    (c) => html`<tr data-connection-id="${c.id}"><td>${appName(c.client_name)}</td>
-<td>${c.workspace_name}</td>
-<td><ul>${c.scope
-      .split(" ")
-      .filter(isScope)
-      .map((s) => html`<li>${SCOPES[s]}</li>`)}</ul></td>
-<td>${when(c.created_at)}</td><td>${c.connected ? when(c.last_used_at) : html`<span class="muted">Waiting for the application to finish connecting</span>`}</td>
-<td><form method="post" action="${SETTINGS_PATH}/connections/${c.id}/revoke">
-<input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit">Revoke</button></form></td></tr>`,
-  );
+  const rows = connections.map((c) => ({
+    attrs: { "data-connection-id": c.id },
+    cells: [
+      appName(c.client_name),
+      html`${c.workspace_name}`,
+      html`<ul>${c.scope
+        .split(" ")
+        .filter(isScope)
+        .map((s) => html`<li>${SCOPES[s]}</li>`)}</ul>`,
+      html`${when(c.created_at)}`,
+      c.connected
+        ? html`${when(c.last_used_at)}`
+        : html`<span class="muted">Waiting for the application to finish connecting</span>`,
+      html`<form method="post" action="${SETTINGS_PATH}/connections/${c.id}/revoke" class="inline">
+<input type="hidden" name="csrf_token" value="${session.csrfToken}"><button type="submit" class="secondary">Revoke</button></form>`,
+    ],
+  }));
   const sections = connections.map(
     (c) => html`<section class="connection-requests" id="requests-${c.id}" data-requests-for="${c.id}">
 <h3>${appName(c.client_name)} · ${c.workspace_name} <span class="muted">(connected ${when(c.created_at)})</span></h3>
@@ -116,8 +140,8 @@ ${requestsBlock(g, now)}</section>`,
     "MCP connections",
     html`<h1>MCP connections</h1>
 <p class="muted">Signed in as ${email}. <a href="/logout">Sign out</a></p>
-${notice ? html`<p class="warn" role="status">${notice}</p>` : ""}
-<p id="pending-count">${
+${notice ? html`<p class="ok" role="status">${notice}</p>` : ""}
+<p id="pending-count" class="${waiting > 0 ? "warn" : "muted"}">${
       waiting > 0
         ? html`<strong>${waiting} request${waiting === 1 ? "" : "s"} ${waiting === 1 ? "waits" : "wait"} for your approval.</strong> Open a request to approve or decline it.`
         : "No requests wait for your approval."
@@ -125,13 +149,15 @@ ${notice ? html`<p class="warn" role="status">${notice}</p>` : ""}
 <h2>Connected applications</h2>
 ${
   rows.length
-    ? html`<table><thead><tr><th>Application</th><th>Workspace</th><th>Permissions</th><th>Connected</th><th>Last used</th><th></th></tr></thead>
-<tbody>${rows}</tbody></table>`
+    ? stackTable(["Application", "Workspace", "Permissions", "Connected", "Last used", ""], rows, {
+        id: "connections",
+      })
     : html`<p class="muted">No application is connected.</p>`
 }
 <h2>Requests</h2>
 <p class="muted">What connected assistants asked to do, by connection. Names and summaries come from your own records and are shown as plain text.</p>
 ${sections.length + former.length > 0 ? html`${sections}${former}` : html`<p class="muted">No requests yet.</p>`}`,
+    { current: SETTINGS_PATH },
   );
 }
 

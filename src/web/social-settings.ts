@@ -32,19 +32,13 @@ import type { AccountSettingField } from "../providers/social/network.ts";
 import { NETWORK_RULES } from "../providers/social/rules.ts";
 import { isNetwork, NETWORKS, type Network } from "../providers/social/types.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
-import { html, page, type RawHtml } from "./html.ts";
+import { ACCOUNT_STATUS_WORDS, networkLabel, statusBadge } from "./badges.ts";
+import { html, page, problemPage, type RawHtml, stackTable } from "./html.ts";
 import { pickWorkspace } from "./media.ts";
 import { cspHeader, pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 
 export const SOCIAL_SETTINGS_PATH = "/settings/social";
-
-const STATUS_WORDS: Record<string, string> = {
-  connected: "Connected",
-  needs_reconnect: "Needs reconnecting",
-  expired: "Expired: reconnect",
-  error: "Error: reconnect",
-};
 
 interface AccountRow {
   id: string;
@@ -98,10 +92,7 @@ function errorPage(
     .status(status)
     .type("html")
     .send(
-      page(
-        title,
-        html`<h1>${title}</h1><p class="error" role="alert">${message}</p><p><a href="${back}">Back to Social accounts</a></p>`,
-      ),
+      problemPage(title, message, { href: back, label: "Back to Social accounts" }, SOCIAL_SETTINGS_PATH),
     );
 }
 
@@ -131,7 +122,7 @@ async function accountsPage(
     )) as AccountRow[];
   const csrf = html`<input type="hidden" name="csrf_token" value="${s.csrfToken}"><input type="hidden" name="workspace_id" value="${workspace.id}">`;
   const connectForm = (network: Network, label: string) =>
-    html`<form method="post" action="${SOCIAL_SETTINGS_PATH}/connect/${network}" style="display:inline">${csrf}<button type="submit" data-connect="${network}">${label}</button></form>`;
+    html`<form method="post" action="${SOCIAL_SETTINGS_PATH}/connect/${network}" class="inline">${csrf}<button type="submit" data-connect="${network}"${label.startsWith("Reconnect") ? "" : html` class="secondary outline"`}>${label}</button></form>`;
   const choices = new Map<string, { fields: AccountSettingField[]; error?: string }>();
   await Promise.all(
     rows
@@ -157,41 +148,47 @@ async function accountsPage(
     if (!c || (c.fields.length === 0 && !c.error)) return "";
     const error = c.error ? html`<p class="warn" role="status">${c.error}</p>` : "";
     if (c.fields.length === 0) return error;
-    return html`${error}<form method="post" action="${SOCIAL_SETTINGS_PATH}/accounts/${a.id}/settings">${csrf}${c.fields.map(
+    return html`${error}<form method="post" action="${SOCIAL_SETTINGS_PATH}/accounts/${a.id}/settings" class="account-defaults">${csrf}${c.fields.map(
       (f) =>
         html`<label>${f.label} <select name="${f.key}">${f.options.map(
           ([v, l]) =>
             html`<option value="${v}"${(a.settings?.[f.key] ?? f.defaultValue) === v ? " selected" : ""}>${l}</option>`,
         )}</select></label>`,
-    )}<button type="submit">Save defaults</button></form>`;
+    )}<button type="submit" class="secondary">Save defaults</button></form>`;
   };
-  const accountRows = rows.map(
-    (a) => html`<tr data-account-id="${a.id}" data-network="${a.network}" data-status="${a.status}">
-<td>${NETWORK_RULES[a.network].label}${a.mode === "sandbox" ? html` <strong class="sandbox">Sandbox</strong>` : ""}</td>
-<td>${a.display_name}${a.handle ? html`<br><span class="muted">@${a.handle.replace(/^@/, "")}</span>` : ""}</td>
-<td><span class="status">${STATUS_WORDS[a.status] ?? a.status}</span>${
-      a.status !== "connected" && a.last_error ? html`<br><span class="muted">${a.last_error}</span>` : ""
-    }${a.status !== "connected" ? html`<br>${connectForm(a.network, "Reconnect")}` : ""}</td>
-<td>${can(a.capabilities ?? {})}</td>
-<td>${lastSync(a)}</td>
-<td>${settingsForm(a)}<a href="${SOCIAL_SETTINGS_PATH}/accounts/${a.id}/disconnect?workspace_id=${workspace.id}">Disconnect</a></td></tr>`,
-  );
-  const connectRows = NETWORKS.map((n) => {
-    let mode: string;
+  const accountRows = rows.map((a) => ({
+    attrs: { "data-account-id": a.id, "data-network": a.network, "data-status": a.status },
+    cells: [
+      html`${networkLabel(a.network)}${a.mode === "sandbox" ? html` <strong class="sandbox">Sandbox</strong>` : ""}`,
+      html`${a.display_name}${a.handle ? html`<br><span class="muted">@${a.handle.replace(/^@/, "")}</span>` : ""}`,
+      html`<span class="status">${statusBadge(ACCOUNT_STATUS_WORDS, a.status)}</span>${
+        a.status !== "connected" && a.last_error ? html`<br><span class="muted">${a.last_error}</span>` : ""
+      }${a.status !== "connected" ? html`<br>${connectForm(a.network, "Reconnect")}` : ""}`,
+      html`${can(a.capabilities ?? {})}`,
+      lastSync(a),
+      html`${settingsForm(a)}<a href="${SOCIAL_SETTINGS_PATH}/accounts/${a.id}/disconnect?workspace_id=${workspace.id}">Disconnect</a>`,
+    ],
+  }));
+  // Networks whose adapter can be built, with their mode (a network without one has no Connect button).
+  const modes = NETWORKS.flatMap((n): Array<[Network, string]> => {
     try {
-      mode = ctx.providers.networks.adapter(n).mode;
+      return [[n, ctx.providers.networks.adapter(n).mode]];
     } catch {
-      return "";
+      return [];
     }
-    return html`<li>${connectForm(n, `Connect ${NETWORK_RULES[n].label}`)}${
-      mode === "sandbox"
-        ? html` <span class="muted">Sandbox: no ${NETWORK_RULES[n].label} app is configured, so this creates a sandbox account that publishes to pages of this service only.</span>`
-        : ""
-    }</li>`;
   });
+  const connectRows = modes.map(
+    ([n, mode]) =>
+      html`<li>${connectForm(n, `Connect ${NETWORK_RULES[n].label}`)}${
+        mode === "sandbox" && modes.some(([, m]) => m !== "sandbox")
+          ? html` <strong class="sandbox">Sandbox</strong>`
+          : ""
+      }</li>`,
+  );
+  const sandboxed = modes.filter(([, mode]) => mode === "sandbox").map(([n]) => NETWORK_RULES[n].label);
   const switcher =
     workspaces.length > 1
-      ? html`<form method="get" action="${SOCIAL_SETTINGS_PATH}"><label>Workspace <select name="workspace_id">${workspaces.map(
+      ? html`<form method="get" action="${SOCIAL_SETTINGS_PATH}" class="filters"><label>Workspace <select name="workspace_id">${workspaces.map(
           (w) => html`<option value="${w.id}"${w.id === workspace.id ? " selected" : ""}>${w.name}</option>`,
         )}</select></label><button type="submit">Show</button></form>`
       : "";
@@ -200,15 +197,23 @@ async function accountsPage(
     html`<h1>Social accounts</h1>
 <p class="muted">Workspace ${workspace.name}. Accounts are connected here, never by an assistant. <a href="/settings/integrations/mcp">MCP connections</a></p>
 ${switcher}
-${notice ? html`<p class="warn" role="status">${notice}</p>` : ""}
+${notice ? html`<p class="ok" role="status">${notice}</p>` : ""}
 <h2>Connected accounts</h2>
 ${
   accountRows.length
-    ? html`<table id="accounts"><thead><tr><th>Network</th><th>Account</th><th>Status</th><th>Can publish</th><th>Metrics synced</th><th></th></tr></thead><tbody>${accountRows}</tbody></table>`
+    ? stackTable(["Network", "Account", "Status", "Can publish", "Metrics synced", ""], accountRows, {
+        id: "accounts",
+      })
     : html`<p class="muted" id="no-accounts">No account is connected in this workspace yet.</p>`
 }
 <h2>Connect an account</h2>
+${
+  sandboxed.length > 0
+    ? html`<p class="muted" id="sandbox-note">Sandbox: no app is configured on this server for ${sandboxed.join(", ")}, so connecting creates a sandbox account that publishes to pages of this service only.</p>`
+    : ""
+}
 <ul class="connect">${connectRows}</ul>`,
+    { current: SOCIAL_SETTINGS_PATH },
   );
 }
 
@@ -310,14 +315,14 @@ export function socialSettingsRoutes(ctx: AppContext): Router {
       res.type("html").send(
         page(
           `Choose ${label} Pages`,
-          html`<h1>Choose which ${label} Pages to connect</h1>
+          html`<div class="centered"><h1>Choose which ${label} Pages to connect</h1>
 <p>Each Page becomes its own account. You can connect more later.</p>
 <form method="post" action="${P}/pick/${req.params.id}"><input type="hidden" name="csrf_token" value="${s.csrfToken}">
 ${pick.accounts.map(
   (a) =>
     html`<label><input type="checkbox" name="account" value="${a.index}"> ${a.displayName} <span class="muted">(${a.handle})</span></label>`,
 )}
-<button type="submit">Connect selected Pages</button></form>`,
+<button type="submit">Connect selected Pages</button></form></div>`,
         ),
       );
     } catch (err) {
@@ -358,10 +363,10 @@ ${pick.accounts.map(
       res.type("html").send(
         page(
           "Disconnect account",
-          html`<h1>Disconnect ${a.display_name}?</h1>
+          html`<div class="centered"><h1>Disconnect ${a.display_name}?</h1>
 <p>The ${NETWORK_RULES[a.network as Network].label} account stops publishing from this service; scheduled posts to it will fail. Its tokens are erased. Posts already published stay on the network.</p>
 <form method="post" action="${P}/accounts/${a.id}/disconnect"><input type="hidden" name="csrf_token" value="${s.csrfToken}"><input type="hidden" name="workspace_id" value="${a.workspace_id}">
-<button type="submit" id="confirm-disconnect">Disconnect</button> <a href="${P}?workspace_id=${a.workspace_id}">Cancel</a></form>`,
+<div class="actions"><button type="submit" id="confirm-disconnect">Disconnect</button><a href="${P}?workspace_id=${a.workspace_id}" role="button" class="secondary outline">Cancel</a></div></form></div>`,
         ),
       );
     } catch (err) {

@@ -36,12 +36,12 @@ test("admin demo seeds a user whose read tools all return data", async () => {
   assert.ok((await searchMedia.execute({ query: "mug" }, ctx)).data.items.length >= 1);
   const one = await getMedia.execute({ asset_id: media.data.items[0]!.asset_id }, ctx);
   assert.equal(one.data.width, 320);
-  // The stored file is a real PNG of the recorded size.
+  // The stored file is a real JPEG of the recorded size.
   const row = await app.ctx.db("media_assets").where({ id: one.data.asset_id }).first();
   const { stream } = await app.ctx.providers.storage.read(row.storage_key);
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(c as Buffer);
   const bytes = Buffer.concat(chunks);
   assert.equal(bytes.length, one.data.bytes);
-  assert.deepEqual(imageSize(bytes), { height: 320, width: 320, type: "png" });
+  assert.deepEqual(imageSize(bytes), { height: 320, width: 320, type: "jpg" });
 });

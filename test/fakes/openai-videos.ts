@@ -1,74 +1,85 @@
 /**
- * A fake of OpenAI's Videos API (https://platform.openai.com/docs/api-reference/videos) on a loopback port:
- * `POST /v1/videos` (JSON `model`, `prompt`, `seconds`, `size`) answers a video object `{id, object:
- * "video", status: "queued"}`; `GET /v1/videos/{id}` reports `in_progress` for `pollsBeforeDone` polls,
- * then `completed` (or `failed` when the scenario says so); `GET /v1/videos/{id}/content` streams the MP4
- * `clip`. Requests are recorded (path, method, authorization, JSON body).
+ * A strict fake of the Videos API shape OpenAI served until its shutdown on 2026-09-24, as gateways still
+ * speak it (docs/providers.md "Provider facts", checked 2026-11-25), written from that API reference:
+ * - `POST /v1/videos` takes `model`, `prompt`, `seconds` (`"4"`, `"8"` or `"12"`, a string), `size`
+ *   (`720x1280` or `1280x720`) and `input_reference`; anything else is 400 `unknown_parameter`, other
+ *   durations or sizes 400 `invalid_value` (`param` "seconds" / "size"), a missing `prompt` or `model` 400,
+ *   a model not in `models` (`sora-2`, shut down) 404 `model_not_found`; it answers a video object
+ *   `{id, object: "video", status: "queued"}`;
+ * - `GET /v1/videos/{id}` reports `in_progress` for `pollsBeforeDone` polls, then `completed` (or `failed`
+ *   when the scenario says so); `GET /v1/videos/{id}/content` streams the MP4 `clip`;
+ * - shared behaviour (models list, 401 for another key, scripted faults): ./openai-api.ts.
+ * Scenario `refuse` answers the create call with a 400 content-policy error.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import {
+  apiError,
+  type FakeOptions,
+  invalidValue,
+  missingParameter,
+  modelCheck,
+  type OpenAiFake,
+  startOpenAiFake,
+  unknownKey,
+} from "./openai-api.ts";
 
-export interface FakeVideos {
-  baseUrl: string;
-  requests: Array<{ method: string; path: string; auth: string | undefined; body: any }>;
+export interface FakeVideos extends OpenAiFake {
   /** What the next generation does. */
   scenario: { outcome: "completed" | "failed" | "refuse"; pollsBeforeDone: number };
-  close(): Promise<void>;
 }
 
+/** Models the fake lists by default: a gateway's own video model (OpenAI's sora-2 is gone). */
+export const DEFAULT_VIDEO_MODELS = ["gateway-video-1"];
+
+const PARAMS = ["model", "prompt", "seconds", "size", "input_reference"];
+
 /** Starts the fake serving `clip` (MP4 bytes) as every generated video. */
-export async function startFakeVideos(clip: Buffer): Promise<FakeVideos> {
+export async function startFakeVideos(clip: Buffer, options: FakeOptions = {}): Promise<FakeVideos> {
   const jobs = new Map<string, { polls: number; outcome: "completed" | "failed" }>();
   let next = 0;
-  const fake: FakeVideos = {
-    baseUrl: "",
-    requests: [],
-    scenario: { outcome: "completed", pollsBeforeDone: 2 },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-  const json = (res: http.ServerResponse, status: number, body: unknown) =>
-    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-  const server = http.createServer((req, res) => {
-    let raw = "";
-    req.on("data", (c) => {
-      raw += c;
-    });
-    req.on("end", () => {
-      const path = req.url ?? "";
-      fake.requests.push({
-        method: req.method ?? "",
-        path,
-        auth: req.headers.authorization,
-        body: raw ? JSON.parse(raw) : null,
-      });
-      if (req.headers.authorization !== "Bearer test-video-key")
-        return json(res, 401, { error: { message: "Incorrect API key provided: sk-secret-detail" } });
-      if (req.method === "POST" && path === "/v1/videos") {
-        if (fake.scenario.outcome === "refuse")
-          return json(res, 400, { error: { message: "prompt rejected: secret provider detail" } });
+  const scenario: FakeVideos["scenario"] = { outcome: "completed", pollsBeforeDone: 2 };
+  const fake = (await startOpenAiFake(
+    { ...options, apiKey: options.apiKey ?? "test-video-key" },
+    DEFAULT_VIDEO_MODELS,
+    [
+      ({ method, path, body }, f) => {
+        if (method !== "POST" || path !== "/v1/videos") return undefined;
+        const bad = modelCheck(body, f) ?? unknownKey(body, PARAMS);
+        if (bad) return bad;
+        if (typeof body.prompt !== "string" || !body.prompt) return missingParameter("prompt");
+        if (body.seconds !== undefined && !["4", "8", "12"].includes(body.seconds))
+          return invalidValue("seconds", body.seconds, "'4', '8', and '12'");
+        if (body.size !== undefined && !["720x1280", "1280x720"].includes(body.size))
+          return invalidValue("size", body.size, "'720x1280' and '1280x720'");
+        if (fakeVideos.scenario.outcome === "refuse")
+          return apiError(
+            400,
+            "Your request was blocked by our moderation system: secret provider detail.",
+            "prompt",
+            "moderation_blocked",
+          );
         const id = `video_${++next}`;
-        jobs.set(id, { polls: 0, outcome: fake.scenario.outcome });
-        return json(res, 200, { id, object: "video", status: "queued", progress: 0 });
-      }
-      const m = /^\/v1\/videos\/([A-Za-z0-9_]+)(\/content)?$/.exec(path);
-      const job = m ? jobs.get(m[1]!) : undefined;
-      if (req.method !== "GET" || !m || !job) return json(res, 404, { error: { message: "not found" } });
-      if (m[2]) {
-        return res
-          .writeHead(200, { "content-type": "video/mp4", "content-length": String(clip.length) })
-          .end(clip);
-      }
-      job.polls += 1;
-      const status = job.polls <= fake.scenario.pollsBeforeDone ? "in_progress" : job.outcome;
-      return json(res, 200, {
-        id: m[1],
-        object: "video",
-        status,
-        progress: status === "in_progress" ? 50 : 100,
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+        jobs.set(id, { polls: 0, outcome: fakeVideos.scenario.outcome });
+        return {
+          status: 200,
+          json: { id, object: "video", model: body.model, status: "queued", progress: 0 },
+        };
+      },
+      ({ method, path }) => {
+        const m = /^\/v1\/videos\/([A-Za-z0-9_]+)(\/content)?$/.exec(path);
+        const job = m ? jobs.get(m[1]!) : undefined;
+        if (method !== "GET" || !m) return undefined;
+        if (!job) return apiError(404, `Video '${m[1]}' not found.`, null, null);
+        if (m[2]) return { status: 200, bytes: clip, contentType: "video/mp4" };
+        job.polls += 1;
+        const status = job.polls <= fakeVideos.scenario.pollsBeforeDone ? "in_progress" : job.outcome;
+        return {
+          status: 200,
+          json: { id: m[1], object: "video", status, progress: status === "in_progress" ? 50 : 100 },
+        };
+      },
+    ],
+  )) as FakeVideos;
+  const fakeVideos = fake;
+  fake.scenario = scenario;
   return fake;
 }

@@ -1,7 +1,8 @@
 /**
  * The openai-compatible video provider against a fake Videos API (test/fakes/openai-videos.ts): the AI UGC
  * hook clip is created, polled until completed and downloaded, then composed before the CTA; failures are
- * VideoRenderErrors without provider text or the key; config requires a base URL.
+ * VideoRenderErrors naming the status, param and code only (never provider text or the key); a 429 is
+ * waited out; a retired model is refused; config requires a base URL and a model.
  */
 import assert from "node:assert/strict";
 import { createReadStream } from "node:fs";
@@ -11,8 +12,9 @@ import path from "node:path";
 import { after, test } from "node:test";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { videoProvider } from "../../src/providers/video/index.ts";
-import { openAiCompatibleVideoProvider } from "../../src/providers/video/openai-compatible.ts";
+import { clipSeconds, openAiCompatibleVideoProvider } from "../../src/providers/video/openai-compatible.ts";
 import { VideoRenderError } from "../../src/providers/video/types.ts";
+import { rateLimited } from "../fakes/openai-api.ts";
 import { startFakeVideos } from "../fakes/openai-videos.ts";
 import { binaries, lastFrame, makeClip, makeImage, meanAbsDiff, probe, summary } from "../helpers/video.ts";
 
@@ -28,7 +30,7 @@ const image = await readFile(path.join(dir, "product.png"));
 const provider = (apiKey = "test-video-key") =>
   openAiCompatibleVideoProvider(
     { ffmpeg: binaries.ffmpeg, ffprobe: binaries.ffprobe },
-    { baseUrl: fake.baseUrl, apiKey, model: "sora-2", timeoutSeconds: 30, pollIntervalMs: 20 },
+    { baseUrl: fake.baseUrl, apiKey, model: "gateway-video-1", timeoutSeconds: 30, pollIntervalMs: 20 },
   );
 
 const request = (outputFile: string) => ({
@@ -59,7 +61,7 @@ test("AI UGC hook clip: POST /videos, poll until completed, download /content, t
   );
   assert.ok(fake.requests.every((r) => r.auth === "Bearer test-video-key"));
   const body = fake.requests[0]!.body;
-  assert.equal(body.model, "sora-2");
+  assert.equal(body.model, "gateway-video-1");
   assert.equal(body.seconds, "4");
   assert.equal(body.size, "720x1280");
   assert.match(body.prompt, /Wait for the glow/);
@@ -75,8 +77,8 @@ test("AI UGC hook clip: POST /videos, poll until completed, download /content, t
 test("a failed generation, a refused request or a wrong key is a VideoRenderError without provider text", async () => {
   for (const [outcome, key, pattern] of [
     ["failed", "test-video-key", /failed to generate/],
-    ["refuse", "test-video-key", /refused the request \(HTTP 400\)/],
-    ["completed", "wrong-key", /refused the request \(HTTP 401\)/],
+    ["refuse", "test-video-key", /refused the request \(HTTP 400, param prompt, code moderation_blocked\)/],
+    ["completed", "wrong-key", /refused the request \(HTTP 401, code invalid_api_key\)/],
   ] as const) {
     fake.scenario = { outcome, pollsBeforeDone: 0 };
     const err = await provider(key)
@@ -87,27 +89,86 @@ test("a failed generation, a refused request or a wrong key is a VideoRenderErro
       );
     assert.ok(err instanceof VideoRenderError, String(err));
     assert.match(err.message, pattern);
-    assert.doesNotMatch(err.message, /secret|sk-|key/i);
+    assert.doesNotMatch(err.message, /secret|sk-|moderation system/i);
   }
 });
 
-test("config: AI_VIDEO_PROVIDER=openai-compatible needs AI_VIDEO_BASE_URL; local is the default", () => {
-  assert.throws(
-    () => loadConfig({ AI_VIDEO_PROVIDER: "openai-compatible" }),
-    (e: unknown) => {
-      return e instanceof ConfigError && e.variable === "AI_VIDEO_BASE_URL";
+test("a 429 on create is waited out with its Retry-After, then the clip is made; a retired model is refused", async () => {
+  fake.requests.length = 0;
+  fake.scenario = { outcome: "completed", pollsBeforeDone: 0 };
+  fake.faults.push(rateLimited(1));
+  const started = Date.now();
+  const result = await provider().render(request(path.join(dir, "after-429.mp4")));
+  assert.equal(result.hook_clip, "generated");
+  assert.ok(Date.now() - started >= 1000, "waited the Retry-After second");
+  assert.equal(fake.requests.filter((r) => r.method === "POST").length, 2);
+  const retired = openAiCompatibleVideoProvider(
+    { ffmpeg: binaries.ffmpeg, ffprobe: binaries.ffprobe },
+    {
+      baseUrl: fake.baseUrl,
+      apiKey: "test-video-key",
+      model: "sora-2",
+      timeoutSeconds: 30,
+      pollIntervalMs: 20,
     },
   );
+  await assert.rejects(retired.render(request(path.join(dir, "retired.mp4"))), (e: unknown) => {
+    assert.ok(e instanceof VideoRenderError);
+    assert.match(
+      e.reason,
+      /does not serve the configured model \(HTTP 404, code model_not_found\); check AI_VIDEO_MODEL/,
+    );
+    return true;
+  });
+});
+
+test("the strict fake refuses what the Videos API refuses: other durations, sizes, unknown parameters", async () => {
+  const post = (body: object) =>
+    fetch(`${fake.baseUrl}/videos`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer test-video-key" },
+      body: JSON.stringify({ model: "gateway-video-1", prompt: "p", ...body }),
+    }).then(async (r) => [r.status, (await r.json()).error] as const);
+  assert.deepEqual(await post({ seconds: "5" }), [
+    400,
+    {
+      message: "Invalid value: '5'. Supported values are: '4', '8', and '12'.",
+      type: "invalid_request_error",
+      param: "seconds",
+      code: "invalid_value",
+    },
+  ]);
+  assert.equal((await post({ size: "1080x1920" }))[1].param, "size");
+  assert.equal((await post({ fps: 30 }))[1].code, "unknown_parameter");
+  assert.equal((await post({ model: undefined }))[1].param, "model");
+  assert.equal(clipSeconds(4), "4");
+  assert.equal(clipSeconds(6), "8");
+});
+
+test("config: AI_VIDEO_PROVIDER=openai-compatible needs AI_VIDEO_BASE_URL and AI_VIDEO_MODEL (no default); local is the default", () => {
+  for (const [env, variable] of [
+    [{ AI_VIDEO_PROVIDER: "openai-compatible", AI_VIDEO_MODEL: "m" }, "AI_VIDEO_BASE_URL"],
+    [
+      { AI_VIDEO_PROVIDER: "openai-compatible", AI_VIDEO_BASE_URL: "https://videos.example.com/v1" },
+      "AI_VIDEO_MODEL",
+    ],
+  ] as const)
+    assert.throws(
+      () => loadConfig(env),
+      (e: unknown) => e instanceof ConfigError && e.variable === variable,
+    );
   assert.equal(videoProvider(loadConfig({})).name, "local");
+  assert.equal(loadConfig({}).video.model, undefined, "no built-in model");
   const configured = loadConfig({
     AI_VIDEO_PROVIDER: "openai-compatible",
     AI_VIDEO_BASE_URL: "https://videos.example.com/v1/",
     AI_VIDEO_API_KEY: "k",
+    AI_VIDEO_MODEL: "gateway-video-1",
     AI_VIDEO_TIMEOUT_SECONDS: "120",
   });
   assert.deepEqual(
     [configured.video.baseUrl, configured.video.model, configured.video.timeoutSeconds],
-    ["https://videos.example.com/v1", "sora-2", 120],
+    ["https://videos.example.com/v1", "gateway-video-1", 120],
   );
   assert.equal(videoProvider(configured).name, "openai-compatible");
 });

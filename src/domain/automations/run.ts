@@ -154,6 +154,8 @@ export async function runAutomation(
       app.log.warn({ run_id: runId, reason: err.reason }, "video render failed");
     }
     status = "failed";
+    // The safe reason of a failed image or video (status, provider param and code; never provider text).
+    const why = expected ? ` (${(err as ImageGenerationError | VideoRenderError).reason})` : "";
     // A video run that produced no video gives its credits back (one ledger row, with the run record).
     const refunded = !carousel && credits > 0;
     await app.db.transaction(async (trx) => {
@@ -169,8 +171,8 @@ export async function runAutomation(
       await finish(trx, app.clock.now(), runId, status, {
         result: null,
         error: refunded
-          ? `generation failed and the ${credits} credits were refunded; run the automation again`
-          : "generation failed; run the automation again",
+          ? `generation failed${why} and the ${credits} credits were refunded; run the automation again`
+          : `generation failed${why}; run the automation again`,
         postId: carousel?.post_id ?? null,
       });
     });

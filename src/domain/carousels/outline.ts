@@ -1,8 +1,14 @@
 /**
  * The carousel outline: a deterministic slide plan built from the product's own fields (name, brand,
  * description, price, tags, URL). It is saved with the run and read back by `get_carousel_outline`; it is a
- * plan, not a generation job. Product text is data: it is quoted into the plan, never interpreted.
+ * plan, not a generation job. Product text is data: it is quoted into the plan, never interpreted. The roles
+ * follow how much the product has to say (issue 21 section 2): a product with fewer facts than slides gets
+ * question, close-up, benefit, how-to, proof, gift, price and engagement slides instead of repeated facts.
  */
+import { localCarouselCopy } from "../../providers/ai-text/local-carousel.ts";
+import { type ProductFacts, productFacts } from "../../providers/ai-text/product-facts.ts";
+import type { TextSubject } from "../../providers/ai-text/types.ts";
+import { fromMinor } from "../products/money.ts";
 import type { SlideCount } from "./formats.ts";
 
 export interface OutlineProduct {
@@ -18,7 +24,7 @@ export interface OutlineProduct {
 export interface OutlineSlide {
   /** 1-based position. */
   position: number;
-  /** hook | feature | price | proof | cta */
+  /** One of SLIDE_ROLES. */
   role: string;
   headline: string;
   body: string;
@@ -33,31 +39,88 @@ export interface Outline {
   slides: OutlineSlide[];
 }
 
-const clip = (s: string, n: number) => {
-  const t = s.replace(/\s+/g, " ").trim();
-  return t.length > n ? `${t.slice(0, n - 1).trimEnd()}…` : t;
-};
+/**
+ * Slide roles, in the order they appear in a carousel. `feature` slides carry the product's own facts; the
+ * others fill a carousel when the product has fewer facts than slides (issue 21 section 2), never by
+ * repeating a fact.
+ */
+export const SLIDE_ROLES = [
+  "hook",
+  "question",
+  "feature",
+  "closeup",
+  "benefit",
+  "how_to",
+  "proof",
+  "recap",
+  "gift",
+  "price",
+  "comment",
+  "save",
+  "share",
+  "cta",
+] as const;
+export type SlideRole = (typeof SLIDE_ROLES)[number];
 
-/** Splits a description into short sentences usable as feature points. */
-function points(p: OutlineProduct): string[] {
-  const sentences = (p.description ?? "")
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((s) => s.trim())
-    .filter((s) => s.length >= 3);
-  return [...sentences, ...p.tags.map((t) => `Made for ${t}`)];
+/** The roles that fill the middle slides, best first: the product's facts, then what helps it sell. */
+function candidates(f: ProductFacts): SlideRole[] {
+  const features = f.features.map((): SlideRole => "feature");
+  const [first = [], second = []] = [features.slice(0, 1), features.slice(1, 2)];
+  const recap = f.features.filter((x) => x.headline).length >= 3 ? (["recap"] as const) : [];
+  return [
+    ...first,
+    ...(f.price ? (["price"] as const) : []),
+    ...second,
+    ...(f.proof.length > 0 ? (["proof"] as const) : []),
+    ...(f.howTo.length > 0 ? (["how_to"] as const) : []),
+    ...features.slice(2),
+    ...(f.benefits.length > 0 ? (["benefit"] as const) : []),
+    "question",
+    ...recap,
+    "closeup",
+    "gift",
+    "closeup",
+    "comment",
+    "save",
+    "share",
+    "closeup",
+  ];
 }
 
-function formatPrice(minor: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(minor / 100);
-  } catch {
-    return `${(minor / 100).toFixed(2)} ${currency}`;
+/**
+ * The roles of a `slideCount`-slide carousel about a product with facts `f`: a hook, the best
+ * `slideCount - 2` middle roles (see `candidates`) in the order of SLIDE_ROLES, and a closing call to action.
+ */
+export function planRoles(f: ProductFacts, slideCount: SlideCount): SlideRole[] {
+  const middle = candidates(f).slice(0, slideCount - 2);
+  const order = (r: SlideRole) => SLIDE_ROLES.indexOf(r);
+  return ["hook", ...middle.sort((a, b) => order(a) - order(b)), "cta"];
+}
+
+/** The image brief of a slide by role (the product name quoted as data). */
+function imagePrompt(role: SlideRole, name: string, copy: { headline: string; body: string }, style: string) {
+  const subject = `the product "${name}"`;
+  switch (role) {
+    case "hook":
+      return `Hero image of ${subject}, ${style}`;
+    case "feature":
+    case "how_to":
+      return `Detail shot of ${subject} illustrating: ${copy.body.slice(0, 120)}, ${style}`;
+    case "proof":
+    case "benefit":
+      return `Lifestyle photo of ${subject} in everyday use, ${style}`;
+    case "price":
+      return `${subject} with a clean price tag, ${style}`;
+    case "cta":
+      return `Call-to-action card for ${subject}, ${style}`;
+    default:
+      return `Close-up of ${subject}, ${style}`;
   }
 }
 
 /**
- * Builds the plan for `slideCount` slides (>= 2): a hook, feature slides, a price slide when the product
- * has a price and there is room, and a closing call to action.
+ * Builds the plan for `slideCount` slides: roles from `planRoles` and each slide's draft copy written by the
+ * local text provider from the same facts (the copy a run keeps if the configured text provider fails).
  */
 export function buildOutline(
   p: OutlineProduct,
@@ -65,44 +128,29 @@ export function buildOutline(
   format: string,
   slideCount: SlideCount,
 ): Outline {
-  const name = clip(p.name, 60);
-  const feats = points(p);
-  const slides: OutlineSlide[] = [];
+  const subject: TextSubject = {
+    kind: "product",
+    name: p.name,
+    description: p.description ?? undefined,
+    brand: p.brand ?? undefined,
+    price: p.price_minor !== null && p.currency ? fromMinor(p.price_minor, p.currency) : undefined,
+    currency: p.currency ?? undefined,
+    tags: p.tags,
+  };
+  const facts = productFacts(subject);
+  const roles = planRoles(facts, slideCount);
+  const slides = roles.map((role, i) => ({ position: i + 1, role }));
+  const copy = localCarouselCopy({ subject, productUrl: p.product_url ?? undefined, slides });
   const style = `${designId} design, ${format} format`;
-  slides.push({
-    position: 1,
-    role: "hook",
-    headline: clip(p.brand ? `${name} by ${p.brand}` : name, 80),
-    body: clip(feats[0] ?? `Meet ${name}.`, 160),
-    image_prompt: `Hero image of the product "${name}", ${style}`,
-  });
-  const hasPrice = p.price_minor !== null && p.currency !== null && slideCount >= 4;
-  const middle = slideCount - 2 - (hasPrice ? 1 : 0);
-  for (let i = 0; i < middle; i++) {
-    const point = feats[i + 1] ?? feats[i % Math.max(1, feats.length)] ?? `Why people choose ${name}`;
-    slides.push({
-      position: slides.length + 1,
-      role: i === middle - 1 && middle > 2 ? "proof" : "feature",
-      headline: clip(point.split(/[,.;:]/)[0] ?? point, 60),
-      body: clip(point, 160),
-      image_prompt: `Detail shot of "${name}" illustrating: ${clip(point, 120)}, ${style}`,
-    });
-  }
-  if (hasPrice) {
-    slides.push({
-      position: slides.length + 1,
-      role: "price",
-      headline: formatPrice(p.price_minor!, p.currency!),
-      body: clip(`${name}: everything above for one price.`, 160),
-      image_prompt: `Product "${name}" with a clean price tag, ${style}`,
-    });
-  }
-  slides.push({
-    position: slides.length + 1,
-    role: "cta",
-    headline: "Get yours today",
-    body: clip(p.product_url ? `Shop ${name} at ${p.product_url}` : `Shop ${name} now.`, 160),
-    image_prompt: `Call-to-action card for "${name}", ${style}`,
-  });
-  return { design_id: designId, format, slide_count: slideCount, slides };
+  return {
+    design_id: designId,
+    format,
+    slide_count: slideCount,
+    slides: slides.map((s, i) => ({
+      ...s,
+      headline: copy[i]!.headline,
+      body: copy[i]!.body,
+      image_prompt: imagePrompt(s.role, facts.shortName, copy[i]!, style),
+    })),
+  };
 }

@@ -1,74 +1,107 @@
 /**
- * The `openai-compatible` AI image provider: `POST {baseUrl}/images/generations` with `model`, `prompt`,
- * `size` ("WxH"), `n: 1` and `response_format: "b64_json"` (OpenAI Images API, "Create image"; also spoken
- * by many gateways), bearer key from config `image`. The returned image is decoded and cover-fitted with
- * sharp to the requested pixel size (models produce their own fixed sizes). Each call has its own timeout;
- * any failure (network, timeout, non-2xx, missing or undecodable `data[0].b64_json`) becomes an
- * `ImageGenerationError` with a safe reason that names the status only: the key, the prompt and provider
- * bodies never reach an error, a log or the agent.
+ * The `openai-compatible` AI image provider: `POST {baseUrl}/images/generations` (OpenAI Images API,
+ * "Create image"; also spoken by many gateways) with `model`, `prompt`, `n: 1` and the `size` the model's
+ * family takes (./sizes.ts: the nearest aspect, or `AI_IMAGE_SIZE`), plus `response_format: "b64_json"`
+ * for dall-e models only (gpt-image models refuse it and always answer base64). The answer's
+ * `data[0].b64_json` is decoded and cover-fitted with sharp to the slide's pixel size.
+ *
+ * Failures become an `ImageGenerationError` for that image, with a safe reason: a 429 is waited out with
+ * its `Retry-After` (at most `maxAttempts` attempts, each wait at most `maxRetryWaitSeconds`), then fails
+ * naming the attempts; any other refusal fails at once naming the HTTP status and the provider's `param`
+ * and `code` (./openai-http.ts), never its message, the prompt or the key. A 5xx or a network failure is
+ * not retried: the image may have been generated (and billed) already.
  */
 import sharp from "sharp";
+import { postJson, readRefusal, refusalText, retryAfterSeconds, sleep } from "../openai-http.ts";
+import { requestSize, sizeFamily } from "./sizes.ts";
 import { type GeneratedImage, ImageGenerationError, type ImageProvider, type ImageRequest } from "./types.ts";
 
 export interface OpenAiCompatibleImageOptions {
   baseUrl: string;
   apiKey?: string | undefined;
   model: string;
-  /** Per-image timeout, seconds. */
+  /** Per-attempt timeout, seconds. */
   timeoutSeconds: number;
+  /** AI_IMAGE_SIZE: the `size` to send instead of the model family's nearest size ("auto" or "WxH"). */
+  size?: string | undefined;
+  /** Attempts in all when the provider answers 429 (default 4). */
+  maxAttempts?: number;
+  /** Longest `Retry-After` waited, seconds (default 60); a longer one fails at once. */
+  maxRetryWaitSeconds?: number;
+  /** Injectable wait (tests). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-/** The size string sent to the model: the request's own size (the API takes "WxH"). */
-export function sizeParam(req: ImageRequest): string {
-  return `${req.width}x${req.height}`;
+/** The request body for `request` (exported for tests and the docs' examples). */
+export function requestBody(options: OpenAiCompatibleImageOptions, request: ImageRequest) {
+  return {
+    model: options.model,
+    prompt: request.prompt,
+    n: 1,
+    size: requestSize(options.model, request.width, request.height, options.size),
+    ...(sizeFamily(options.model).responseFormat ? { response_format: "b64_json" } : {}),
+  };
 }
 
 /** Creates the provider. Nothing is sent until `generate` is called. */
 export function openAiCompatibleImage(options: OpenAiCompatibleImageOptions): ImageProvider {
   const endpoint = `${options.baseUrl.replace(/\/+$/, "")}/images/generations`;
+  const maxAttempts = options.maxAttempts ?? 4;
+  const maxWait = options.maxRetryWaitSeconds ?? 60;
+  const wait = options.sleep ?? sleep;
+
+  /** One attempt: the response, or an ImageGenerationError for a timeout or an unreachable provider. */
+  async function attempt(body: string, signal: AbortSignal | undefined): Promise<Response> {
+    const timeout = AbortSignal.timeout(options.timeoutSeconds * 1000);
+    try {
+      return await postJson(
+        endpoint,
+        body,
+        options.apiKey,
+        signal ? AbortSignal.any([signal, timeout]) : timeout,
+      );
+    } catch {
+      if (signal?.aborted) throw signal.reason;
+      if (timeout.aborted)
+        throw new ImageGenerationError(
+          `the image provider did not answer within ${options.timeoutSeconds} seconds`,
+        );
+      throw new ImageGenerationError("the image provider could not be reached");
+    }
+  }
+
   return {
     name: "openai-compatible",
     async generate(request: ImageRequest, signal?: AbortSignal): Promise<GeneratedImage> {
-      const timeout = AbortSignal.timeout(options.timeoutSeconds * 1000);
-      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-      let res: Response;
-      try {
-        res = await fetch(endpoint, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json",
-            ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
-          },
-          body: JSON.stringify({
-            model: options.model,
-            prompt: request.prompt,
-            size: sizeParam(request),
-            n: 1,
-            response_format: "b64_json",
-          }),
-          signal: combined,
-        });
-      } catch {
-        if (signal?.aborted) throw signal.reason;
-        if (timeout.aborted)
+      const body = JSON.stringify(requestBody(options, request));
+      let res: Response | undefined;
+      for (let n = 1; ; n++) {
+        res = await attempt(body, signal);
+        if (res.status !== 429) break;
+        const after = retryAfterSeconds(res.headers.get("retry-after")) ?? 2 ** n;
+        await res.body?.cancel().catch(() => {});
+        if (n >= maxAttempts)
           throw new ImageGenerationError(
-            `the image provider did not answer within ${options.timeoutSeconds} seconds`,
+            `the image provider is rate limiting (HTTP 429) after ${maxAttempts} attempts; retry later`,
           );
-        throw new ImageGenerationError("the image provider could not be reached");
+        if (after > maxWait)
+          throw new ImageGenerationError(
+            `the image provider is rate limiting (HTTP 429) and asks to wait ${after} seconds; retry later`,
+          );
+        await wait(after * 1000, signal ?? new AbortController().signal);
       }
       if (!res.ok) {
-        await res.body?.cancel().catch(() => {});
+        const refusal = await readRefusal(res);
         throw new ImageGenerationError(
-          res.status === 429
-            ? "the image provider is rate limiting (HTTP 429); retry later"
-            : `the image provider refused the image (HTTP ${res.status})`,
+          refusal.code === "model_not_found" || refusal.status === 404
+            ? `the image provider does not serve the configured model (${refusalText(refusal)}); check AI_IMAGE_MODEL`
+            : `the image provider refused the image (${refusalText(refusal)})`,
         );
       }
       let b64: unknown;
       try {
-        const body = (await res.json()) as { data?: Array<{ b64_json?: unknown }> };
-        b64 = body?.data?.[0]?.b64_json;
+        const answer = (await res.json()) as { data?: Array<{ b64_json?: unknown }> };
+        b64 = answer?.data?.[0]?.b64_json;
       } catch {
         if (signal?.aborted) throw signal.reason;
         throw new ImageGenerationError("the image provider answered with invalid JSON");

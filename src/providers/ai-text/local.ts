@@ -1,9 +1,13 @@
 /**
  * The `local` AI text provider (default): deterministic and offline. Variations are built from the
  * subject's fields (name, brand, description's first sentence, price, tags) and fixed templates per tone;
- * the same request always gives the same text. Documented in docs/providers.md.
+ * the same request always gives the same text. Carousel copy: local-carousel.ts; post captions:
+ * local-caption.ts. Documented in docs/providers.md.
  */
+import { localPostCaption } from "./local-caption.ts";
 import { localCarouselCopy } from "./local-carousel.ts";
+import { CALLS, HOOKS, priceText } from "./local-words.ts";
+import { sentences, squash, unperiod } from "./sentences.ts";
 import {
   type AiTextProvider,
   type CarouselCopyRequest,
@@ -12,46 +16,11 @@ import {
   type HookRequest,
   LIMITS,
   normaliseHashtag,
+  type PostCaptionRequest,
   type SlideCopy,
   type TextSubject,
   type Tone,
 } from "./types.ts";
-
-const HOOKS: Record<Tone, string[]> = {
-  friendly: [
-    "Meet {name}",
-    "You are going to love {name}",
-    "Say hello to {name}",
-    "Our favourite right now: {name}",
-  ],
-  professional: [
-    "Introducing {name}",
-    "{name}: built for results",
-    "Why teams choose {name}",
-    "A closer look at {name}",
-  ],
-  playful: [
-    "Stop scrolling: {name} is here",
-    "Plot twist: {name}",
-    "POV: you just found {name}",
-    "{name} just dropped",
-  ],
-  bold: [
-    "{name}. No compromises.",
-    "This changes everything: {name}",
-    "The only {name} you need",
-    "Made to stand out: {name}",
-  ],
-  minimal: ["{name}.", "Simply {name}", "{name}, nothing more", "Less, but better: {name}"],
-};
-
-const CALLS: Record<Tone, string[]> = {
-  friendly: ["Tap the link to see more.", "Tell us what you think below!", "Save this for later."],
-  professional: ["Learn more at the link in bio.", "Contact us for details.", "Read more at the link."],
-  playful: ["Run, don't walk.", "Tag someone who needs this.", "Double tap if you agree."],
-  bold: ["Get yours now.", "Don't miss out.", "Claim it today."],
-  minimal: ["Link in bio.", "Available now.", "See more."],
-};
 
 const UGC: Record<Tone, string[]> = {
   friendly: ["I finally tried {name}", "Okay, {name} is actually great", "Why I keep using {name}"],
@@ -61,26 +30,16 @@ const UGC: Record<Tone, string[]> = {
   minimal: ["{name}, day one", "Trying {name}", "{name} in 10 seconds"],
 };
 
+/** The product's name, else the first sentence of the brief or caption, without final punctuation. */
 function subjectName(s: TextSubject): string {
-  const raw = s.name ?? s.brief ?? s.caption ?? "this";
-  const firstLine = raw.split(/[\n.!?]/)[0]!.trim();
-  return (firstLine || "this").slice(0, 60);
+  const raw = s.name ? squash(s.name) : unperiod(sentences(s.brief ?? s.caption)[0] ?? "");
+  return (raw || "this").slice(0, 60);
 }
 
+/** The first sentence of `s` (Intl.Segmenter), when it is at most 280 characters. */
 function firstSentence(s: string | undefined): string | undefined {
-  const t = s?.replace(/\s+/g, " ").trim();
-  if (!t) return undefined;
-  const m = /^(.{1,280}?[.!?])(\s|$)/.exec(t);
-  return (m?.[1] ?? t.slice(0, 280)).trim();
-}
-
-function priceText(s: TextSubject): string | undefined {
-  if (s.price === undefined || !s.currency) return undefined;
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency: s.currency }).format(s.price);
-  } catch {
-    return undefined;
-  }
+  const first = sentences(s)[0];
+  return first && first.length <= 280 ? first : undefined;
 }
 
 function hashtagsFor(s: TextSubject, network: string | undefined, offset: number): string[] {
@@ -136,5 +95,8 @@ export const localAiText: AiTextProvider = {
   },
   async carouselCopy(req: CarouselCopyRequest): Promise<SlideCopy[]> {
     return localCarouselCopy(req);
+  },
+  async postCaption(req: PostCaptionRequest): Promise<string> {
+    return localPostCaption(req);
   },
 };

@@ -1,24 +1,39 @@
 /**
  * The `openai-compatible` AI text provider: `POST {baseUrl}/chat/completions` with
  * `response_format: {type: "json_schema"}` (OpenAI Chat Completions structured outputs; also spoken by
- * many gateways). Key, model and per-attempt timeout come from config `ai`. 429 and 5xx (and network
- * failures) are retried at most 3 times with exponential backoff and full jitter, honouring `Retry-After`.
- * A final 429 becomes `rate_limited` with `retry_after`; everything else `internal_error`. Provider text
- * (error bodies, odd outputs) never reaches the agent or the logs.
+ * many gateways). Key, model, per-attempt timeout and the optional temperature come from config `ai`
+ * (`temperature` is sent only when AI_TEXT_TEMPERATURE is set). 429 and 5xx (and network failures) are
+ * retried at most 3 times, waiting a 429's `Retry-After` in full (up to 60 s; longer fails at once) or else
+ * exponential backoff with full jitter. A final 429
+ * becomes `rate_limited` with `retry_after`; any other 4xx fails at once as `internal_error` naming the
+ * status and the provider's `param` and `code` (a refused `temperature` or an unknown model says which
+ * setting to fix); everything else `internal_error`. Provider text (error messages, odd outputs) never
+ * reaches the agent or the logs.
  *
  * The subject is sent as JSON data in the user message; the system message tells the model to treat it as
  * data only (service spec 5.14). Output is validated and bounded before use.
  */
 import { ToolError } from "../../errors.ts";
 import {
+  postJson,
+  type Refusal,
+  readRefusal,
+  refusalText,
+  retryAfterSeconds,
+  sleep,
+} from "../openai-http.ts";
+import { CAPTION_HASHTAGS, CAPTION_LINES, formatPostCaption, uniqueHashtags } from "./caption-format.ts";
+import { productHashtags } from "./local-words.ts";
+import {
   type AiTextProvider,
   type CaptionRequest,
   type CaptionVariation,
   type CarouselCopyRequest,
   type HookRequest,
-  type SlideCopy,
   LIMITS,
   normaliseHashtag,
+  type PostCaptionRequest,
+  type SlideCopy,
 } from "./types.ts";
 
 export interface OpenAiCompatibleOptions {
@@ -31,10 +46,14 @@ export interface OpenAiCompatibleOptions {
   maxRetries?: number;
   /** Backoff base in milliseconds (default 500): attempt n waits random(0, base * 2^n), capped. */
   backoffBaseMs?: number;
-  /** Largest single wait in milliseconds (default 8000). */
+  /** Largest backoff wait without a `Retry-After`, milliseconds (default 8000). */
   backoffCapMs?: number;
+  /** Longest `Retry-After` waited, seconds (default 60); a longer one fails at once as `rate_limited`. */
+  maxRetryWaitSeconds?: number;
   /** Injectable sleep (tests). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** AI_TEXT_TEMPERATURE: sent only when set (reasoning models refuse any value but their default). */
+  temperature?: number | undefined;
 }
 
 const SYSTEM = [
@@ -90,28 +109,52 @@ const SLIDES_SCHEMA = {
   },
 };
 
-const defaultSleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+const POST_CAPTION_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["hook", "lines", "call_to_action", "hashtags"],
+  properties: {
+    hook: { type: "string" },
+    lines: { type: "array", items: { type: "string" } },
+    call_to_action: { type: "string" },
+    hashtags: { type: "array", items: { type: "string" } },
+  },
+};
+
+/** What each outline role (src/domain/carousels/outline.ts SLIDE_ROLES) asks of a slide, for the model. */
+const ROLE_GUIDE = [
+  "Roles: hook names the product and makes people swipe;",
+  "question asks what the buyer is looking for;",
+  "feature states one fact of the description;",
+  "closeup describes the product up close;",
+  "benefit says who or what it is for;",
+  "how_to gives the steps of use;",
+  "proof quotes the reviews or ratings in the description;",
+  "recap sums up the features;",
+  "gift suggests it as a gift;",
+  "price gives the price;",
+  "comment, save and share invite that action;",
+  "cta closes with a short offer.",
+].join(" ");
+
+/** Links a model wrote (only the product's own URL goes into a caption). */
+const LINKS = /\b(?:https?:\/\/|www\.)\S+/giu;
 
 const failed = () => new ToolError("internal_error", "the AI text provider failed; try again later");
 
-/** Parses a Retry-After header (seconds or HTTP date) into seconds, or undefined. */
-function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
-  if (!header) return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim());
-  const t = Date.parse(header);
-  return Number.isFinite(t) ? Math.max(0, Math.ceil((t - now) / 1000)) : undefined;
+/**
+ * The error for a refusal that retrying cannot fix (a 4xx other than 429): a configuration error when it
+ * names `temperature` (AI_TEXT_TEMPERATURE) or the model (AI_TEXT_MODEL), else the status, `param` and
+ * `code`. Never the provider's message.
+ */
+function refused(r: Refusal, temperature: number | undefined): ToolError {
+  const message =
+    r.param === "temperature"
+      ? `the AI text model refuses the configured temperature (${refusalText(r)}); the operator must unset AI_TEXT_TEMPERATURE${temperature === undefined ? "" : ` (now ${temperature})`} or choose a value the model accepts`
+      : r.code === "model_not_found" || r.status === 404
+        ? `the AI text provider does not serve the configured model (${refusalText(r)}); the operator must set AI_TEXT_MODEL to a listed model`
+        : `the AI text provider refused the request (${refusalText(r)})`;
+  return new ToolError("internal_error", message);
 }
 
 /** Creates the provider. Nothing is sent until a method is called. */
@@ -119,7 +162,8 @@ export function openAiCompatibleAiText(options: OpenAiCompatibleOptions): AiText
   const maxRetries = options.maxRetries ?? 3;
   const base = options.backoffBaseMs ?? 500;
   const cap = options.backoffCapMs ?? 8000;
-  const sleep = options.sleep ?? defaultSleep;
+  const wait = options.sleep ?? sleep;
+  const maxWait = options.maxRetryWaitSeconds ?? 60;
   const endpoint = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
 
   async function complete(
@@ -131,7 +175,7 @@ export function openAiCompatibleAiText(options: OpenAiCompatibleOptions): AiText
   ): Promise<unknown> {
     const body = JSON.stringify({
       model: options.model,
-      temperature: 0.8,
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       messages: [
         { role: "system", content: SYSTEM },
         { role: "user", content: JSON.stringify({ task, data }) },
@@ -141,16 +185,12 @@ export function openAiCompatibleAiText(options: OpenAiCompatibleOptions): AiText
     for (let attempt = 0; ; attempt++) {
       let res: Response | undefined;
       try {
-        res = await fetch(endpoint, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json",
-            ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
-          },
+        res = await postJson(
+          endpoint,
           body,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutSeconds * 1000)]),
-        });
+          options.apiKey,
+          AbortSignal.any([signal, AbortSignal.timeout(options.timeoutSeconds * 1000)]),
+        );
       } catch {
         if (signal.aborted) throw failed();
         res = undefined; // network failure or per-attempt timeout: retryable
@@ -167,9 +207,10 @@ export function openAiCompatibleAiText(options: OpenAiCompatibleOptions): AiText
           throw failed();
         }
       }
+      if (res && !retryable) throw refused(await readRefusal(res), options.temperature);
       const retryAfter = res ? retryAfterSeconds(res.headers.get("retry-after")) : undefined;
       await res?.body?.cancel().catch(() => {});
-      if (!retryable || attempt >= maxRetries) {
+      if (attempt >= maxRetries || (retryAfter ?? 0) > maxWait) {
         if (res?.status === 429)
           throw new ToolError(
             "rate_limited",
@@ -179,10 +220,11 @@ export function openAiCompatibleAiText(options: OpenAiCompatibleOptions): AiText
           );
         throw failed();
       }
-      const backoff = Math.random() * Math.min(cap, base * 2 ** attempt);
-      const wait = Math.min(cap, Math.max(backoff, (retryAfter ?? 0) * 1000));
+      // A provider's Retry-After is waited out in full (up to maxWait); without one, jittered backoff.
+      const delay =
+        retryAfter !== undefined ? retryAfter * 1000 : Math.random() * Math.min(cap, base * 2 ** attempt);
       try {
-        await sleep(wait, signal);
+        await wait(delay, signal);
       } catch {
         throw failed();
       }
@@ -236,7 +278,7 @@ export function openAiCompatibleAiText(options: OpenAiCompatibleOptions): AiText
     },
     async carouselCopy(req: CarouselCopyRequest, signal: AbortSignal): Promise<SlideCopy[]> {
       const out = (await complete(
-        `Write the copy of a ${req.slides.length}-slide social media carousel about the product in data.subject, following data.subject.brief where given. For each slide of data.slides (same order) give a headline (at most ${LIMITS.slideHeadline} characters) and a body (at most ${LIMITS.slideBody} characters) fitting its role: hook names the product, cta closes with a short offer. Every slide says something different.`,
+        `Write the copy of a ${req.slides.length}-slide social media carousel about the product in data.subject, following data.subject.brief where given. For each slide of data.slides (same order) give a headline (2 to 8 words, at most ${LIMITS.slideHeadline} characters, never a cut-off phrase) and a body (one or two sentences, at most ${LIMITS.slideBody} characters) fitting its role. ${ROLE_GUIDE} Every slide says something different: no sentence twice, and a headline never repeats its body. Use only facts found in data.subject; never invent reviews, ratings or claims.`,
         { subject: req.subject, slides: req.slides },
         "carousel_copy",
         SLIDES_SCHEMA,
@@ -249,6 +291,34 @@ export function openAiCompatibleAiText(options: OpenAiCompatibleOptions): AiText
       }));
       if (slides.some((v) => !v.headline)) throw failed();
       return slides;
+    },
+    async postCaption(req: PostCaptionRequest, signal: AbortSignal): Promise<string> {
+      const out = (await complete(
+        `Write one ${req.tone ?? "friendly"} caption for a social media post about the product in data.subject, following data.subject.brief where given and consistent with the post's slides in data.slides: a hook line (at most ${LIMITS.hook} characters), ${CAPTION_LINES.min} to ${CAPTION_LINES.max} short lines of value drawn from the product's facts (one sentence each, no line repeated), a call to action, and ${CAPTION_HASHTAGS.min} to ${CAPTION_HASHTAGS.max} relevant hashtags. Do not write links: the product link is added after the call to action.`,
+        { subject: req.subject, slides: req.slides },
+        "post_caption",
+        POST_CAPTION_SCHEMA,
+        signal,
+      )) as { hook?: unknown; lines?: unknown; call_to_action?: unknown; hashtags?: unknown };
+      const unlinked = (v: unknown, max: number) =>
+        text(typeof v === "string" ? v.replace(LINKS, "") : v, max);
+      const hook = unlinked(out?.hook, LIMITS.hook);
+      const lines = (Array.isArray(out?.lines) ? out.lines : []).map((l) => unlinked(l, 300)).filter(Boolean);
+      const cta = unlinked(out?.call_to_action, 300);
+      if (!hook || !cta || lines.length < CAPTION_LINES.min) throw failed();
+      const tags = (Array.isArray(out?.hashtags) ? out.hashtags : []).filter(
+        (h): h is string => typeof h === "string",
+      );
+      const url = req.productUrl && /^https?:\/\//i.test(req.productUrl) ? req.productUrl : undefined;
+      return formatPostCaption({
+        hook,
+        lines,
+        callToAction: url ? `${cta} ${url}` : cta,
+        hashtags:
+          uniqueHashtags(tags).length >= CAPTION_HASHTAGS.min
+            ? tags
+            : [...tags, ...productHashtags(req.subject)],
+      });
     },
   };
 }

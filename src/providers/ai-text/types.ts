@@ -1,5 +1,6 @@
 /**
- * The AI text boundary: caption, hook and hashtag variations and UGC on-screen hooks.
+ * The AI text boundary: caption, hook and hashtag variations, UGC on-screen hooks, carousel slide copy and
+ * the caption of a generated post.
  * Every field of a subject is untrusted data (product pages, user captions, briefs): implementations pass
  * it as data, never as instructions (service spec 5.14).
  */
@@ -48,7 +49,8 @@ export interface HookRequest {
 export interface SlidePlan {
   /** 1-based position. */
   position: number;
-  /** hook | feature | price | proof | cta (src/domain/carousels/outline.ts). */
+  /** One of the outline's SLIDE_ROLES (src/domain/carousels/outline.ts): hook, question, feature, closeup,
+   * benefit, how_to, proof, recap, gift, price, comment, save, share, cta. */
   role: string;
 }
 
@@ -68,6 +70,17 @@ export interface SlideCopy {
   body: string;
 }
 
+/** What a generated post's caption is written from (issue 21 section 1). All fields are untrusted data. */
+export interface PostCaptionRequest {
+  /** The product (name, description, brand, price, currency, tags) and, in `brief`, the request's guidance. */
+  subject: TextSubject;
+  /** The product's public URL, for the call to action. */
+  productUrl?: string | undefined;
+  /** The copy of the post's slides or video overlays, in order (may be empty). */
+  slides: SlideCopy[];
+  tone?: Tone | undefined;
+}
+
 /** A text generator. Throws ToolError (`rate_limited`, `internal_error`) with safe messages only. */
 export interface AiTextProvider {
   readonly name: "local" | "openai-compatible";
@@ -75,6 +88,8 @@ export interface AiTextProvider {
   ugcHooks(request: HookRequest, signal: AbortSignal): Promise<string[]>;
   /** Headline and body for every slide of `request.slides`, in the same order; slides say different things. */
   carouselCopy(request: CarouselCopyRequest, signal: AbortSignal): Promise<SlideCopy[]>;
+  /** One caption ready to post: a hook line, two to four short lines of value, a call to action, and 3 to 8 relevant hashtags; at most LIMITS.caption characters, no control characters other than newlines. */
+  postCaption(request: PostCaptionRequest, signal: AbortSignal): Promise<string>;
 }
 
 /** Bounds applied to every provider's output (lengths in characters). */

@@ -1,20 +1,24 @@
 /**
- * The `openai-compatible` video provider: the AI UGC hook clip comes from a video generation model that
- * speaks OpenAI's Videos API (https://platform.openai.com/docs/api-reference/videos):
+ * The `openai-compatible` video provider: the AI UGC hook clip comes from a video generation model behind a
+ * gateway that still speaks the shape of OpenAI's Videos API (OpenAI shut the API and its Sora 2 models
+ * down on 2026-09-24; docs/providers.md "Provider facts"):
  *   `POST {baseUrl}/videos` with JSON `{model, prompt, seconds, size}` -> `{id, status}`,
  *   `GET {baseUrl}/videos/{id}` polled until `status` is `completed` (or `failed`),
  *   `GET {baseUrl}/videos/{id}/content` -> the MP4 bytes.
  * Everything else (the 2x2 grid, the single fade, the CTA segment, the hook text overlay) is composed by
  * the local ffmpeg compositor (./local.ts). The key is sent as a Bearer token and never logged; provider
- * bodies never reach errors (VideoRenderError reasons are fixed texts). One generation (create, polling,
- * download) is bounded by `timeoutSeconds`; the create call is never retried (a retry could start and bill
- * a second generation).
+ * bodies never reach errors (VideoRenderError reasons name the status and the provider's `param` and
+ * `code` only). One generation (create, polling, download) is bounded by `timeoutSeconds`. The create call
+ * is retried only after a 429 (nothing was started), waiting its `Retry-After`; never after a 5xx or a lost
+ * answer (a retry could start and bill a second generation). A failed or refused clip fails the render:
+ * there is no local stand-in for a clip the operator configured a model for.
  */
 import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { readRefusal, refusalText, retryAfterSeconds, sleep } from "../openai-http.ts";
 import { type HookClipSource, type LocalVideoOptions, localVideoProvider } from "./local.ts";
 import { type VideoProvider, VideoRenderError } from "./types.ts";
 
@@ -30,22 +34,18 @@ export interface OpenAiCompatibleVideoOptions {
   maxClipBytes?: number;
 }
 
-/** Portrait size asked of the model (OpenAI Videos API `size`); the compositor scales it to 1080x1920. */
+/** Portrait size asked of the model (Videos API `size`); the compositor scales it to 1080x1920. */
 const CLIP_SIZE = "720x1280";
+/** Durations the Videos API takes (`seconds`, a string). */
+const CLIP_SECONDS = [4, 8, 12] as const;
+/** Create attempts when the provider answers 429, and the longest Retry-After waited (seconds). */
+const MAX_ATTEMPTS = 3;
+const MAX_RETRY_WAIT_SECONDS = 30;
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+/** The shortest duration the API takes that covers `seconds`, as the API's string ("4", "8", "12"). */
+export function clipSeconds(seconds: number): string {
+  return String(CLIP_SECONDS.find((s) => s >= seconds) ?? CLIP_SECONDS.at(-1));
+}
 
 /**
  * A hook clip source over the Videos API. `generate` writes `hook.mp4` into the render's temp dir.
@@ -70,18 +70,40 @@ export function openAiCompatibleHookClips(o: OpenAiCompatibleVideoOptions): Hook
           );
         }
       };
-      const created = await call(`${base}/videos`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          model: o.model,
-          prompt: `A vertical UGC-style social video hook, handheld, natural light. On-screen idea: ${prompt}`,
-          seconds: String(seconds),
-          size: CLIP_SIZE,
-        }),
+      const body = JSON.stringify({
+        model: o.model,
+        prompt: `A vertical UGC-style social video hook, handheld, natural light. On-screen idea: ${prompt}`,
+        seconds: clipSeconds(seconds),
+        size: CLIP_SIZE,
       });
-      if (!created.ok)
-        throw new VideoRenderError(`the video model refused the request (HTTP ${created.status})`);
+      let created: Response;
+      // A 429 started nothing: it is waited out (Retry-After, bounded); any other refusal fails at once.
+      for (let n = 1; ; n++) {
+        created = await call(`${base}/videos`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+        });
+        if (created.status !== 429 || n >= MAX_ATTEMPTS) break;
+        const after = retryAfterSeconds(created.headers.get("retry-after")) ?? 2 ** n;
+        await created.body?.cancel().catch(() => {});
+        if (after > MAX_RETRY_WAIT_SECONDS) break;
+        try {
+          await sleep(after * 1000, signal);
+        } catch {
+          throw new VideoRenderError("the video model did not finish in time");
+        }
+      }
+      if (!created.ok) {
+        const refusal = await readRefusal(created);
+        throw new VideoRenderError(
+          refusal.code === "model_not_found" || refusal.status === 404
+            ? `the video provider does not serve the configured model (${refusalText(refusal)}); check AI_VIDEO_MODEL`
+            : refusal.status === 429
+              ? `the video model is rate limiting (${refusalText(refusal)}); run the automation again later`
+              : `the video model refused the request (${refusalText(refusal)})`,
+        );
+      }
       const job = (await created.json().catch(() => null)) as { id?: unknown; status?: unknown } | null;
       if (!job || typeof job.id !== "string" || !/^[A-Za-z0-9_.-]{1,200}$/.test(job.id))
         throw new VideoRenderError("the video model returned no video id");

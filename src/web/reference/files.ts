@@ -3,8 +3,8 @@
  * guide.md), with everything derived from them: the parsed catalog, the HTML page and the zip bundle.
  * Loaded lazily on the first request, so a tree without generated files still boots (the routes then fail).
  */
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { etagOf } from "../etag.ts";
 import { buildBundle } from "./bundle.ts";
 import { type CatalogDoc, renderReferencePage } from "./page.ts";
 
@@ -17,16 +17,11 @@ export interface Asset {
 export interface ReferenceAssets {
   catalog: Asset;
   guide: Asset;
-  page: Asset & { scriptHash: string; styleHash: string };
+  page: Asset & { scriptHash: string };
   bundle: Asset;
 }
 
 const GENERATED = new URL("../../../generated/", import.meta.url);
-
-/** Strong ETag of `body`: `"` + base64url SHA-256 + `"`. */
-export function etagOf(body: Buffer): string {
-  return `"${createHash("sha256").update(body).digest("base64url")}"`;
-}
 
 const asset = (body: Buffer): Asset => ({ body, etag: etagOf(body) });
 
@@ -49,7 +44,6 @@ export async function loadReferenceAssets(dir: URL = GENERATED): Promise<Referen
     page: {
       ...asset(Buffer.from(page.html, "utf8")),
       scriptHash: page.scriptHash,
-      styleHash: page.styleHash,
     },
     bundle: asset(bundle),
   };

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { Marked, type Tokens } from "marked";
 import { documentShell, esc, html, type RawHtml, raw } from "../html.ts";
-import { PAGE_STYLE, SEARCH_SCRIPT } from "./client.ts";
+import { SEARCH_SCRIPT } from "./client.ts";
 
 /** The parts of generated/catalog.json the page and the bundle read. */
 export interface CatalogDoc {
@@ -72,7 +72,7 @@ function toolItem(tool: CatalogDoc["tools"][number]): RawHtml {
   ].filter(Boolean);
   return html`<li data-name="${tool.name}" data-group="${tool.group}" data-scope="${tool.scope}" data-search="${search}">
 <a href="#tool-${tool.name}"><code>${tool.name}</code></a> ${tool.title}
-<div class="meta"><span class="badge">${tool.group}</span><span class="badge">${tool.scope}</span>${flags.join(" · ")}</div>
+<div class="meta"><span class="tag">${tool.group}</span><span class="tag">${tool.scope}</span>${flags.join(" · ")}</div>
 <details><summary>Description and arguments</summary><p>${tool.description}</p><pre>${JSON.stringify(tool.input_schema, null, 2)}</pre></details>
 </li>
 `;
@@ -81,15 +81,15 @@ function toolItem(tool: CatalogDoc["tools"][number]): RawHtml {
 /**
  * The page, a template on the shared document shell (src/web/html.ts) like the other pages; every catalog
  * value is escaped by `html`, the guide is rendered by `renderGuide`.
- * @returns the page and the CSP hashes of its inline script and style.
+ * @returns the page and the CSP hash of its inline script (its style is the shared stylesheets').
  */
 export function renderReferencePage(
   catalog: CatalogDoc,
   guideMarkdown: string,
-): { html: string; scriptHash: string; styleHash: string } {
-  const body = html`<header><strong>Social MCP developer reference</strong> ·
-<a href="/developers/mcp/catalog.json">catalog.json</a><a href="/developers/mcp/guide.md">guide.md</a><a href="/developers/mcp/download.zip">download.zip</a></header>
-<main>
+): { html: string; scriptHash: string } {
+  const body = html`<div class="reference">
+<header class="reference-head"><h1>Developer reference</h1>
+<p>Files: <a href="/developers/mcp/catalog.json">catalog.json</a> · <a href="/developers/mcp/guide.md">guide.md</a> · <a href="/developers/mcp/download.zip">download.zip</a></p></header>
 <section id="reference" aria-label="Tool reference">
 <h2>Tools</h2>
 <label for="tool-search">Search by name, group, scope or text (<code>group:media</code>, <code>scope:read:content</code>)</label>
@@ -101,11 +101,15 @@ ${catalog.tools.map(toolItem)}</ul>
 <article id="guide">
 ${raw(renderGuide(guideMarkdown))}
 </article>
-</main>
+</div>
 `;
   return {
-    html: documentShell({ title: "Developer reference", body, style: PAGE_STYLE, script: SEARCH_SCRIPT }),
+    html: documentShell({
+      title: "Developer reference",
+      body,
+      script: SEARCH_SCRIPT,
+      current: "/developers/mcp",
+    }),
     scriptHash: cspHash(SEARCH_SCRIPT),
-    styleHash: cspHash(PAGE_STYLE),
   };
 }

@@ -1,0 +1,269 @@
+/**
+ * Every browser page in headless Chromium, signed out and signed in, over the demo workspace (`admin demo`
+ * with the service context: posts, a schedule, published and failed deliveries, sandbox accounts, media, a
+ * request waiting for approval), at a desktop size (1280 x 800, light) and a phone size (390 x 844, dark):
+ * - axe-core (@axe-core/playwright) reports no violation of impact serious or critical (form labels,
+ *   contrast, names of buttons and links, landmarks);
+ * - at the phone size the document is no wider than the viewport, and every visible button is at least
+ *   44 px tall;
+ * - every status badge says its status in words (colour is never the only signal), and no page carries an
+ *   inline style (the CSP allows only this origin's stylesheets).
+ * Then the keyboard: the approval page's Approve and Decline buttons are reached with Tab, named, and drawn
+ * with a visible focus indicator.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { AxeBuilder } from "@axe-core/playwright";
+import type { BrowserContext, Page } from "playwright-core";
+import { runDemo } from "../../src/cli/demo.ts";
+import { callbackUrl } from "../../src/domain/social/connect.ts";
+import { startTestApp } from "../helpers/app.ts";
+import { launchBrowser, openSignedIn } from "../helpers/browser.ts";
+import { authorizeQuery, HIGH_LIMITS, pkce, register } from "../oauth/support.ts";
+
+const app = await startTestApp({ queue: false, env: HIGH_LIMITS });
+const browser = await launchBrowser();
+const who = { email: "pages@example.test", password: "a long demo password" };
+const demo = (await runDemo(
+  app.ctx.db,
+  ["--email", who.email, "--password", who.password],
+  app.ctx.config,
+  app.ctx,
+)) as Record<string, any>;
+const activity = demo.activity as Record<string, any>;
+const posts = demo.posts as string[];
+const client = await register(app, { client_name: "Pages test agent" });
+const sandboxCallback = encodeURIComponent(callbackUrl(app.url, "instagram"));
+
+let tiktokStatus: string | undefined;
+
+/** A page to check: a path, or steps that end on the page. */
+interface Visit {
+  name: string;
+  open: string | ((page: Page) => Promise<void>);
+  /** The HTTP status the page answers with (default 200). */
+  status?: number;
+}
+
+const SIGNED_OUT: Visit[] = [
+  { name: "landing", open: "/" },
+  { name: "sign in", open: "/login" },
+  {
+    name: "sign in, wrong password",
+    open: async (page) => {
+      await page.goto(`${app.url}/login`);
+      await page.fill('input[name="email"]', who.email);
+      await page.fill('input[name="password"]', "not the password");
+      await Promise.all([page.waitForLoadState("load"), page.click('button[type="submit"]')]);
+    },
+  },
+  { name: "developer reference", open: "/developers/mcp" },
+  { name: "sandbox post", open: `/sandbox/linkedin/${activity.published_deliveries[0]}` },
+  { name: "sandbox post not found", open: `/sandbox/linkedin/${crypto.randomUUID()}`, status: 404 },
+];
+
+const SIGNED_IN: Visit[] = [
+  { name: "landing, signed in", open: "/" },
+  { name: "posts", open: "/posts" },
+  { name: "posts, filtered", open: "/posts?status=failed&network=facebook" },
+  { name: "cancel a schedule", open: `/posts/schedules/${activity.schedule_id}/cancel` },
+  { name: "media", open: "/media" },
+  { name: "social accounts", open: "/settings/social" },
+  {
+    name: "disconnect an account",
+    open: `/settings/social/accounts/${activity.social_accounts.linkedin}/disconnect`,
+  },
+  { name: "settings", open: "/settings" },
+  { name: "MCP connections", open: "/settings/integrations/mcp" },
+  { name: "approval page", open: `/settings/integrations/mcp/requests/${activity.pending_request}` },
+  { name: "TikTok review", open: "/review" },
+  { name: "TikTok review form", open: `/review/posts/${posts[2]}` },
+  {
+    name: "TikTok delivery status",
+    open: async (page) => {
+      // Published once (the first walk); the second walk opens the same status page.
+      if (tiktokStatus) {
+        await page.goto(tiktokStatus);
+        return;
+      }
+      await page.goto(`${app.url}/review/posts/${posts[2]}`);
+      await page.locator("input[name=privacy_level]").first().check();
+      await page.check("#consent");
+      await Promise.all([
+        page.waitForURL((u) => u.pathname.startsWith("/review/deliveries/")),
+        page.click("#publish"),
+      ]);
+      tiktokStatus = page.url();
+    },
+  },
+  {
+    name: "consent",
+    open: authorizeQuery(app, client, pkce(), { scope: "read:profile read:content publish:content" }),
+  },
+  { name: "authorization error", open: "/mcp/oauth/authorize?client_id=nobody", status: 400 },
+  {
+    name: "sandbox consent",
+    open: `/sandbox/instagram/authorize?redirect_uri=${sandboxCallback}&state=s&response_type=code`,
+  },
+  {
+    name: "Facebook Pages to choose",
+    open: async (page) => {
+      await page.goto(`${app.url}/settings/social`);
+      await Promise.all([
+        page.waitForURL((u) => u.pathname === "/sandbox/facebook/authorize"),
+        page.click('ul.connect button[data-connect="facebook"]'),
+      ]);
+      await page.fill('input[name="names"]', "Bakery Page, Cafe Page");
+      await Promise.all([
+        page.waitForURL((u) => u.pathname.startsWith("/settings/social/pick/")),
+        page.click("#sandbox-allow"),
+      ]);
+    },
+  },
+  {
+    name: "form expired",
+    open: async (page) => {
+      await page.goto(`${app.url}/logout`);
+      await page.evaluate(() => {
+        (document.querySelector('input[name="csrf_token"]') as HTMLInputElement).value = "stale";
+      });
+      await Promise.all([page.waitForLoadState("load"), page.click('main button[type="submit"]')]);
+    },
+    status: 403,
+  },
+  { name: "not found", open: `/posts/schedules/${crypto.randomUUID()}/cancel`, status: 404 },
+  { name: "sign out", open: "/logout" },
+];
+
+/** What is wrong with the page now loaded in `page` (empty when nothing). */
+async function problems(page: Page, phone: boolean): Promise<string[]> {
+  const out: string[] = [];
+  const axe = await new AxeBuilder({ page }).analyze();
+  for (const v of axe.violations)
+    if (v.impact === "serious" || v.impact === "critical")
+      out.push(
+        `axe ${v.impact} ${v.id}: ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(" | ")}`,
+      );
+  // No named functions inside evaluate: the test runner's transpiler would wrap them in a helper the page
+  // does not have.
+  const layout = await page.evaluate(() => {
+    return {
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+      shortButtons: Array.from(
+        document.querySelectorAll('button, [role="button"], input[type="submit"], select'),
+      )
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && r.height > 0 && r.height < 44 && getComputedStyle(el).visibility !== "hidden";
+        })
+        .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? "").trim().slice(0, 30)}"`),
+      inlineStyles: document.querySelectorAll("[style], style").length,
+      silentBadges: Array.from(document.querySelectorAll(".badge"))
+        .filter((el) => (el.textContent ?? "").trim() === "")
+        .map((el) => el.outerHTML.slice(0, 80)),
+    };
+  });
+  if (phone && layout.scroll > layout.client)
+    out.push(`wider than the viewport: ${layout.scroll} > ${layout.client}`);
+  if (phone && layout.shortButtons.length > 0)
+    out.push(`buttons under 44 px: ${layout.shortButtons.join(", ")}`);
+  if (layout.inlineStyles > 0) out.push(`${layout.inlineStyles} inline style attributes or blocks`);
+  if (layout.silentBadges.length > 0) out.push(`badges without words: ${layout.silentBadges.join(", ")}`);
+  return out;
+}
+
+async function walk(
+  context: BrowserContext,
+  visits: Visit[],
+  phone: boolean,
+  signedIn: boolean,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const visit of visits) {
+    const page = await context.newPage();
+    if (phone) await page.emulateMedia({ colorScheme: "dark" });
+    try {
+      let status = 200;
+      if (typeof visit.open === "string") {
+        const res = await page.goto(`${app.url}${visit.open}`);
+        status = res?.status() ?? 0;
+      } else await visit.open(page);
+      if (typeof visit.open === "string")
+        assert.equal(status, visit.status ?? 200, `${visit.name}: HTTP status`);
+      if (signedIn) assert.notEqual(new URL(page.url()).pathname, "/login", `${visit.name}: signed in`);
+      for (const p of await problems(page, phone)) found.push(`${visit.name}: ${p}`);
+    } finally {
+      await page.close();
+    }
+  }
+  return found;
+}
+
+for (const [width, height] of [
+  [1280, 800],
+  [390, 844],
+] as const) {
+  const phone = width < 600;
+  test(`every page at ${width}x${height} (${phone ? "dark" : "light"}): axe, width, buttons, badges`, async () => {
+    const out = await browser.newContext({ viewport: { width, height } });
+    const signedIn = await browser.newContext({ viewport: { width, height } });
+    try {
+      const found = await walk(out, SIGNED_OUT, phone, false);
+      const page = await signedIn.newPage();
+      await openSignedIn(page, `${app.url}/posts`, who);
+      assert.equal(new URL(page.url()).pathname, "/posts");
+      await page.close();
+      found.push(...(await walk(signedIn, SIGNED_IN, phone, true)));
+      assert.deepEqual(found, []);
+    } finally {
+      await out.close();
+      await signedIn.close();
+    }
+  });
+}
+
+test("the approval page's buttons are reached by keyboard, named, and show their focus", async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    const page = await context.newPage();
+    await openSignedIn(
+      page,
+      `${app.url}/settings/integrations/mcp/requests/${activity.pending_request}`,
+      who,
+    );
+    const reached: string[] = [];
+    for (let i = 0; i < 40 && reached.length < 2; i++) {
+      await page.keyboard.press("Tab");
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (el?.tagName !== "BUTTON") return undefined;
+        const style = getComputedStyle(el);
+        return {
+          name: el.textContent?.trim() ?? "",
+          value: (el as HTMLButtonElement).value,
+          outline: style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) >= 2,
+          ring: style.boxShadow !== "none",
+        };
+      });
+      if (focused && (focused.value === "approve" || focused.value === "decline")) {
+        assert.ok(focused.outline || focused.ring, `${focused.name} shows its focus`);
+        reached.push(focused.name);
+      }
+    }
+    assert.deepEqual(reached, ["Approve", "Decline"]);
+    const approve = page.getByRole("button", { name: "Approve" });
+    assert.equal(await approve.count(), 1);
+    assert.equal(await page.getByRole("button", { name: "Decline" }).count(), 1);
+    // The skip link is the first stop and leads to the page's content.
+    await page.keyboard.press("Shift+Tab");
+    await page.goto(page.url());
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Skip to content");
+  } finally {
+    await context.close();
+  }
+});
