@@ -57,21 +57,23 @@ test("Instagram, then LinkedIn, then TikTok through /review: one post per networ
 
   // Already published on Instagram: refused, naming the account, at the call and for a schedule too.
   for (const refused of [
-    publish.describe!(
-      { post_id: postId, social_account_ids: [linkedin, instagram], idempotency_key: key() },
-      toolContext(app, me),
-    ),
-    schedule.describe!(
-      {
-        post_id: postId,
-        social_account_ids: [instagram],
-        scheduled_for: new Date(Date.now() + 3600_000).toISOString(),
-        idempotency_key: key(),
-      },
-      toolContext(app, me),
-    ),
+    () =>
+      publish.describe!(
+        { post_id: postId, social_account_ids: [linkedin, instagram], idempotency_key: key() },
+        toolContext(app, me),
+      ),
+    () =>
+      schedule.describe!(
+        {
+          post_id: postId,
+          social_account_ids: [instagram],
+          scheduled_for: new Date(Date.now() + 3600_000).toISOString(),
+          idempotency_key: key(),
+        },
+        toolContext(app, me),
+      ),
   ]) {
-    const err = await toolError(refused);
+    const err = await toolError(refused());
     assert.equal(err.code, "validation_failed");
     assert.match(
       err.message,
