@@ -16,7 +16,6 @@ import * as cheerio from "cheerio";
 import { TOOLS_BY_NAME } from "../../generated/registry.ts";
 import { grantCredits } from "../../src/domain/account/credits.ts";
 import type { Owner } from "../../src/domain/owner.ts";
-import { upsertConnectedAccount } from "../../src/domain/social/accounts.ts";
 import { CHANGED_AFTER_APPROVAL } from "../../src/domain/social/content.ts";
 import { cancelSchedule, publishDueSchedules } from "../../src/domain/social/schedules.ts";
 import { decideOperation } from "../../src/operations/approvals.ts";
@@ -30,6 +29,7 @@ import { FAKE_APPS, liveNetworkEnv } from "../fakes/live-env.ts";
 import { startFakeNetworks } from "../fakes/server.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { browserSession } from "../helpers/browser.ts";
+import { connectPinterest } from "../helpers/pinterest-account.ts";
 import { HIGH_LIMITS } from "../oauth/support.ts";
 import { call, connection, key } from "../operations/helpers.ts";
 import { balance, toolContext, toolError } from "../tools/carousels/fixtures.ts";
@@ -65,24 +65,7 @@ const auth = await connection(app, alice, [
 /** A live Pinterest account with one board ("Mugs"), connected as the browser flow does. */
 const pinner = pin.addUser({ username: "alice.pins", boards: ["Mugs"] });
 const board = pinner.boards[0]!;
-const pinterest = await (async () => {
-  const adapter = app.ctx.providers.networks.adapter("pinterest");
-  const tokens = {
-    accessToken: pinner.accessToken,
-    refreshToken: pinner.refreshToken,
-    expiresAt: new Date(Date.now() + 30 * 86_400_000),
-    scopes: ["boards:read", "boards:write", "pins:read", "pins:write", "user_accounts:read"],
-  };
-  const [networkAccount] = await adapter.oauth.accounts(tokens);
-  const { account } = await upsertConnectedAccount(db, app.ctx.sealer, owner, {
-    network: "pinterest",
-    mode: "live",
-    account: networkAccount!,
-    tokens,
-    now: new Date(),
-  });
-  return account.social_account_id;
-})();
+const pinterest = await connectPinterest(app.ctx, owner, pinner);
 
 /** Calls `name` and asserts it was not refused. */
 async function ok(name: string, args: Record<string, unknown>): Promise<Envelope> {

@@ -58,10 +58,8 @@ const destinationNames = (html: string) => {
     .get();
 };
 
-test("schedule_post: the post's picture, the full caption, the destinations and the time", async () => {
-  const insta = await account(app, me, "facebook", "Shop FB");
-  const caption = `${"Long caption sentence about the serum. ".repeat(8)}#glow <b>bold?</b>`;
-  const images = [await media(app, me, "image")];
+/** A draft image post of `me` with `caption` and the media `assets` (of `product` when given). */
+async function imagePostOf(caption: string, assets: string[], product?: string): Promise<{ id: string }> {
   const [post] = await app.ctx
     .db("posts")
     .insert({
@@ -70,9 +68,18 @@ test("schedule_post: the post's picture, the full caption, the destinations and 
       type: "image",
       status: "draft",
       caption,
-      media_asset_ids: JSON.stringify(images),
+      product_id: product ?? null,
+      media_asset_ids: JSON.stringify(assets),
     })
     .returning("id");
+  return post;
+}
+
+test("schedule_post: the post's picture, the full caption, the destinations and the time", async () => {
+  const insta = await account(app, me, "facebook", "Shop FB");
+  const caption = `${"Long caption sentence about the serum. ".repeat(8)}#glow <b>bold?</b>`;
+  const images = [await media(app, me, "image")];
+  const post = await imagePostOf(caption, images);
   const at = new Date(Date.now() + 3 * 86400_000);
   const d = await scheduleHandler.describe!(
     {
@@ -156,18 +163,7 @@ test("publishing pages show every slide, the full caption, every destination, th
   const slides = [];
   for (let i = 0; i < 3; i++) slides.push(await media(app, me, "image"));
   const caption = `Three steps to a brighter morning. ${"Step by step. ".repeat(20)}`.trim();
-  const [post] = await app.ctx
-    .db("posts")
-    .insert({
-      user_id: me.user_id,
-      workspace_id: me.workspace_id,
-      type: "image",
-      status: "draft",
-      caption,
-      product_id: productId,
-      media_asset_ids: JSON.stringify(slides),
-    })
-    .returning("id");
+  const post = await imagePostOf(caption, slides, productId);
   await app.ctx
     .db("products")
     .where({ id: productId })

@@ -11,6 +11,7 @@ import * as cheerio from "cheerio";
 import { handler as publishHandler } from "../../src/tools/social/publish_post.ts";
 import { handler as scheduleHandler } from "../../src/tools/social/schedule_post.ts";
 import { Jar, login } from "../oauth/support.ts";
+import { waitFor } from "../operations/helpers.ts";
 import { account, key, named, reviewed, toolContext, toolError } from "../tools/carousels/fixtures.ts";
 import { reviewWorld } from "./review-fixtures.ts";
 
@@ -41,6 +42,22 @@ async function offeredFor(jar: Jar, accountId: string): Promise<string[]> {
     .map((_, a) => new URL($(a).attr("href")!, app.url).pathname.split("/").at(-1)!)
     .get();
 }
+
+/** Posts the review form of `postId` for the TikTok account with public privacy and consent. */
+const consent = (jar: Jar, postId: string, fields: Record<string, string>) =>
+  jar.fetch(`/review/posts/${postId}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      workspace_id: alice.workspace_id,
+      account_id: tiktok,
+      title: "Three mugs",
+      privacy_level: "PUBLIC_TO_EVERYONE",
+      consent: "on",
+      ...fields,
+    }).toString(),
+    redirect: "manual",
+  });
 
 test("Instagram, then LinkedIn, then TikTok through /review: one post per network, no second post anywhere", async () => {
   const postId = await w.carouselPost(owner, "Three mugs for slow mornings");
@@ -99,28 +116,14 @@ test("Instagram, then LinkedIn, then TikTok through /review: one post per networ
   assert.match(item.text(), /published on Instagram, LinkedIn/);
   const form = await (await jar.fetch(item.find("a").attr("href")!)).text();
   const csrf = cheerio.load(form)("#review-form input[name=csrf_token]").attr("value")!;
-  const res = await jar.fetch(`/review/posts/${postId}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      csrf_token: csrf,
-      workspace_id: alice.workspace_id,
-      account_id: tiktok,
-      title: "Three mugs",
-      description: "Slow mornings",
-      privacy_level: "PUBLIC_TO_EVERYONE",
-      consent: "on",
-    }).toString(),
-    redirect: "manual",
-  });
+  const res = await consent(jar, postId, { csrf_token: csrf, description: "Slow mornings" });
   assert.equal(res.status, 303, res.status === 303 ? "" : await res.text());
   const deliveryId = new URL(res.headers.get("location")!, app.url).pathname.split("/").at(-1)!;
-  let row: any;
-  for (let i = 0; i < 60; i++) {
-    row = await app.ctx.db("deliveries").where({ id: deliveryId }).first();
-    if (row.status === "published" || row.status === "failed") break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  const row = await waitFor(
+    () => app.ctx.db("deliveries").where({ id: deliveryId }).first(),
+    (d) => d.status === "published" || d.status === "failed",
+    30_000,
+  );
   assert.equal(row.status, "published", row.error ?? "");
   assert.match(row.content_fingerprint, /^[0-9a-f]{64}$/, "the consent binds the content");
 
@@ -142,19 +145,7 @@ test("Instagram, then LinkedIn, then TikTok through /review: one post per networ
   assert.ok(!(await offeredFor(jar, tiktok)).includes(postId), "no longer offered for that TikTok account");
 
   // A second consent for the same account is refused: the post is already there.
-  const again = await jar.fetch(`/review/posts/${postId}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      csrf_token: csrf,
-      workspace_id: alice.workspace_id,
-      account_id: tiktok,
-      title: "Three mugs",
-      privacy_level: "PUBLIC_TO_EVERYONE",
-      consent: "on",
-    }).toString(),
-    redirect: "manual",
-  });
+  const again = await consent(jar, postId, { csrf_token: csrf });
   assert.equal(again.status, 400);
   assert.match(await again.text(), /already published there/);
   assert.equal(
