@@ -199,6 +199,7 @@ test("canceling the schedule releases the lock", async () => {
   const d = await db("deliveries").where({ schedule_id: scheduleId }).first();
   assert.equal(d.status, "failed");
   assert.match(d.error, /canceled by the owner/);
+  assert.equal((await db("posts").where({ id: postId }).first()).status, "approved", "still approved");
   const again = await call(rt, auth, "regenerate_carousel_slide", {
     post_id: postId,
     position: 1,

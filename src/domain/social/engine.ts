@@ -75,6 +75,9 @@ function scheduleStarted(q: Knex.QueryBuilder): Knex.QueryBuilder {
   );
 }
 
+/** The reason written on the deliveries of a schedule the owner canceled (./schedules.ts `cancelSchedule`). */
+export const CANCELED_REASON = "canceled by the owner before it was published";
+
 /** Backoff after the `n`-th transient failure, seconds: 5, 10, 20, ... at most 900. */
 export function backoffSeconds(n: number): number {
   return Math.min(900, 5 * 2 ** Math.max(0, n - 1));
@@ -398,15 +401,32 @@ async function settleParents(app: AppContext, row: { post_id: string; schedule_i
  * Derives a post's status from its deliveries (a post may go to several networks at different times):
  * every delivery published -> `published`; any in flight (started, due, or a TikTok post waiting in
  * `needs_review`) -> `publishing`; else any waiting for its schedule -> `scheduled`; else any published ->
- * `published` (the failed ones and canceled schedules aside); else `failed`.
+ * `published` (the failed ones aside); else `failed`. Deliveries of canceled schedules are left out; with
+ * only those, the post goes back to `approved` (a carousel) or `draft`.
  */
 export async function refreshPostStatus(db: Knex, postId: string, now: Date): Promise<void> {
-  const rows: Array<{ status: string; scheduled_for: Date | null; schedule_status: string | null }> =
-    await db("deliveries as d")
-      .leftJoin("schedules as s", "s.id", "d.schedule_id")
-      .where({ "d.post_id": postId })
-      .select("d.status", "d.scheduled_for", "s.status as schedule_status");
-  if (rows.length === 0) return;
+  const all: Array<{
+    status: string;
+    error: string | null;
+    scheduled_for: Date | null;
+    schedule_status: string | null;
+  }> = await db("deliveries as d")
+    .leftJoin("schedules as s", "s.id", "d.schedule_id")
+    .where({ "d.post_id": postId })
+    .select("d.status", "d.error", "d.scheduled_for", "s.status as schedule_status");
+  if (all.length === 0) return;
+  // Deliveries of a schedule the owner canceled never happened: a post with nothing else is back where it
+  // was before it was scheduled (a carousel stays approved).
+  const rows = all.filter((r) => !(r.status === "failed" && r.error === CANCELED_REASON));
+  if (rows.length === 0) {
+    await db("posts")
+      .where({ id: postId })
+      .update({
+        status: db.raw("case when type = 'carousel' then 'approved' else 'draft' end"),
+        updated_at: now,
+      });
+    return;
+  }
   const count = (st: string) => rows.filter((r) => r.status === st).length;
   // A pending delivery of a schedule not started yet (due or not) waits for it.
   const waiting = rows.filter(

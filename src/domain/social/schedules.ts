@@ -10,7 +10,7 @@ import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import { type DeliveryView, deliveriesQuery, deliveryView } from "./deliveries.ts";
-import { advanceDeliveries, refreshPostStatus } from "./engine.ts";
+import { advanceDeliveries, CANCELED_REASON, refreshPostStatus } from "./engine.ts";
 import {
   boundContent,
   type PreparedPublication,
@@ -190,8 +190,7 @@ export interface CanceledSchedule {
   canceled_deliveries: number;
 }
 
-/** The reason written on the deliveries of a schedule the owner canceled. */
-export const CANCELED_REASON = "canceled by the owner before it was published";
+export { CANCELED_REASON };
 
 /**
  * Cancels the owner's schedule `scheduleId` (browser only, with session and CSRF; service spec 1.9: no tool
