@@ -7,7 +7,7 @@
  * whose buttons post `decision` = `approve` or `decline`. Every value is escaped (src/web/html.ts): captions and other retrieved text are inert.
  */
 import type { ApprovalDescription } from "../tool-contract.ts";
-import { html, page, type RawHtml } from "./html.ts";
+import { html, page, type RawHtml, stackTable } from "./html.ts";
 import { NETWORK_RULES } from "../providers/social/rules.ts";
 import type { Network } from "../providers/social/types.ts";
 import type { OperationRow, OperationState } from "../domain/operations/store.ts";
@@ -66,13 +66,24 @@ const credits = (view: ApprovalView): string => {
   return !rule || rule === "none" ? "None: this action costs no credits." : rule;
 };
 
-/** Every destination: network, account name, handle, Facebook Page, Pinterest board. */
+/**
+ * Every destination: network, account name, handle, Facebook Page, Pinterest board (a table that stacks into
+ * labelled rows on phones; "—" where a column does not apply).
+ */
 function destinationsTable(destinations: NonNullable<ApprovalView["description"]>["destinations"]): RawHtml {
+  const none = html`<span class="muted">—</span>`;
   return html`<section aria-labelledby="destinations-title"><h2 id="destinations-title">Destinations</h2>
-<table id="destinations"><thead><tr><th scope="col">Network</th><th scope="col">Account</th><th scope="col">Handle</th><th scope="col">Page</th><th scope="col">Board</th></tr></thead><tbody>${destinations.map(
-    (d) =>
-      html`<tr><td>${networkLabel(d.network)}</td><td>${d.name}</td><td>${d.handle ?? ""}</td><td>${d.network === "facebook" ? d.name : ""}</td><td>${d.network === "pinterest" ? (d.board_id ?? "the account's only board") : ""}</td></tr>`,
-  )}</tbody></table></section>`;
+${stackTable(
+  ["Network", "Account", "Handle", "Page", "Board"],
+  destinations.map((d) => [
+    html`${networkLabel(d.network)}`,
+    html`${d.name}`,
+    d.handle ? html`${d.handle}` : none,
+    d.network === "facebook" ? html`${d.name}` : none,
+    d.network === "pinterest" ? html`${d.board_id ?? "the account's only board"}` : none,
+  ]),
+  { id: "destinations" },
+)}</section>`;
 }
 
 const networkLabel = (network: string) => NETWORK_RULES[network as Network]?.label ?? network;

@@ -100,7 +100,7 @@ test("schedule_post: the post's picture, the full caption, the destinations and 
     $("#destinations tbody tr td")
       .map((_, td) => $(td).text())
       .get(),
-    ["Facebook", "Shop FB", "@facebook_handle", "Shop FB", ""],
+    ["Facebook", "Shop FB", "@facebook_handle", "Shop FB", "—"],
   );
   assert.ok(html.includes(at.toISOString()));
   assert.match(html, /id="client-unverified"/);
@@ -205,8 +205,8 @@ test("publishing pages show every slide, the full caption, every destination, th
       ])
       .get(),
     [
-      ["Facebook", "Glow Page", "@facebook_handle", "Glow Page", ""],
-      ["Pinterest", "Glow Pins", "@pinterest_handle", "", "549755885175"],
+      ["Facebook", "Glow Page", "@facebook_handle", "Glow Page", "—"],
+      ["Pinterest", "Glow Pins", "@pinterest_handle", "—", "549755885175"],
     ],
   );
   assert.equal($("#pinterest-link a").attr("href"), "https://shop.example/glow?a=1&b=2");
