@@ -114,6 +114,7 @@ export const EnvSchema = Type.Object({
   SOCIAL_HTTP_OVERRIDE: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+/?$" })),
   DELIVERY_LEASE_SECONDS: Int(300, 10, 3600),
   LINKEDIN_VERSION: Type.Optional(Type.String({ pattern: "^20[0-9]{2}(0[1-9]|1[0-2])$" })),
+  LINKEDIN_ORGANIZATIONS: Type.Optional(Bool),
   ...socialCredentialSchema(),
 });
 
@@ -290,6 +291,14 @@ export interface Config {
      * APIs; a version is supported for at least one year). Default `DEFAULT_LINKEDIN_VERSION`.
      */
     linkedinVersion: string;
+    /**
+     * `LINKEDIN_ORGANIZATIONS`: also ask for the organization page scopes (`w_organization_social`,
+     * `r_organization_social`, `rw_organization_admin`) at consent, to post as the pages the member
+     * administers. Only for a LinkedIn app granted the Community Management API product: LinkedIn refuses
+     * the whole consent (`unauthorized_scope_error`) when a requested scope is not granted to the app.
+     * Default false (`openid profile w_member_social`: the member only).
+     */
+    linkedinOrganizations: boolean;
     /**
      * `DELIVERY_LEASE_SECONDS`: how long one delivery step may run before another worker may take the
      * delivery over (a worker that died mid-step is detected after this). Longer than the longest step
@@ -508,6 +517,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       httpOverride: picked.SOCIAL_HTTP_OVERRIDE ? stripSlash(picked.SOCIAL_HTTP_OVERRIDE) : undefined,
       credentials,
       linkedinVersion: picked.LINKEDIN_VERSION ?? DEFAULT_LINKEDIN_VERSION,
+      linkedinOrganizations: bool(picked.LINKEDIN_ORGANIZATIONS, false),
       deliveryLeaseSeconds: num("DELIVERY_LEASE_SECONDS", 300),
     },
   };

@@ -90,6 +90,12 @@ export interface ApprovalDescription {
     handle?: string | null | undefined;
     board_id?: string | null | undefined;
   }>;
+  /**
+   * What each destination (or connected account) would refuse of the post as it is, per the network rule
+   * table (src/domain/social/validate.ts `postProblems`): caption or title too long, an aspect ratio out of
+   * range, ... Shown as a warning list.
+   */
+  warnings?: Array<{ destination: string; network: string; problems: string[] }> | undefined;
   /** Pictures shown whole on the page (e.g. every carousel slide), served to the owner at /media/{id}/file. */
   images?: Array<{ asset_id: string; label: string }> | undefined;
   /** The full text the action publishes (the caption), shown untruncated. */
@@ -117,8 +123,6 @@ export interface ApprovalDescription {
   fingerprint?: string | undefined;
   /** The credits the action costs (0 when it costs none). */
   credits?: number | undefined;
-  /** Plain-word warnings shown above the buttons, e.g. a caption longer than a destination allows. */
-  warnings?: string[] | undefined;
 }
 
 /**

@@ -25,6 +25,24 @@ function video(r: NetworkRules): string {
   return `1, ${r.video.minSeconds}–${r.video.maxSeconds} s, ≤ ${size(r.video.maxBytes)}`;
 }
 
+function text(r: NetworkRules): string {
+  const unit = { "x-weighted": " (weighted: URLs 23, emoji 2)", "utf8-bytes": " bytes", characters: "" }[
+    r.caption.counting
+  ];
+  const parts = [`${r.caption.maxLength}${unit}${r.caption.sentAs ? ` (the ${r.caption.sentAs})` : ""}`];
+  if (r.caption.maxHashtags !== undefined) parts.push(`${r.caption.maxHashtags} hashtags`);
+  if (r.title)
+    parts.push(
+      `title ${r.title.maxLength} (${r.title.fromCaption ? "first line of title or caption" : "the post's title"})`,
+    );
+  return parts.join("; ");
+}
+
+function ratios(r: NetworkRules): string {
+  const list = Object.values(r.aspectRatios).map((a) => `${a.label} ${a.range}`);
+  return list.length > 0 ? list.join("; ") : "any";
+}
+
 function needs(r: NetworkRules): string {
   if (r.requiresVideo) return "a video";
   if (r.requiresMedia) return "an image or a video";
@@ -35,17 +53,19 @@ function needs(r: NetworkRules): string {
 export function networkRulesChapter(): string {
   const rows = rulesRows().map(
     (r) =>
-      `| ${r.label} | ${r.caption.maxLength}${r.caption.counting === "x-weighted" ? " (weighted: URLs 23, emoji 2)" : ""} | ${needs(r)} | ${images(r)} | ${video(r)} | ${r.mixedMedia ? "yes" : "no"} |`,
+      `| ${r.label} | ${text(r)} | ${needs(r)} | ${images(r)} | ${video(r)} | ${r.mixedMedia ? "yes" : "no"} | ${ratios(r)} |`,
   );
   return `## Network rules
 
 publish_post and schedule_post check every destination against these rules before anything is created; a
-broken rule answers \`validation_failed\` naming the destination account, the network and the rule. Lengths
-are characters (X counts its weighted length). A multi-image post's count includes every item.
-TikTok destinations are never accepted by a tool: TikTok posts are finished by the user on \`{base_url}/review\`.
+broken rule answers \`validation_failed\` naming the destination account, the network and the rule; nothing is
+ever cut to fit. Lengths are characters (X counts its weighted length, YouTube's description bytes). A
+multi-image post's count includes every item. Aspect ratios are width:height; a network without a range takes
+any. TikTok destinations are never accepted by a tool: TikTok posts are finished by the user on
+\`{base_url}/review\`.
 
-| network | caption max | needs | images | video | images + video |
-| --- | --- | --- | --- | --- | --- |
+| network | text max | needs | images | video | images + video | aspect ratios |
+| --- | --- | --- | --- | --- | --- | --- |
 ${rows.join("\n")}
 `;
 }

@@ -1,10 +1,12 @@
 /**
  * The startup banner of `social-mcp all|serve|worker` (printed by src/main.ts): what this process runs,
  * the plans new users get, the URLs a person needs (MCP endpoint, reference, settings, media, sign-in), and
- * which providers are live and which are local/sandbox stand-ins, read from `ctx.providers` and the config.
+ * which providers are live and which are local/sandbox stand-ins, read from `ctx.providers` and the config,
+ * and, when TikTok is live, the public media URL prefix to verify with TikTok.
  */
 import type { AppContext } from "../context.ts";
 import { PLAN_QUOTAS, PLANS } from "../domain/account/plans.ts";
+import { publicMediaPrefix } from "../domain/media/public-url.ts";
 import { LIVE_ADAPTERS } from "../providers/social/adapters.ts";
 import { NETWORKS } from "../providers/social/types.ts";
 
@@ -63,6 +65,11 @@ export function startupBanner(ctx: AppContext, input: BannerInput): string[] {
     `    AI image:    ${kind(providers.image.name)}`,
     `    video:       ${kind(providers.video.name)}`,
     `    social:      ${socialLine(config)}`,
+    ...(tiktokLive(config)
+      ? [
+          `    TikTok:      verify the URL prefix ${publicMediaPrefix(base)} for the TikTok app (photo posts are pulled from it; else url_ownership_unverified)`,
+        ]
+      : []),
     `    storage:     ${
       config.media.storage === "s3" && config.media.s3
         ? `S3 bucket ${config.media.s3.bucket}${config.media.s3.endpoint ? ` at ${new URL(config.media.s3.endpoint).host}` : ""}`
@@ -74,9 +81,19 @@ export function startupBanner(ctx: AppContext, input: BannerInput): string[] {
   return lines;
 }
 
+/** The networks that publish for real: credentials configured and a live adapter. */
+function liveNetworks(config: AppContext["config"]) {
+  return NETWORKS.filter((n) => LIVE_ADAPTERS[n] && config.social.credentials[n]);
+}
+
+/** TikTok is live: its photo posts are pulled from the public media URLs, whose prefix must be verified. */
+function tiktokLive(config: AppContext["config"]): boolean {
+  return liveNetworks(config).includes("tiktok");
+}
+
 /** Which networks publish for real (credentials and a live adapter) and which use the sandbox connector. */
 function socialLine(config: AppContext["config"]): string {
-  const live = NETWORKS.filter((n) => LIVE_ADAPTERS[n] && config.social.credentials[n]);
+  const live = liveNetworks(config);
   const sandbox = NETWORKS.filter((n) => !live.includes(n));
   const parts = [];
   if (live.length > 0) parts.push(`live: ${live.join(", ")}`);

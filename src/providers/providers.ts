@@ -67,6 +67,7 @@ export function buildProviders(
         now: deps?.now ?? (() => new Date()),
         http: socialHttp,
         linkedinVersion: config.social.linkedinVersion,
+        linkedinOrganizations: config.social.linkedinOrganizations,
       }),
     socialHttp,
     storage: overrides.storage ?? mediaStorage(config),

@@ -127,7 +127,7 @@ ${
     : ""
 }
 ${description?.text ? html`<section aria-labelledby="caption-title"><h2 id="caption-title">Caption</h2><pre class="caption" id="caption">${description.text}</pre><p class="muted" id="caption-length">${[...description.text].length.toLocaleString("en-US")} characters, shown in full.</p></section>` : ""}
-${warnings.length > 0 ? html`<ul class="warn" id="warnings" role="note">${warnings.map((w) => html`<li>${w}</li>`)}</ul>` : ""}
+${warnings.length > 0 ? html`<section id="warnings" class="warn" aria-labelledby="warnings-title"><h2 id="warnings-title">Warnings</h2><p>These networks would refuse this post as it is:</p><ul>${warnings.map((w) => html`<li><strong>${w.destination}</strong> (${w.network})<ul>${w.problems.map((p) => html`<li>${p}</li>`)}</ul></li>`)}</ul></section>` : ""}
 ${destinations.length > 0 ? destinationsTable(destinations) : ""}
 ${pinterestLink(description)}
 ${

@@ -29,6 +29,7 @@ import {
 } from "../domain/social/connect.ts";
 import { isUuid } from "../ids.ts";
 import type { AccountSettingField } from "../providers/social/network.ts";
+import { publicMediaPrefix } from "../domain/media/public-url.ts";
 import { NETWORK_RULES } from "../providers/social/rules.ts";
 import { isNetwork, NETWORKS, type Network } from "../providers/social/types.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
@@ -212,7 +213,12 @@ ${
     ? html`<p class="muted" id="sandbox-note">Sandbox: no app is configured on this server for ${sandboxed.join(", ")}, so connecting creates a sandbox account that publishes to pages of this service only.</p>`
     : ""
 }
-<ul class="connect">${connectRows}</ul>`,
+<ul class="connect">${connectRows}</ul>
+${
+  modes.some(([n, mode]) => n === "tiktok" && mode === "live")
+    ? html`<p class="muted" id="tiktok-url-prefix">TikTok pulls photo posts from this service: the URL prefix <code>${publicMediaPrefix(ctx.config.publicBaseUrl)}</code> must be verified for your TikTok app (TikTok developer portal, Content Posting API, URL properties), or TikTok refuses them (url_ownership_unverified).</p>`
+    : ""
+}`,
     { current: SOCIAL_SETTINGS_PATH },
   );
 }

@@ -55,3 +55,19 @@ test("worker: no URLs, says it is a worker", () => {
   assert.match(text, /^Social MCP worker started/);
   assert.doesNotMatch(text, /MCP endpoint/);
 });
+
+test("TikTok live: the banner names the public media URL prefix to verify with TikTok; not otherwise", () => {
+  const live = ctxWith({
+    PUBLIC_BASE_URL: "https://social.example.com",
+    TIKTOK_CLIENT_ID: "tt-key",
+    TIKTOK_CLIENT_SECRET: "tt-secret-value",
+  });
+  const text = startupBanner(live, { command: "all", port: 3000, embeddedDb: true }).join("\n");
+  assert.match(
+    text,
+    /TikTok: +verify the URL prefix https:\/\/social\.example\.com\/media\/public\/ for the TikTok app \(photo posts are pulled from it; else url_ownership_unverified\)/,
+  );
+  assert.doesNotMatch(text, /tt-secret-value/);
+  const sandbox = startupBanner(ctxWith({}), { command: "all", port: 3000, embeddedDb: true }).join("\n");
+  assert.doesNotMatch(sandbox, /verify the URL prefix/);
+});

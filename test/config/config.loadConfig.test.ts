@@ -71,3 +71,9 @@ test("TRUST_PROXY: off by default, a hop count, or proxy addresses/CIDRs; `true`
   assert.throws(() => loadConfig({ TRUST_PROXY: "proxy.example" }), ConfigError);
   assert.throws(() => loadConfig({ TRUST_PROXY: "99" }), /between 0 and 32/);
 });
+
+test("LINKEDIN_ORGANIZATIONS: off by default (member scopes only); true asks for the page scopes; junk refused", () => {
+  assert.equal(loadConfig({}).social.linkedinOrganizations, false);
+  assert.equal(loadConfig({ LINKEDIN_ORGANIZATIONS: "true" }).social.linkedinOrganizations, true);
+  assert.throws(() => loadConfig({ LINKEDIN_ORGANIZATIONS: "yes" }), ConfigError);
+});

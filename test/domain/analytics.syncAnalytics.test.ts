@@ -309,6 +309,34 @@ test("a failed read keeps the previous values, partial with the reason; the rest
   assert.deepEqual([healed.views, healed.sync_error, healed.coverage], [9999, null, "complete"]);
 });
 
+test("a metric Facebook refuses is missing with its reason and the permission; the others are saved", async () => {
+  fb.postStats.set(fbPostId, { reactions: 80, comments: 9, shares: 6, views: 3300, reach: 2600 });
+  fb.fieldPermissions.comments = "pages_read_user_content";
+  try {
+    const report = await syncAnalytics(app.ctx);
+    assert.equal(report.networks.facebook?.posts_synced, 1, "a read answered in part is a synced read");
+    const out = await deliveryOut(fbPost);
+    assert.deepEqual(
+      [out.views, out.reach, out.likes, out.comments, out.shares, out.saves],
+      [3300, 2600, 80, null, 6, null],
+      "the other counters are saved",
+    );
+    assert.deepEqual(
+      [out.coverage, out.missing, out.synced_at],
+      ["partial", ["comments", "saves"], report.synced_at],
+    );
+    assert.match(
+      out.sync_error ?? "",
+      /^Facebook did not report comments \(comments\.limit\(0\)\.summary\(total_count\): .*requires the 'pages_read_user_content' permission; the pages_read_user_content permission would fill it\)$/,
+    );
+  } finally {
+    fb.fieldPermissions.comments = "pages_read_engagement";
+  }
+  await syncAnalytics(app.ctx);
+  const healed = await deliveryOut(fbPost);
+  assert.deepEqual([healed.comments, healed.sync_error, healed.missing], [9, null, ["saves"]]);
+});
+
 test("429 with a short Retry-After is waited out; a long one leaves the network for the next sync", async () => {
   server.fault({ host: TT_API_HOST, path: "/v2/video/query/" }, { kind: "rate_limit", retryAfterSeconds: 1 });
   const hits = server.hitsFor(TT_API_HOST, "/v2/video/query/").length;

@@ -30,7 +30,7 @@ import { runDueDeliveries } from "../../src/domain/social/engine.ts";
 import type { Network } from "../../src/providers/social/types.ts";
 import { facebookFake } from "../fakes/facebook.ts";
 import { instagramFake } from "../fakes/instagram.ts";
-import { linkedinFake } from "../fakes/linkedin.ts";
+import { LI_ORGANIZATION_APP_SCOPES, linkedinFake } from "../fakes/linkedin.ts";
 import { FAKE_APPS, liveNetworkEnv } from "../fakes/live-env.ts";
 import { PIN_API_HOST, pinterestFake } from "../fakes/pinterest.ts";
 import { networkSamples } from "../fakes/samples.ts";
@@ -55,7 +55,12 @@ const ig = instagramFake(server, FAKE_APPS.instagram);
 const fb = facebookFake(server, FAKE_APPS.facebook);
 const tt = tiktokFake(server, { ...FAKE_APPS.tiktok, processingPolls: 0, postIdPolls: 0 });
 const yt = youtubeFake(server, { ...FAKE_APPS.youtube, processingPolls: 0 });
-const li = linkedinFake(server, { ...FAKE_APPS.linkedin, processingPolls: 0 });
+// An app granted the Community Management API, so the member's page can be connected (LINKEDIN_ORGANIZATIONS).
+const li = linkedinFake(server, {
+  ...FAKE_APPS.linkedin,
+  processingPolls: 0,
+  appScopes: LI_ORGANIZATION_APP_SCOPES,
+});
 const pin = pinterestFake(server, { ...FAKE_APPS.pinterest, processingPolls: 0 });
 const x = xFake(server, { ...FAKE_APPS.x, processingPolls: 0 });
 const app = await startTestApp({
@@ -63,6 +68,7 @@ const app = await startTestApp({
   env: {
     ...HIGH_LIMITS,
     ...liveNetworkEnv(server, NETWORKS),
+    LINKEDIN_ORGANIZATIONS: "true",
     // Six publish_post requests (approval budget 5 a minute) and polling reads within one minute.
     RATE_LIMIT_APPROVAL: "50",
     RATE_LIMIT_READS: "1000",

@@ -6,7 +6,9 @@
  * through `status.video_status` processing -> ready. Publishes are counted (`facebook.publishes`).
  * `onPostCreated` runs after a post is created and before the create call is answered (a caller that dies
  * while its create is in flight). For the analytics sync it serves Page `followers_count`, post engagement
- * fields and post insights with the numbers the test sets (`followers`, `postStats`).
+ * fields and post insights with the numbers the test sets (`followers`, `postStats`); a field or insights
+ * read the token lacks the permission for (`fieldPermissions`, `read_insights`), or an insights metric it
+ * refuses (`refusedInsights`), fails the whole request, as the Graph API does.
  *
  * Sources (2026): https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow,
  * https://developers.facebook.com/docs/pages-api/posts, .../graph-api/reference/page/photos,
@@ -115,6 +117,18 @@ export class FacebookFake {
   readonly followers = new Map<string, number>();
   /** Counters per post id (unset: no reactions, comments or shares, no insights). */
   readonly postStats = new Map<string, FacebookPostStats>();
+  /**
+   * The permission each engagement field of a post needs (`reactions`, `comments`, `shares`); a token
+   * without it gets the whole field request refused with code 10. Pages API default: pages_read_engagement.
+   * A test sets e.g. `comments` to `pages_read_user_content` for a Page whose comments need it.
+   */
+  readonly fieldPermissions: Partial<Record<keyof FacebookPostStats, string>> = {
+    reactions: "pages_read_engagement",
+    comments: "pages_read_engagement",
+    shares: "pages_read_engagement",
+  };
+  /** Insights metrics Facebook refuses for the posts of this test (code 100, the whole request fails). */
+  readonly refusedInsights = new Set<string>();
   private readonly tokens = new Map<string, TokenRecord>();
   private readonly codes = new Map<string, { userId: string; redirectUri: string; scopes: string[] }>();
   private loggedIn: string | undefined;
@@ -463,10 +477,9 @@ export class FacebookFake {
     }
     if (rec.kind !== "page" || rec.pageId !== post.pageId)
       return graphError(190, "(#190) This method must be called with a Page Access Token");
-    if (!(rec.scopes ?? []).includes("read_insights"))
-      return graphError(10, "(#10) This endpoint requires the 'read_insights' permission");
+    if (!(rec.scopes ?? []).includes("read_insights")) return permissionRefusal("read_insights");
     const metrics = (req.query.get("metric") ?? "").split(",").filter(Boolean);
-    if (metrics.length === 0 || metrics.some((m) => !(m in POST_INSIGHTS)))
+    if (metrics.length === 0 || metrics.some((m) => !(m in POST_INSIGHTS) || this.refusedInsights.has(m)))
       return graphError(100, "(#100) The value must be a valid insights metric");
     const st = this.postStats.get(id) ?? {};
     const values = Object.fromEntries(metrics.map((m) => [m, st[POST_INSIGHTS[m]!]]));
@@ -479,7 +492,15 @@ export class FacebookFake {
     const id = req.params.id!;
     const fields = req.query.get("fields");
     const post = this.posts.get(id);
-    if (post) return { body: pickFields({ ...post, ...this.engagement(id) }, fields) };
+    if (post) {
+      // One field the token may not read fails the whole request, as the Graph API answers.
+      const asked = (fields ?? "").split(",").map((f) => f.trim().split(/[.{]/)[0]!);
+      const lacking = asked
+        .map((f) => this.fieldPermissions[f as keyof FacebookPostStats])
+        .find((perm) => perm !== undefined && !(rec.scopes ?? []).includes(perm));
+      if (lacking) return permissionRefusal(lacking);
+      return { body: pickFields({ ...post, ...this.engagement(id) }, fields) };
+    }
     const page = this.users.get(rec.userId)?.pages.find((p) => p.id === id);
     if (page) {
       const record = { id, name: page.name, followers_count: this.followers.get(id) ?? 0 };
@@ -519,4 +540,13 @@ export class FacebookFake {
 /** Mounts a Facebook fake on `server`. */
 export function facebookFake(server: FakeNetworkServer, options: FacebookFakeOptions): FacebookFake {
   return new FacebookFake(server, options);
+}
+
+/**
+ * The Graph API's refusal of a read the token lacks `permission` for (code 10, OAuthException): the whole
+ * request fails, whatever else it asked for.
+ * @see https://developers.facebook.com/docs/graph-api/guides/error-handling
+ */
+function permissionRefusal(permission: string): FakeResponse {
+  return graphError(10, `(#10) This endpoint requires the '${permission}' permission`);
 }

@@ -10,16 +10,25 @@ import type { FakeResponse } from "./server.ts";
 export function graphError(
   code: number,
   message: string,
-  options: { subcode?: number; type?: string; status?: number } = {},
+  options: {
+    subcode?: number;
+    type?: string;
+    status?: number;
+    userTitle?: string;
+    userMessage?: string;
+  } = {},
 ): FakeResponse {
   return {
     status: options.status ?? 400,
     body: {
       error: {
         message,
-        type: options.type ?? (code === 190 ? "OAuthException" : "OAuthException"),
+        type: options.type ?? "OAuthException",
         code,
         ...(options.subcode !== undefined ? { error_subcode: options.subcode } : {}),
+        ...(options.userMessage !== undefined
+          ? { is_transient: false, error_user_title: options.userTitle, error_user_msg: options.userMessage }
+          : {}),
         fbtrace_id: randomBytes(8).toString("base64url"),
       },
     },

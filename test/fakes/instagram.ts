@@ -14,6 +14,7 @@
  * .../reference/instagram-media/insights.
  */
 import { randomBytes } from "node:crypto";
+import sharp from "sharp";
 import {
   decimalId,
   type FakeNetworkServer,
@@ -303,7 +304,7 @@ export class InstagramFake {
     return { rec };
   }
 
-  private createContainer(req: FakeRequest): FakeResponse {
+  private async createContainer(req: FakeRequest): Promise<FakeResponse> {
     const o = this.owner(req);
     if (!("rec" in o)) return o;
     const f = req.form();
@@ -348,12 +349,16 @@ export class InstagramFake {
           subcode: 2207023,
         });
       }
+      const fetched = pullMedia(f.get("image_url")!);
+      // Feed images (single or carousel item) are downloaded at once and refused outside 4:5 to 1.91:1.
+      const refused = mediaType === "STORIES" ? undefined : await feedRatioRefusal(fetched);
+      if (refused) return refused;
       container = {
         ...base,
         mediaType: mediaType === "STORIES" ? "STORIES" : "IMAGE",
         pulled: Promise.resolve(),
       };
-      container.pulled = this.pull(container, f.get("image_url")!, "image");
+      container.pulled = this.pull(container, fetched, "image");
     } else if (f.get("video_url")) {
       if (!isCarouselItem && mediaType !== "REELS" && mediaType !== "STORIES") {
         return graphError(100, "The VIDEO media type is no longer supported; use REELS", {
@@ -362,7 +367,7 @@ export class InstagramFake {
       }
       const kind = isCarouselItem ? "VIDEO" : (mediaType as "REELS" | "STORIES");
       container = { ...base, mediaType: kind, pulled: Promise.resolve() };
-      container.pulled = this.pull(container, f.get("video_url")!, "video");
+      container.pulled = this.pull(container, pullMedia(f.get("video_url")!), "video");
     } else {
       return graphError(100, "(#100) The parameter image_url or video_url is required");
     }
@@ -370,9 +375,13 @@ export class InstagramFake {
     return { body: { id } };
   }
 
-  /** Downloads the media like Meta cURLs it; a wrong format or failed download sets the container to ERROR. */
-  private pull(container: Container, url: string, kind: "image" | "video"): Promise<void> {
-    return pullMedia(url).then(
+  /** Reads the media as Meta cURLs it; a wrong format or failed download sets the container to ERROR. */
+  private pull(
+    container: Container,
+    fetched: Promise<{ bytes: Buffer }>,
+    kind: "image" | "video",
+  ): Promise<void> {
+    return fetched.then(
       ({ bytes }) => {
         const type = sniff(bytes);
         if (kind === "image" && type !== "jpeg") {
@@ -556,4 +565,28 @@ export class InstagramFake {
 /** Mounts an Instagram fake on `server`. */
 export function instagramFake(server: FakeNetworkServer, options: InstagramFakeOptions): InstagramFake {
   return new InstagramFake(server, options);
+}
+
+/**
+ * Instagram's refusal of a feed image outside 4:5 to 1.91:1 (the ratio compared at two decimals: 1080x566 is
+ * Instagram's own 1.91:1): HTTP 400, code 36003, subcode 2207009, with the user message of Instagram's error
+ * code table (Instagram Platform reference, "Error Codes": 400 / 36003 / 2207009).
+ * Undefined for an image in range, and for bytes that are not an image (the pull reports those).
+ */
+async function feedRatioRefusal(fetched: Promise<{ bytes: Buffer }>): Promise<FakeResponse | undefined> {
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    ({ width, height } = await sharp((await fetched).bytes).metadata());
+  } catch {
+    return undefined;
+  }
+  if (!width || !height) return undefined;
+  const ratio = Math.round((width / height) * 100) / 100;
+  if (ratio >= 0.8 && ratio <= 1.91) return undefined;
+  return graphError(36003, "The aspect ratio is not supported.", {
+    subcode: 2207009,
+    userTitle: "Cannot publish the image",
+    userMessage: `The submitted image with aspect ratio ${Math.round((width / height) * 10000) / 10000} cannot be published. Please submit an image with a valid aspect ratio.`,
+  });
 }

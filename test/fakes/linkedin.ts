@@ -7,7 +7,9 @@
  * and role the call needs (403 ACCESS_DENIED): posting as a member needs `w_member_social`, as a page
  * `w_organization_social` plus an approved ADMINISTRATOR role; listing a member's posts needs the restricted
  * `r_member_social`, a page's `r_organization_social`; page lists, follower counts and statistics need
- * `rw_organization_admin`.
+ * `rw_organization_admin`. The app is one without the Community Management API by default (`LI_APP_SCOPES`):
+ * a consent asking for a page scope is refused whole (`unauthorized_scope_error` back to the redirect URI),
+ * as LinkedIn does; `LI_ORGANIZATION_APP_SCOPES` (or `grantedScopes`) grants the product.
  *
  * It does the work: images (initializeUpload, bytes PUT with the bearer token, JPEG/PNG/GIF available),
  * videos (initializeUpload in parts of `partBytes`, each part PUT answering an `ETag`, finalizeUpload checking
@@ -34,11 +36,15 @@ import { type FakeNetworkServer, type FakeRequest, type FakeResponse, sniff } fr
 export const LI_WWW_HOST = "www.linkedin.com";
 export const LI_API_HOST = "api.linkedin.com";
 
-/** The scopes an app with "Sign In with LinkedIn (OpenID)", "Share on LinkedIn" and Community Management has. */
-export const LI_APP_SCOPES = [
-  "openid",
-  "profile",
-  "w_member_social",
+/**
+ * The scopes a new app has: the products "Sign In with LinkedIn using OpenID Connect" and "Share on LinkedIn",
+ * without the Community Management API (which LinkedIn grants separately and wants as the app's only product).
+ */
+export const LI_APP_SCOPES = ["openid", "profile", "w_member_social"];
+
+/** The scopes of an app that was also granted the Community Management API: the organization page scopes. */
+export const LI_ORGANIZATION_APP_SCOPES = [
+  ...LI_APP_SCOPES,
   "w_organization_social",
   "r_organization_social",
   "rw_organization_admin",
@@ -124,7 +130,10 @@ interface TokenRecord {
 export interface LinkedInFakeOptions {
   clientId: string;
   clientSecret: string;
-  /** Scopes the app may ask for (default `LI_APP_SCOPES`); asking for another fails the consent. */
+  /**
+   * Scopes granted to the app (default `LI_APP_SCOPES`, an app without the Community Management API): a
+   * consent asking for any other is refused whole with `unauthorized_scope_error`, as LinkedIn does.
+   */
   appScopes?: string[];
   /** Whether token answers carry a refresh token (LinkedIn enables it per app; default true). */
   refreshTokens?: boolean;
@@ -205,8 +214,12 @@ export class LinkedInFake {
     readonly options: LinkedInFakeOptions,
   ) {
     this.processingPolls = options.processingPolls ?? 1;
+    this.grantedScopes = options.appScopes ?? LI_APP_SCOPES;
     this.mount();
   }
+
+  /** Scopes granted to the app now (see `LinkedInFakeOptions.appScopes`); a test may grant the product later. */
+  grantedScopes: string[];
 
   /** Posts created so far. */
   get postsCreated(): number {
@@ -263,7 +276,7 @@ export class LinkedInFake {
   }
 
   private appScopes(): string[] {
-    return this.options.appScopes ?? LI_APP_SCOPES;
+    return this.grantedScopes;
   }
 
   private issue(sub: string, scopes: string[], kind: "access" | "refresh"): string {

@@ -17,6 +17,8 @@ const ffmpegPath = (createRequire(import.meta.url)("@ffmpeg-installer/ffmpeg") a
 export interface NetworkSamples {
   /** 1080x1350 JPEG (Instagram portrait). */
   jpg: string;
+  /** 1080x1920 JPEG (9:16, the `story` format: refused in Instagram's feed). */
+  storyJpg: string;
   /** 320x320 PNG (refused where JPEG is required). */
   png: string;
   /** 4-second 9:16 H.264 MP4 (yuv420p, faststart). */
@@ -31,12 +33,14 @@ export function networkSamples(): Promise<NetworkSamples> {
     const dir = await mkdtemp(path.join(os.tmpdir(), "smcp-net-"));
     const out = {
       jpg: path.join(dir, "slide.jpg"),
+      storyJpg: path.join(dir, "story.jpg"),
       png: path.join(dir, "slide.png"),
       mp4: path.join(dir, "clip.mp4"),
     };
     const solid = (w: number, h: number) =>
       sharp({ create: { width: w, height: h, channels: 3, background: { r: 30, g: 90, b: 200 } } });
     await solid(1080, 1350).jpeg({ quality: 80 }).toFile(out.jpg);
+    await solid(1080, 1920).jpeg({ quality: 80 }).toFile(out.storyJpg);
     await solid(320, 320).png().toFile(out.png);
     await run(
       ffmpegPath,

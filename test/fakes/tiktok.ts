@@ -4,7 +4,9 @@
  * open-upload.tiktokapis.com. It enforces the documented rules: `client_key`, creator_info options
  * (privacy level must be one of `privacy_level_options`), FILE_UPLOAD chunk sizes (5 to 64 MB, the last chunk up
  * to 128 MB, `total_chunk_count = floor(video_size / chunk_size)`, whole upload under 5 MB, at most 1000 chunks)
- * with sequential `Content-Range` PUTs, PULL_FROM_URL photos that must be JPEG or WEBP, and the status flow
+ * with sequential `Content-Range` PUTs, PULL_FROM_URL (photos, or a video) only from the app's verified URL
+ * prefixes (`verifiedUrlPrefixes`, none by default; else `url_ownership_unverified`), photos that must be
+ * JPEG or WEBP, and the status flow
  * PROCESSING_UPLOAD / PROCESSING_DOWNLOAD -> PUBLISH_COMPLETE | FAILED with `publicaly_available_post_id`
  * arriving later (written as raw 64-bit JSON numbers, as TikTok does). Publishes are counted
  * (`tiktok.publishes`). Errors use the envelope `{error:{code,message,log_id}}` (`code: "ok"` on success).
@@ -76,6 +78,11 @@ export interface TikTokFakeOptions {
   processingPolls?: number;
   /** status/fetch polls after PUBLISH_COMPLETE before `publicaly_available_post_id` is filled (default 1). */
   postIdPolls?: number;
+  /**
+   * URL prefixes (or domains, as `https://host/`) the app has verified with TikTok; PULL_FROM_URL of any other
+   * URL is refused with `url_ownership_unverified` (default none: a new app).
+   */
+  verifiedUrlPrefixes?: string[];
 }
 
 const SCOPES = [
@@ -133,6 +140,8 @@ export class TikTokFake {
   denyNext = false;
   processingPolls: number;
   postIdPolls: number;
+  /** The verified URL prefixes now (see `TikTokFakeOptions.verifiedUrlPrefixes`); a test may verify later. */
+  verifiedUrlPrefixes: string[];
 
   constructor(
     readonly server: FakeNetworkServer,
@@ -140,6 +149,7 @@ export class TikTokFake {
   ) {
     this.processingPolls = options.processingPolls ?? 1;
     this.postIdPolls = options.postIdPolls ?? 1;
+    this.verifiedUrlPrefixes = options.verifiedUrlPrefixes ?? [];
     this.mount();
   }
 
@@ -420,7 +430,11 @@ export class TikTokFake {
       return ttError(400, "invalid_param", "title is longer than 2200 characters.");
     }
     if (src.source !== "FILE_UPLOAD") {
-      return ttError(403, "url_ownership_unverified", "PULL_FROM_URL needs a verified domain or URL prefix.");
+      const url = typeof src.video_url === "string" ? src.video_url : "";
+      if (src.source !== "PULL_FROM_URL" || !url)
+        return ttError(400, "invalid_param", "source must be FILE_UPLOAD or PULL_FROM_URL with a video_url.");
+      if (!this.verified(url)) return unverifiedUrl();
+      return ttError(400, "invalid_param", "This fake takes videos by FILE_UPLOAD only.");
     }
     const size = Number(src.video_size);
     const chunk = Number(src.chunk_size);
@@ -490,6 +504,7 @@ export class TikTokFake {
       return ttError(400, "invalid_param", "Photo posts need source PULL_FROM_URL.");
     if (images.length < 1 || images.length > 35)
       return ttError(400, "invalid_param", "photo_images must hold 1 to 35 URLs.");
+    if (images.some((u) => typeof u !== "string" || !this.verified(u))) return unverifiedUrl();
     const cover = Number(src.photo_cover_index ?? 0);
     if (!Number.isInteger(cover) || cover < 0 || cover >= images.length) {
       return ttError(400, "invalid_param", "photo_cover_index is out of range.");
@@ -508,6 +523,11 @@ export class TikTokFake {
       },
     );
     return answer({ publish_id: p.publishId });
+  }
+
+  /** Whether `url` starts with one of the app's verified URL prefixes. */
+  private verified(url: string): boolean {
+    return this.verifiedUrlPrefixes.some((prefix) => url.startsWith(prefix));
   }
 
   private async status(req: FakeRequest): Promise<FakeResponse> {
@@ -585,4 +605,17 @@ export function chunkRuleViolation(size: number, chunk: number, count: number): 
 /** Mounts a TikTok fake on `server`. */
 export function tiktokFake(server: FakeNetworkServer, options: TikTokFakeOptions): TikTokFake {
   return new TikTokFake(server, options);
+}
+
+/**
+ * TikTok's refusal of a PULL_FROM_URL (video or photo) from a domain or URL prefix the app has not verified
+ * (https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide "PULL_FROM_URL", error
+ * `url_ownership_unverified`, HTTP 403).
+ */
+function unverifiedUrl(): FakeResponse {
+  return ttError(
+    403,
+    "url_ownership_unverified",
+    "To use PULL_FROM_URL, the domain or URL prefix of the media must be verified for your app.",
+  );
 }

@@ -24,7 +24,7 @@
  * .../users/get-posts, .../users/get-my-user, https://docs.x.com/x-api/fundamentals/rate-limits.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { captionLength } from "../../src/providers/social/rules.ts";
+import { captionLength } from "../../src/providers/social/rule-check.ts";
 import { decimalId, type FakeNetworkServer, type FakeRequest, type FakeResponse, sniff } from "./server.ts";
 
 export const X_WEB_HOST = "x.com";

@@ -5,6 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { createMediaAsset } from "../../src/domain/media/media.ts";
+import { publicMediaPrefix } from "../../src/domain/media/public-url.ts";
 import type { Owner } from "../../src/domain/owner.ts";
 import { upsertConnectedAccount } from "../../src/domain/social/accounts.ts";
 import { TIKTOK_CAPABILITIES } from "../../src/providers/social/tiktok/oauth.ts";
@@ -32,6 +33,8 @@ export async function reviewWorld(options: { worker?: boolean } = {}) {
     },
     ...(options.worker ? { worker: true } : {}),
   });
+  // TikTok pulls photos only from the app's verified URL prefix: the service's public media URLs.
+  tt.verifiedUrlPrefixes = [publicMediaPrefix(app.url)];
   const samples = await networkSamples();
 
   /** Connects `creator` (live) for `owner`; returns the account id. */

@@ -2,7 +2,8 @@
  * The saved metrics rows of the analytics sync (service spec 2.7 analytics rules): one `account_metrics`
  * row per social account and one `post_metrics` row per published delivery, upserted (idempotent, safe to
  * run concurrently). A successful read saves the counters as of `synced_at` with their coverage and
- * `source` and clears `last_error`; a failed read only records `last_error` and `attempted_at`, so the
+ * `source` and clears `last_error` (or records why the network refused some counters, saved as null); a
+ * failed read only records `last_error` and `attempted_at`, so the
  * previous counters and their `synced_at` stay (a first failure leaves `synced_at` null).
  */
 import type { Knex } from "../../db/knex.ts";
@@ -47,30 +48,35 @@ const POST_COUNTERS = ["views", "reach", "likes", "comments", "shares", "saves"]
 const SUCCESS = ["coverage", "source", "synced_at", "attempted_at", "last_error"] as const;
 const FAILURE = ["attempted_at", "last_error"] as const;
 
-/** Saves an account's counters read at `at`. */
+/**
+ * Saves an account's counters read at `at`; `note` (safe to show) is the read's sync error when the network
+ * refused some counters (they are null), else the error is cleared.
+ */
 export async function saveAccountCounters(
   db: Knex,
   key: AccountKey,
   counters: AccountCounters,
   source: MetricsSource,
   at: Date,
+  note?: string | undefined,
 ): Promise<void> {
   await db("account_metrics")
-    .insert({ ...key, ...success(counters, source, at) })
+    .insert({ ...key, ...success(counters, source, at, note) })
     .onConflict("social_account_id")
     .merge([...ACCOUNT_COUNTERS, ...SUCCESS]);
 }
 
-/** Saves a delivery's counters read at `at`. */
+/** Saves a delivery's counters read at `at`, with `note` as `saveAccountCounters`. */
 export async function savePostCounters(
   db: Knex,
   key: DeliveryKey,
   counters: PostCounters,
   source: MetricsSource,
   at: Date,
+  note?: string | undefined,
 ): Promise<void> {
   await db("post_metrics")
-    .insert({ ...key, ...success(counters, source, at) })
+    .insert({ ...key, ...success(counters, source, at, note) })
     .onConflict("delivery_id")
     .merge([...POST_COUNTERS, ...SUCCESS]);
 }
@@ -103,14 +109,19 @@ export async function savePostFailure(
     .merge([...FAILURE]);
 }
 
-function success(counters: AccountCounters | PostCounters, source: MetricsSource, at: Date) {
+function success(
+  counters: AccountCounters | PostCounters,
+  source: MetricsSource,
+  at: Date,
+  note: string | undefined,
+) {
   return {
     ...counters,
     coverage: JSON.stringify(coverageOf({ ...counters })),
     source,
     synced_at: at,
     attempted_at: at,
-    last_error: null,
+    last_error: note ? note.slice(0, 500) : null,
   };
 }
 

@@ -5,7 +5,8 @@
  * network adapter (`NetworkMetrics` of ctx.providers.networks: the live adapter for live accounts, the
  * sandbox connector's labelled sandbox numbers for sandbox accounts) into `account_metrics` and
  * `post_metrics` (./saved-metrics.ts). A metric the network does not report is saved as null and listed as
- * missing, never 0.
+ * missing, never 0; a counter the network refused in a read that gave the others (a permission the grant
+ * lacks) is null with the refusal as the row's sync error (`refusedNote`), the others saved.
  *
  * Per network, calls go one at a time with a pause between them and rate limits waited out (./pacing.ts);
  * networks run side by side. An account or delivery whose read fails keeps its previous values with the
@@ -20,11 +21,13 @@
  */
 import type { AppContext } from "../../context.ts";
 import {
+  type CountersRead,
   type MetricsPost,
   type NetworkAdapter,
   NetworkAuthError,
   NetworkError,
   type NetworkIds,
+  type RefusedMetric,
 } from "../../providers/social/network.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { Network } from "../../providers/social/types.ts";
@@ -196,14 +199,14 @@ async function syncAccount(
   if (!metrics) return failAll(`the ${label} adapter reads no metrics`);
   const account = adapterAccount(await openAccount(app.db, app.sealer, row.social_account_id));
 
-  /** Runs one paced read and saves its counters, or its failure (safe reason). */
+  /** Runs one paced read and saves its counters (with the network's refusals as note), or its failure. */
   const read = async <C>(
-    call: () => Promise<C>,
-    save: (counters: C) => Promise<void>,
+    call: () => Promise<CountersRead<C>>,
+    save: (counters: C, note: string | undefined) => Promise<void>,
     fail: (reason: string) => Promise<void>,
     what: Record<string, string>,
   ): Promise<ReadOutcome> => {
-    let counters: C;
+    let counters: CountersRead<C>;
     try {
       counters = await pacer.run(call);
     } catch (err) {
@@ -225,13 +228,14 @@ async function syncAccount(
       await fail(outcome.reason);
       return outcome;
     }
-    await save(counters);
+    const { refused, ...values } = counters;
+    await save(values as C, refusedNote(label, refused));
     return { ok: true };
   };
 
   const accountRead = await read(
     () => metrics.account(account, signal),
-    (c) => saveAccountCounters(app.db, accountKey(row), c, source, at),
+    (c, note) => saveAccountCounters(app.db, accountKey(row), c, source, at, note),
     (reason) => saveAccountFailure(app.db, accountKey(row), source, reason, at),
     { social_account_id: row.social_account_id },
   );
@@ -247,7 +251,7 @@ async function syncAccount(
     };
     const postRead = await read(
       () => metrics.post(account, post, signal),
-      (c) => savePostCounters(app.db, deliveryKey(p), c, source, at),
+      (c, note) => savePostCounters(app.db, deliveryKey(p), c, source, at, note),
       (reason) => savePostFailure(app.db, deliveryKey(p), source, reason, at),
       { delivery_id: p.delivery_id },
     );
@@ -255,6 +259,24 @@ async function syncAccount(
     else counts.posts_failed += 1;
     if (!postRead.ok && postRead.stop) return failPosts(posts.slice(i + 1), postRead.reason);
   }
+}
+
+/**
+ * The sync error of a read the network answered in part: each refused counter with the network's reason and
+ * the permission that would fill it ("Facebook did not report comments (...; the pages_read_user_content
+ * permission would fill it)"); undefined when nothing was refused.
+ */
+export function refusedNote(
+  label: string,
+  refused: readonly RefusedMetric[] | undefined,
+): string | undefined {
+  if (!refused || refused.length === 0) return undefined;
+  return `${label} did not report ${refused
+    .map(
+      (r) =>
+        `${r.metric} (${r.reason}${r.permission ? `; the ${r.permission} permission would fill it` : ""})`,
+    )
+    .join("; ")}`;
 }
 
 const accountKey = (r: AccountRow): AccountKey => ({

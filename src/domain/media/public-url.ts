@@ -19,6 +19,14 @@ function mac(key: Buffer, assetId: string, exp: number): string {
 }
 
 /**
+ * The URL prefix every signed media URL starts with, `{PUBLIC_BASE_URL}/media/public/`: what an operator
+ * verifies with a network that pulls only from verified prefixes (TikTok PULL_FROM_URL).
+ */
+export function publicMediaPrefix(publicBaseUrl: string): string {
+  return `${publicBaseUrl}/media/public/`;
+}
+
+/**
  * The signed URL of `assetId`, valid until `now + ttlSeconds`.
  * @param encryptionKeys the application keys (the first signs).
  */
@@ -31,7 +39,7 @@ export function signedMediaUrl(
 ): string {
   const exp = Math.floor(now.getTime() / 1000) + ttlSeconds;
   const sig = mac(keyOf(encryptionKeys[0]!), assetId, exp);
-  return `${publicBaseUrl}/media/public/${assetId}?exp=${exp}&sig=${sig}`;
+  return `${publicMediaPrefix(publicBaseUrl)}${assetId}?exp=${exp}&sig=${sig}`;
 }
 
 /** True when `sig` signs (`assetId`, `exp`) with one of the keys and `exp` is after `now`. */

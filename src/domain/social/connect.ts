@@ -77,6 +77,9 @@ function deniedMessage(error: string, network: Network): string {
   const label = NETWORK_RULES[network].label;
   if (error === "access_denied")
     return `You declined the ${label} consent, so nothing was connected. Connect again when you are ready.`;
+  // LinkedIn refuses the whole consent when the app lacks one requested scope (the page scopes).
+  if (error === "unauthorized_scope_error")
+    return `${label} refused the permissions this service asked for: the ${label} app has not been granted one of them (the organization page scopes come with the Community Management API product; without it, leave LINKEDIN_ORGANIZATIONS unset). Nothing was connected.`;
   return `${label} did not grant access (${error.replace(/[^a-z_]/gi, "").slice(0, 40)}). Nothing was connected.`;
 }
 

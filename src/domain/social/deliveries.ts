@@ -10,18 +10,11 @@ import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
 import { type Owner, ownedBy } from "../owner.ts";
+import { DELIVERY_STATES } from "../../providers/social/network.ts";
 import type { Network } from "../../providers/social/types.ts";
 
 /** Delivery statuses (service spec 2.7). */
-export const DELIVERY_STATUSES = [
-  "pending",
-  "uploading",
-  "processing",
-  "published",
-  "failed",
-  "outcome_unknown",
-  "needs_review",
-] as const;
+export const DELIVERY_STATUSES = [...DELIVERY_STATES, "needs_review"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export interface DeliveryView {

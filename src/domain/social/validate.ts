@@ -1,14 +1,18 @@
 /**
  * Network rules checked at the call (service spec 3.1: `publish_post` and `schedule_post` answer
- * `validation_failed` before anything is created): the post's caption and media against each destination's
- * row of the rule table (src/providers/social/rules.ts). The message names the destination and every broken
- * rule; `details.violations` lists them as data. Also at the call: a live destination account must have the
+ * `validation_failed` before anything is created): the post's caption, title and media against each
+ * destination's row of the rule table (src/providers/social/rules.ts, checked by rule-check.ts). The message
+ * names the destination and every broken rule; `details.violations` lists them as data. `postProblems` gives
+ * the same list per destination without refusing (the approval page's warnings). Also at the call: a live destination account must have the
  * settings publishing needs (`assertAccountSetup`: the Pinterest board), else `account_setup_required`.
  */
 import type { Knex } from "../../db/knex.ts";
 import { ToolError } from "../../errors.ts";
-import { checkNetworkRules, NETWORK_RULES, type RuleMedia } from "../../providers/social/rules.ts";
+import { checkNetworkRules, type RuleMedia, type RuleViolation } from "../../providers/social/rule-check.ts";
+import { NETWORK_RULES } from "../../providers/social/rules.ts";
+import type { Network } from "../../providers/social/types.ts";
 import { REQUIRED_ACCOUNT_SETTINGS } from "./account-settings.ts";
+import { type Owner, ownedBy } from "../owner.ts";
 import type { SafeSocialAccount } from "./accounts.ts";
 
 /** One media asset of a post, in post order, with what the rules and the adapters need. */
@@ -54,42 +58,108 @@ export async function postMedia(
     }));
 }
 
+/** A post as the rule checks read it. */
+export interface CheckedPost {
+  id: string;
+  type: string;
+  caption: string | null;
+  title?: string | null | undefined;
+  media_asset_ids: string[] | null;
+}
+
+/** One destination's problems with a post (the rule table's checks, src/providers/social/rule-check.ts). */
+export interface DestinationProblems {
+  social_account_id: string;
+  display_name: string;
+  network: Network;
+  /** Each broken rule: its stable name and a sentence naming the limit and the value found. */
+  problems: RuleViolation[];
+}
+
 /**
- * Checks `post` against the rules of every destination.
+ * The problems of `post` for each of `accounts` (caption or title too long, too many hashtags, a media kind,
+ * count, size, duration or aspect ratio the network refuses), in the accounts' order; a destination without
+ * problems is left out. What publish_post and schedule_post refuse with, and what an approval page warns
+ * with per destination.
+ */
+export async function postProblems(
+  db: Knex,
+  post: CheckedPost,
+  accounts: ReadonlyArray<Pick<SafeSocialAccount, "social_account_id" | "display_name" | "network">>,
+): Promise<DestinationProblems[]> {
+  const media = await postMedia(db, post);
+  return accounts
+    .map((a) => ({
+      social_account_id: a.social_account_id,
+      display_name: a.display_name,
+      network: a.network,
+      problems: checkNetworkRules(a.network, { caption: post.caption ?? "", title: post.title, media }),
+    }))
+    .filter((d) => d.problems.length > 0);
+}
+
+/**
+ * The problems of `post` for each of `owner`'s accounts that are not disconnected (`postProblems`), for an
+ * approval that publishes nowhere yet (approve_carousel): the person approving sees which of their networks
+ * would refuse the post as it is.
+ */
+export async function connectedAccountProblems(
+  db: Knex,
+  owner: Owner,
+  post: CheckedPost,
+): Promise<DestinationProblems[]> {
+  const accounts: Array<{ social_account_id: string; display_name: string; network: Network }> = await db(
+    "social_accounts",
+  )
+    .where(ownedBy(owner))
+    .whereNot({ status: "disconnected" })
+    .orderBy([{ column: "network" }, { column: "display_name" }])
+    .select({ social_account_id: "id" }, "display_name", "network");
+  return postProblems(db, post, accounts);
+}
+
+/** `found` as an approval page's warnings (ApprovalDescription `warnings`: destination, network, sentences). */
+export function approvalWarnings(
+  found: readonly DestinationProblems[],
+): Array<{ destination: string; network: string; problems: string[] }> {
+  return found.map((d) => ({
+    destination: d.display_name,
+    network: NETWORK_RULES[d.network].label,
+    problems: d.problems.map((p) => p.message),
+  }));
+}
+
+/**
+ * Checks `post` against the rules of every destination (`postProblems`).
  * @throws ToolError validation_failed naming each failing destination (display name, network, account id)
  *   and its rules, with `details.violations: [{social_account_id, network, rule, message}]`.
  */
 export async function assertNetworkRules(
   db: Knex,
-  post: { id: string; type: string; caption: string | null; media_asset_ids: string[] | null },
+  post: CheckedPost,
   accounts: readonly SafeSocialAccount[],
 ): Promise<void> {
-  const media = await postMedia(db, post);
-  const violations: Array<{ social_account_id: string; network: string; rule: string; message: string }> = [];
-  const sentences: string[] = [];
-  for (const a of accounts) {
-    const found = checkNetworkRules(a.network, { caption: post.caption ?? "", media });
-    if (found.length === 0) continue;
-    for (const v of found)
-      violations.push({
-        social_account_id: a.social_account_id,
-        network: a.network,
-        rule: v.rule,
-        message: v.message,
-      });
-    sentences.push(
-      `destination "${a.display_name}" (${NETWORK_RULES[a.network].label}, social_account_id ${a.social_account_id}): ${found
+  const found = await postProblems(db, post, accounts);
+  if (found.length === 0) return;
+  const violations = found.flatMap((d) =>
+    d.problems.map((v) => ({
+      social_account_id: d.social_account_id,
+      network: d.network,
+      rule: v.rule,
+      message: v.message,
+    })),
+  );
+  const sentences = found.map(
+    (d) =>
+      `destination "${d.display_name}" (${NETWORK_RULES[d.network].label}, social_account_id ${d.social_account_id}): ${d.problems
         .map((v) => `${v.rule}: ${v.message}`)
         .join("; ")}`,
-    );
-  }
-  if (violations.length > 0) {
-    throw new ToolError(
-      "validation_failed",
-      `the post breaks the rules of ${sentences.length === 1 ? "a destination" : "some destinations"}: ${sentences.join(" | ")}. Fix the post or remove the destination.`,
-      { violations },
-    );
-  }
+  );
+  throw new ToolError(
+    "validation_failed",
+    `the post breaks the rules of ${sentences.length === 1 ? "a destination" : "some destinations"}: ${sentences.join(" | ")}. Fix the post or remove the destination.`,
+    { violations },
+  );
 }
 
 /**

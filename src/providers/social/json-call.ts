@@ -1,11 +1,13 @@
 /**
  * The transport half of the network adapters' API calls (Pinterest, LinkedIn, X, TikTok, YouTube, and the
  * Meta Graph API of ./facebook/graph.ts): one request through the adapter's `SocialHttp` (./http.ts) with the
- * user's OAuth 2.0 bearer token when given (RFC 6750 section 2.1) and a JSON (or raw) body, the answer read as text and parsed leniently. Each network maps
- * the answer to the adapter errors itself (its own `api.ts`); a lost connection is the one error this
- * module raises.
+ * user's OAuth 2.0 bearer token when given (RFC 6750 section 2.1) and a JSON (or raw) body, the answer read
+ * as text and parsed leniently; `apiRequest` addresses it by the network's table (./network-table.ts). Each
+ * network reads its answer in its own `api.ts` and maps a failure with ./api-errors.ts; a lost connection is
+ * the one error this module raises.
  */
 import type { SocialHttp } from "./http.ts";
+import type { ApiTable } from "./network-table.ts";
 import { NetworkTransientError } from "./network.ts";
 import { parseJson } from "./network-text.ts";
 
@@ -78,4 +80,26 @@ export async function sendJson(http: SocialHttp, call: JsonCall): Promise<JsonAn
     );
   }
   return { res, raw, body: parseJson(raw) };
+}
+
+/** One call of a network's API: a `JsonCall` addressed by a path under the network's table (`ApiTable`). */
+export interface ApiCall extends Omit<JsonCall, "network" | "url"> {
+  /** A path under the table's `base` (it may carry a query), or an absolute `https://` URL used as it is. */
+  path: string;
+}
+
+/**
+ * Sends `call` to `api` (./network-table.ts): its base URL, its headers under the call's, its JSON content
+ * type unless the call names one, and its name in the lost-connection message.
+ * @throws NetworkTransientError as `sendJson`.
+ */
+export function apiRequest(api: ApiTable, http: SocialHttp, call: ApiCall): Promise<JsonAnswer> {
+  const { path, ...rest } = call;
+  return sendJson(http, {
+    ...rest,
+    network: api.name,
+    url: path.startsWith("https://") ? path : `${api.base}${path}`,
+    headers: { ...api.headers, ...call.headers },
+    jsonType: call.jsonType ?? api.jsonType,
+  });
 }

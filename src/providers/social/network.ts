@@ -247,14 +247,33 @@ export interface MetricsPost {
  * `source: "sandbox"` in every analytics result); live adapters never invent a number.
  * Errors: as the publisher's (`NetworkAuthError` -> the account needs reconnecting; `NetworkRateLimitError`
  * -> the sync waits `retryAfterSeconds` and tries again; anything else -> this account/post keeps its
- * previous saved values and the sync reports it as partial with the reason).
+ * previous saved values and the sync reports it as partial with the reason). A read that the network answers
+ * only in part (one metric refused) is not an error: the refused counters come back null in `refused` with
+ * their reason, and the others are saved.
  */
 export interface NetworkMetrics {
   /** Account counters: followers, views, likes, comments, shares. */
-  account(account: AdapterAccount, signal?: AbortSignal): Promise<AccountCounters>;
+  account(account: AdapterAccount, signal?: AbortSignal): Promise<CountersRead<AccountCounters>>;
   /** One published post's counters: views, reach, likes, comments, shares, saves. */
-  post(account: AdapterAccount, post: MetricsPost, signal?: AbortSignal): Promise<PostCounters>;
+  post(account: AdapterAccount, post: MetricsPost, signal?: AbortSignal): Promise<CountersRead<PostCounters>>;
 }
+
+/**
+ * A counter the network refused to report in one read although it could (a permission the account's grant
+ * lacks, a metric refused for this post): left null, listed as missing, and its reason recorded as the
+ * read's sync error, while the other counters are saved.
+ */
+export interface RefusedMetric {
+  /** The counter ("views", "comments"). */
+  metric: string;
+  /** The network's refusal, safe to show (no token). */
+  reason: string;
+  /** The permission (scope) that would let the network report it, when known. */
+  permission?: string | undefined;
+}
+
+/** The counters of one metrics read, with the counters the network refused (`RefusedMetric`), if any. */
+export type CountersRead<C> = C & { refused?: RefusedMetric[] | undefined };
 
 /** All six post counters null: a post the network reports nothing for (e.g. no public id yet). */
 export const NO_POST_COUNTERS: PostCounters = {
@@ -344,6 +363,8 @@ export interface AdapterDeps {
   http: SocialHttp;
   /** The `LinkedIn-Version` header (YYYYMM, config `LINKEDIN_VERSION`; default `DEFAULT_LINKEDIN_VERSION`). */
   linkedinVersion?: string | undefined;
+  /** Ask LinkedIn for the organization page scopes too (config `LINKEDIN_ORGANIZATIONS`, default false). */
+  linkedinOrganizations?: boolean | undefined;
 }
 
 /**

@@ -7,6 +7,8 @@ declare module "twitter-text" {
     permillage: number;
   }
   export function parseTweet(text: string): ParsedTweet;
-  const twitterText: { parseTweet: typeof parseTweet };
+  /** The hashtags of `text` without `#`, by X's hashtag rules (not all digits, letters of any script). */
+  export function extractHashtags(text: string): string[];
+  const twitterText: { parseTweet: typeof parseTweet; extractHashtags: typeof extractHashtags };
   export default twitterText;
 }

@@ -1,7 +1,7 @@
 /**
  * approve_carousel (review, service spec 3.1): `describe` checks at call time that the carousel is the
- * caller's and fully generated, and shows every slide and the caption on the approval page (with a warning
- * per connected account whose caption limit it exceeds); it records the content the page shows and its
+ * caller's and fully generated, and shows every slide, the caption and what the owner's connected networks
+ * would refuse of it (validate.ts `connectedAccountProblems`) on the approval page; it records the content the page shows and its
  * fingerprint (a later change to the post makes the request stale). `execute` (worker, after the owner
  * approved in the browser) checks the post is still what was approved and moves it to `approved`.
  * A new caption is refused while the post has a pending schedule or unpublished delivery (approved content
@@ -11,8 +11,6 @@ import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { approveCarousel, assertApprovable } from "../../domain/carousels/read.ts";
 import { approvedContentOf } from "../../domain/operations/store.ts";
 import { ownerOf } from "../../domain/owner.ts";
-import { listSocialAccounts } from "../../domain/social/accounts.ts";
-import { captionWarnings } from "../../domain/social/caption-limits.ts";
 import {
   approvedContent,
   assertApprovedContent,
@@ -20,6 +18,7 @@ import {
   contentFingerprint,
 } from "../../domain/social/content.ts";
 import { postLabel } from "../../domain/social/publish.ts";
+import { approvalWarnings, connectedAccountProblems } from "../../domain/social/validate.ts";
 import type { Knex } from "../../db/knex.ts";
 
 /** The caption the call asks for, when it differs from the post's (a `caption` argument, when the tool has one). */
@@ -39,7 +38,7 @@ export const handler: ToolHandlers["approve_carousel"] = {
     const post = await ctx
       .db("posts")
       .where({ id: input.post_id })
-      .first("type", "caption", "title", "updated_at");
+      .first("type", "caption", "title", "media_asset_ids", "updated_at");
     const slides: Array<{ position: number; headline: string | null; image_asset_id: string }> = await ctx
       .db("carousel_slides")
       .where({ post_id: input.post_id })
@@ -47,7 +46,6 @@ export const handler: ToolHandlers["approve_carousel"] = {
       .orderBy("position")
       .select("position", "headline", "image_asset_id");
     const content = await approvedContent(ctx.db, input.post_id, []);
-    const accounts = await listSocialAccounts(ctx.db, owner);
     return {
       summary: `Approve the ${view.slide_count}-slide carousel “${postLabel(post)}” so it can be published or scheduled.`,
       resources: [{ kind: "post", id: input.post_id, label: postLabel(post) }],
@@ -61,9 +59,8 @@ export const handler: ToolHandlers["approve_carousel"] = {
       content,
       fingerprint: contentFingerprint(content),
       credits: 0,
-      warnings: captionWarnings(
-        post.caption ?? "",
-        accounts.filter((a) => a.status === "connected"),
+      warnings: approvalWarnings(
+        await connectedAccountProblems(ctx.db, owner, { ...post, id: input.post_id }),
       ),
     };
   },

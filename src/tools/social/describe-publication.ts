@@ -1,15 +1,15 @@
 /** The approval-page description shared by publish_post and schedule_post (service spec 4.4). */
 import type { Knex } from "../../db/knex.ts";
 import { approvedContent, contentFingerprint } from "../../domain/social/content.ts";
-import { captionWarnings } from "../../domain/social/caption-limits.ts";
+import { approvalWarnings, postProblems } from "../../domain/social/validate.ts";
 import { type PreparedPublication, postLabel } from "../../domain/social/publish.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { ApprovalDescription } from "../../tool-contract.ts";
 
 /**
  * Builds the summary, the post as resource, the accounts as destinations (name, network, handle, Pinterest
- * board), every picture of the post, the full caption with a warning per destination whose caption limit it
- * exceeds, the time (`when`, set for schedules), the credits (none), the post's version (a later change makes
+ * board), every picture of the post, the full caption with what each destination would refuse of the post
+ * (validate.ts `postProblems`; publish and schedule refuse such a destination at the call, so normally none), the time (`when`, set for schedules), the credits (none), the post's version (a later change makes
  * the request stale) and the content the approval binds with its fingerprint (down to the Pinterest link).
  */
 export async function describePublication(
@@ -48,6 +48,8 @@ export async function describePublication(
     content,
     fingerprint: contentFingerprint(content),
     credits: 0,
-    warnings: captionWarnings(p.post.caption ?? "", p.accounts),
+    warnings: approvalWarnings(
+      await postProblems(db, { ...p.post, media_asset_ids: p.post.media_asset_ids ?? null }, p.accounts),
+    ),
   };
 }

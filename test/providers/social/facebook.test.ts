@@ -13,7 +13,6 @@ import {
   type JobMedia,
   NetworkAuthError,
   NetworkRateLimitError,
-  NetworkRejectedError,
   NetworkTransientError,
 } from "../../../src/providers/social/network.ts";
 import { FB_GRAPH_HOST, type FacebookPage, facebookFake } from "../../fakes/facebook.ts";
@@ -238,18 +237,74 @@ describe("metrics", () => {
     assert.equal(server.hitsFor(FB_GRAPH_HOST, `/${pagePost}/insights`).length, 1);
   });
 
-  test("without read_insights in the grant: a reconnect reason, nothing asked", async () => {
+  test("without read_insights in the grant: views and reach refused with the permission, the rest read", async () => {
     const page = fb.addUser({ name: "Ol", pages: ["Ol"] }).pages[0]!;
     const post = await published(page, { type: "text", media: [] });
-    const before = server.hits.length;
-    await assert.rejects(
-      adapter().metrics!.post(accountOf(page, grant.slice(0, 3)), post),
-      (e: unknown) =>
-        e instanceof NetworkRejectedError &&
-        !(e instanceof NetworkAuthError) &&
-        /read_insights/.test(e.message),
+    fb.postStats.set(post.networkPostId, { reactions: 9, comments: 2, shares: 1 });
+    const read = await adapter().metrics!.post(accountOf(page, grant.slice(0, 3)), post);
+    assert.deepEqual(
+      { ...read, refused: undefined },
+      { views: null, reach: null, likes: 9, comments: 2, shares: 1, saves: null, refused: undefined },
     );
-    assert.equal(server.hits.length, before);
+    assert.deepEqual(
+      read.refused?.map((r) => [r.metric, r.permission]),
+      [
+        ["views", "read_insights"],
+        ["reach", "read_insights"],
+      ],
+    );
+    assert.match(read.refused![0]!.reason, /connected without the read_insights permission; reconnect/);
+    assert.equal(server.hitsFor(FB_GRAPH_HOST, `/${post.networkPostId}/insights`).length, 0, "nothing asked");
+  });
+
+  test("one refused field fails Facebook's whole request: read again part by part, only comments lost", async () => {
+    const page = fb.addUser({ name: "Co", pages: ["Co"] }).pages[0]!;
+    const post = await published(page, { type: "text", media: [] });
+    fb.postStats.set(post.networkPostId, { reactions: 12, comments: 4, shares: 2, views: 300, reach: 250 });
+    fb.fieldPermissions.comments = "pages_read_user_content";
+    const reads = () => server.hitsFor(FB_GRAPH_HOST, `/${post.networkPostId}`).length;
+    const before = reads();
+    try {
+      const read = await adapter().metrics!.post(accountOf(page), post);
+      assert.deepEqual(
+        { ...read, refused: undefined },
+        { views: 300, reach: 250, likes: 12, comments: null, shares: 2, saves: null, refused: undefined },
+      );
+      assert.equal(read.refused?.length, 1);
+      const [refused] = read.refused!;
+      assert.equal(refused!.metric, "comments");
+      assert.equal(refused!.permission, "pages_read_user_content", "the permission Facebook named");
+      assert.match(
+        refused!.reason,
+        /\(#10\) This endpoint requires the 'pages_read_user_content' permission/,
+      );
+      // The whole request, then each field alone.
+      assert.equal(reads() - before, 4);
+    } finally {
+      fb.fieldPermissions.comments = "pages_read_engagement";
+    }
+  });
+
+  test("an insights metric Facebook refuses (code 100) costs only that metric; no permission named", async () => {
+    const page = fb.addUser({ name: "Re", pages: ["Re"] }).pages[0]!;
+    const post = await published(page, { type: "text", media: [] });
+    fb.postStats.set(post.networkPostId, { reactions: 1, views: 80, reach: 70 });
+    fb.refusedInsights.add("post_total_media_view_unique");
+    try {
+      const read = await adapter().metrics!.post(accountOf(page), post);
+      assert.equal(read.views, 80);
+      assert.equal(read.reach, null);
+      assert.deepEqual(
+        read.refused?.map((r) => [r.metric, r.permission]),
+        [["reach", undefined]],
+      );
+      assert.match(
+        read.refused![0]!.reason,
+        /post_total_media_view_unique: .*The value must be a valid insights metric/,
+      );
+    } finally {
+      fb.refusedInsights.clear();
+    }
   });
 
   test("429 on the post: NetworkRateLimitError with the wait; a revoked Page token: NetworkAuthError", async () => {

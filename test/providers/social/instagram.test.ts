@@ -42,6 +42,12 @@ for (let i = 1; i <= 6; i++) {
   );
 }
 const png = await host.add({ name: "red.png", file: samples.png, kind: "image", mime: "image/png" });
+const story = await host.add({
+  name: "story.jpg",
+  file: samples.storyJpg,
+  kind: "image",
+  mime: "image/jpeg",
+});
 const clip = await host.add({
   name: "clip.mp4",
   file: samples.mp4,
@@ -168,6 +174,30 @@ describe("publish", () => {
     const { result } = await drive(adapter().publisher, job);
     assert.equal(result.state, "failed");
     if (result.state === "failed") assert.match(result.reason, /Only JPEG/);
+  });
+
+  test("a 9:16 feed image (the story format) is refused by Instagram with subcode 2207009; nothing is published", async () => {
+    const user = ig.addUser({ username: "story.user" });
+    const before = server.counter("instagram.publishes");
+    for (const media of [[story], [slides[0]!, story]]) {
+      const job = jobFor({
+        network: "instagram",
+        networkAccountId: user.userId,
+        tokens: user.accessToken,
+        type: media.length > 1 ? "carousel" : "image",
+        media,
+      });
+      // A refusal (NetworkRejectedError): the engine fails the delivery with this reason.
+      await assert.rejects(
+        drive(adapter().publisher, job),
+        (e: unknown) =>
+          e instanceof NetworkRejectedError &&
+          /refused the request \(36003\): The submitted image with aspect ratio 0\.5625 cannot be published/.test(
+            e.message,
+          ),
+      );
+    }
+    assert.equal(server.counter("instagram.publishes"), before);
   });
 
   test("slow processing: the container is polled until FINISHED", async () => {

@@ -15,7 +15,12 @@ import { describe, test } from "node:test";
 import { DEFAULT_LINKEDIN_VERSION } from "../../../src/config.ts";
 import type { Owner } from "../../../src/domain/owner.ts";
 import { openAccount, upsertConnectedAccount } from "../../../src/domain/social/accounts.ts";
-import { finishConnect, pickAccounts, startConnect } from "../../../src/domain/social/connect.ts";
+import {
+  ConnectError,
+  finishConnect,
+  pickAccounts,
+  startConnect,
+} from "../../../src/domain/social/connect.ts";
 import { advanceDeliveries } from "../../../src/domain/social/engine.ts";
 import { publishPost } from "../../../src/domain/social/publish.ts";
 import { createSocialHttp } from "../../../src/providers/social/http.ts";
@@ -32,7 +37,14 @@ import {
   type TokenSet,
 } from "../../../src/providers/social/network.ts";
 import { drive, jobFor, saverFor, startMediaHost } from "../../fakes/jobs.ts";
-import { LI_API_HOST, LI_WWW_HOST, type LinkedInMember, linkedinFake } from "../../fakes/linkedin.ts";
+import {
+  LI_API_HOST,
+  LI_APP_SCOPES,
+  LI_ORGANIZATION_APP_SCOPES,
+  LI_WWW_HOST,
+  type LinkedInMember,
+  linkedinFake,
+} from "../../fakes/linkedin.ts";
 import { FAKE_APPS, liveNetworkEnv } from "../../fakes/live-env.ts";
 import { networkSamples } from "../../fakes/samples.ts";
 import { startFakeNetworks } from "../../fakes/server.ts";
@@ -45,7 +57,12 @@ const http = createSocialHttp(server.url);
 const samples = await networkSamples();
 const clipBytes = await readFile(samples.mp4);
 // Parts of a third of the sample video: its upload goes in 3 parts, like a 12 MB video at LinkedIn's 4 MB.
-const li = linkedinFake(server, { ...credentials, partBytes: Math.ceil(clipBytes.length / 3) });
+// An app granted the Community Management API (the page scopes); tests of an app without it say so.
+const li = linkedinFake(server, {
+  ...credentials,
+  partBytes: Math.ceil(clipBytes.length / 3),
+  appScopes: LI_ORGANIZATION_APP_SCOPES,
+});
 const host = await startMediaHost();
 const jpgs: JobMedia[] = [];
 for (let i = 1; i <= 3; i++)
@@ -65,13 +82,14 @@ const notAVideo = await host.add({
   mime: "video/mp4",
 });
 
-const adapter = (options: { version?: string; now?: () => Date } = {}) =>
+const adapter = (options: { version?: string; now?: () => Date; organizations?: boolean } = {}) =>
   linkedinAdapter(credentials, {
     publicBaseUrl: "http://127.0.0.1",
     sealer: { seal: (v) => JSON.stringify(v), open: (s) => JSON.parse(s) },
     now: options.now ?? (() => new Date()),
     http,
     linkedinVersion: options.version,
+    linkedinOrganizations: options.organizations,
   });
 
 const tokensOf = (m: LinkedInMember): TokenSet => ({
@@ -111,7 +129,7 @@ describe("connect", () => {
       name: "Ada Lovelace",
       pages: [{ name: "Analytical Engines", vanityName: "analytical-engines" }, { name: "Bernoulli Blog" }],
     });
-    const a = adapter();
+    const a = adapter({ organizations: true });
     assert.equal(a.oauth.pickAccounts, true, "the user picks the authors after consent");
     const redirectUri = "https://app.example.test/settings/social/callback/linkedin";
     const url = new URL(a.oauth.authorizeUrl({ state: "st-1", redirectUri }));
@@ -153,6 +171,57 @@ describe("connect", () => {
       NetworkAuthError,
       "a used code is refused",
     );
+  });
+
+  test("by default only openid profile w_member_social are asked: an app without the page product consents", async () => {
+    li.grantedScopes = LI_APP_SCOPES;
+    try {
+      const m = li.addMember({ name: "New App Member", pages: [{ name: "Not Asked" }] });
+      const a = adapter();
+      assert.deepEqual([...a.oauth.requiredScopes], ["openid", "profile", "w_member_social"]);
+      const redirectUri = "https://app.example.test/cb";
+      const url = new URL(a.oauth.authorizeUrl({ state: "st-3", redirectUri }));
+      assert.equal(url.searchParams.get("scope"), "openid profile w_member_social");
+      const back = new URL(
+        (await fetch(http.overrideUrl(url.toString()), { redirect: "manual" })).headers.get("location")!,
+      );
+      assert.equal(back.searchParams.get("error"), null);
+      const tokens = await a.oauth.exchangeCode({ code: back.searchParams.get("code")!, redirectUri });
+      assert.deepEqual(tokens.scopes, ["openid", "profile", "w_member_social"]);
+      assert.deepEqual(
+        (await a.oauth.accounts(tokens)).map((x) => x.networkAccountId),
+        [m.urn],
+        "the member only: no page scope was granted",
+      );
+    } finally {
+      li.grantedScopes = LI_ORGANIZATION_APP_SCOPES;
+    }
+  });
+
+  test("LINKEDIN_ORGANIZATIONS=true with an app without the page product: LinkedIn refuses the whole consent", async () => {
+    li.grantedScopes = LI_APP_SCOPES;
+    try {
+      li.addMember({ name: "Refused Member" });
+      const url = adapter({ organizations: true }).oauth.authorizeUrl({
+        state: "st-4",
+        redirectUri: "https://app.example.test/cb",
+      });
+      assert.match(
+        new URL(url).searchParams.get("scope")!,
+        / w_organization_social r_organization_social rw_organization_admin$/,
+      );
+      const back = new URL(
+        (await fetch(http.overrideUrl(url), { redirect: "manual" })).headers.get("location")!,
+      );
+      assert.equal(back.searchParams.get("error"), "unauthorized_scope_error");
+      assert.equal(
+        back.searchParams.get("error_description"),
+        'Scope "w_organization_social" is not authorized for your application',
+      );
+      assert.equal(back.searchParams.get("code"), null, "no code: nothing can be exchanged");
+    } finally {
+      li.grantedScopes = LI_ORGANIZATION_APP_SCOPES;
+    }
   });
 
   test("without the page scopes only the member is listed; no refresh token means reconnect", async () => {
@@ -611,7 +680,9 @@ describe("metrics", () => {
 });
 
 describe("through the service: connect flow and delivery engine", async () => {
-  const app = await startTestApp({ env: { ...HIGH_LIMITS, ...liveNetworkEnv(server, ["linkedin"]) } });
+  const app = await startTestApp({
+    env: { ...HIGH_LIMITS, ...liveNetworkEnv(server, ["linkedin"]), LINKEDIN_ORGANIZATIONS: "true" },
+  });
   const alice = await app.user({ workspace: "LinkedIn Studio" });
   const owner: Owner = { userId: alice.user_id, workspaceId: alice.workspace_id };
   const db = app.ctx.db;
@@ -650,20 +721,25 @@ describe("through the service: connect flow and delivery engine", async () => {
     return post.id;
   }
 
-  test("connect flow: consent, the author picker (member and page), the picked page kept with its URN", async () => {
-    const m = li.addMember({ name: "Picker", pages: [{ name: "Picked Page", vanityName: "picked-page" }] });
-    const sessionHash = "session-linkedin";
+  /** Starts the service's connect flow and follows the (fake) consent page back: where it redirects. */
+  async function consent(sessionHash: string): Promise<{ url: string; back: URL }> {
     const url = await startConnect(app.ctx, {
       sessionHash,
       userId: owner.userId,
       workspaceId: owner.workspaceId,
       network: "linkedin",
     });
+    return { url, back: new URL((await fetch(url, { redirect: "manual" })).headers.get("location")!) };
+  }
+
+  test("connect flow: consent, the author picker (member and page), the picked page kept with its URN", async () => {
+    const m = li.addMember({ name: "Picker", pages: [{ name: "Picked Page", vanityName: "picked-page" }] });
+    const sessionHash = "session-linkedin";
+    const { url, back } = await consent(sessionHash);
     assert.ok(
       url.startsWith(`${server.url}/www.linkedin.com/oauth/v2/authorization?`),
       "through the override",
     );
-    const back = new URL((await fetch(url, { redirect: "manual" })).headers.get("location")!);
     assert.equal(back.pathname, "/settings/social/callback/linkedin");
     const outcome = await finishConnect(app.ctx, {
       network: "linkedin",
@@ -688,6 +764,30 @@ describe("through the service: connect flow and delivery engine", async () => {
     assert.equal(opened.networkAccountId, m.organizations[0]!.urn);
     assert.deepEqual(opened.metadata, { authorUrn: m.organizations[0]!.urn, authorType: "organization" });
     assert.ok(opened.tokens.refreshToken, "the refresh token is kept");
+  });
+
+  test("connect flow against an app without the page product: LinkedIn's unauthorized_scope_error is explained", async () => {
+    li.grantedScopes = LI_APP_SCOPES;
+    try {
+      const sessionHash = "session-linkedin-scopes";
+      const { back } = await consent(sessionHash);
+      await assert.rejects(
+        finishConnect(app.ctx, {
+          network: "linkedin",
+          sessionHash,
+          state: back.searchParams.get("state"),
+          code: back.searchParams.get("code"),
+          error: back.searchParams.get("error"),
+        }),
+        (e: unknown) =>
+          e instanceof ConnectError &&
+          /LinkedIn refused the permissions .* Community Management API product; without it, leave LINKEDIN_ORGANIZATIONS unset/.test(
+            e.message,
+          ),
+      );
+    } finally {
+      li.grantedScopes = LI_ORGANIZATION_APP_SCOPES;
+    }
   });
 
   test("lost create answer: outcome_unknown, reconciled from the page's posts, one post, the real permalink", async () => {

@@ -212,14 +212,34 @@ describe("publish", () => {
     assert.ok(typeof ids.pinRequestedAt === "string", "the armed marker was saved");
   });
 
-  test("the post's title wins, cut to 100 characters; no product, no link", async () => {
+  test("the post's title wins; no product, no link; a title over 100 characters is refused, never cut", async () => {
     const u = pin.addUser();
-    const job = pinJob(u, { type: "image", media: [slides[1]!], title: `${"T".repeat(120)}\nsecond line` });
+    const job = pinJob(u, { type: "image", media: [slides[1]!], title: `${"T".repeat(100)}\nsecond line` });
     const { result } = await drive(adapter().publisher, job);
     assert.equal(result.state, "published");
     if (result.state !== "published") return;
     assert.equal(pin.pins.get(result.networkPostId)!.title, "T".repeat(100));
     assert.equal(pin.pins.get(result.networkPostId)!.link, null);
+    // A delivery that did not pass the call-time check (an automation's) fails before anything is created.
+    const before = pin.created;
+    const long = pinJob(u, { type: "image", media: [slides[1]!], title: "T".repeat(120) });
+    const refused = await drive(adapter().publisher, long);
+    assert.equal(refused.result.state, "failed");
+    if (refused.result.state === "failed")
+      assert.match(
+        refused.result.reason,
+        /title .* is 120 characters; Pinterest accepts at most 100 \(never cut\)/,
+      );
+    assert.equal(pin.created, before);
+    // Without a post title, a caption whose first line is over 100 characters gives no title (not a cut one).
+    const caption = `${"c".repeat(120)} and more`;
+    const untitled = await drive(
+      adapter().publisher,
+      pinJob(u, { type: "image", media: [slides[1]!], caption }),
+    );
+    assert.equal(untitled.result.state, "published");
+    if (untitled.result.state === "published")
+      assert.equal(pin.pins.get(untitled.result.networkPostId)!.title ?? "", "");
   });
 
   test("a carousel of 5 same-size images; images of different sizes are refused by Pinterest", async () => {

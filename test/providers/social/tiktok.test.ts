@@ -71,6 +71,8 @@ const photos = [
   await host.add({ name: "p2.jpg", file: samples.jpg, kind: "image", mime: "image/jpeg" }),
 ];
 const png = await host.add({ name: "p.png", file: samples.png, kind: "image", mime: "image/png" });
+// The media host's URLs are the app's verified URL prefix (TikTok pulls photos only from one).
+tt.verifiedUrlPrefixes = [`${host.url}/`];
 
 const publicOptions = {
   privacy_level: "PUBLIC_TO_EVERYONE",
@@ -216,6 +218,31 @@ describe("publish", () => {
     );
     assert.equal(bad.result.state, "failed");
     if (bad.result.state === "failed") assert.match(bad.result.reason, /file_format_check_failed/);
+  });
+
+  test("a photo pull from a URL prefix the app has not verified fails naming the prefix; nothing is posted", async () => {
+    const c = tt.addCreator({ username: "unverified" });
+    const before = tt.published;
+    tt.verifiedUrlPrefixes = ["https://cdn.example.com/media/"];
+    try {
+      const { result } = await drive(
+        adapter().publisher,
+        ttJob(c, { type: "carousel", media: photos, options: publicOptions }),
+      );
+      assert.equal(result.state, "failed");
+      if (result.state === "failed")
+        assert.equal(
+          result.reason,
+          `TikTok refused to pull the photos (url_ownership_unverified): the URL prefix ${host.url}/ is not verified for this TikTok app. Verify it in the TikTok developer portal (Content Posting API, URL properties), then publish again.`,
+        );
+      assert.equal(
+        tt.publishes.size > 0 && [...tt.publishes.values()].some((p) => p.openId === c.openId),
+        false,
+      );
+      assert.equal(tt.published, before);
+    } finally {
+      tt.verifiedUrlPrefixes = [`${host.url}/`];
+    }
   });
 
   test("SELF_ONLY posts never get a public id: published at the creator's profile", async () => {

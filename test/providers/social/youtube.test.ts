@@ -20,7 +20,7 @@ import {
   type TokenSet,
 } from "../../../src/providers/social/network.ts";
 import { youtubeAdapter } from "../../../src/providers/social/youtube/adapter.ts";
-import { cutOnWord, videoDescription, videoTitle } from "../../../src/providers/social/youtube/metadata.ts";
+import { videoDescription, videoTitle } from "../../../src/providers/social/youtube/metadata.ts";
 import { videoPermalink } from "../../../src/providers/social/youtube/publisher.ts";
 import { nextQuotaReset } from "../../../src/providers/social/youtube/quota-day.ts";
 import { CHUNK_BYTES } from "../../../src/providers/social/youtube/upload.ts";
@@ -214,7 +214,7 @@ describe("publish", () => {
     const user = yt.addUser();
     const job = ytJob(user, {
       media: [landscape],
-      title: `  <Big> news: ${"word ".repeat(30)}\nsecond line`,
+      title: `  <Big> news: ${"word ".repeat(17)}\nsecond line`,
       settings: { privacy: "public", made_for_kids: "yes" },
     });
     const { result } = await drive(adapter().publisher, job);
@@ -224,8 +224,7 @@ describe("publish", () => {
     const video = yt.videos.get(result.networkPostId)!;
     assert.equal(video.privacyStatus, "public");
     assert.equal(video.madeForKids, true);
-    assert.ok([...video.title].length <= 100);
-    assert.match(video.title, /^‹Big› news: (word )+word$/, "no < >, cut after a whole word");
+    assert.equal(video.title, `‹Big› news: ${"word ".repeat(17).trim()}`, "the first line, no < >");
   });
 
   test("20 MiB in 8 MiB chunks with 308 + Range; a chunk YouTube kept only in part is re-sent from the Range", async () => {
@@ -501,24 +500,45 @@ describe("metrics", () => {
 });
 
 describe("rules", () => {
-  test("title: first line, at most 100 characters cut on a word, no < >; fallback when empty", () => {
+  test("title: first line, no < >; fallback when empty", () => {
     assert.equal(
       videoTitle({ title: null, caption: "\n\n  First <line>  here \nsecond" }, "F"),
       "First ‹line› here",
     );
     assert.equal(videoTitle({ title: "  ", caption: "" }, "Video of 2026-11-24"), "Video of 2026-11-24");
     assert.equal(videoTitle({ title: "Title wins", caption: "caption" }, "F"), "Title wins");
-    assert.equal(cutOnWord(`${"a".repeat(98)} bc`, 100), "a".repeat(98));
-    assert.equal(cutOnWord(`${"a".repeat(99)} b`, 100), `${"a".repeat(99)}`);
-    assert.equal(cutOnWord("x".repeat(150), 100), "x".repeat(100));
-    assert.equal(cutOnWord(`${"é".repeat(100)}`, 100), "é".repeat(100), "code points, not UTF-16 units");
   });
 
-  test("description: the caption, at most 5000 bytes of UTF-8, no < >", () => {
+  test("description: the caption, no < >", () => {
     assert.equal(videoDescription("a <b> c"), "a ‹b› c");
-    const long = videoDescription("€".repeat(2000));
-    assert.ok(Buffer.byteLength(long) <= 5000);
-    assert.equal(long, "€".repeat(1666));
+    assert.equal(videoDescription("€".repeat(2000)), "€".repeat(2000), "never cut");
+  });
+
+  test("a title over 100 characters or a description over 5000 bytes fails the delivery before any upload", async () => {
+    const user = yt.addUser();
+    const before = server.hitsFor(GOOGLE_APIS_HOST, YT_UPLOAD_PATH).length;
+    const title = await drive(
+      adapter().publisher,
+      ytJob(user, { media: [short], caption: `${"a".repeat(101)}\nmore` }),
+    );
+    assert.equal(title.result.state, "failed");
+    if (title.result.state === "failed")
+      assert.match(
+        title.result.reason,
+        /title .* is 101 characters; YouTube accepts at most 100 \(never cut\)/,
+      );
+    // "Launch\n" and 1665 `<`, each sent as the 3-byte `‹`: 5002 bytes.
+    const description = await drive(
+      adapter().publisher,
+      ytJob(user, { media: [short], caption: `Launch\n${"<".repeat(1665)}` }),
+    );
+    assert.equal(description.result.state, "failed");
+    if (description.result.state === "failed")
+      assert.match(
+        description.result.reason,
+        /the caption \(the YouTube description\) is 5002 bytes of UTF-8; YouTube accepts at most 5000/,
+      );
+    assert.equal(server.hitsFor(GOOGLE_APIS_HOST, YT_UPLOAD_PATH).length, before, "nothing was uploaded");
   });
 
   test("permalink: Shorts are vertical and at most 180 s", () => {

@@ -266,6 +266,11 @@ export async function imagePost(
 ): Promise<string> {
   const ids: string[] = [];
   for (let i = 0; i < images; i++) ids.push(await storedImage(app, who));
+  return postWithMedia(app, who, caption, ids);
+}
+
+/** A draft image post of `who` with `caption` and the media assets `ids`, in order. */
+export async function postWithMedia(app: TestApp, who: Who, caption: string, ids: string[]): Promise<string> {
   const [row] = await app.ctx
     .db("posts")
     .insert({

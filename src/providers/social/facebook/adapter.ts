@@ -4,15 +4,14 @@
  * Registered in ../adapters.ts; used when FACEBOOK_CLIENT_ID and FACEBOOK_CLIENT_SECRET (the Meta app id and
  * secret) are configured.
  */
-import type { AdapterFactory, NetworkAdapter } from "../network.ts";
+import { tableAdapter } from "../table-adapter.ts";
 import { facebookMetrics } from "./metrics.ts";
-import { facebookOAuth } from "./oauth.ts";
+import { facebookOAuthParts } from "./oauth.ts";
 import { facebookPublisher } from "./publisher.ts";
+import { FACEBOOK } from "./table.ts";
 
-export const facebookAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => ({
-  network: "facebook",
-  mode: "live",
-  oauth: facebookOAuth(credentials, deps.http, deps.now),
+export const facebookAdapter = tableAdapter(FACEBOOK, (credentials, deps) => ({
+  oauth: facebookOAuthParts(credentials, deps),
   publisher: facebookPublisher(deps.http, deps.now),
   metrics: facebookMetrics(deps.http),
-});
+}));

@@ -1,33 +1,40 @@
 /**
  * Meta Graph API calls shared by the Facebook Pages and Instagram adapters: one request function over a
- * `SocialHttp` (../http.ts, the adapter's `deps.http`) and the mapping of Graph API errors to the adapter
- * errors of ../network.ts.
+ * `SocialHttp` (../http.ts, the adapter's `deps.http`) and the Graph API's error table, read by
+ * ../api-errors.ts to map a failed answer to the adapter errors of ../network.ts.
  *
- * Error envelope `{error:{message,type,code,error_subcode,fbtrace_id,is_transient}}`; mapping
+ * Error envelope `{error:{message,type,code,error_subcode,fbtrace_id,is_transient}}`; the table
  * (https://developers.facebook.com/docs/graph-api/guides/error-handling, .../overview/rate-limiting):
- * - code 190 (invalid/expired/revoked token), 102 (session), 10 and 200-299 (permission) -> NetworkAuthError,
- *   except code 10 "Not enough viewers ... to show insights" -> InsightsUnavailableError (no insights yet);
+ * - code 190 (invalid/expired/revoked token), 102 (session), 10 and 200-299 (permission) -> auth, except
+ *   code 10 "Not enough viewers ... to show insights" -> InsightsUnavailableError (no insights yet);
  * - HTTP 429, codes 4, 17, 32, 613 and 80001-80014 (app, user, page, business use case limits)
- *   -> NetworkRateLimitError (Retry-After when sent, else 60 s, or the BUC header's time to regain access);
- * - codes 1, 2, `is_transient`, HTTP 5xx, timeouts, lost connections -> NetworkTransientError;
- * - anything else -> NetworkRejectedError with the network's message.
+ *   -> rate limit (Retry-After when sent, else the BUC header's time to regain access, else 60 s);
+ * - codes 1, 2, `is_transient`, HTTP 5xx, timeouts, lost connections -> transient;
+ * - anything else -> rejected with the network's message.
  */
+import { apiError, DEFAULT_RATE_LIMIT_SECONDS } from "../api-errors.ts";
 import { retryAfterSeconds, type SocialHttp } from "../http.ts";
-import {
-  NetworkAuthError,
-  type NetworkError,
-  NetworkRateLimitError,
-  NetworkRejectedError,
-  NetworkTransientError,
-} from "../network.ts";
-import { sendJson } from "../json-call.ts";
+import { apiRequest } from "../json-call.ts";
+import type { DeliveryJob, NetworkError } from "../network.ts";
+import { NetworkAuthError, NetworkRejectedError } from "../network.ts";
+import { type ApiTable, codeRange } from "../network-table.ts";
 import { safeMessage } from "../network-text.ts";
 
 /** The Graph API version the adapters call (Instagram and Facebook share the versioning). */
 export const GRAPH_VERSION = "v23.0";
 
-/** Default wait when a Graph rate limit answer carries no Retry-After, seconds. */
-const DEFAULT_RATE_LIMIT_SECONDS = 60;
+/** The Graph API's table (see the module comment); the two Meta networks' tables take it as their `api`. */
+export const META_GRAPH_API: ApiTable = {
+  name: "the network",
+  base: "https://graph.facebook.com",
+  errors: {
+    auth: [190, 102, 10, ...codeRange(200, 299)],
+    rateLimit: [4, 17, 32, 613, ...codeRange(80001, 80014)],
+    transient: [1, 2],
+    rateLimitWait: (headers, now) =>
+      retryAfterSeconds(headers, now) ?? bucWait(headers) ?? DEFAULT_RATE_LIMIT_SECONDS,
+  },
+};
 
 export interface GraphErrorBody {
   message?: string;
@@ -63,10 +70,9 @@ export async function graphRequest<T = Record<string, unknown>>(
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(call.params ?? {})) if (v !== undefined) params.set(k, v);
   const get = call.method === "GET";
-  const sent = await sendJson(http, {
-    network: "the network",
+  const sent = await apiRequest(META_GRAPH_API, http, {
     method: call.method,
-    url: call.url,
+    path: call.url,
     query: get ? call.params : undefined,
     accessToken: call.accessToken,
     ...(get
@@ -89,26 +95,34 @@ export function graphError(
   error: GraphErrorBody | undefined,
   afterCreate: boolean,
 ): NetworkError {
-  const code = error?.code;
-  const message = safeMessage(error?.error_user_msg ?? error?.message ?? `HTTP ${res.status}`);
+  const text = safeMessage(error?.error_user_msg ?? error?.message ?? `HTTP ${res.status}`);
   // Code 10 also answers "(#10) Not enough viewers for the media to show insights": no credentials problem.
-  if (code === 10 && /not enough viewers/i.test(error?.message ?? ""))
-    return new InsightsUnavailableError(message);
-  if (code === 190 || code === 102 || code === 10 || (code !== undefined && code >= 200 && code <= 299)) {
-    return new NetworkAuthError(`the network refused the account's credentials: ${message}`);
+  if (error?.code === 10 && /not enough viewers/i.test(error.message ?? ""))
+    return new InsightsUnavailableError(text);
+  const code = error?.code;
+  const permission = code === 10 || (code !== undefined && code >= 200 && code <= 299);
+  return apiError(
+    META_GRAPH_API,
+    { status: res.status, headers: res.headers, code, text, transient: error?.is_transient },
+    {
+      afterCreate,
+      now: new Date(),
+      auth: permission ? (reason) => new GraphPermissionError(reason) : undefined,
+    },
+  );
+}
+
+/**
+ * The token lacks a permission the call needs (Graph codes 10 and 200-299): a NetworkAuthError (publishing
+ * needs the account reconnected with it), which a metrics read may instead report as one refused metric.
+ * `permission` is the one Facebook names (`... requires the 'read_insights' permission`), when it does.
+ */
+export class GraphPermissionError extends NetworkAuthError {
+  readonly permission: string | undefined;
+  constructor(reason: string) {
+    super(reason);
+    this.permission = /'([a-z_]+)' permission/.exec(reason)?.[1];
   }
-  const rateCodes = [4, 17, 32, 613];
-  if (
-    res.status === 429 ||
-    (code !== undefined && (rateCodes.includes(code) || (code >= 80001 && code <= 80014)))
-  ) {
-    const wait = retryAfterSeconds(res.headers) ?? bucWait(res.headers) ?? DEFAULT_RATE_LIMIT_SECONDS;
-    return new NetworkRateLimitError(`rate limited by the network: ${message}`, wait);
-  }
-  if (res.status >= 500 || code === 1 || code === 2 || error?.is_transient === true) {
-    return new NetworkTransientError(`the network failed temporarily: ${message}`, afterCreate);
-  }
-  return new NetworkRejectedError(message);
 }
 
 /**
@@ -156,4 +170,40 @@ function bucWait(headers: Headers): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** How many of an account's newest posts or media a lost create is looked for among. */
+export const RECENT_ITEMS = 25;
+
+/**
+ * The item of a Graph edge that a lost create made: among the newest `RECENT_ITEMS` of `url` (an absolute
+ * edge URL such as `.../{page-id}/feed` or `.../{ig-user-id}/media`, read with `fields` and the job's
+ * account token), the first whose text (`text(item)`) is the post's caption, created (`created(item)`, a
+ * Graph time such as `2026-01-02T03:04:05+0000`) no earlier than `since` less a minute of clock skew, and
+ * passing `also` when given.
+ * @throws the errors of `graphRequest`.
+ */
+export async function findRecentItem<T>(
+  http: SocialHttp,
+  job: DeliveryJob,
+  edge: { url: string; fields: string },
+  match: { text(item: T): string | undefined; created(item: T): string | undefined; also?(item: T): boolean },
+  since: number,
+): Promise<T | undefined> {
+  const r = await graphRequest<{ data?: T[] }>(http, {
+    method: "GET",
+    url: edge.url,
+    params: { fields: edge.fields, limit: String(RECENT_ITEMS) },
+    accessToken: job.account.tokens.accessToken,
+    signal: job.signal,
+  });
+  const from = since - 60_000;
+  return (r.body.data ?? []).find((item) => {
+    const created = match.created(item);
+    return (
+      (match.text(item) ?? "") === (job.post.caption ?? "") &&
+      (!created || Date.parse(created.replace(/\+0000$/, "Z")) >= from) &&
+      (match.also?.(item) ?? true)
+    );
+  });
 }

@@ -1,25 +1,20 @@
 /**
- * Facebook Login for Pages: the connect flow (authorization code grant, RFC 6749 section 4.1), the exchange
- * for a long-lived user token, the granted permissions, and one account per Page with its Page token
- * (networks.md 2.3 and "OAuth endpoints"; https://developers.facebook.com/docs/facebook-login/guides/advanced/
- * manual-flow, .../pages-api/getting-started, .../facebook-login/guides/access-tokens/get-long-lived).
+ * Facebook Login for Pages: the connect flow of Facebook's table (./table.ts, read by ../oauth-flow.ts), with
+ * Facebook's own exchange of the code for a long-lived user token, the granted permissions, and one account
+ * per Page with its Page token (networks.md 2.3 and "OAuth endpoints";
+ * https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow,
+ * .../pages-api/getting-started, .../facebook-login/guides/access-tokens/get-long-lived).
  *
  * Page tokens obtained with a long-lived user token do not expire, so `refresh` has nothing to renew; a
  * revoked token shows up as code 190 on the next call (NetworkAuthError -> reconnect).
  */
-import type { SocialHttp } from "../http.ts";
-import type { Capabilities, ClientCredentials, NetworkAccount, NetworkOAuth, TokenSet } from "../network.ts";
+import type { ClientCredentials, NetworkAccount, TokenSet } from "../network.ts";
 import { expiresAt } from "../network-text.ts";
+import type { OAuthDeps, OAuthParts } from "../oauth-flow.ts";
 import { GRAPH_VERSION, graphRequest } from "./graph.ts";
+import { FACEBOOK_CAPABILITIES, FACEBOOK_GRAPH } from "./table.ts";
 
-export const FACEBOOK_GRAPH = "https://graph.facebook.com";
-
-/** Permissions for publishing to Pages (networks.md 2.3); a grant without them is refused. */
-export const FACEBOOK_SCOPES = ["pages_show_list", "pages_manage_posts", "pages_read_engagement"] as const;
-/** Also asked at consent, for the post insights of the analytics sync (./metrics.ts); not required. */
-export const FACEBOOK_INSIGHTS_SCOPES = ["read_insights"] as const;
-
-export const FACEBOOK_CAPABILITIES: Capabilities = { text: true, image: true, carousel: true, video: true };
+export { FACEBOOK_CAPABILITIES };
 
 /** Most Pages read from `/me/accounts` (paged by the network 25 at a time). */
 const MAX_PAGES = 200;
@@ -33,28 +28,11 @@ interface PageRow {
 }
 
 /**
- * The Facebook Login OAuth of one Meta app (`credentials` = app id and app secret);
- * requests go through `http` (../http.ts).
+ * The parts of Facebook Login its table cannot say: Facebook's own code exchange (short-lived, then
+ * long-lived user token, granted permissions), the token check that stands for a refresh, and the Pages.
  */
-export function facebookOAuth(
-  credentials: ClientCredentials,
-  http: SocialHttp,
-  now: () => Date,
-): NetworkOAuth {
+export function facebookOAuthParts(credentials: ClientCredentials, { http, now }: OAuthDeps): OAuthParts {
   return {
-    pkce: false,
-    requiredScopes: FACEBOOK_SCOPES,
-    pickAccounts: true,
-    authorizeUrl({ state, redirectUri }) {
-      const u = new URL(`https://www.facebook.com/${GRAPH_VERSION}/dialog/oauth`);
-      u.searchParams.set("client_id", credentials.clientId);
-      u.searchParams.set("redirect_uri", redirectUri);
-      u.searchParams.set("state", state);
-      u.searchParams.set("response_type", "code");
-      u.searchParams.set("scope", [...FACEBOOK_SCOPES, ...FACEBOOK_INSIGHTS_SCOPES].join(","));
-      return u.toString();
-    },
-
     async exchangeCode({ code, redirectUri }) {
       const short = await graphRequest<{ access_token: string }>(http, {
         method: "GET",

@@ -17,19 +17,16 @@
 import type { SocialHttp } from "../http.ts";
 import {
   type DeliveryJob,
-  type NetworkIds,
   type NetworkPublisher,
   type SaveIds,
   type StepResult,
   trackedIds,
 } from "../network.ts";
-import { GRAPH_VERSION, graphRequest } from "./graph.ts";
-import { FACEBOOK_GRAPH } from "./oauth.ts";
+import { findRecentItem, GRAPH_VERSION, graphRequest } from "./graph.ts";
+import { FACEBOOK_GRAPH } from "./table.ts";
 
 /** Seconds between status polls of a processing video. */
 export const VIDEO_POLL_SECONDS = 10;
-/** How many recent Page posts are searched when a create's answer was lost. */
-const RECENT_POSTS = 25;
 
 interface Ids {
   photos?: string[];
@@ -158,27 +155,23 @@ async function videoStatus(http: SocialHttp, job: DeliveryJob, videoId: string):
   return { state: "published", postUrl: absolutePermalink(r.body.permalink_url), networkPostId: videoId };
 }
 
-/** A Page post with this delivery's message created since `requestedAt` (minus a minute of clock skew). */
+/** A Page post with this delivery's message created since `requestedAt` (../facebook/graph.ts `findRecentItem`). */
 async function findRecentPost(
   http: SocialHttp,
   job: DeliveryJob,
   requestedAt: string,
 ): Promise<{ id: string; permalink_url: string } | undefined> {
-  const r = await graphRequest<{
-    data?: Array<{ id: string; message?: string; created_time?: string; permalink_url?: string }>;
-  }>(http, {
-    method: "GET",
-    url: api(`${job.account.networkAccountId}/feed`),
-    params: { fields: "id,message,created_time,permalink_url", limit: String(RECENT_POSTS) },
-    accessToken: job.account.tokens.accessToken,
-    signal: job.signal,
-  });
-  const since = Date.parse(requestedAt) - 60_000;
-  const found = (r.body.data ?? []).find(
-    (p) =>
-      (p.message ?? "") === (job.post.caption ?? "") &&
-      (!p.created_time || Date.parse(p.created_time.replace(/\+0000$/, "Z")) >= since) &&
-      p.permalink_url,
+  const found = await findRecentItem<{
+    id: string;
+    message?: string;
+    created_time?: string;
+    permalink_url?: string;
+  }>(
+    http,
+    job,
+    { url: api(`${job.account.networkAccountId}/feed`), fields: "id,message,created_time,permalink_url" },
+    { text: (p) => p.message, created: (p) => p.created_time, also: (p) => Boolean(p.permalink_url) },
+    Date.parse(requestedAt),
   );
   return found ? { id: found.id, permalink_url: found.permalink_url! } : undefined;
 }

@@ -4,15 +4,14 @@
  * when INSTAGRAM_CLIENT_ID and INSTAGRAM_CLIENT_SECRET are configured (the Instagram app id and secret of
  * the Meta app).
  */
-import type { AdapterFactory, NetworkAdapter } from "../network.ts";
+import { tableAdapter } from "../table-adapter.ts";
 import { instagramMetrics } from "./metrics.ts";
-import { instagramOAuth } from "./oauth.ts";
+import { instagramOAuthParts } from "./oauth.ts";
 import { instagramPublisher } from "./publisher.ts";
+import { INSTAGRAM } from "./table.ts";
 
-export const instagramAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => ({
-  network: "instagram",
-  mode: "live",
-  oauth: instagramOAuth(credentials, deps.http, deps.now),
+export const instagramAdapter = tableAdapter(INSTAGRAM, (credentials, deps) => ({
+  oauth: instagramOAuthParts(credentials, deps),
   publisher: instagramPublisher(deps.http, deps.now),
   metrics: instagramMetrics(deps.http),
-});
+}));

@@ -17,7 +17,7 @@
 import { GRAPH_VERSION, graphRequest, InsightsUnavailableError, insightValues } from "../facebook/graph.ts";
 import type { SocialHttp } from "../http.ts";
 import { NO_POST_COUNTERS, type NetworkMetrics, requireMetricsScopes } from "../network.ts";
-import { INSTAGRAM_GRAPH, INSTAGRAM_INSIGHTS_SCOPES } from "./oauth.ts";
+import { INSTAGRAM_GRAPH, INSTAGRAM_INSIGHTS_SCOPES } from "./table.ts";
 
 /** Media insight metrics read, in Instagram's names (`saved` is the saves counter). */
 const MEDIA_METRICS = ["views", "reach", "likes", "comments", "shares", "saved"] as const;

@@ -1,7 +1,7 @@
 /**
- * Instagram API with Instagram Login: the connect flow (authorization code grant, RFC 6749 section 4.1; no
- * PKCE), the exchange of the 1-hour token for a 60-day long-lived token, its refresh, and the professional
- * account behind the token.
+ * Instagram API with Instagram Login: the connect flow of Instagram's table (./table.ts, read by
+ * ../oauth-flow.ts), with Instagram's own exchange of the 1-hour token for a 60-day long-lived token, its
+ * refresh, and the professional account behind the token.
  *
  * Endpoints (networks.md "OAuth endpoints"; https://developers.facebook.com/docs/instagram-platform/
  * instagram-api-with-instagram-login/business-login):
@@ -13,52 +13,26 @@
  * - refresh: `GET https://graph.instagram.com/refresh_access_token?grant_type=ig_refresh_token` (token at
  *   least 24 h old, not expired; 60 days again).
  */
+import { GRAPH_VERSION, graphRequest } from "../facebook/graph.ts";
 import {
-  type Capabilities,
   type ClientCredentials,
   type NetworkAccount,
   NetworkAuthError,
-  type NetworkOAuth,
   NetworkTransientError,
   type TokenSet,
 } from "../network.ts";
-import type { SocialHttp } from "../http.ts";
-import { GRAPH_VERSION, graphRequest } from "../facebook/graph.ts";
 import { expiresAt, parseJson, safeMessage, splitScopes } from "../network-text.ts";
+import type { OAuthDeps, OAuthParts } from "../oauth-flow.ts";
+import { INSTAGRAM_CAPABILITIES, INSTAGRAM_GRAPH } from "./table.ts";
 
-export const INSTAGRAM_GRAPH = "https://graph.instagram.com";
-
-/** Scopes of Instagram Login for publishing (networks.md 2.2); a grant without them is refused. */
-export const INSTAGRAM_SCOPES = ["instagram_business_basic", "instagram_business_content_publish"] as const;
-/** Also asked at consent, for the media insights of the analytics sync (./metrics.ts); not required. */
-export const INSTAGRAM_INSIGHTS_SCOPES = ["instagram_business_manage_insights"] as const;
-
-export const INSTAGRAM_CAPABILITIES: Capabilities = { text: false, image: true, carousel: true, video: true };
+export { INSTAGRAM_CAPABILITIES };
 
 /**
- * The Instagram Login OAuth of one app (`credentials` = Instagram app id and secret);
- * requests go through `http` (../http.ts).
+ * The parts of Instagram Login its table cannot say: Instagram's own code exchange (then the long-lived
+ * token), its refresh (`ig_refresh_token`) and the professional account.
  */
-export function instagramOAuth(
-  credentials: ClientCredentials,
-  http: SocialHttp,
-  now: () => Date,
-): NetworkOAuth {
+export function instagramOAuthParts(credentials: ClientCredentials, { http, now }: OAuthDeps): OAuthParts {
   return {
-    pkce: false,
-    requiredScopes: INSTAGRAM_SCOPES,
-    // Long-lived tokens live 60 days; refreshing a week ahead leaves room for outages.
-    refreshAheadSeconds: 7 * 86_400,
-    authorizeUrl({ state, redirectUri }) {
-      const u = new URL("https://www.instagram.com/oauth/authorize");
-      u.searchParams.set("client_id", credentials.clientId);
-      u.searchParams.set("redirect_uri", redirectUri);
-      u.searchParams.set("response_type", "code");
-      u.searchParams.set("scope", [...INSTAGRAM_SCOPES, ...INSTAGRAM_INSIGHTS_SCOPES].join(","));
-      u.searchParams.set("state", state);
-      return u.toString();
-    },
-
     async exchangeCode({ code, redirectUri }) {
       const form = new URLSearchParams({
         client_id: credentials.clientId,

@@ -18,22 +18,19 @@ import type { SocialHttp } from "../http.ts";
 import {
   type DeliveryJob,
   type JobMedia,
-  type NetworkIds,
   type NetworkPublisher,
   NetworkRejectedError,
   type PublishingQuota,
   trackedIds,
   type StepResult,
 } from "../network.ts";
-import { GRAPH_VERSION, graphRequest } from "../facebook/graph.ts";
-import { INSTAGRAM_GRAPH } from "./oauth.ts";
+import { findRecentItem, GRAPH_VERSION, graphRequest } from "../facebook/graph.ts";
+import { INSTAGRAM_GRAPH } from "./table.ts";
 
 /** Seconds between status polls of an image container (Meta suggests up to once a minute for 5 minutes). */
 export const IMAGE_POLL_SECONDS = 3;
 /** Seconds between status polls of a video (REELS) container, which takes longer to process. */
 export const VIDEO_POLL_SECONDS = 10;
-/** How many recent media `reconcile` looks through for a container that says PUBLISHED. */
-const RECENT_MEDIA = 25;
 
 type ContainerStatus = "IN_PROGRESS" | "FINISHED" | "ERROR" | "EXPIRED" | "PUBLISHED";
 
@@ -176,23 +173,22 @@ async function finishPublished(
   ids: Ids,
   save: (patch: Ids) => Promise<void>,
 ): Promise<StepResult> {
-  const r = await graphRequest<{
-    data?: Array<{ id: string; caption?: string; media_type?: string; timestamp?: string }>;
-  }>(http, {
-    method: "GET",
-    url: api(`${job.account.networkAccountId}/media`),
-    params: { fields: "id,caption,media_type,timestamp,permalink", limit: String(RECENT_MEDIA) },
-    accessToken: job.account.tokens.accessToken,
-    signal: job.signal,
-  });
   const kind =
     job.post.media.length > 1 ? "CAROUSEL_ALBUM" : job.post.media[0]?.kind === "video" ? "VIDEO" : "IMAGE";
-  const since = ids.containerCreatedAt ? Date.parse(ids.containerCreatedAt) - 60_000 : 0;
-  const found = (r.body.data ?? []).find(
-    (m) =>
-      (m.caption ?? "") === (job.post.caption ?? "") &&
-      m.media_type === kind &&
-      (!m.timestamp || Date.parse(m.timestamp.replace(/\+0000$/, "Z")) >= since),
+  const found = await findRecentItem<{
+    id: string;
+    caption?: string;
+    media_type?: string;
+    timestamp?: string;
+  }>(
+    http,
+    job,
+    {
+      url: api(`${job.account.networkAccountId}/media`),
+      fields: "id,caption,media_type,timestamp,permalink",
+    },
+    { text: (m) => m.caption, created: (m) => m.timestamp, also: (m) => m.media_type === kind },
+    ids.containerCreatedAt ? Date.parse(ids.containerCreatedAt) : 0,
   );
   if (!found) {
     // Published per the container, not yet listed: look again shortly instead of publishing again.

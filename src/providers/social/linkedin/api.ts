@@ -1,7 +1,7 @@
 /**
  * LinkedIn API calls shared by the LinkedIn OAuth, publisher and metrics: one JSON request function over a
- * `SocialHttp` (../http.ts) for `https://api.linkedin.com`, and the mapping of LinkedIn's error answers to the
- * adapter errors of ../network.ts.
+ * `SocialHttp` (../http.ts) for `https://api.linkedin.com`, and the mapping of LinkedIn's error answers by
+ * its table (./table.ts) through ../api-errors.ts.
  *
  * Versioned REST (`/rest/...`, networks.md 2.5; https://learn.microsoft.com/en-us/linkedin/marketing/versioning):
  * every call sends `LinkedIn-Version: YYYYMM` (config `LINKEDIN_VERSION`) and `X-Restli-Protocol-Version:
@@ -10,29 +10,23 @@
  * `/v2/userinfo` endpoint is not versioned and gets no `LinkedIn-Version`.
  *
  * Error body `{status, serviceErrorCode, code, message}`
- * (https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/error-handling); mapping:
- * - 401 (INVALID_ACCESS_TOKEN, REVOKED_ACCESS_TOKEN, EXPIRED_ACCESS_TOKEN) -> NetworkAuthError;
+ * (https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/error-handling); besides the table:
  * - 403 (ACCESS_DENIED: a scope or role is missing) -> LinkedInAccessDeniedError (a NetworkAuthError);
- * - 429 (daily application / member throttles) -> NetworkRateLimitError after `Retry-After` when sent,
- *   else until the UTC day resets (LinkedIn's throttles are counted per UTC day);
- * - 5xx, timeouts, lost connections -> NetworkTransientError (`afterCreate` for create calls);
- * - 426 (the `LinkedIn-Version` is not active) and anything else (400, 404, 422: refused content)
- *   -> NetworkRejectedError with LinkedIn's message.
+ * - 426 (the `LinkedIn-Version` is not active) -> NetworkRejectedError naming LINKEDIN_VERSION.
  */
-import { sendJson } from "../json-call.ts";
-import { safeMessage } from "../network-text.ts";
-import { retryAfterSeconds, type SocialHttp } from "../http.ts";
+import { apiError } from "../api-errors.ts";
+import type { SocialHttp } from "../http.ts";
+import { type ApiCall, apiRequest } from "../json-call.ts";
 import {
   NetworkAuthError,
   type NetworkError,
-  NetworkRateLimitError,
   NetworkRejectedError,
   NetworkTransientError,
 } from "../network.ts";
+import { safeMessage } from "../network-text.ts";
+import { LINKEDIN } from "./table.ts";
 
-export const LINKEDIN_API = "https://api.linkedin.com";
-/** Rest.li protocol version sent with every call (`X-Restli-Protocol-Version`). */
-export const RESTLI_PROTOCOL_VERSION = "2.0.0";
+export { LINKEDIN_API, secondsUntilUtcMidnight } from "./table.ts";
 
 /** What every LinkedIn call needs: the adapter's HTTP, the `LinkedIn-Version` (YYYYMM) and the clock. */
 export interface LinkedInClient {
@@ -44,18 +38,11 @@ export interface LinkedInClient {
 /** LinkedIn refused a call for a missing scope or role (HTTP 403 ACCESS_DENIED). */
 export class LinkedInAccessDeniedError extends NetworkAuthError {}
 
-export interface LinkedInCall {
-  method: "GET" | "POST";
-  /** Path and query under https://api.linkedin.com, already encoded (`encodeUrn`, `restliList`). */
-  path: string;
-  /** JSON body (POST). */
-  json?: unknown;
+/** One call: `path` and query under https://api.linkedin.com, already encoded (`encodeUrn`, `restliList`). */
+export interface LinkedInCall extends ApiCall {
   accessToken: string;
   /** `X-RestLi-Method` (e.g. `FINDER` for `q=` queries), when the endpoint documents it. */
   restliMethod?: string | undefined;
-  /** True for calls that create a post (a lost answer means the outcome is unknown). */
-  create?: boolean;
-  signal?: AbortSignal | undefined;
 }
 
 export interface LinkedInAnswer<T> {
@@ -82,19 +69,6 @@ export function restliList(urns: readonly string[]): string {
   return `List(${urns.map(encodeUrn).join(",")})`;
 }
 
-/** Seconds from `now` until the next 00:00 UTC (at least 1): when LinkedIn's daily throttles reset. */
-export function secondsUntilUtcMidnight(now: Date): number {
-  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
-}
-
-/** The headers of every API call besides the bearer token: the Rest.li protocol, and for `/rest/` the version. */
-function linkedinHeaders(client: LinkedInClient, path: string): Record<string, string> {
-  const headers: Record<string, string> = { "x-restli-protocol-version": RESTLI_PROTOCOL_VERSION };
-  if (path.startsWith("/rest/")) headers["linkedin-version"] = client.version;
-  return headers;
-}
-
 /**
  * Sends one call to https://api.linkedin.com through the client's HTTP.
  * @returns the status, JSON body and headers of a 2xx answer (`x-restli-id` of a created entity is a header).
@@ -105,18 +79,10 @@ export async function linkedinRequest<T = Record<string, unknown>>(
   client: LinkedInClient,
   call: LinkedInCall,
 ): Promise<LinkedInAnswer<T>> {
-  const headers = linkedinHeaders(client, call.path);
+  const headers: Record<string, string> = { ...call.headers };
+  if (call.path.startsWith("/rest/")) headers["linkedin-version"] = client.version;
   if (call.restliMethod) headers["x-restli-method"] = call.restliMethod;
-  const sent = await sendJson(client.http, {
-    network: "LinkedIn",
-    method: call.method,
-    url: `${LINKEDIN_API}${call.path}`,
-    accessToken: call.accessToken,
-    headers,
-    json: call.json,
-    create: call.create,
-    signal: call.signal,
-  });
+  const sent = await apiRequest(LINKEDIN.api, client.http, { ...call, headers });
   const { res } = sent;
   const body = sent.raw ? sent.body : {};
   if (res.ok) {
@@ -137,28 +103,57 @@ export function linkedinError(
   body: ErrorBody | undefined,
   context: { afterCreate: boolean; now: Date; version: string },
 ): NetworkError {
-  const code = body?.code ?? (body?.serviceErrorCode ? String(body.serviceErrorCode) : String(res.status));
-  const message = safeMessage(body?.message || `HTTP ${res.status}`);
-  if (res.status === 401) {
-    return new NetworkAuthError(`LinkedIn refused the account's credentials (${code}): ${message}`);
-  }
-  if (res.status === 403) {
-    return new LinkedInAccessDeniedError(`LinkedIn refused the permission (${code}): ${message}`);
-  }
-  if (res.status === 429) {
-    const wait = retryAfterSeconds(res.headers, context.now) ?? secondsUntilUtcMidnight(context.now);
-    return new NetworkRateLimitError(`rate limited by LinkedIn: ${message}`, wait);
-  }
-  if (res.status >= 500) {
-    return new NetworkTransientError(
-      `LinkedIn failed temporarily (${code}): ${message}`,
-      context.afterCreate,
-    );
-  }
-  if (res.status === 426) {
+  const code = body?.code ?? (body?.serviceErrorCode ? String(body.serviceErrorCode) : undefined);
+  const text = safeMessage(body?.message || `HTTP ${res.status}`);
+  if (res.status === 403)
+    return new LinkedInAccessDeniedError(`LinkedIn refused the permission (${code ?? res.status}): ${text}`);
+  if (res.status === 426)
     return new NetworkRejectedError(
-      `LinkedIn no longer serves API version ${context.version} (set LINKEDIN_VERSION to an active YYYYMM): ${message}`,
+      `LinkedIn no longer serves API version ${context.version} (set LINKEDIN_VERSION to an active YYYYMM): ${text}`,
     );
+  return apiError(LINKEDIN.api, { status: res.status, headers: res.headers, code, text }, context);
+}
+
+/**
+ * PUTs upload bytes (an image, a video part) to an upload URL LinkedIn returned, used as it is (absolute; not
+ * rewritten again by the override), with the bearer token when given.
+ * @param what the upload's name in messages ("image 2", "video part 1 of 3").
+ * @returns the 2xx answer (its body read; a video part's `ETag` is in its headers).
+ * @throws NetworkTransientError (no answer, 5xx, 429) | NetworkAuthError (401) | NetworkRejectedError.
+ */
+export async function putUploadBytes(
+  client: LinkedInClient,
+  upload: {
+    url: string;
+    bytes: Buffer;
+    contentType: string;
+    accessToken?: string | undefined;
+    signal?: AbortSignal | undefined;
+    timeoutSeconds: number;
+  },
+  what: string,
+): Promise<Response> {
+  const kind = what.startsWith("image") ? "image" : "video";
+  let res: Response;
+  try {
+    res = await client.http.fetch(upload.url, {
+      method: "PUT",
+      headers: {
+        ...(upload.accessToken ? { authorization: `Bearer ${upload.accessToken}` } : {}),
+        "content-type": upload.contentType,
+      },
+      body: new Uint8Array(upload.bytes),
+      signal: upload.signal,
+      timeoutSeconds: upload.timeoutSeconds,
+    });
+    await res.arrayBuffer();
+  } catch (err) {
+    throw new NetworkTransientError(`the LinkedIn ${kind} upload did not answer (${(err as Error).name})`);
   }
-  return new NetworkRejectedError(`LinkedIn refused the request (${code}): ${message}`);
+  if (res.status >= 500 || res.status === 429)
+    throw new NetworkTransientError(`the LinkedIn ${kind} upload failed (HTTP ${res.status})`);
+  if (res.status === 401)
+    throw new NetworkAuthError("LinkedIn refused the account's credentials for the upload");
+  if (!res.ok) throw new NetworkRejectedError(`LinkedIn refused ${what} (HTTP ${res.status}).`);
+  return res;
 }

@@ -10,9 +10,9 @@
  * initialized again (an unused image is not a post).
  */
 import type { DeliveryJob, JobMedia } from "../network.ts";
-import { NetworkAuthError, NetworkRejectedError, NetworkTransientError } from "../network.ts";
+import { NetworkTransientError } from "../network.ts";
 import { readMediaBytes } from "../media-bytes.ts";
-import { type LinkedInClient, linkedinRequest } from "./api.ts";
+import { type LinkedInClient, linkedinRequest, putUploadBytes } from "./api.ts";
 
 /** One image of a post as saved in the delivery's network ids. */
 export interface SavedImage {
@@ -71,27 +71,16 @@ async function putImage(
   entry: SavedImage,
   index: number,
 ): Promise<void> {
-  const bytes = await readMediaBytes(media);
-  let res: Response;
-  try {
-    // The upload URL is used as LinkedIn returned it (absolute; not rewritten again by the override).
-    res = await client.http.fetch(entry.uploadUrl, {
-      method: "PUT",
-      headers: {
-        authorization: `Bearer ${job.account.tokens.accessToken}`,
-        "content-type": media.mime || "application/octet-stream",
-      },
-      body: new Uint8Array(bytes),
+  await putUploadBytes(
+    client,
+    {
+      url: entry.uploadUrl,
+      bytes: await readMediaBytes(media),
+      contentType: media.mime || "application/octet-stream",
+      accessToken: job.account.tokens.accessToken,
       signal: job.signal,
       timeoutSeconds: 120,
-    });
-    await res.arrayBuffer();
-  } catch (err) {
-    throw new NetworkTransientError(`the LinkedIn image upload did not answer (${(err as Error).name})`);
-  }
-  if (res.status >= 500 || res.status === 429)
-    throw new NetworkTransientError(`the LinkedIn image upload failed (HTTP ${res.status})`);
-  if (res.status === 401)
-    throw new NetworkAuthError("LinkedIn refused the account's credentials for the upload");
-  if (!res.ok) throw new NetworkRejectedError(`LinkedIn refused image ${index + 1} (HTTP ${res.status}).`);
+    },
+    `image ${index + 1}`,
+  );
 }

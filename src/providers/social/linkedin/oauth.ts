@@ -1,17 +1,10 @@
 /**
- * LinkedIn OAuth 2.0 (3-legged, authorization code grant, RFC 6749 section 4.1; no PKCE for web apps) and the
- * authors the member may publish as (networks.md 2.5 and "OAuth endpoints";
- * https://learn.microsoft.com/en-us/linkedin/shared/authentication/authorization-code-flow,
- * https://learn.microsoft.com/en-us/linkedin/shared/authentication/programmatic-refresh-tokens,
- * .../consumer/integrations/self-serve/sign-in-with-linkedin-v2,
- * .../marketing/community-management/organizations/organization-access-control-by-role,
- * .../marketing/community-management/organizations/organization-lookup-api):
- * - browser: `https://www.linkedin.com/oauth/v2/authorization?response_type=code&client_id&redirect_uri&state&scope`
- *   (scopes space-separated);
- * - token: `POST https://www.linkedin.com/oauth/v2/accessToken` (form, `client_id`/`client_secret` in the body)
- *   -> `{access_token, expires_in, refresh_token?, refresh_token_expires_in?, scope}`; member access tokens
- *   live about 60 days; refresh tokens (about a year) only for apps LinkedIn enabled them for, refreshed with
- *   `grant_type=refresh_token`; errors `{error, error_description}`;
+ * LinkedIn OAuth 2.0: the flow of LinkedIn's table (./table.ts, read by ../oauth-flow.ts: authorization code
+ * grant without PKCE, `POST https://www.linkedin.com/oauth/v2/accessToken` -> `{access_token, expires_in,
+ * refresh_token?, refresh_token_expires_in?, scope}`, errors `{error, error_description}`) and the authors the
+ * member may publish as (networks.md 2.5; https://learn.microsoft.com/en-us/linkedin/consumer/integrations/
+ * self-serve/sign-in-with-linkedin-v2, .../marketing/community-management/organizations/organization-access-
+ * control-by-role, .../marketing/community-management/organizations/organization-lookup-api):
  * - the member: `GET https://api.linkedin.com/v2/userinfo` (OpenID Connect) -> `sub` -> `urn:li:person:{sub}`;
  * - the organization pages the member administers: `GET /rest/organizationAcls?q=roleAssignee&role=ADMINISTRATOR
  *   &state=APPROVED` (paged with `start`/`count`), each named by `GET /rest/organizations/{id}`.
@@ -19,31 +12,12 @@
  * One account per author: the member and each administered page; the user picks which to connect
  * (`pickAccounts`). Each account's `networkAccountId` is its author URN, also kept in `metadata.authorUrn`.
  */
-import { requestToken } from "../oauth-token.ts";
-import {
-  type Capabilities,
-  type ClientCredentials,
-  type NetworkAccount,
-  NetworkAuthError,
-  type NetworkOAuth,
-  type TokenSet,
-} from "../network.ts";
+import { type NetworkAccount, NetworkAuthError } from "../network.ts";
+import type { OAuthParts } from "../oauth-flow.ts";
 import { type LinkedInClient, linkedinRequest } from "./api.ts";
+import { LINKEDIN_CAPABILITIES } from "./table.ts";
 
-export const LINKEDIN_OAUTH = "https://www.linkedin.com/oauth/v2";
-
-/** Member scopes: sign in (OpenID) and post as the member. */
-export const LINKEDIN_MEMBER_SCOPES = ["openid", "profile", "w_member_social"] as const;
-/** Organization page scopes (Community Management API): post, read posts and statistics, list the pages. */
-export const LINKEDIN_ORGANIZATION_SCOPES = [
-  "w_organization_social",
-  "r_organization_social",
-  "rw_organization_admin",
-] as const;
-/** Everything asked at consent. */
-export const LINKEDIN_SCOPES = [...LINKEDIN_MEMBER_SCOPES, ...LINKEDIN_ORGANIZATION_SCOPES] as const;
-
-export const LINKEDIN_CAPABILITIES: Capabilities = { text: true, image: true, carousel: true, video: true };
+export { LINKEDIN_CAPABILITIES, LINKEDIN_SCOPES } from "./table.ts";
 
 /** Pages read from `organizationAcls` per request, and at most in all. */
 const ACL_PAGE = 100;
@@ -80,48 +54,9 @@ export function isOrganization(urn: string): boolean {
   return urn.startsWith("urn:li:organization:");
 }
 
-/**
- * The LinkedIn OAuth of one app (`credentials` = client id and secret); API calls go through `client`.
- */
-export function linkedinOAuth(credentials: ClientCredentials, client: LinkedInClient): NetworkOAuth {
-  const token = (params: Record<string, string>, previous?: TokenSet): Promise<TokenSet> =>
-    requestToken(client.http, client.now, {
-      network: "LinkedIn",
-      url: `${LINKEDIN_OAUTH}/accessToken`,
-      params,
-      credentials,
-      clientAuth: "body",
-      previousScopes: previous?.scopes,
-    });
-
+/** The parts of LinkedIn's OAuth its table cannot say: the member and the pages they administer. */
+export function linkedinOAuthParts(client: LinkedInClient): OAuthParts {
   return {
-    pkce: false,
-    requiredScopes: LINKEDIN_MEMBER_SCOPES,
-    pickAccounts: true,
-    // Member tokens live about 60 days; refreshing a week ahead leaves room for outages.
-    refreshAheadSeconds: 7 * 86_400,
-    authorizeUrl({ state, redirectUri }) {
-      const u = new URL(`${LINKEDIN_OAUTH}/authorization`);
-      u.searchParams.set("response_type", "code");
-      u.searchParams.set("client_id", credentials.clientId);
-      u.searchParams.set("redirect_uri", redirectUri);
-      u.searchParams.set("state", state);
-      u.searchParams.set("scope", LINKEDIN_SCOPES.join(" "));
-      return u.toString();
-    },
-
-    exchangeCode({ code, redirectUri }) {
-      return token({ grant_type: "authorization_code", code, redirect_uri: redirectUri });
-    },
-
-    async refresh(tokens) {
-      if (!tokens.refreshToken)
-        throw new NetworkAuthError(
-          "LinkedIn gave this app no refresh token; reconnect the account before its 60-day token expires",
-        );
-      return token({ grant_type: "refresh_token", refresh_token: tokens.refreshToken }, tokens);
-    },
-
     async accounts(tokens) {
       const me = await linkedinRequest<UserInfo>(client, {
         method: "GET",

@@ -19,8 +19,8 @@
  */
 import { readMediaRange } from "../media-bytes.ts";
 import type { DeliveryJob, JobMedia } from "../network.ts";
-import { NetworkAuthError, NetworkRejectedError, NetworkTransientError } from "../network.ts";
-import { encodeUrn, type LinkedInClient, linkedinRequest } from "./api.ts";
+import { NetworkTransientError } from "../network.ts";
+import { encodeUrn, type LinkedInClient, linkedinRequest, putUploadBytes } from "./api.ts";
 
 /** The upload state of a post's video as saved in the delivery's network ids. */
 export interface SavedVideo {
@@ -176,29 +176,17 @@ async function putPart(
   index: number,
   count: number,
 ): Promise<string> {
-  const bytes = await readMediaRange(media, part.firstByte, part.lastByte);
-  let res: Response;
-  try {
-    // The part URL is used as LinkedIn returned it (absolute; not rewritten again by the override).
-    res = await client.http.fetch(part.uploadUrl, {
-      method: "PUT",
-      headers: { "content-type": "application/octet-stream" },
-      body: new Uint8Array(bytes),
+  const res = await putUploadBytes(
+    client,
+    {
+      url: part.uploadUrl,
+      bytes: await readMediaRange(media, part.firstByte, part.lastByte),
+      contentType: "application/octet-stream",
       signal: job.signal,
       timeoutSeconds: 300,
-    });
-    await res.arrayBuffer();
-  } catch (err) {
-    throw new NetworkTransientError(`the LinkedIn video upload did not answer (${(err as Error).name})`);
-  }
-  if (res.status >= 500 || res.status === 429)
-    throw new NetworkTransientError(`the LinkedIn video upload failed (HTTP ${res.status})`);
-  if (res.status === 401)
-    throw new NetworkAuthError("LinkedIn refused the account's credentials for the upload");
-  if (!res.ok)
-    throw new NetworkRejectedError(
-      `LinkedIn refused video part ${index + 1} of ${count} (HTTP ${res.status}).`,
-    );
+    },
+    `video part ${index + 1} of ${count}`,
+  );
   const etag = res.headers.get("etag");
   if (!etag) throw new NetworkTransientError(`LinkedIn answered no ETag for video part ${index + 1}`);
   return etag;

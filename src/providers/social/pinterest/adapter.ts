@@ -4,19 +4,18 @@
  * choice of /settings/social (./boards.ts). Registered in ../adapters.ts; used when PINTEREST_CLIENT_ID and
  * PINTEREST_CLIENT_SECRET (the Pinterest app id and secret) are configured.
  */
-import type { AdapterFactory, NetworkAdapter } from "../network.ts";
+import { tableAdapter } from "../table-adapter.ts";
 import { boardField, listBoards } from "./boards.ts";
 import { pinterestMetrics } from "./metrics.ts";
-import { pinterestOAuth } from "./oauth.ts";
+import { pinterestOAuthParts } from "./oauth.ts";
 import { pinterestPublisher } from "./publisher.ts";
+import { PINTEREST } from "./table.ts";
 
-export const pinterestAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => ({
-  network: "pinterest",
-  mode: "live",
-  oauth: pinterestOAuth(credentials, deps.http, deps.now),
+export const pinterestAdapter = tableAdapter(PINTEREST, (_credentials, deps) => ({
+  oauth: pinterestOAuthParts(deps),
   publisher: pinterestPublisher(deps.http, deps.now),
   metrics: pinterestMetrics(deps.http, deps.now),
   async accountSettings(account, signal) {
     return [boardField(await listBoards(deps.http, account.tokens.accessToken, signal))];
   },
-});
+}));

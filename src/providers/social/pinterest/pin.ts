@@ -10,6 +10,7 @@
  */
 import type { SocialHttp } from "../http.ts";
 import type { DeliveryJob } from "../network.ts";
+import { firstLine, postTitle } from "../rule-check.ts";
 import { pinterestRequest } from "./api.ts";
 
 /** Longest Pin title, characters (code points). */
@@ -27,13 +28,16 @@ export function pinUrl(pinId: string): string {
   return `https://www.pinterest.com/pin/${encodeURIComponent(pinId)}/`;
 }
 
-/** The Pin title: the first non-empty line of the post's title (else its caption), at most 100 characters. */
+/**
+ * The Pin title: the first non-empty line of the post's title; without one, the caption's first line when it
+ * fits in 100 characters (else no title: the description carries the text). Never cut: a post title over 100
+ * characters is refused at the call (../rules.ts) and by the publisher (../rule-check.ts `textRefusal`).
+ */
 export function pinTitle(post: DeliveryJob["post"]): string {
-  const line = (post.title || post.caption || "")
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .find((l) => l.length > 0);
-  return [...(line ?? "")].slice(0, TITLE_MAX).join("").trim();
+  const own = postTitle("pinterest", post);
+  if (own) return own;
+  const line = firstLine(post.caption);
+  return [...line].length <= TITLE_MAX ? line : "";
 }
 
 /** The Pin description: the caption (its length is checked against the network rules at the call). */

@@ -31,6 +31,7 @@ import {
 } from "../network.ts";
 import { PinterestRejectedError, pinterestRequest } from "./api.ts";
 import { BOARD_SETTING, listBoards } from "./boards.ts";
+import { textRefusal } from "../rule-check.ts";
 import { CAROUSEL_MAX, findPin, pinBody, pinUrl } from "./pin.ts";
 import { mediaStatus, registerVideo, uploadVideo } from "./upload.ts";
 
@@ -113,6 +114,8 @@ function published(pinId: string): StepResult {
 
 /** Why the post cannot be a Pin at all, or undefined. */
 function unsupported(job: DeliveryJob): string | undefined {
+  const text = textRefusal("pinterest", job.post);
+  if (text) return `Pinterest would refuse the Pin: ${text}`;
   const images = job.post.media.filter((m) => m.kind === "image").length;
   const videos = job.post.media.filter((m) => m.kind === "video").length;
   if (images === 0 && videos === 0) return "Pinterest Pins need an image or a video.";

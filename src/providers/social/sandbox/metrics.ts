@@ -36,31 +36,34 @@ export function sandboxMetrics(network: Network, checkAccess: (tokens: TokenSet)
   const check = (account: AdapterAccount) => {
     if (account.tokens.accessToken) checkAccess(account.tokens);
   };
+  /** Each metric of `maxima` from `seed`, null when the network does not report it. */
+  const counters = <K extends string>(
+    seed: string,
+    maxima: Record<K, number>,
+    unreported: readonly string[],
+  ) =>
+    Object.fromEntries(
+      Object.entries<number>(maxima).map(([m, max]) => [
+        m,
+        unreported.includes(m) ? null : sandboxNumber(`${seed}:${m}`, max),
+      ]),
+    ) as Record<K, number | null>;
   return {
     async account(account): Promise<AccountCounters> {
       check(account);
-      const v = (metric: string, max: number) =>
-        skip.account.includes(metric) ? null : sandboxNumber(`${account.id}:${metric}`, max);
-      return {
-        followers: v("followers", 50_000),
-        views: v("views", 2_000_000),
-        likes: v("likes", 100_000),
-        comments: v("comments", 10_000),
-        shares: v("shares", 5_000),
-      };
+      return counters(
+        account.id,
+        { followers: 50_000, views: 2_000_000, likes: 100_000, comments: 10_000, shares: 5_000 },
+        skip.account,
+      );
     },
     async post(account, post): Promise<PostCounters> {
       check(account);
-      const v = (metric: string, max: number) =>
-        skip.post.includes(metric) ? null : sandboxNumber(`${post.networkPostId}:${metric}`, max);
-      return {
-        views: v("views", 100_000),
-        reach: v("reach", 80_000),
-        likes: v("likes", 10_000),
-        comments: v("comments", 1_000),
-        shares: v("shares", 500),
-        saves: v("saves", 800),
-      };
+      return counters(
+        post.networkPostId,
+        { views: 100_000, reach: 80_000, likes: 10_000, comments: 1_000, shares: 500, saves: 800 },
+        skip.post,
+      );
     },
   };
 }

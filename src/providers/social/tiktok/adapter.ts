@@ -4,15 +4,14 @@
  * ./creator-info.ts, the analytics counters in ./metrics.ts. Registered in ../adapters.ts; used when
  * TIKTOK_CLIENT_ID (TikTok's client key) and TIKTOK_CLIENT_SECRET are configured.
  */
-import type { AdapterFactory, NetworkAdapter } from "../network.ts";
+import { tableAdapter } from "../table-adapter.ts";
 import { tiktokMetrics } from "./metrics.ts";
-import { tiktokOAuth } from "./oauth.ts";
+import { tiktokOAuthParts } from "./oauth.ts";
 import { tiktokPublisher } from "./publisher.ts";
+import { TIKTOK } from "./table.ts";
 
-export const tiktokAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => ({
-  network: "tiktok",
-  mode: "live",
-  oauth: tiktokOAuth(credentials, deps.http, deps.now),
+export const tiktokAdapter = tableAdapter(TIKTOK, (_credentials, deps) => ({
+  oauth: tiktokOAuthParts(deps),
   publisher: tiktokPublisher(deps.http, deps.now),
   metrics: tiktokMetrics(deps.http),
-});
+}));

@@ -4,7 +4,9 @@
  * .../content-posting-api-reference-photo-post, .../content-posting-api-reference-get-video-status):
  * - video: `POST /v2/post/publish/video/init/` with FILE_UPLOAD and the chunk plan (./chunks.ts), then
  *   `PUT` each chunk in order to the returned `upload_url` with `Content-Range`;
- * - photos: `POST /v2/post/publish/content/init/` with PULL_FROM_URL (signed public JPEG URLs),
+ * - photos: `POST /v2/post/publish/content/init/` with PULL_FROM_URL (signed public JPEG URLs, whose URL
+ *   prefix `{PUBLIC_BASE_URL}/media/public/` must be verified for the TikTok app: else the delivery fails
+ *   naming it, `url_ownership_unverified`),
  *   `media_type=PHOTO`, `post_mode=DIRECT_POST`;
  * - then `POST /v2/post/publish/status/fetch/` until PUBLISH_COMPLETE or FAILED (`fail_reason`). The public
  *   post id (`publicaly_available_post_id`) can arrive after PUBLISH_COMPLETE (moderation): polling goes on at
@@ -15,6 +17,7 @@
  * Saved ids: `publishId`, `uploadUrl`, `chunkSize`, `totalChunkCount`, `chunksSent`, `completedAt`.
  */
 import type { SocialHttp } from "../http.ts";
+import { readMediaRange } from "../media-bytes.ts";
 import {
   type DeliveryJob,
   type JobMedia,
@@ -24,10 +27,9 @@ import {
   trackedIds,
   type StepResult,
 } from "../network.ts";
-import { rawIdList, tiktokRequest } from "./api.ts";
+import { rawIdList, TikTokRejectedError, tiktokRequest } from "./api.ts";
 import { chunkPlan, chunkRange } from "./chunks.ts";
 import { readTikTokOptions, type TikTokPostOptions } from "./options.ts";
-import { readMediaRange } from "../media-bytes.ts";
 
 /** Seconds between status polls while TikTok processes the post. */
 export const STATUS_POLL_SECONDS = 5;
@@ -70,7 +72,12 @@ export function tiktokPublisher(http: SocialHttp, now: () => Date): NetworkPubli
           return { state: "uploading", pollAfterSeconds: 0 };
         }
         if (media.length === 0) throw new NetworkRejectedError("TikTok posts need a video or photos.");
-        await initPhotos(http, job, media, options, saveIds);
+        try {
+          await initPhotos(http, job, media, options, saveIds);
+        } catch (err) {
+          if (!(err instanceof TikTokRejectedError && err.code === "url_ownership_unverified")) throw err;
+          return { state: "failed", reason: unverifiedPrefixReason(media[0]!.publicUrl()) };
+        }
         return { state: "processing", pollAfterSeconds: STATUS_POLL_SECONDS };
       }
       if (video && (ids.chunksSent ?? 0) < (ids.totalChunkCount ?? 0)) {
@@ -191,6 +198,16 @@ async function uploadChunks(
     }
     await save({ chunksSent: i + 1 });
   }
+}
+
+/**
+ * The reason of a photo post TikTok would not pull (`url_ownership_unverified`): the URL prefix of the
+ * service's public media (the photo URL up to its last `/`) must be verified for the TikTok app.
+ */
+export function unverifiedPrefixReason(photoUrl: string): string {
+  const u = new URL(photoUrl);
+  const prefix = `${u.origin}${u.pathname.slice(0, u.pathname.lastIndexOf("/") + 1)}`;
+  return `TikTok refused to pull the photos (url_ownership_unverified): the URL prefix ${prefix} is not verified for this TikTok app. Verify it in the TikTok developer portal (Content Posting API, URL properties), then publish again.`;
 }
 
 async function initPhotos(

@@ -4,15 +4,14 @@
  * ../adapters.ts; used when X_CLIENT_ID and X_CLIENT_SECRET (the app's OAuth 2.0 client id and secret)
  * are configured.
  */
-import type { AdapterFactory, NetworkAdapter } from "../network.ts";
+import { tableAdapter } from "../table-adapter.ts";
 import { xMetrics } from "./metrics.ts";
-import { xOAuth } from "./oauth.ts";
+import { xOAuthParts } from "./oauth.ts";
 import { xPublisher } from "./publisher.ts";
+import { X } from "./table.ts";
 
-export const xAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => ({
-  network: "x",
-  mode: "live",
-  oauth: xOAuth(credentials, deps.http, deps.now),
+export const xAdapter = tableAdapter(X, (_credentials, deps) => ({
+  oauth: xOAuthParts(deps),
   publisher: xPublisher(deps.http, deps.now),
   metrics: xMetrics(deps.http, deps.now),
-});
+}));

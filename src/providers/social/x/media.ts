@@ -132,7 +132,7 @@ async function prepareImages(ctx: Ctx, images: JobMedia[]): Promise<MediaOutcome
       {
         method: "POST",
         path: "/2/media/upload",
-        form,
+        body: form,
         accessToken: job.account.tokens.accessToken,
         signal: job.signal,
         timeoutSeconds: 120,
@@ -202,7 +202,7 @@ async function prepareVideo(ctx: Ctx, video: JobMedia): Promise<MediaOutcome> {
         {
           method: "POST",
           path: `/2/media/upload/${encodeURIComponent(id)}/append`,
-          form,
+          body: form,
           accessToken: token,
           signal: job.signal,
           timeoutSeconds: 300,

@@ -5,22 +5,18 @@
  * YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET (a Google Cloud OAuth client of type "Web application") are
  * configured.
  */
-import type { AdapterFactory, NetworkAdapter } from "../network.ts";
+import { tableAdapter } from "../table-adapter.ts";
 import { youtubeMetrics } from "./metrics.ts";
-import { youtubeOAuth } from "./oauth.ts";
+import { youtubeOAuthParts } from "./oauth.ts";
 import { youtubePublisher } from "./publisher.ts";
 import { YOUTUBE_SETTING_FIELDS } from "./settings.ts";
+import { YOUTUBE } from "./table.ts";
 
-export const youtubeAdapter: AdapterFactory = (credentials, deps): NetworkAdapter => {
-  const api = { http: deps.http, now: deps.now };
-  return {
-    network: "youtube",
-    mode: "live",
-    oauth: youtubeOAuth(credentials, deps.http, deps.now),
-    publisher: youtubePublisher(api),
-    metrics: youtubeMetrics(api),
-    async accountSettings() {
-      return YOUTUBE_SETTING_FIELDS.map((f) => ({ ...f, options: [...f.options] }));
-    },
-  };
-};
+export const youtubeAdapter = tableAdapter(YOUTUBE, (_credentials, deps) => ({
+  oauth: youtubeOAuthParts(deps),
+  publisher: youtubePublisher(deps),
+  metrics: youtubeMetrics(deps),
+  async accountSettings() {
+    return YOUTUBE_SETTING_FIELDS.map((f) => ({ ...f, options: [...f.options] }));
+  },
+}));

@@ -2,51 +2,27 @@
  * YouTube Data API v3 calls shared by the YouTube OAuth, publisher and metrics: one request function over a
  * `SocialHttp` (../http.ts) and the mapping of Google API errors to the adapter errors of ../network.ts.
  *
- * Error envelope (https://developers.google.com/youtube/v3/docs/errors,
- * https://cloud.google.com/apis/design/errors): `{error:{code, message, status, errors:[{message, domain,
- * reason}]}}`. Mapping by `reason` first, then HTTP status:
- * - `quotaExceeded` (403, domain youtube.quota), `dailyLimitExceeded`, `uploadLimitExceeded` (400, the
- *   channel's 24-hour upload limit) -> `quotaError`: on the create (`videos.insert`, `quota: "fail"`) a
- *   `NetworkRejectedError` naming when to publish again (nothing was created; the delivery fails); on reads
- *   (`quota: "wait"`) a `NetworkRateLimitError` until the next quota day (midnight Pacific, ./quota-day.ts);
- * - HTTP 401, `authError`, `insufficientPermissions`, `youtubeSignupRequired`, `authenticatedUserAccount*`,
- *   `accountDelegationForbidden` -> NetworkAuthError;
- * - HTTP 429, `rateLimitExceeded`, `userRateLimitExceeded` -> NetworkRateLimitError (Retry-After, else 60 s);
- * - HTTP 5xx, `backendError`, timeouts, lost connections -> NetworkTransientError (`afterCreate` as told);
- * - anything else (`invalidTitle`, `invalidDescription`, `forbidden`, ...) -> NetworkRejectedError.
+ * Error envelope `{error:{code, message, status, errors:[{message, domain, reason}]}}`, mapped by YouTube's
+ * table (./table.ts) through ../api-errors.ts, after the quota reasons: `quotaExceeded` (403, domain
+ * youtube.quota), `dailyLimitExceeded`, `uploadLimitExceeded` (400, the channel's 24-hour upload limit) ->
+ * `quotaError`: on the create (`videos.insert`, `quota: "fail"`) a `NetworkRejectedError` naming when to
+ * publish again (nothing was created; the delivery fails); on reads (`quota: "wait"`) a
+ * `NetworkRateLimitError` until the next quota day (midnight Pacific, ./quota-day.ts).
  * Google's messages may hold HTML (`<a href=...>quota</a>`): tags are removed, token-like strings redacted.
  */
-import { retryAfterSeconds, type SocialHttp } from "../http.ts";
-import {
-  NetworkAuthError,
-  type NetworkError,
-  NetworkRateLimitError,
-  NetworkRejectedError,
-  NetworkTransientError,
-} from "../network.ts";
-import { sendJson } from "../json-call.ts";
+import { apiError } from "../api-errors.ts";
+import type { SocialHttp } from "../http.ts";
+import { type ApiCall, apiRequest } from "../json-call.ts";
+import { type NetworkError, NetworkRateLimitError, NetworkRejectedError } from "../network.ts";
 import { safeMessage } from "../network-text.ts";
 import { formatUtc, nextQuotaReset, secondsUntilQuotaReset } from "./quota-day.ts";
+import { YOUTUBE } from "./table.ts";
 
-/** Base URL of the Data API resources (channels, videos, playlistItems). */
-export const YT_DATA_API = "https://www.googleapis.com/youtube/v3";
-/** The media upload endpoint of `videos.insert`. */
-export const YT_UPLOAD_URL = "https://www.googleapis.com/upload/youtube/v3/videos";
+export { YT_DATA_API, YT_UPLOAD_URL } from "./table.ts";
 
-/** Wait when a rate limit answer carries no Retry-After, seconds. */
-const DEFAULT_RATE_LIMIT_SECONDS = 60;
 /** YouTube's channel upload limit counts the last 24 hours, seconds. */
 const UPLOAD_LIMIT_WINDOW_SECONDS = 24 * 3600;
 
-const AUTH_REASONS = new Set([
-  "authError",
-  "insufficientPermissions",
-  "youtubeSignupRequired",
-  "authenticatedUserAccountClosed",
-  "authenticatedUserAccountSuspended",
-  "accountDelegationForbidden",
-]);
-const RATE_REASONS = new Set(["rateLimitExceeded", "userRateLimitExceeded"]);
 /** Reasons that mean "no more today". */
 export const QUOTA_REASONS = new Set(["quotaExceeded", "dailyLimitExceeded", "uploadLimitExceeded"]);
 
@@ -67,26 +43,16 @@ export interface GoogleApiError {
 /** What a quota answer means for this call: `fail` the delivery (the create) or `wait` for the quota day. */
 export type QuotaMode = "fail" | "wait";
 
-export interface YouTubeCall {
-  method: "GET" | "POST" | "PUT";
-  /** Absolute `https://` URL (a session URI may carry its own query). */
-  url: string;
-  query?: Record<string, string>;
-  /** Sent as `application/json; charset=UTF-8`. */
-  json?: unknown;
-  /** Raw body (upload chunks). */
-  bytes?: Uint8Array<ArrayBuffer>;
-  headers?: Record<string, string>;
-  /** Sent as `Authorization: Bearer` (never in the URL). */
+/**
+ * One call: `path` under the Data API (`/channels`), or an absolute URL (the upload endpoint, a session URI
+ * with its own query); `body` carries upload chunks.
+ */
+export interface YouTubeCall extends ApiCall {
   accessToken: string;
-  /** A lost answer may mean the thing was created (the final upload chunk). */
-  create?: boolean;
   /** Default `wait`. */
   quota?: QuotaMode;
   /** Statuses returned to the caller instead of mapped to errors (default: 2xx only). */
   accept?: readonly number[];
-  timeoutSeconds?: number;
-  signal?: AbortSignal | undefined;
 }
 
 export interface YouTubeAnswer<T> {
@@ -105,22 +71,8 @@ export async function youtubeRequest<T = Record<string, unknown>>(
   deps: YouTubeDeps,
   call: YouTubeCall,
 ): Promise<YouTubeAnswer<T>> {
-  const { res, body: parsed } = await sendJson(deps.http, {
-    network: "YouTube",
-    method: call.method,
-    url: call.url,
-    query: call.query,
-    accessToken: call.accessToken,
-    headers: call.headers,
-    json: call.json,
-    jsonType: "application/json; charset=UTF-8",
-    body: call.bytes,
-    create: call.create,
-    signal: call.signal,
-    timeoutSeconds: call.timeoutSeconds,
-    // 308 is the upload protocol's "Resume Incomplete", not a redirect to follow.
-    redirect: "manual",
-  });
+  // 308 is the upload protocol's "Resume Incomplete", not a redirect to follow.
+  const { res, body: parsed } = await apiRequest(YOUTUBE.api, deps.http, { ...call, redirect: "manual" });
   if ((res.status >= 200 && res.status < 300) || call.accept?.includes(res.status))
     return { status: res.status, headers: res.headers, body: parsed as T | undefined };
   const error = (parsed as { error?: GoogleApiError } | undefined)?.error;
@@ -138,20 +90,10 @@ export function youtubeError(
   error: GoogleApiError | undefined,
   context: { afterCreate: boolean; quota: QuotaMode; now: Date },
 ): NetworkError {
-  const reason = error?.errors?.find((e) => e.reason)?.reason;
-  const label = reason ?? `HTTP ${status}`;
+  const code = error?.errors?.find((e) => e.reason)?.reason;
+  if (code && QUOTA_REASONS.has(code)) return quotaError(code, context.quota, context.now);
   const text = plainMessage(error?.message ?? error?.errors?.[0]?.message ?? `HTTP ${status}`);
-  if (reason && QUOTA_REASONS.has(reason)) return quotaError(reason, context.quota, context.now);
-  if (status === 401 || (reason && AUTH_REASONS.has(reason)))
-    return new NetworkAuthError(`YouTube refused the account's credentials (${label}): ${text}`);
-  if (status === 429 || (reason && RATE_REASONS.has(reason)))
-    return new NetworkRateLimitError(
-      `rate limited by YouTube (${label}): ${text}`,
-      retryAfterSeconds(headers, context.now) ?? DEFAULT_RATE_LIMIT_SECONDS,
-    );
-  if (status >= 500 || reason === "backendError")
-    return new NetworkTransientError(`YouTube failed temporarily (${label}): ${text}`, context.afterCreate);
-  return new NetworkRejectedError(`YouTube refused the request (${label}): ${text}`);
+  return apiError(YOUTUBE.api, { status, headers, code, text }, context);
 }
 
 /**

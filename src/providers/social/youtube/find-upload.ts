@@ -7,7 +7,7 @@
  * https://developers.google.com/youtube/v3/docs/playlistItems/list.
  */
 import type { AdapterAccount } from "../network.ts";
-import { type YouTubeDeps, YT_DATA_API, youtubeRequest } from "./api.ts";
+import { type YouTubeDeps, youtubeRequest } from "./api.ts";
 import type { ChannelResource } from "./oauth.ts";
 
 /** How many of the newest uploads are looked at. */
@@ -39,7 +39,7 @@ export async function findRecentUpload(
   const accessToken = account.tokens.accessToken;
   const channel = await youtubeRequest<{ items?: ChannelResource[] }>(deps, {
     method: "GET",
-    url: `${YT_DATA_API}/channels`,
+    path: "/channels",
     query: { part: "contentDetails", id: account.networkAccountId },
     accessToken,
     signal,
@@ -48,7 +48,7 @@ export async function findRecentUpload(
   if (!playlistId) return undefined;
   const list = await youtubeRequest<{ items?: PlaylistItem[] }>(deps, {
     method: "GET",
-    url: `${YT_DATA_API}/playlistItems`,
+    path: "/playlistItems",
     query: { part: "snippet,contentDetails", playlistId, maxResults: String(RECENT_UPLOADS) },
     accessToken,
     signal,

@@ -10,27 +10,34 @@
  *   shares, saves and reach are not in the Data API -> null.
  * Counts come as uint64 strings. 1 quota unit per call; a used-up quota waits for the next quota day.
  */
-import { type NetworkMetrics, NetworkRejectedError } from "../network.ts";
-import { count, type YouTubeDeps, YT_DATA_API, youtubeRequest } from "./api.ts";
+import { type AdapterAccount, type NetworkMetrics, NetworkRejectedError } from "../network.ts";
+import { count, type YouTubeDeps, youtubeRequest } from "./api.ts";
 import type { ChannelResource } from "./oauth.ts";
 
-interface VideoStatistics {
-  id?: string;
-  statistics?: { viewCount?: string; likeCount?: string; commentCount?: string };
-}
+type ChannelStatistics = NonNullable<ChannelResource["statistics"]>;
+type VideoStatistics = { viewCount?: string; likeCount?: string; commentCount?: string };
 
 /** The YouTube metrics; requests go through `deps.http`. */
 export function youtubeMetrics(deps: YouTubeDeps): NetworkMetrics {
+  /** `{resource}.list part=statistics id={id}`: the statistics, or undefined when YouTube lists no such item. */
+  const statistics = async <S>(
+    account: AdapterAccount,
+    resource: "channels" | "videos",
+    id: string,
+    signal: AbortSignal | undefined,
+  ): Promise<S | undefined> => {
+    const r = await youtubeRequest<{ items?: Array<{ statistics?: S }> }>(deps, {
+      method: "GET",
+      path: `/${resource}`,
+      query: { part: "statistics", id },
+      accessToken: account.tokens.accessToken,
+      signal,
+    });
+    return r.body?.items?.[0]?.statistics;
+  };
   return {
     async account(account, signal) {
-      const r = await youtubeRequest<{ items?: ChannelResource[] }>(deps, {
-        method: "GET",
-        url: `${YT_DATA_API}/channels`,
-        query: { part: "statistics", id: account.networkAccountId },
-        accessToken: account.tokens.accessToken,
-        signal,
-      });
-      const s = r.body?.items?.[0]?.statistics;
+      const s = await statistics<ChannelStatistics>(account, "channels", account.networkAccountId, signal);
       if (!s)
         throw new NetworkRejectedError(`YouTube no longer lists the channel ${account.networkAccountId}`);
       return {
@@ -42,14 +49,7 @@ export function youtubeMetrics(deps: YouTubeDeps): NetworkMetrics {
       };
     },
     async post(account, post, signal) {
-      const r = await youtubeRequest<{ items?: VideoStatistics[] }>(deps, {
-        method: "GET",
-        url: `${YT_DATA_API}/videos`,
-        query: { part: "statistics", id: post.networkPostId },
-        accessToken: account.tokens.accessToken,
-        signal,
-      });
-      const s = r.body?.items?.[0]?.statistics;
+      const s = await statistics<VideoStatistics>(account, "videos", post.networkPostId, signal);
       if (!s)
         throw new NetworkRejectedError(
           `YouTube no longer lists the video ${post.networkPostId} (deleted, or no longer visible to the channel)`,

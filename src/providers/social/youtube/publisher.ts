@@ -24,16 +24,10 @@
  * publish again (nothing was created); on a status read the step waits for the next quota day (./api.ts).
  */
 import { readMediaRange } from "../media-bytes.ts";
-import {
-  type DeliveryJob,
-  type JobMedia,
-  type NetworkPublisher,
-  NetworkRejectedError,
-  NetworkTransientError,
-  type StepResult,
-  trackedIds,
-} from "../network.ts";
-import { type YouTubeDeps, YT_DATA_API, youtubeRequest } from "./api.ts";
+import { textRefusal } from "../rule-check.ts";
+import type { DeliveryJob, JobMedia, NetworkPublisher, StepResult } from "../network.ts";
+import { NetworkRejectedError, NetworkTransientError, trackedIds } from "../network.ts";
+import { type YouTubeDeps, youtubeRequest } from "./api.ts";
 import { findRecentUpload } from "./find-upload.ts";
 import { videoDescription, videoTitle } from "./metadata.ts";
 import { videoStatus } from "./settings.ts";
@@ -188,7 +182,7 @@ export function youtubePublisher(deps: YouTubeDeps): NetworkPublisher {
   const processing = async (job: DeliveryJob, ids: Ids): Promise<StepResult> => {
     const r = await youtubeRequest<{ items?: VideoResource[] }>(deps, {
       method: "GET",
-      url: `${YT_DATA_API}/videos`,
+      path: "/videos",
       query: { part: "status,processingDetails", id: ids.videoId! },
       accessToken: job.account.tokens.accessToken,
       signal: job.signal,
@@ -247,6 +241,8 @@ export function youtubePublisher(deps: YouTubeDeps): NetworkPublisher {
       if (ids.videoId) return processing(job, ids);
       const video = onlyVideo(job);
       if (!ids.uploadUrl) {
+        const refused = textRefusal("youtube", job.post);
+        if (refused) return { state: "failed", reason: `YouTube would refuse the post: ${refused}` };
         const startedAt = deps.now();
         const uri = await startUploadSession(deps, {
           bytes: video.bytes,

@@ -66,7 +66,7 @@ export async function startUploadSession(
 ): Promise<string> {
   const r = await youtubeRequest(deps, {
     method: "POST",
-    url: YT_UPLOAD_URL,
+    path: YT_UPLOAD_URL,
     query: { uploadType: "resumable", part: "snippet,status" },
     json: call.metadata,
     headers: { "x-upload-content-length": String(call.bytes), "x-upload-content-type": call.mime },
@@ -90,8 +90,8 @@ export async function querySession(
 ): Promise<SessionState> {
   const r = await youtubeRequest<VideoResource>(deps, {
     method: "PUT",
-    url: call.uri,
-    bytes: new Uint8Array(0),
+    path: call.uri,
+    body: new Uint8Array(0),
     headers: { "content-range": `bytes */${call.total}` },
     accessToken: call.accessToken,
     accept: [308, 404, 410],
@@ -118,8 +118,8 @@ export async function sendChunk(
   const last = call.first + call.bytes.length - 1;
   const r = await youtubeRequest<VideoResource>(deps, {
     method: "PUT",
-    url: call.uri,
-    bytes: new Uint8Array(call.bytes),
+    path: call.uri,
+    body: new Uint8Array(call.bytes),
     headers: { "content-type": call.mime, "content-range": `bytes ${call.first}-${last}/${call.total}` },
     accessToken: call.accessToken,
     create: call.final,
