@@ -4,7 +4,7 @@
  */
 import { ERROR_CODES, errorCodes } from "../src/errors.ts";
 import { ALL_SCOPES, SCOPES } from "../src/scopes.ts";
-import { EMPTY_DATA, envelopeSchema } from "./envelope.ts";
+import { EMPTY_DATA, envelopeSchema, REVIEW_DATA } from "./envelope.ts";
 import { type Limits, resolveLimits } from "./limits.ts";
 import type { JsonSchema, ToolSpec, ToolsFile } from "./spec.ts";
 import { STATES, type StateDoc } from "./states.ts";
@@ -42,7 +42,7 @@ export function resolveContext(file: ToolsFile): CodegenContext {
   const tools = [...file.tools]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((t): ResolvedTool => {
-      const data = t.output ?? EMPTY_DATA;
+      const data = t.output ?? (t.review ? REVIEW_DATA : EMPTY_DATA);
       return { ...t, handlerPath: `src/tools/${t.group}/${t.name}.ts`, data, envelope: envelopeSchema(data) };
     });
   return {

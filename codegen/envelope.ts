@@ -8,8 +8,25 @@ import { STATES } from "./states.ts";
 
 const UUID = { type: "string", format: "uuid" } as const;
 
-/** The `data` schema of a tool without `output` (review tools answer `approval_required` with no data). */
+/** The `data` schema of a tool without `output`. */
 export const EMPTY_DATA: JsonSchema = { type: "object", additionalProperties: false, properties: {} };
+
+/**
+ * The `data` schema of a review tool without `output`: none in `approval_required`; in `denied` (a repeated
+ * request the user declined or that expired, service spec 3.1) the decision and its time.
+ */
+export const REVIEW_DATA: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    decision: {
+      type: "string",
+      enum: ["declined", "expired"],
+      description: "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+    },
+    decided_at: { type: "string", format: "date-time", description: "In denied: when it was decided." },
+  },
+};
 
 /** The envelope's `error` object: `{code, message, request_id, retry_after?, details?}` (service spec 7). */
 export function errorSchema(): JsonSchema {

@@ -38,7 +38,7 @@ export const STATES: readonly StateDoc[] = [
   {
     name: "succeeded",
     meaning:
-      "The handler returned; `data` holds native run or provider state. It does not mean generation or publication has finished.",
+      "The handler returned; `data` holds native run or provider state. It does not mean generation or publication has finished (a carousel tool succeeds once its render job is queued).",
     client_action:
       "Read `data`; follow the native records (`get_carousel`, `get_automation_run`, `get_schedule`) for progress.",
   },
@@ -47,7 +47,7 @@ export const STATES: readonly StateDoc[] = [
     meaning:
       "The call or its handler failed with a validation, access or application error; `error` says which (`isError: true` when the call itself failed).",
     client_action:
-      "Correct the cause named by `error.code` before calling again. A call answered directly with `isError: true` did nothing and does not hold its idempotency key; an operation that failed after it was accepted keeps its key, so the new attempt needs a new key.",
+      "Correct the cause named by `error.code`, then call again with a new idempotency key: the failed call's key keeps its outcome (a retry with it answers the same error), except after `rate_limited` and `internal_error`, which may be retried with the same key and arguments.",
   },
   {
     name: "dispatch_failed",
@@ -59,12 +59,12 @@ export const STATES: readonly StateDoc[] = [
     name: "denied",
     meaning: "The user declined, or the approval expired after 30 minutes.",
     client_action:
-      "Stop. Only a new intent from the user justifies a new request (with a new idempotency key).",
+      "Stop. Repeating the call answers `denied` again (`data.decision`: declined or expired). Only a new intent from the user justifies a new request (with a new idempotency key).",
   },
   {
     name: "outcome_unknown",
     meaning:
-      "The worker stopped or overran and the outcome cannot be confirmed; it is never replayed blindly.",
+      "The worker stopped while running it, or it overran, and the outcome cannot be confirmed; it is never run again.",
     client_action:
       "Reconcile first: inspect the existing records (posts, schedules, deliveries, runs) before using a new idempotency key, which could create a second action.",
   },

@@ -147,7 +147,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Approve carousel",
       group: "carousels",
       description:
-        "Approves a carousel whose slides are all ready, after browser approval (approval_required); the post becomes `approved` and can be published or scheduled.",
+        "Approves a carousel whose slides are all ready, after browser approval (approval_required); the post becomes `approved` and can be published or scheduled. The approval binds the slides and caption shown: a change before the decision makes it stale.",
       scope: "manage:carousels",
       access: "write",
       review: true,
@@ -190,7 +190,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -1071,7 +1087,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -1161,7 +1193,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -1251,7 +1299,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -1346,7 +1410,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -1442,7 +1522,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -1741,7 +1837,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Generate carousel",
       group: "carousels",
       description:
-        "Queued: starts an AI carousel for an owned product in a design, format and slide count from list_carousel_formats (`prompt` only adds guidance). Charges 5 credits per generated image at the call (6 slides = 30; 25 with `use_cta_artwork`, which reuses the stored CTA artwork as the last slide); too few credits is forbidden. Follow `data.post_id` with get_carousel.",
+        "Queued: starts an AI carousel for an owned product in a design, format and slide count from list_carousel_formats (`prompt` only adds guidance). Charges 5 credits per generated image at the call (6 slides = 30; 25 with `use_cta_artwork`, which reuses the stored CTA artwork as the last slide); too few credits is forbidden. The operation queues a render job and succeeds with the post and run ids; the slides render in the background (resumed by another worker if one stops). Poll get_carousel.",
       scope: "create:carousels",
       access: "write",
       review: false,
@@ -2812,7 +2908,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get carousel",
       group: "carousels",
       description:
-        "Returns a carousel post by `post_id`: post status, latest run (status, kind, credits charged) and each slide (status, headline, body, image asset). Poll it after generate_carousel, regenerate_carousel_slide or retry_carousel until the run is succeeded or failed.",
+        "Returns a carousel post by `post_id`: post status, latest run (status, kind, credits charged) and each slide (status, headline, body, image asset). Poll it after generate_carousel, regenerate_carousel_slide or retry_carousel until the run is succeeded or failed: their render is a job of its own, and a worker that stops is replaced, keeping the slides already ready.",
       scope: "read:content",
       access: "read",
       review: false,
@@ -3148,7 +3244,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get job status",
       group: "account",
       description:
-        "Returns an operation this connection started (review or queued tool) by `operation_id`: its state in `data.status`, `data.result` once succeeded, `data.error` when failed or outcome_unknown. not_found without the scope of the tool that started it.",
+        "Returns an operation this connection started (review or queued tool) by `operation_id`: its state in `data.status`, `data.result` once succeeded, `data.error` when failed or outcome_unknown (a worker stopped while running it; never run again). Carousel tools succeed once the render job is queued: follow the slides with get_carousel. not_found without the scope of the tool that started it.",
       scope: "read:jobs",
       access: "read",
       review: false,
@@ -3949,7 +4045,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get schedule",
       group: "social",
       description:
-        "Returns a schedule by `schedule_id`: post, time, status and deliveries. Tools cannot change or cancel schedules.",
+        "Returns a schedule by `schedule_id`: post, time, status and deliveries. Tools cannot change or cancel schedules; the user cancels one on the posts page in the browser.",
       scope: "read:schedules",
       access: "read",
       review: false,
@@ -5574,7 +5670,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Publish post",
       group: "social",
       description:
-        "Publishes a post now to 1 to 7 connected accounts after browser approval (approval_required). validation_failed for TikTok (its posts go through the review UI), an unapproved carousel or a broken network rule (guide: Network rules). The result lists deliveries: follow them with list_deliveries.",
+        "Publishes a post now to 1 to 7 connected accounts after browser approval (approval_required); a post already published or scheduled elsewhere may go to accounts that do not have it. validation_failed for TikTok (its posts go through the review UI), an unapproved carousel, an account that already has the post, or a broken network rule (guide: Network rules). What the user approved is what goes out (guide: Approved content). The result lists deliveries: follow them with list_deliveries.",
       scope: "publish:content",
       access: "write",
       review: true,
@@ -5620,7 +5716,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -5673,7 +5785,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Regenerate carousel slide",
       group: "carousels",
       description:
-        "Queued: redoes one slide (1-based `position`). `what` image (default) generates a new image (5 credits; 0 for stored CTA artwork); copy (new headline and body) and layout (re-render, optionally in `design_id`) are free. validation_failed while a run is in progress; an approved carousel goes back to draft. Poll get_carousel.",
+        "Queued: redoes one slide (1-based `position`). `what` image (default) generates a new image (5 credits; 0 for stored CTA artwork); copy (new headline and body) and layout (re-render, optionally in `design_id`) are free. validation_failed while a run is in progress, or while the post has a pending schedule or unpublished delivery (approved content is locked); an approved carousel goes back to draft. The operation queues a render job and succeeds with the ids; poll get_carousel.",
       scope: "manage:carousels",
       access: "write",
       review: false,
@@ -5788,7 +5900,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Retry carousel",
       group: "carousels",
       description:
-        "Queued: resumes a failed carousel from its checkpoint, generating only failed or unfinished slides (5 credits per generated image, charged at the call). validation_failed when none failed or a run is in progress; an approved carousel goes back to draft. Poll get_carousel.",
+        "Queued: resumes a failed carousel from its checkpoint, generating only failed or unfinished slides (5 credits per generated image, charged at the call). validation_failed when none failed, a run is in progress, or the post has a pending schedule or unpublished delivery; an approved carousel goes back to draft. The operation queues a render job and succeeds with the ids; poll get_carousel.",
       scope: "manage:carousels",
       access: "write",
       review: false,
@@ -5924,7 +6036,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -5977,7 +6105,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Schedule post",
       group: "social",
       description:
-        "Schedules a post for a future `scheduled_for` to 1 to 7 connected accounts after browser approval (approval_required); TikTok is validation_failed. The result holds the `schedule_id` (get_schedule).",
+        "Schedules a post for a future `scheduled_for` to 1 to 7 connected accounts after browser approval (approval_required); TikTok, or an account that already has the post, is validation_failed. Until it is published the post's content is locked (guide: Approved content). The result holds the `schedule_id` (get_schedule).",
       scope: "schedule:content",
       access: "write",
       review: true,
@@ -6029,7 +6157,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -6530,7 +6674,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "outcome_unknown",
             ],
           },
-          data: { type: "object", additionalProperties: false, properties: {} },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              decision: {
+                type: "string",
+                enum: ["declined", "expired"],
+                description:
+                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+              },
+              decided_at: {
+                type: "string",
+                format: "date-time",
+                description: "In denied: when it was decided.",
+              },
+            },
+          },
           operation_id: {
             type: "string",
             format: "uuid",
@@ -6582,7 +6742,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Update product",
       group: "products",
       description:
-        "Changes the given fields of a product (at least one); null clears description, price, currency, product_url or brand; `tags` and `image_asset_ids` replace the whole list.",
+        "Changes the given fields of a product (at least one); null clears description, price, currency, product_url or brand; `tags` and `image_asset_ids` replace the whole list. A new product_url is validation_failed while it is the approved link of a pending Pin.",
       scope: "manage:products",
       access: "write",
       review: false,

@@ -15,7 +15,18 @@ export interface components {
       /** Format: uuid */
       idempotency_key: string;
     };
-    approve_carousel_output: Record<string, never>;
+    approve_carousel_output: {
+      /**
+       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description In denied: when it was decided.
+       */
+      decided_at?: string;
+    };
     approve_carousel_result: {
       /** Format: uuid */
       post_id: string;
@@ -250,7 +261,18 @@ export interface components {
       /** Format: uuid */
       idempotency_key: string;
     };
-    delete_automation_output: Record<string, never>;
+    delete_automation_output: {
+      /**
+       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description In denied: when it was decided.
+       */
+      decided_at?: string;
+    };
     delete_automation_result: {
       /** Format: uuid */
       automation_id: string;
@@ -263,7 +285,18 @@ export interface components {
       /** Format: uuid */
       idempotency_key: string;
     };
-    delete_post_output: Record<string, never>;
+    delete_post_output: {
+      /**
+       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description In denied: when it was decided.
+       */
+      decided_at?: string;
+    };
     delete_post_result: {
       /** Format: uuid */
       post_id: string;
@@ -276,7 +309,18 @@ export interface components {
       /** Format: uuid */
       idempotency_key: string;
     };
-    delete_product_output: Record<string, never>;
+    delete_product_output: {
+      /**
+       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description In denied: when it was decided.
+       */
+      decided_at?: string;
+    };
     delete_product_result: {
       /** Format: uuid */
       product_id: string;
@@ -289,7 +333,18 @@ export interface components {
       /** Format: uuid */
       idempotency_key: string;
     };
-    disable_automation_output: Record<string, never>;
+    disable_automation_output: {
+      /**
+       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description In denied: when it was decided.
+       */
+      decided_at?: string;
+    };
     disable_automation_result: {
       /** Format: uuid */
       automation_id: string;
@@ -302,7 +357,18 @@ export interface components {
       /** Format: uuid */
       idempotency_key: string;
     };
-    enable_automation_output: Record<string, never>;
+    enable_automation_output: {
+      /**
+       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description In denied: when it was decided.
+       */
+      decided_at?: string;
+    };
     enable_automation_result: {
       /** Format: uuid */
       automation_id: string;
@@ -1261,7 +1327,18 @@ export interface components {
       /** Format: uuid */
       idempotency_key: string;
     };
-    publish_post_output: Record<string, never>;
+    publish_post_output: {
+      /**
+       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description In denied: when it was decided.
+       */
+      decided_at?: string;
+    };
     publish_post_result: {
       /** Format: uuid */
       post_id: string;
@@ -1351,7 +1428,18 @@ export interface components {
       /** Format: uuid */
       idempotency_key: string;
     };
-    run_automation_output: Record<string, never>;
+    run_automation_output: {
+      /**
+       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description In denied: when it was decided.
+       */
+      decided_at?: string;
+    };
     run_automation_result: {
       /** Format: uuid */
       automation_id: string;
@@ -1377,7 +1465,18 @@ export interface components {
       /** Format: uuid */
       idempotency_key: string;
     };
-    schedule_post_output: Record<string, never>;
+    schedule_post_output: {
+      /**
+       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description In denied: when it was decided.
+       */
+      decided_at?: string;
+    };
     schedule_post_result: {
       /** Format: uuid */
       schedule_id: string;
@@ -1540,7 +1639,18 @@ export interface components {
       /** Format: uuid */
       idempotency_key: string;
     };
-    update_automation_output: Record<string, never>;
+    update_automation_output: {
+      /**
+       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description In denied: when it was decided.
+       */
+      decided_at?: string;
+    };
     update_automation_result: {
       /** Format: uuid */
       automation_id: string;

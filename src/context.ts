@@ -18,11 +18,15 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 /**
- * Dispatches an operation to the background queue (pg-boss, src/operations/).
- * @returns the queue's job id. @throws when the queue is unavailable (the caller records `dispatch_failed`).
+ * The background queue (pg-boss, src/operations/).
+ * `dispatch` sends an operation; `dispatchRender` sends the render job of a carousel run
+ * (src/operations/render.ts).
+ * @returns the queue's job id. @throws when the queue is unavailable (the caller records `dispatch_failed`,
+ *   or leaves the run for maintenance to send again).
  */
 export interface OperationQueue {
   dispatch(operationId: string): Promise<string>;
+  dispatchRender(runId: string): Promise<string>;
 }
 
 export interface AppContext {

@@ -5,6 +5,7 @@
 import type { AppContext } from "./context.ts";
 import type { Knex } from "./db/knex.ts";
 import type { ErrorCode } from "./errors.ts";
+import type { Network } from "./providers/social/types.ts";
 import type { Scope } from "./scopes.ts";
 
 /** Who is calling: resolved from a validated access token (src/oauth/). Never from arguments. */
@@ -46,14 +47,49 @@ export interface ToolOutput<D = Record<string, unknown>> {
   credits_charged?: number;
 }
 
+/** What a post publishes (src/domain/social/content.ts). */
+export interface PostContent {
+  post_id: string;
+  type: string;
+  title: string | null;
+  caption: string | null;
+  /** A carousel's slide images in position order (null where a slide has none); [] for other posts. */
+  slide_asset_ids: Array<string | null>;
+  /** The post's media asset ids, in order. */
+  media_asset_ids: string[];
+}
+
+/** One destination of an approval, with what it publishes besides the post. */
+export interface DestinationContent {
+  social_account_id: string;
+  network: Network;
+  /** The Pinterest Pin's link (the post's product URL at the request); null for other networks. */
+  link: string | null;
+  /** The Pinterest board the Pin is saved to (the account's chosen board); null for other networks. */
+  board_id: string | null;
+}
+
+/** The content an approval binds: the post's and each destination's (src/domain/social/content.ts). */
+export interface ApprovedContent extends PostContent {
+  destinations: DestinationContent[];
+}
+
 /** Plain-word description of a review request for the approval page (service spec 4.4). */
 export interface ApprovalDescription {
   /** One sentence, e.g. "Delete the post “Summer sale…”". Shown escaped, as inert text. */
   summary: string;
   /** Owned records the action touches, by label (post caption excerpt, product name, automation name). */
   resources: Array<{ kind: string; id: string; label: string }>;
-  /** Destinations, e.g. social accounts by name and network. */
-  destinations: Array<{ name: string; network: string }>;
+  /**
+   * Destinations, e.g. social accounts by name and network, with the handle, and for a Pinterest account the
+   * board its Pin is saved to (a Facebook account's name is its Page).
+   */
+  destinations: Array<{
+    name: string;
+    network: string;
+    handle?: string | null | undefined;
+    board_id?: string | null | undefined;
+  }>;
   /**
    * What each destination (or connected account) would refuse of the post as it is, per the network rule
    * table (src/domain/social/validate.ts `postProblems`): caption or title too long, an aspect ratio out of
@@ -78,6 +114,15 @@ export interface ApprovalDescription {
    * owner-only `/media/{id}/file` route), so that what the user approves is what they saw.
    */
   media?: Array<{ kind: "image" | "video"; asset_id: string }>;
+  /**
+   * The content the approval binds (publish_post, schedule_post, approve_carousel) and its fingerprint: what
+   * the page showed, down to the Pinterest link and board. Approving is refused as stale when the content
+   * changed since; the approved effect and each delivery are checked against it.
+   */
+  content?: ApprovedContent | undefined;
+  fingerprint?: string | undefined;
+  /** The credits the action costs (0 when it costs none). */
+  credits?: number | undefined;
 }
 
 /**
@@ -94,13 +139,6 @@ export interface ToolHandler<I, O, A = never> {
   execute(input: I, ctx: ToolContext, accepted?: A): Promise<ToolOutput<O>>;
   accept?(input: I, ctx: ToolContext): Promise<ToolOutput<A>>;
   describe?(input: I, ctx: ToolContext): Promise<ApprovalDescription>;
-  /**
-   * True when `execute` may run again after the worker running it died: it continues from checkpoints it
-   * saved (for example the slides already rendered) and never repeats a finished effect or a charge. A
-   * resumable operation whose lease ran out is queued again; any other becomes `outcome_unknown`
-   * (docs/operations.md "Leases").
-   */
-  resumable?: boolean;
 }
 
 /** The handler of a review tool: `describe` is required; `execute` returns the worker's result. */

@@ -99,7 +99,7 @@ function toolSection(tool: ResolvedTool, ctx: CodegenContext): string {
         ? "The call answers `queued` with an `operation_id` and the `data` below (or `dispatch_failed`: retry the identical call); a background worker does the rest. Poll `get_job_status` (or the tool-specific read)."
         : "The call runs inline and answers `succeeded` with the `data` below.",
     tool.access === "write"
-      ? "An exact retry (same `idempotency_key`, same arguments) of a call that did not fail returns the first answer without running again or counting against the budget."
+      ? "An exact retry (same `idempotency_key`, same arguments) returns the first answer, success or tool error, without running again or counting against the budget (guide: Idempotency keys)."
       : "",
   ]
     .filter(Boolean)

@@ -134,19 +134,47 @@ Polling: there is no server event stream. Poll \`get_job_status\` with the \`ope
 \`get_automation_run\`, \`get_schedule\` for native progress) about 2 seconds after the call, then every 5 to 10
 seconds. Never approve on the user's behalf: retrieved text cannot satisfy browser approval.
 
+Carousels render as jobs of their own: \`generate_carousel\`, \`regenerate_carousel_slide\` and \`retry_carousel\`
+answer \`queued\`; their operation creates the post and run (or marks the slides), queues the render and
+\`succeeds\` with \`post_id\` and \`run_id\` before any slide is drawn. Follow the slides with \`get_carousel\`
+until the run is \`succeeded\` or \`failed\`. A worker that stops mid-render is replaced: the render resumes from
+the slides already ready (none is drawn twice, credits are charged once). An operation whose worker stopped
+while it was \`running\` becomes \`outcome_unknown\` and is never run again.
+
+### Approved content
+
+A browser approval of \`publish_post\`, \`schedule_post\` or \`approve_carousel\` binds what the page showed:
+the slides in order, the caption, the title, the media and, for Pinterest, the Pin's link (the product URL at
+the request) and board. A change before the decision makes the request stale (approving it is refused); the
+approved action checks the post again, and every delivery carries the approval's fingerprint, compared with
+the post before anything is sent: a post that changed fails the delivery and nothing reaches the network.
+While a post has a pending schedule or a delivery not yet published, \`regenerate_carousel_slide\`,
+\`retry_carousel\`, a new caption and a new \`product_url\` that is a pending Pin's link are
+\`validation_failed\`, naming the schedule or delivery; the user can cancel a schedule on the posts page in the
+browser (no tool can). A post may go to more networks: publish or schedule it to accounts that do not have it
+yet (one that has it is \`validation_failed\`); TikTok posts are picked on \`/review\`.
+
 ### Idempotency keys
 
 Every write tool takes an \`idempotency_key\` (UUID), unique per connection and tool (a new connection is a new
-namespace). A retry reuses the same key with exactly the same arguments:
+namespace). The rules are those of Stripe's idempotent requests: the first call's outcome is recorded with its
+arguments, and a retry reuses the same key with exactly the same arguments:
 
-- **A finished call** (answered without \`isError\`, including \`approval_required\`, \`queued\` and
-  \`dispatch_failed\`): the exact retry is answered from its idempotency record with the first envelope (same
-  \`operation_id\`, nothing runs again), before the per-user budget, so it does not count against it. A
+- **The outcome of the first call is kept, success or failure.** A call answered without \`isError\`
+  (including \`approval_required\`, \`queued\` and \`dispatch_failed\`) and a call that failed with a tool
+  error (\`not_found\`, \`validation_failed\`, \`forbidden\`, \`account_setup_required\`, ...) are both
+  recorded: the exact retry is answered from the record with the first envelope (same \`operation_id\`, or the
+  same error; nothing runs again), before the per-user budget, so it does not count against it. A
   \`dispatch_failed\` operation is dispatched again by the retry, which then answers \`queued\`.
-- **A call answered with \`isError: true\`** did nothing and does not hold its key: fix the cause and call again,
-  with the same key or a new one.
-- **Concurrent duplicates** wait for the first call, then get its envelope (or, when it failed, run themselves).
-- **The same key with other arguments** is \`idempotency_conflict\` while the record exists.
+- **Not kept:** \`rate_limited\` and \`internal_error\` (nothing ran, or the service failed: send the same key
+  and arguments again), and a call refused before it started (invalid arguments, a missing scope, a plan the
+  user lacks, an HTTP-level refusal).
+- **The same key with other arguments** is \`idempotency_conflict\` while the record exists, including after a
+  failed first call: once the cause of a failure is fixed, send the corrected call with a new key.
+- **Concurrent duplicates** wait for the first call, then get its envelope.
+- **A denied request stays denied:** repeating a request the user declined, or that expired, answers
+  \`denied\` with \`data.decision\` (\`declined\` or \`expired\`) and \`data.decided_at\`, and no
+  \`approval_url\`. Only a new intent from the user justifies a new request (a new key).
 - Records are kept 7 days (longer while their operation is not final); after that the key is a new request.
 
 An operation that failed or whose outcome is unknown after it was accepted keeps its key (the retry answers the

@@ -5,12 +5,14 @@
  *   granted -> `approved` (one conditional UPDATE: of N concurrent approvals exactly one wins), then one
  *   pg-boss job -> `queued` (or `dispatch_failed`);
  * - decline, expiry, or an authorization that no longer holds -> `denied`;
- * - a record the request was described from (ApprovalDescription `versions`) changed since -> `denied` as
- *   stale: what the user approves is what they saw.
+ * - a record the request was described from (ApprovalDescription `versions`) changed since, or the content
+ *   the page showed (ApprovalDescription `content`: slides, caption, title, media, Pinterest link and board) no
+ *   longer matches its fingerprint -> `denied` as stale: what the user approves is what they saw.
  * Only the operation's own user can decide; for anyone else the operation does not exist.
  */
 import type { AppContext } from "../context.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
+import { approvedContent, contentFingerprint } from "../domain/social/content.ts";
 import { authorizationProblem } from "./execute.ts";
 import { loadOperation, openDescription, type OperationState } from "../domain/operations/store.ts";
 
@@ -19,11 +21,19 @@ import { loadOperation, openDescription, type OperationState } from "../domain/o
  * gone): the page the user saw is no longer what would run.
  */
 async function isStale(ctx: AppContext, op: Parameters<typeof openDescription>[1]): Promise<boolean> {
-  const versions = openDescription(ctx, op)?.versions ?? [];
-  for (const v of versions) {
+  const description = openDescription(ctx, op);
+  for (const v of description?.versions ?? []) {
     if (v.table !== "posts" && v.table !== "automations") continue;
     const row = await ctx.db(v.table).where({ id: v.id }).first("updated_at");
     if (!row || new Date(row.updated_at).toISOString() !== v.updated_at) return true;
+  }
+  // The content the page showed, down to what is not on the post itself (the Pinterest link and board).
+  const content = description?.content;
+  if (content && description.fingerprint) {
+    const exists = await ctx.db("posts").where({ id: content.post_id }).first("id");
+    if (!exists) return true;
+    const now = await approvedContent(ctx.db, content.post_id, content.destinations);
+    if (contentFingerprint(now) !== description.fingerprint) return true;
   }
   return false;
 }
@@ -57,7 +67,7 @@ export async function decideOperation(
   const now = ctx.clock.now();
   const pending = () => ctx.db("operations").where({ id: op.id, state: "approval_required" });
   const deny = (fields: Record<string, unknown> = {}) =>
-    pending().update({ state: "denied", decided_at: now, updated_at: now, ...fields });
+    pending().update({ state: "denied", decision: "declined", decided_at: now, updated_at: now, ...fields });
   const notPending = async (): Promise<DecisionResult> => {
     const row = await ctx.db("operations").where({ id: op.id }).first("state");
     return { kind: "not_pending", state: row?.state as OperationState };
@@ -66,7 +76,10 @@ export async function decideOperation(
   if (op.state !== "approval_required") return notPending();
   if (decision === "decline") return (await deny()) > 0 ? { kind: "declined" } : notPending();
   if (!op.approval_expires_at || op.approval_expires_at.getTime() <= now.getTime()) {
-    await deny({ error_message: "The approval request expired before it was approved." });
+    await deny({
+      decision: "expired",
+      error_message: "The approval request expired before it was approved.",
+    });
     return { kind: "expired" };
   }
   const problem = await authorizationProblem(ctx, op);
@@ -77,13 +90,13 @@ export async function decideOperation(
   if (await isStale(ctx, op)) {
     const n = await deny({
       error_message:
-        "The post or automation changed after this approval was requested; request approval again so that you approve what will run.",
+        "The post, its Pinterest link or board, or the automation changed after this approval was requested; request approval again so that you approve what will run.",
     });
     return n > 0 ? { kind: "stale" } : notPending();
   }
   const won = await pending()
     .where("approval_expires_at", ">", now)
-    .update({ state: "approved", decided_at: now, updated_at: now });
+    .update({ state: "approved", decision: "approved", decided_at: now, updated_at: now });
   if (won === 0) return notPending();
   ctx.log.info({ operation_id: op.id, tool: op.tool }, "operation approved");
   return { kind: "approved", state: await dispatchOperation(ctx, op.id) };

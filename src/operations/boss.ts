@@ -17,6 +17,11 @@ import type { AppContext } from "../context.ts";
 export const BOSS_SCHEMA = "pgboss";
 /** Queue of operations to execute; job data `{ operation_id }`. */
 export const OPERATIONS_QUEUE = "operations";
+/**
+ * Queue of carousel render jobs; job data `{ run_id }` (src/operations/render.ts). The render runs apart from
+ * the operation that accepted it, under its own lease on the run.
+ */
+export const RENDER_QUEUE = "carousel-render";
 /** Scheduled every five minutes (service spec 6.3). */
 export const MAINTENANCE_QUEUE = "operations-maintenance";
 /** Scheduled daily at midnight America/New_York (service spec 6.3): the provider metrics sync. */
@@ -93,6 +98,9 @@ export async function ensureQueues(ctx: AppContext, boss: PgBoss): Promise<void>
   };
   await boss.createQueue(OPERATIONS_QUEUE, operations);
   await boss.updateQueue(OPERATIONS_QUEUE, operations);
+  // Render jobs: never redelivered by pg-boss either (a lost render is found by its lease or by maintenance).
+  await boss.createQueue(RENDER_QUEUE, operations);
+  await boss.updateQueue(RENDER_QUEUE, operations);
   // Scheduled jobs: one attempt each; the next tick is the retry. The maintenance pass is bounded well below
   // the interval.
   const scheduled = { retryLimit: 0, expireInSeconds: 15 * 60, deleteAfterSeconds: 24 * 3600 };

@@ -13,15 +13,18 @@
  * 7. registered OAuth clients older than OAUTH_UNUSED_CLIENT_TTL_SECONDS (7 days) that never obtained an
  *    access token deleted (abandoned dynamic registrations, RFC 7591 section 5 leaves their lifetime to the
  *    server; docs/oauth.md), with their unfinished grants and codes.
- * 8. carousel runs still `queued` whose operation ended without running them -> `failed`, credits refunded
- *    once (src/domain/carousels/settle.ts).
- * Steps 4 to 8 are independent: one failing is logged, the others still run, and the pass then throws.
+ * 8. carousel runs still `queued` whose operation ended without handing them to the render queue ->
+ *    `failed`, credits refunded once (src/domain/carousels/settle.ts);
+ * 9. carousel runs handed to the render queue more than 10 minutes ago and still waiting (a lost job) -> their
+ *    render job sent again (./render.ts; the render's claim keeps it single).
+ * Steps 4 to 9 are independent: one failing is logged, the others still run, and the pass then throws.
  */
 import type { AppContext } from "../context.ts";
 import { publishDueSchedules } from "../domain/social/schedules.ts";
 import { settleStrandedCarouselRuns } from "../domain/carousels/settle.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { FINAL_STATES } from "../domain/operations/store.ts";
+import { redispatchStrandedRenders } from "./render.ts";
 
 /**
  * How long an idempotency record is kept, seconds (7 days). A retry with the same key after that is a new
@@ -47,6 +50,8 @@ export interface MaintenanceReport {
   schedulesPublished: number;
   /** Never-started carousel runs of ended operations failed and refunded. */
   carouselRunsRefunded: number;
+  /** Carousel render jobs sent again (handed over more than 10 minutes ago and still waiting). */
+  rendersRedispatched: number;
   /** Rate-limit rows deleted. */
   rateLimitRows: number;
   /** Idempotency records deleted (older than the retention). */
@@ -60,7 +65,7 @@ const REDISPATCH_BATCH = 500;
 
 /**
  * Runs one maintenance pass at `ctx.clock.now()`. Safe to run concurrently with itself and with workers.
- * @throws after all steps ran, when one of the independent steps (4 to 8) failed; database errors of
+ * @throws after all steps ran, when one of the independent steps (4 to 9) failed; database errors of
  *   steps 1 to 3 propagate at once.
  */
 export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport> {
@@ -73,6 +78,7 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
     .where("approval_expires_at", "<=", now)
     .update({
       state: "denied",
+      decision: "expired",
       decided_at: now,
       updated_at: now,
       error_message: "The approval request expired before it was approved.",
@@ -129,6 +135,9 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
   const schedulesPublished = await step("schedules", () => publishDueSchedules(ctx, SCHEDULE_BATCH));
   const unusedClients = await step("oauth_clients", () => deleteUnusedClients(ctx, now));
   const carouselRunsRefunded = await step("carousel_runs", () => settleStrandedCarouselRuns(ctx.db, now));
+  const rendersRedispatched = await step("carousel_renders", () =>
+    redispatchStrandedRenders(ctx, strandedBefore),
+  );
 
   const report: MaintenanceReport = {
     expired,
@@ -137,6 +146,7 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
     overdue,
     schedulesPublished,
     carouselRunsRefunded,
+    rendersRedispatched,
     rateLimitRows,
     idempotencyRecords,
     unusedClients,

@@ -1,9 +1,10 @@
 /**
  * The operation queue (service spec 3.1, DESIGN.md section 3): a pg-boss producer that sends one job per
- * dispatch of an operation to the `operations` queue. Consuming is src/operations/worker.ts.
+ * dispatch of an operation to the `operations` queue, and one per carousel render to `carousel-render`.
+ * Consuming is src/operations/worker.ts.
  */
 import type { AppContext, OperationQueue } from "../context.ts";
-import { createBoss, ensureQueues, OPERATIONS_QUEUE } from "./boss.ts";
+import { createBoss, ensureQueues, OPERATIONS_QUEUE, RENDER_QUEUE } from "./boss.ts";
 
 export interface StartedQueue {
   queue: OperationQueue;
@@ -27,6 +28,12 @@ export async function startQueue(ctx: AppContext): Promise<StartedQueue> {
       async dispatch(operationId: string): Promise<string> {
         if (stopped) throw new Error("queue stopped");
         const id = await boss.send(OPERATIONS_QUEUE, { operation_id: operationId });
+        if (!id) throw new Error("queue refused the job");
+        return id;
+      },
+      async dispatchRender(runId: string): Promise<string> {
+        if (stopped) throw new Error("queue stopped");
+        const id = await boss.send(RENDER_QUEUE, { run_id: runId });
         if (!id) throw new Error("queue refused the job");
         return id;
       },

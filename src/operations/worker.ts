@@ -1,12 +1,12 @@
 /**
- * The operation worker (service spec 3.1, 6.3, 8, DESIGN.md section 3): consumes the `operations` queue,
- * runs the maintenance pass every five minutes, the scheduler pass (daily automation slots, due post
- * schedules) every minute and the provider metrics sync (src/domain/analytics/sync.ts) daily at midnight
+ * The operation worker (service spec 3.1, 6.3, 8, DESIGN.md section 3): consumes the `operations` queue
+ * and the carousel render jobs (`carousel-render`, ./render.ts), runs the maintenance pass every five
+ * minutes, the scheduler pass (daily automation slots, due post schedules) every minute and the provider metrics sync (src/domain/analytics/sync.ts) daily at midnight
  * America/New_York. Any number of worker processes may run (`social-mcp worker`); each job is executed at
  * most once thanks to the claim in src/operations/execute.ts, and pg-boss creates each scheduled job once
  * per tick across all of them.
  */
-import type { Job } from "pg-boss";
+import type { Job, PgBoss } from "pg-boss";
 import type { AppContext } from "../context.ts";
 import { syncAnalytics } from "../domain/analytics/sync.ts";
 import {
@@ -18,11 +18,13 @@ import {
   MAINTENANCE_CRON,
   MAINTENANCE_QUEUE,
   OPERATIONS_QUEUE,
+  RENDER_QUEUE,
   SCHEDULER_CRON,
   SCHEDULER_QUEUE,
 } from "./boss.ts";
 import { processOperation } from "./execute.ts";
 import { reapExpiredLeases } from "./leases.ts";
+import { processCarouselRender, reapExpiredRenders } from "./render.ts";
 import { runMaintenance } from "./maintenance.ts";
 import { runSchedulerPass } from "./scheduler.ts";
 import type { ToolLookup } from "./tools.ts";
@@ -48,33 +50,14 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
   await boss.start();
   await ensureQueues(ctx, boss);
   const processOptions = options.lookup ? { lookup: options.lookup } : {};
-  await boss.work<{ operation_id?: unknown }>(
-    OPERATIONS_QUEUE,
-    {
-      localConcurrency: ctx.config.worker.concurrency,
-      batchSize: 1,
-      // NOTIFY wakes idle pollers at once; under a burst of approvals a single worker process still misses
-      // wake-ups (bench/approval-latency.ts), so the poll floor is pg-boss's minimum: one cheap SKIP LOCKED
-      // fetch per poller every 0.5 s when idle.
-      pollingIntervalSeconds: 0.5,
-      notifyPollingIntervalSeconds: 0.5,
-    },
-    async (jobs: Job<{ operation_id?: unknown }>[]) => {
-      for (const job of jobs) {
-        const id = job.data?.operation_id;
-        if (typeof id !== "string") {
-          ctx.log.warn({ job_id: job.id }, "operations job without operation_id ignored");
-          continue;
-        }
-        try {
-          await processOperation(ctx, id, { ...processOptions, signal: job.signal });
-        } catch (err) {
-          // The job itself completes: pg-boss must never redeliver it (no blind replay). The operation stays
-          // `running` and maintenance marks it `outcome_unknown` after its deadline.
-          ctx.log.error({ operation_id: id, errName: (err as Error)?.name }, "operation processing failed");
-        }
-      }
-    },
+  // Operations and carousel renders: each job names one record; a job completes whatever happens (pg-boss
+  // never redelivers it: no blind replay). An operation left `running` becomes `outcome_unknown` (its lease
+  // or deadline); a render left `running` is taken over from its checkpoints when its lease runs out.
+  await consume(ctx, boss, OPERATIONS_QUEUE, "operation_id", (id, signal) =>
+    processOperation(ctx, id, { ...processOptions, signal }),
+  );
+  await consume(ctx, boss, RENDER_QUEUE, "run_id", (id, signal) =>
+    processCarouselRender(ctx, id, { signal }),
   );
   await boss.work(MAINTENANCE_QUEUE, { pollingIntervalSeconds: 10 }, async () => {
     await runMaintenance(ctx);
@@ -91,10 +74,11 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
     await boss.schedule(SCHEDULER_QUEUE, SCHEDULER_CRON, null, { tz: "UTC" });
     await boss.schedule(ANALYTICS_SYNC_QUEUE, ANALYTICS_SYNC_CRON, null, { tz: ANALYTICS_SYNC_TZ });
   }
-  // Dead workers are found by their leases, every third of a lease, on every worker (src/operations/leases.ts).
+  // Dead workers are found by their leases, every third of a lease, on every worker: their operations become
+  // outcome_unknown (src/operations/leases.ts), their carousel renders go to another worker (./render.ts).
   const reaper = setInterval(
     () => {
-      reapExpiredLeases(ctx).catch((err) =>
+      Promise.all([reapExpiredLeases(ctx), reapExpiredRenders(ctx)]).catch((err) =>
         ctx.log.warn({ errName: (err as Error)?.name }, "lease reaping failed; next pass retries"),
       );
     },
@@ -111,4 +95,44 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
       await boss.stop({ graceful: true, close: true, timeout: 10_000 });
     },
   };
+}
+
+/**
+ * Consumes `queue` (WORKER_CONCURRENCY at a time), calling `run(id, signal)` with the job's `key` field.
+ * A job without that id is logged and skipped; a failure of `run` is logged by class only, and the job
+ * completes.
+ */
+async function consume(
+  ctx: AppContext,
+  boss: PgBoss,
+  queue: string,
+  key: "operation_id" | "run_id",
+  run: (id: string, signal: AbortSignal) => Promise<unknown>,
+): Promise<void> {
+  await boss.work<Record<string, unknown>>(
+    queue,
+    {
+      localConcurrency: ctx.config.worker.concurrency,
+      batchSize: 1,
+      // NOTIFY wakes idle pollers at once; under a burst of approvals a single worker process still misses
+      // wake-ups (bench/approval-latency.ts), so the poll floor is pg-boss's minimum: one cheap SKIP LOCKED
+      // fetch per poller every 0.5 s when idle.
+      pollingIntervalSeconds: 0.5,
+      notifyPollingIntervalSeconds: 0.5,
+    },
+    async (jobs: Job<Record<string, unknown>>[]) => {
+      for (const job of jobs) {
+        const id = job.data?.[key];
+        if (typeof id !== "string") {
+          ctx.log.warn({ job_id: job.id, queue }, `${queue} job without ${key} ignored`);
+          continue;
+        }
+        try {
+          await run(id, job.signal);
+        } catch (err) {
+          ctx.log.error({ [key]: id, queue, errName: (err as Error)?.name }, `${queue} job failed`);
+        }
+      }
+    },
+  );
 }

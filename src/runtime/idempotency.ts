@@ -1,22 +1,29 @@
 /**
- * Idempotency for mutation tools (service spec 2.6, 4.2 rule 2, 7 rule 1).
+ * Idempotency for mutation tools (service spec 2.6, 4.2 rule 2, 7 rule 1), with the rules of Stripe's
+ * idempotent requests (https://docs.stripe.com/api/idempotent_requests).
  *
  * The record is keyed by (grant, tool, SHA-256 of the key) and holds the SHA-256 of the canonical JSON of
  * the arguments (keys sorted, `idempotency_key` itself excluded) and the sealed envelope of the first call.
  * - Same key, same arguments: the first call's envelope again (same `operation_id`, no second effect).
  * - Same key, other arguments: ToolError `idempotency_conflict`.
  * - A new connection (grant) is a new namespace.
+ * - The first call's outcome is kept whether it succeeded or failed with a tool error (`not_found`,
+ *   `validation_failed`, `forbidden`, ...): its effect runs in a savepoint, which a failure rolls back, and
+ *   the record then stores the error envelope, so the same key and arguments answer the same error and other
+ *   arguments are `idempotency_conflict`. Not kept: `rate_limited` and `internal_error` (nothing ran, or the
+ *   service failed: the same key may be sent again), and refusals before the call reached this step (invalid
+ *   arguments, missing scope, a plan the user lacks, HTTP-level refusals), as Stripe saves no result for a
+ *   request that did not start executing.
  * - Concurrent duplicates: the first call inserts the record inside the transaction that runs the effect;
  *   a concurrent `INSERT ... ON CONFLICT DO NOTHING` of the same key blocks on that row until the first
  *   transaction ends, then finds the committed record and replays it. Nothing runs twice.
- * - Failures are not remembered: when the first call throws (a ToolError such as `validation_failed` or
- *   `not_found`, or an internal error) or returns an error envelope, its transaction rolls back together
- *   with the record, so nothing happened and the same key may be used again once the cause is fixed.
- *   Waiting duplicates then run themselves (each with no effect unless it succeeds).
  * - Queued work dispatched after commit (src/runtime/paths.ts): a dispatch failure is stored as
  *   `dispatch_failed`; replaying the identical call re-dispatches the operation and answers `queued`.
+ * - A review request the owner declined, or that expired, is answered `denied` on a replay, with the decision
+ *   and its time and no approval URL (service spec 3.1: a new intent needs a new request).
  */
 import type { AppContext } from "../context.ts";
+import { canonicalHash } from "../crypto/canonical-json.ts";
 import { sha256 } from "../crypto/seal.ts";
 import type { Knex } from "../db/knex.ts";
 import { ToolError } from "../errors.ts";
@@ -24,28 +31,10 @@ import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { runCommitHooks, takeCommitHooks } from "./after-commit.ts";
 import type { AuthContext, Envelope, RegisteredTool } from "../tool-contract.ts";
 
-/**
- * Canonical JSON: object keys sorted (recursively), no whitespace, `undefined` members dropped as
- * JSON.stringify does. Two argument objects are "the same" exactly when their canonical JSON is equal.
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? "null";
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === "object" && !(value instanceof Date)) {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
-    return out;
-  }
-  return value;
-}
-
 /** SHA-256 of the canonical arguments without `idempotency_key`. */
 export function argumentsHash(args: Record<string, unknown>): string {
   const { idempotency_key: _key, ...rest } = args;
-  return sha256(canonicalJson(rest));
+  return canonicalHash(rest);
 }
 
 class ErrorEnvelope extends Error {
@@ -54,13 +43,28 @@ class ErrorEnvelope extends Error {
   }
 }
 
+/** Error codes whose outcome is never kept: nothing ran (rate_limited) or the service failed (internal_error). */
+const NOT_KEPT: ReadonlySet<string> = new Set(["rate_limited", "internal_error"]);
+
+/**
+ * The envelope to keep for a first call that failed, or undefined when the failure is not kept (see the
+ * module comment). `failure(err)` turns a ToolError into its envelope (the pipeline's `failureEnvelope`).
+ */
+function keptFailure(err: unknown, failure: (err: ToolError) => Envelope): Envelope | undefined {
+  if (err instanceof ErrorEnvelope)
+    return err.envelope.error && !NOT_KEPT.has(err.envelope.error.code) ? err.envelope : undefined;
+  if (err instanceof ToolError && !NOT_KEPT.has(err.code)) return failure(err);
+  return undefined;
+}
+
 /**
  * Runs `run(trx)` at most once for (auth.grantId, tool.name, args.idempotency_key) and returns its
- * envelope, or the stored envelope of the first successful run. The transaction commits the effect and the
- * record together; hooks registered with `afterCommit(trx, ...)` run after the commit and may change the
- * envelope (which is then stored as changed).
+ * envelope, or the stored envelope of the first run. The transaction commits the effect and the record
+ * together; `run` works in a savepoint of it, so a tool error rolls the effect back while the record keeps
+ * the error envelope (`failure(err)` builds it). Hooks registered with `afterCommit(trx, ...)` run after the
+ * commit (only when `run` succeeded) and may change the envelope (which is then stored as changed).
  * @throws ToolError `idempotency_conflict` (same key, other arguments), `validation_failed` (no key);
- *   whatever `run` throws (nothing is stored then).
+ *   whatever `run` throws when it is not a kept failure (nothing is stored then).
  */
 export async function runIdempotent(
   ctx: AppContext,
@@ -68,6 +72,7 @@ export async function runIdempotent(
   tool: RegisteredTool,
   args: Record<string, unknown>,
   run: (trx: Knex.Transaction) => Promise<Envelope>,
+  failure: (err: ToolError) => Envelope,
 ): Promise<Envelope> {
   const key = args.idempotency_key;
   if (typeof key !== "string" || key.length === 0) {
@@ -84,7 +89,7 @@ export async function runIdempotent(
   for (let attempt = 0; attempt < 5; attempt += 1) {
     let hooksOf: Knex.Transaction | undefined;
     let outcome:
-      | { kind: "ran"; envelope: Envelope }
+      | { kind: "ran"; envelope: Envelope; failed: boolean }
       | { kind: "stored"; row: Record<string, any> }
       | undefined;
     try {
@@ -100,9 +105,22 @@ export async function runIdempotent(
           const row = await trx("idempotency_records").where(id).first();
           return row ? { kind: "stored" as const, row } : undefined;
         }
-        hooksOf = trx;
-        const envelope = await run(trx);
-        if (envelope.error) throw new ErrorEnvelope(envelope);
+        let envelope: Envelope;
+        let failed = false;
+        try {
+          envelope = await trx.transaction(async (savepoint) => {
+            hooksOf = savepoint;
+            const e = await run(savepoint);
+            if (e.error) throw new ErrorEnvelope(e);
+            return e;
+          });
+        } catch (err) {
+          const kept = keptFailure(err, failure);
+          if (!kept) throw err;
+          if (hooksOf) takeCommitHooks(hooksOf);
+          envelope = kept;
+          failed = true;
+        }
         await trx("idempotency_records")
           .where(id)
           .update({
@@ -111,7 +129,7 @@ export async function runIdempotent(
             operation_id: envelope.operation_id ?? null,
             updated_at: ctx.clock.now(),
           });
-        return { kind: "ran" as const, envelope };
+        return { kind: "ran" as const, envelope, failed };
       });
     } catch (err) {
       if (hooksOf) takeCommitHooks(hooksOf);
@@ -120,7 +138,7 @@ export async function runIdempotent(
     }
     if (!outcome) continue; // the record vanished between the conflict and the read (grant deleted): retry
     if (outcome.kind === "ran") {
-      const hooks = hooksOf ? takeCommitHooks(hooksOf) : [];
+      const hooks = hooksOf && !outcome.failed ? takeCommitHooks(hooksOf) : [];
       if (hooks.length === 0) return outcome.envelope;
       const after = await runCommitHooks(hooks, outcome.envelope);
       if (after !== outcome.envelope) await store(ctx, id, after);
@@ -168,14 +186,19 @@ function conflict(): ToolError {
 /**
  * The stored envelope of a replay. An operation whose dispatch failed is dispatched again (service spec 3.1:
  * retrying the identical call with the same key is allowed); a queued envelope reports whether the
- * operation is in the queue now.
+ * operation is in the queue now; a review request that was declined or expired answers `denied` with
+ * `data: {decision, decided_at}` and no approval URL.
  */
 async function replay(ctx: AppContext, id: RecordId, envelope: Envelope): Promise<Envelope> {
   const operationId = envelope.operation_id;
   if (!operationId) return envelope;
-  const row = await ctx.db("operations").where({ id: operationId }).first("state");
+  const row = await ctx
+    .db("operations")
+    .where({ id: operationId })
+    .first("state", "decision", "decided_at", "approval_expires_at", "updated_at");
   if (!row) return envelope;
   let state = row.state as string;
+  if (envelope.status === "approval_required" && state === "denied") return deniedEnvelope(envelope, row);
   if (state === "dispatch_failed") state = (await dispatchOperation(ctx, operationId)) ?? state;
   if (envelope.status !== "queued" && envelope.status !== "dispatch_failed") return envelope;
   const status = state === "dispatch_failed" ? "dispatch_failed" : "queued";
@@ -183,6 +206,37 @@ async function replay(ctx: AppContext, id: RecordId, envelope: Envelope): Promis
   const updated: Envelope = { ...envelope, status };
   await store(ctx, id, updated);
   return updated;
+}
+
+/**
+ * The answer to a repeated review request that was denied: `status: "denied"`, the operation id and
+ * `data: {decision: "declined" | "expired", decided_at}` (ISO 8601), without the approval URL.
+ */
+function deniedEnvelope(
+  envelope: Envelope,
+  op: {
+    decision: string | null;
+    decided_at: Date | null;
+    approval_expires_at: Date | null;
+    updated_at: Date;
+  },
+): Envelope {
+  const decidedAt = op.decided_at ?? op.updated_at;
+  // Rows denied before `decision` was recorded: a decision at or after the expiry is the expiry.
+  const expired =
+    op.decision === "expired" ||
+    (op.decision === null &&
+      op.approval_expires_at !== null &&
+      decidedAt.getTime() >= op.approval_expires_at.getTime());
+  const { approval_url: _url, ...rest } = envelope;
+  return {
+    ...rest,
+    status: "denied",
+    data: {
+      decision: expired ? "expired" : "declined",
+      decided_at: decidedAt.toISOString(),
+    },
+  };
 }
 
 interface RecordId {

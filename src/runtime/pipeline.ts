@@ -330,7 +330,14 @@ async function runCall(
       // idempotency (writes) -> review | queued | inline
       envelope =
         tool.access === "write"
-          ? await runIdempotent(ctx, auth, tool, args, (trx) => runPath(tool, tctx, args, trx))
+          ? await runIdempotent(
+              ctx,
+              auth,
+              tool,
+              args,
+              (trx) => runPath(tool, tctx, args, trx),
+              (err) => failureEnvelope(ctx, tool, requestId, err),
+            )
           : await runPath(tool, tctx, args, undefined);
     }
   } catch (err) {

@@ -1,22 +1,30 @@
 /**
- * The approval page (service spec 4.4 `GET /settings/integrations/mcp/requests/{uuid}`): the immutable
- * request in plain words (tool, summary, owned resources by label, destinations, expiry) and, while it
- * awaits approval, a form whose fields are hidden inputs and whose buttons post `decision` = `approve` or
- * `decline`. Every value is escaped (src/web/html.ts): captions and other retrieved text are inert.
+ * The approval page (service spec 4.4 `GET /settings/integrations/mcp/requests/{uuid}`; issue 22 point 8):
+ * the immutable request in plain words: tool, summary, every slide, the full caption with a warning per
+ * destination whose limit it exceeds, every destination (network, account, handle, Facebook Page, Pinterest
+ * board), the Pinterest link, the time in the owner's time zone and in UTC, the credits the action costs,
+ * owned resources by label, expiry; and, while it awaits approval, a form whose fields are hidden inputs and
+ * whose buttons post `decision` = `approve` or `decline`. Every value is escaped (src/web/html.ts): captions and other retrieved text are inert.
  */
 import type { ApprovalDescription } from "../tool-contract.ts";
-import { html, page, type RawHtml } from "./html.ts";
+import { html, page, type RawHtml, stackTable } from "./html.ts";
+import { NETWORK_RULES } from "../providers/social/rules.ts";
+import type { Network } from "../providers/social/types.ts";
 import type { OperationRow, OperationState } from "../domain/operations/store.ts";
 
 export interface ApprovalView {
   op: OperationRow;
   toolTitle: string;
+  /** The tool's credit rule from the catalog (shown when the description states no amount). */
+  toolCredits?: string | undefined;
   clientName: string | null;
   /** False for clients that registered themselves (dynamic registration): their name is marked unverified. */
   clientVerified: boolean;
   description: ApprovalDescription | undefined;
   csrfToken: string;
   now: Date;
+  /** The owner's IANA time zone (users.time_zone); null: times in UTC only. */
+  timeZone?: string | null | undefined;
   /** A one-line outcome of the decision just made (after the POST redirect). */
   notice?: string | undefined;
 }
@@ -33,6 +41,63 @@ const STATE_TEXT: Record<OperationState, string> = {
   outcome_unknown:
     "Approved, but the outcome could not be confirmed. Check your records before asking again.",
 };
+
+/** `at` in `timeZone` as the owner reads it, e.g. "Tuesday, 1 December 2026 at 09:00 CET". */
+function localTime(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone, dateStyle: "full", timeStyle: "short" }).format(at);
+}
+
+/** The time an action takes effect: in the owner's time zone and in UTC, or the description's words. */
+function whenCell(when: string, timeZone: string | null | undefined): RawHtml {
+  const at = /^\d{4}-\d{2}-\d{2}T/.test(when) ? new Date(when) : undefined;
+  if (!at || Number.isNaN(at.getTime())) return html`<td id="when">${when}</td>`;
+  const utc = `${localTime(at, "UTC")} (UTC)`;
+  return html`<td id="when"><time datetime="${at.toISOString()}">${
+    timeZone
+      ? html`<span id="when-local">${localTime(at, timeZone)} (${timeZone})</span><br><span id="when-utc">${utc}</span>`
+      : html`<span id="when-utc">${utc}</span> <span class="muted">(choose your time zone in <a href="/settings#account">settings</a> to see it in local time)</span>`
+  }</time></td>`;
+}
+
+const credits = (view: ApprovalView): string => {
+  const n = view.description?.credits;
+  if (n !== undefined) return n === 0 ? "None: this action costs no credits." : `${n} credits`;
+  const rule = view.toolCredits;
+  return !rule || rule === "none" ? "None: this action costs no credits." : rule;
+};
+
+/**
+ * Every destination: network, account name, handle, Facebook Page, Pinterest board (a table that stacks into
+ * labelled rows on phones; "—" where a column does not apply).
+ */
+function destinationsTable(destinations: NonNullable<ApprovalView["description"]>["destinations"]): RawHtml {
+  const none = html`<span class="muted">—</span>`;
+  return html`<section aria-labelledby="destinations-title"><h2 id="destinations-title">Destinations</h2>
+${stackTable(
+  ["Network", "Account", "Handle", "Page", "Board"],
+  destinations.map((d) => [
+    html`${networkLabel(d.network)}`,
+    html`${d.name}`,
+    d.handle ? html`${d.handle}` : none,
+    d.network === "facebook" ? html`${d.name}` : none,
+    d.network === "pinterest" ? html`${d.board_id ?? "the account's only board"}` : none,
+  ]),
+  { id: "destinations" },
+)}</section>`;
+}
+
+const networkLabel = (network: string) => NETWORK_RULES[network as Network]?.label ?? network;
+
+/** The Pinterest link the Pin will carry, as approved (content of a request with a Pinterest destination). */
+function pinterestLink(description: ApprovalDescription | undefined): RawHtml | "" {
+  const pin = description?.content?.destinations.find((d) => d.network === "pinterest");
+  if (!pin) return "";
+  return html`<p id="pinterest-link">Pinterest link: ${
+    pin.link
+      ? html`<a href="${pin.link}" rel="noopener noreferrer nofollow">${pin.link}</a>`
+      : html`<span class="muted">none (the post's product has no URL)</span>`
+  }</p>`;
+}
 
 /** Renders the page for `view`. */
 export function renderApprovalPage(view: ApprovalView): string {
@@ -55,13 +120,16 @@ ${view.notice ? html`<p class="warn" role="status">${view.notice}</p>` : ""}
 <p><strong>${description?.summary ?? view.toolTitle}</strong></p>
 ${
   images.length > 0
-    ? html`<div class="slides" id="slides">${images.map(
+    ? html`<section aria-labelledby="slides-title"><h2 id="slides-title">${images.length > 1 ? `All ${images.length} slides` : "Picture"}</h2><div class="slides" id="slides">${images.map(
         (im, i) =>
           html`<figure><img src="/media/${im.asset_id}/file" alt="${im.label}" width="216" loading="eager" data-position="${String(i + 1)}"><figcaption>${im.label}</figcaption></figure>`,
-      )}</div>`
+      )}</div></section>`
     : ""
 }
-${description?.text ? html`<h2>Caption</h2><pre class="caption" id="caption">${description.text}</pre>` : ""}
+${description?.text ? html`<section aria-labelledby="caption-title"><h2 id="caption-title">Caption</h2><pre class="caption" id="caption">${description.text}</pre><p class="muted" id="caption-length">${[...description.text].length.toLocaleString("en-US")} characters, shown in full.</p></section>` : ""}
+${warnings.length > 0 ? html`<section id="warnings" class="warn" aria-labelledby="warnings-title"><h2 id="warnings-title">Warnings</h2><p>These networks would refuse this post as it is:</p><ul>${warnings.map((w) => html`<li><strong>${w.destination}</strong> (${w.network})<ul>${w.problems.map((p) => html`<li>${p}</li>`)}</ul></li>`)}</ul></section>` : ""}
+${destinations.length > 0 ? destinationsTable(destinations) : ""}
+${pinterestLink(description)}
 ${
   settings.length > 0
     ? html`<h2>Settings</h2><table id="settings" class="kv">${settings.map(
@@ -70,18 +138,17 @@ ${
       )}</table>`
     : ""
 }
-<table class="kv">
+<table id="request" class="kv">
 <tr><th scope="row">Action</th><td>${view.toolTitle} <span class="muted">(${op.tool})</span></td></tr>
 ${resources.map((r) => html`<tr><th scope="row">${r.kind}</th><td>${r.label}</td></tr>`)}
-${destinations.length > 0 ? html`<tr><th scope="row">Destinations</th><td>${destinations.map((d, i) => html`${i > 0 ? ", " : ""}${d.name} (${d.network})`)}</td></tr>` : ""}
-${description?.when ? html`<tr><th scope="row">Time</th><td id="when">${description.when}</td></tr>` : ""}
+${description?.when ? html`<tr><th scope="row">Time</th>${whenCell(description.when, view.timeZone)}</tr>` : ""}
+<tr><th scope="row">Credits</th><td id="credits">${credits(view)}</td></tr>
 <tr><th scope="row">Requested</th><td>${op.created_at.toISOString()}</td></tr>
 <tr><th scope="row">Expires</th><td>${expires ? expires.toISOString() : "never"}${open ? html` <span class="muted">(in ${minutes} minute${minutes === 1 ? "" : "s"})</span>` : ""}</td></tr>
 <tr><th scope="row">Status</th><td id="state" data-state="${op.state}">${open || op.state !== "approval_required" ? STATE_TEXT[op.state] : "Expired. Nothing was done."}</td></tr>
 </table>
-${warnings.length > 0 ? html`<section id="warnings" class="warn" aria-labelledby="warnings-title"><h2 id="warnings-title">Warnings</h2><p>These networks would refuse this post as it is:</p><ul>${warnings.map((w) => html`<li><strong>${w.destination}</strong> (${w.network})<ul>${w.problems.map((p) => html`<li>${p}</li>`)}</ul></li>`)}</ul></section>` : ""}
 ${shownMedia.length > 0 ? html`<div id="media" class="slides">${shownMedia.map((m, i) => (m.kind === "video" ? html`<video controls preload="metadata" playsinline width="270" height="480" src="/media/${m.asset_id}/file" title="Video ${i + 1}"></video>` : html`<img src="/media/${m.asset_id}/file" alt="Image ${i + 1}" width="216">`))}</div>` : ""}
-<p class="muted">Names and captions above come from your own records and are shown as plain text. Only the buttons below, pressed by you, can approve this request.</p>
+<p class="muted">Names and captions above come from your own records and are shown as plain text. Only the buttons below, pressed by you, can approve this request. What you approve is what goes out: a later change to the post is refused while it waits to be published.</p>
 ${
   open
     ? html`<form method="post">

@@ -9,6 +9,7 @@ import { isUuid } from "../ids.ts";
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { clientName } from "../domain/account/connections.ts";
+import { userTimeZone } from "../domain/account/time-zone.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
 import { page } from "./html.ts";
 import { pageHeaders } from "./security.ts";
@@ -50,8 +51,11 @@ async function show(ctx: AppContext, req: Request, res: Response): Promise<void>
   if (!op || op.user_id !== session.userId) return notFound(res);
   const client = await clientName(ctx.db, op.client_id);
   let title = op.tool;
+  let credits: string | undefined;
   try {
-    title = (await toolLookup(ctx))(op.tool)?.title ?? op.tool;
+    const tool = (await toolLookup(ctx))(op.tool);
+    title = tool?.title ?? op.tool;
+    credits = tool?.credits;
   } catch {
     // registry unavailable: the tool name is still shown
   }
@@ -63,12 +67,14 @@ async function show(ctx: AppContext, req: Request, res: Response): Promise<void>
       renderApprovalPage({
         op,
         toolTitle: title,
+        toolCredits: credits,
         clientName: client,
         // Clients register themselves (RFC 7591 dynamic registration); none is verified by the operator.
         clientVerified: false,
         description: openDescription(ctx, op),
         csrfToken: session.csrfToken,
         now: ctx.clock.now(),
+        timeZone: await userTimeZone(ctx.db, session.userId),
         notice: result ? DECISION_NOTICES[result] : undefined,
       }),
     );

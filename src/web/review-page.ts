@@ -31,11 +31,14 @@ export function declarationText(branded: boolean): string {
 
 const q = (workspaceId: string) => `workspace_id=${encodeURIComponent(workspaceId)}`;
 
-/** The queue: deliveries waiting for TikTok and approved posts to pick. */
+/**
+ * The queue: deliveries waiting for TikTok, and per TikTok account the posts to pick for it (approved posts
+ * and posts published on other networks that the account does not have yet).
+ */
 export function renderQueue(model: {
   workspaceId: string;
   waiting: WaitingDelivery[];
-  approved: PickablePost[];
+  accounts: Array<{ account: TikTokAccount; posts: PickablePost[] }>;
 }): string {
   const waiting =
     model.waiting.length === 0
@@ -44,19 +47,27 @@ export function renderQueue(model: {
           (w) =>
             html`<li><a href="/review/posts/${w.postId}?delivery_id=${w.deliveryId}&${q(model.workspaceId)}">${w.label}</a> <span class="muted">(${w.postType}, for @${w.handle ?? "account"})</span></li>`,
         )}</ul>`;
-  const approved =
-    model.approved.length === 0
-      ? html`<p class="muted">No approved posts.</p>`
-      : html`<ul>${model.approved.map(
-          (p) =>
-            html`<li><a href="/review/posts/${p.postId}?${q(model.workspaceId)}">${p.label}</a> <span class="muted">(${p.postType})</span></li>`,
-        )}</ul>`;
+  const pick =
+    model.accounts.length === 0
+      ? html`<p class="muted">No TikTok account is connected. Connect one on <a href="/settings/social">/settings/social</a>.</p>`
+      : model.accounts.map(
+          ({ account, posts }) =>
+            html`<section class="pick" data-account="${account.id}"><h3>For @${account.handle ?? account.displayName}</h3>${
+              posts.length === 0
+                ? html`<p class="muted">No approved or published post is waiting for this account.</p>`
+                : html`<ul>${posts.map(
+                    (p) =>
+                      html`<li><a href="/review/posts/${p.postId}?account_id=${account.id}&${q(model.workspaceId)}">${p.label}</a> <span class="muted">(${p.postType}${p.publishedOn.length > 0 ? `, published on ${p.publishedOn.join(", ")}` : ", approved"})</span></li>`,
+                  )}</ul>`
+            }</section>`,
+        );
   return page(
     "Review for TikTok",
     html`<h1>Review for TikTok</h1>
 <p>TikTok posts are published only from this page, with the creator's options and your consent for each post.</p>
 <h2>Waiting for TikTok</h2>${waiting}
-<h2>Pick an approved post</h2>${approved}`,
+<h2>Pick a post</h2>
+<p class="muted">Approved posts, and posts already published on other networks, that a TikTok account does not have yet.</p>${pick}`,
     { current: "/review" },
   );
 }

@@ -1,7 +1,7 @@
 /**
  * End to end (service spec 1.7, 3.1, 4.4): the official MCP SDK client, authorized through the real OAuth
- * flow, generates a carousel for a product with an uploaded photo; a real pg-boss worker renders the
- * slides; approve_carousel's page, opened as the owner in headless Chromium, shows every slide (the img
+ * flow, generates a carousel for a product with an uploaded photo; the operation hands the run to a render
+ * job and a real pg-boss worker renders the slides (polled with get_carousel); approve_carousel's page, opened as the owner in headless Chromium, shows every slide (the img
  * elements load real JPEGs) and the approval moves the post to `approved`. A second request is made stale
  * by regenerating a slide's copy before the decision: approving it is refused and nothing changes.
  */
@@ -44,6 +44,17 @@ async function settle(client: Client, operationId: string): Promise<Envelope> {
     if (!["approved", "queued", "running"].includes(String(status.data?.status))) break;
   }
   return status!;
+}
+
+/** Polls get_carousel like an agent until the latest run is finished (the render is its own job). */
+async function rendered(client: Client, postId: string): Promise<Envelope> {
+  let view: Envelope | undefined;
+  for (let i = 0; i < 240; i += 1) {
+    await new Promise((r) => setTimeout(r, 500));
+    view = await call(client, "get_carousel", { post_id: postId });
+    if (["succeeded", "failed"].includes(String(view.data?.run?.status))) break;
+  }
+  return view!;
 }
 
 /** Logs in as `owner` in a fresh context, opens `url` and returns the page (caller closes the context). */
@@ -125,7 +136,8 @@ test("product -> generate_carousel -> slides ready -> approval page shows the sl
     const done = await settle(client, started.operation_id!);
     assert.equal(done.data?.status, "succeeded", JSON.stringify(done));
     const postId = started.data.post_id as string;
-    const carousel = await call(client, "get_carousel", { post_id: postId });
+    const carousel = await rendered(client, postId);
+    assert.equal(carousel.data.run.status, "succeeded");
     assert.deepEqual(
       carousel.data.slides.map((s: any) => s.status),
       ["ready", "ready", "ready", "ready"],
@@ -145,6 +157,7 @@ test("product -> generate_carousel -> slides ready -> approval page shows the sl
     });
     assert.equal(redo.status, "queued", JSON.stringify(redo));
     assert.equal((await settle(client, redo.operation_id!)).data?.status, "succeeded");
+    assert.equal((await rendered(client, postId)).data.run.status, "succeeded");
     {
       const { context, page } = await openAsOwner(staleReq.approval_url!, owner);
       try {

@@ -18,11 +18,7 @@ import sharp from "sharp";
 import { createMediaAsset } from "../../src/domain/media/media.ts";
 import type { Owner } from "../../src/domain/owner.ts";
 import { accountSettingFields } from "../../src/domain/social/account-settings.ts";
-import {
-  openAccount,
-  updateAccountSettings,
-  upsertConnectedAccount,
-} from "../../src/domain/social/accounts.ts";
+import { openAccount, updateAccountSettings } from "../../src/domain/social/accounts.ts";
 import { advanceDeliveries, runDeliveryStep } from "../../src/domain/social/engine.ts";
 import { publishPost } from "../../src/domain/social/publish.ts";
 import { handler as publishHandler } from "../../src/tools/social/publish_post.ts";
@@ -32,6 +28,7 @@ import { FAKE_APPS, liveNetworkEnv } from "../fakes/live-env.ts";
 import { networkSamples } from "../fakes/samples.ts";
 import { startFakeNetworks } from "../fakes/server.ts";
 import { startTestApp } from "../helpers/app.ts";
+import { connectPinterest } from "../helpers/pinterest-account.ts";
 import { HIGH_LIMITS } from "../oauth/support.ts";
 import {
   account as sandboxAccount,
@@ -51,26 +48,9 @@ const owner: Owner = { userId: alice.user_id, workspaceId: alice.workspace_id };
 const db = app.ctx.db;
 const publish = named("publish_post", publishHandler);
 const schedule = named("schedule_post", scheduleHandler);
-const adapter = app.ctx.providers.networks.adapter("pinterest");
 
-/** Connects `user` as the browser flow does: the adapter's accounts (with its defaults), then the upsert. */
-async function connect(user: PinterestUser): Promise<string> {
-  const tokens = {
-    accessToken: user.accessToken,
-    refreshToken: user.refreshToken,
-    expiresAt: new Date(Date.now() + 30 * 86_400_000),
-    scopes: ["boards:read", "boards:write", "pins:read", "pins:write", "user_accounts:read"],
-  };
-  const [networkAccount] = await adapter.oauth.accounts(tokens);
-  const { account } = await upsertConnectedAccount(db, app.ctx.sealer, owner, {
-    network: "pinterest",
-    mode: "live",
-    account: networkAccount!,
-    tokens,
-    now: new Date(),
-  });
-  return account.social_account_id;
-}
+/** Connects `user` as the browser flow does (test/helpers/pinterest-account.ts). */
+const connect = (user: PinterestUser) => connectPinterest(app.ctx, owner, user);
 
 async function stored(
   bytes: Buffer,

@@ -9,6 +9,7 @@ import { TOOLS_BY_NAME } from "../../generated/registry.ts";
 import { creditBalance } from "../../src/domain/account/credits.ts";
 import { failUnstartedCarouselRuns } from "../../src/domain/carousels/settle.ts";
 import { processOperation } from "../../src/operations/execute.ts";
+import { processCarouselRender } from "../../src/operations/render.ts";
 import { runMaintenance } from "../../src/operations/maintenance.ts";
 import { createRuntime } from "../../src/runtime/pipeline.ts";
 import { startTestApp } from "../helpers/app.ts";
@@ -73,7 +74,9 @@ test("a queued carousel whose operation fails before it runs is failed, refunded
   assert.equal(retry.status, "queued", JSON.stringify(retry));
   assert.equal(retry.credits_charged, 30);
   const done = await processOperation(app.ctx, retry.operation_id!);
-  assert.equal(done.state, "succeeded");
+  assert.equal(done.state, "succeeded", "the operation succeeds once the run is handed to the render job");
+  const runId = (retry.data as { run_id: string }).run_id;
+  assert.deepEqual(await processCarouselRender(app.ctx, runId), { claimed: true, status: "succeeded" });
   const retried = await app.ctx
     .db("carousel_runs")
     .where({ id: (retry.data as { run_id: string }).run_id })
@@ -109,4 +112,17 @@ test("a run that already started is neither failed nor refunded when its operati
   await runMaintenance(app.ctx);
   assert.equal((await app.ctx.db("carousel_runs").where({ id: g.run_id }).first()).status, "running");
   assert.equal((await refunds(g.run_id)).length, 0);
+});
+
+test("a run handed to the render job is rendered, not refunded, even when its operation's outcome is unknown", async () => {
+  const me = await app.user();
+  const g = await generate(me);
+  assert.equal((await processOperation(app.ctx, g.operationId)).state, "succeeded");
+  const handed = await app.ctx.db("carousel_runs").where({ id: g.run_id }).first();
+  assert.equal(handed.status, "queued");
+  assert.ok(handed.render_dispatched_at, "handed to the render queue");
+  await app.ctx.db("operations").where({ id: g.operationId }).update({ state: "outcome_unknown" });
+  assert.equal((await runMaintenance(app.ctx)).carouselRunsRefunded, 0);
+  assert.equal((await refunds(g.run_id)).length, 0);
+  assert.deepEqual(await processCarouselRender(app.ctx, g.run_id), { claimed: true, status: "succeeded" });
 });

@@ -5,10 +5,14 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { describe, test } from "node:test";
+import { TOOLS_BY_NAME } from "../../generated/registry.ts";
 import { ToolError } from "../../src/errors.ts";
 import type { Runtime } from "../../src/runtime/pipeline.ts";
 import type { AuthContext } from "../../src/tool-contract.ts";
+import { decideOperation } from "../../src/operations/approvals.ts";
+import { runMaintenance } from "../../src/operations/maintenance.ts";
 import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { removeWidget, runs } from "./fixtures.ts";
 import { call, connection, key, makeTool, stateOf, useTools, waitFor, type Who } from "./helpers.ts";
 
 let executions = 0;
@@ -37,10 +41,28 @@ const createThing = makeTool({
   },
 });
 
+/** Inline: `crash` throws an unexpected error, `limit` a rate_limited ToolError, `ok` creates the product. */
+const flakyThing = makeTool({
+  name: "flaky_thing",
+  scope: "create:products",
+  properties: { name: { type: "string", maxLength: 100 }, mode: { enum: ["crash", "limit", "ok"] } },
+  required: ["name", "mode"],
+  handler: {
+    async execute(input, ctx) {
+      await ctx
+        .db("products")
+        .insert({ user_id: ctx.auth.userId, workspace_id: ctx.auth.workspaceId, name: input.name });
+      if (input.mode === "crash") throw new Error("boom");
+      if (input.mode === "limit") throw new ToolError("rate_limited", "slow down", undefined, 3);
+      return { data: {} };
+    },
+  },
+});
+
 const app: TestApp = await startTestApp({ worker: true, env: { RATE_LIMIT_WRITES: "1000" } });
-const rt: Runtime = useTools(app, [createThing]);
+const rt: Runtime = useTools(app, [createThing, flakyThing, removeWidget]);
 const owner: Who = await app.user();
-const auth: AuthContext = await connection(app, owner, ["create:products", "read:jobs"]);
+const auth: AuthContext = await connection(app, owner, ["create:products", "delete:products", "read:jobs"]);
 
 const products = (name: string) =>
   app.ctx.db("products").where({ name }).count<{ count: string }[]>({ count: "*" });
@@ -103,10 +125,15 @@ describe("runIdempotent", () => {
     assert.equal(Number((await products("Namespace chair"))[0]?.count), 2);
   });
 
-  test("a failed first call does not poison the key: nothing is stored and the key can be used again", async () => {
+  test("a failed first call keeps its outcome: the same error again, other arguments are a conflict", async () => {
     const k = key();
-    const failed = await call(rt, auth, "create_thing", { idempotency_key: k, name: "Fixable", fail: true });
+    const failed = await call(rt, auth, "create_thing", { idempotency_key: k, name: "Kept", fail: true });
     assert.equal(failed.error?.code, "validation_failed");
+    const again = await call(rt, auth, "create_thing", { idempotency_key: k, name: "Kept", fail: true });
+    assert.deepEqual(again, failed, "the exact retry answers the first call's error envelope");
+    const other = await call(rt, auth, "create_thing", { idempotency_key: k, name: "Kept" });
+    assert.equal(other.error?.code, "idempotency_conflict", "the failed call holds its key");
+    assert.equal(Number((await products("Kept"))[0]?.count), 0, "the failed effect was rolled back");
     const records = await app.ctx
       .db("idempotency_records")
       .where({ grant_id: auth.grantId, tool: "create_thing" });
@@ -114,9 +141,56 @@ describe("runIdempotent", () => {
       records.every((r) => r.state === "done"),
       "no record is left in flight",
     );
-    const conflict = await call(rt, auth, "create_thing", { idempotency_key: k, name: "Fixable" });
-    assert.equal(conflict.error, undefined, "the key was released with the rolled-back call");
-    assert.equal(conflict.status, "queued");
+  });
+
+  test("internal errors and rate limits are not kept: the same key may be used again", async () => {
+    const k = key();
+    const broken = await call(rt, auth, "flaky_thing", { idempotency_key: k, name: "Flaky", mode: "crash" });
+    assert.equal(broken.error?.code, "internal_error");
+    const limited = await call(rt, auth, "flaky_thing", { idempotency_key: k, name: "Flaky", mode: "limit" });
+    assert.equal(limited.error?.code, "rate_limited");
+    const ok = await call(rt, auth, "flaky_thing", { idempotency_key: k, name: "Flaky", mode: "ok" });
+    assert.equal(ok.error, undefined, "neither failure held the key");
+    assert.equal(Number((await products("Flaky"))[0]?.count), 1);
+  });
+
+  test("a declined or expired request repeated answers denied with the decision and its time", async () => {
+    const [row] = await app.ctx
+      .db("products")
+      .insert({ user_id: owner.user_id, workspace_id: owner.workspace_id, name: "Denied lamp" })
+      .returning("id");
+    const args = { idempotency_key: key(), product_id: row.id };
+    const first = await call(rt, auth, "remove_widget", args);
+    assert.equal(first.status, "approval_required");
+    assert.ok(first.approval_url);
+    const decided = await decideOperation(app.ctx, first.operation_id!, owner.user_id, "decline");
+    assert.equal(decided.kind, "declined");
+    const again = await call(rt, auth, "remove_widget", args);
+    assert.equal(again.status, "denied");
+    assert.equal(again.error, undefined);
+    assert.equal(again.operation_id, first.operation_id);
+    assert.equal(again.approval_url, undefined, "no approval URL for a denied request");
+    const op = await app.ctx.db("operations").where({ id: first.operation_id }).first();
+    assert.deepEqual(again.data, { decision: "declined", decided_at: op.decided_at.toISOString() });
+    for (const tool of ["delete_product", "publish_post", "schedule_post", "approve_carousel"])
+      assert.deepEqual(
+        TOOLS_BY_NAME.get(tool)!.validateOutput(again),
+        [],
+        `a denied envelope matches the output schema of ${tool}`,
+      );
+
+    const late = { idempotency_key: key(), product_id: row.id };
+    const waiting = await call(rt, auth, "remove_widget", late);
+    await app.ctx
+      .db("operations")
+      .where({ id: waiting.operation_id })
+      .update({ approval_expires_at: new Date(Date.now() - 1000) });
+    await runMaintenance(app.ctx);
+    const expired = await call(rt, auth, "remove_widget", late);
+    assert.equal(expired.status, "denied");
+    assert.equal(expired.approval_url, undefined);
+    assert.equal((expired.data as { decision: string }).decision, "expired");
+    assert.equal(runs.remove_widget, 0, "nothing ran");
   });
 
   test("records hold only hashes of the key and arguments and a sealed envelope", async () => {

@@ -1,32 +1,20 @@
 /**
- * Worker leases (docs/operations.md "Leases"): a running operation whose lease ran out lost its worker.
- * Resumable tools go back to `queued` (and run again from their checkpoints); others become
- * `outcome_unknown` at once. Live leases are left alone, and a worker that lost its lease stops its handler.
+ * Worker leases (docs/operations.md "Leases"): a running operation whose lease ran out lost its worker and
+ * becomes `outcome_unknown` at once, whatever its tool: recovery never replays a handler already marked
+ * running (service spec 3.1 rule 4). Live leases are left alone, and a worker that lost its lease stops its
+ * handler. Carousel renders are resumed instead, as their own jobs (render.processCarouselRender.test.ts).
  * The process-level proof (SIGKILL of a real worker) is test/scale/crash.test.ts.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { processOperation } from "../../src/operations/execute.ts";
 import { reapExpiredLeases } from "../../src/operations/leases.ts";
+import { TOOLS_BY_NAME } from "../../generated/registry.ts";
+import { grantCredits } from "../../src/domain/account/credits.ts";
 import { startTestApp, TestClock } from "../helpers/app.ts";
+import { product } from "../tools/carousels/fixtures.ts";
 import { call, connection, key, makeTool, stateOf, useTools } from "./helpers.ts";
 
-let runs = 0;
-const resumable = makeTool({
-  name: "resumable_job",
-  scope: "create:products",
-  queued: true,
-  handler: {
-    resumable: true,
-    async accept() {
-      return { data: {} };
-    },
-    async execute() {
-      runs += 1;
-      return { data: {} };
-    },
-  },
-});
 let aborted: unknown;
 let release: () => void = () => {};
 const plain = makeTool({
@@ -52,9 +40,10 @@ const plain = makeTool({
 
 const clock = new TestClock();
 const app = await startTestApp({ clock, env: { WORKER_LEASE_SECONDS: "3", RATE_LIMIT_WRITES: "1000" } });
-const rt = useTools(app, [resumable, plain]);
+const rt = useTools(app, [plain, TOOLS_BY_NAME.get("generate_carousel")!]);
 const owner = await app.user();
-const auth = await connection(app, owner, ["create:products", "read:jobs"]);
+const auth = await connection(app, owner, ["create:products", "create:carousels", "read:jobs"]);
+await grantCredits(app.ctx.db, owner.user_id, 100, "test:grant");
 
 /** Leaves `id` as a worker that died after claiming it would: running, lease ended `ago` seconds back. */
 async function claimedByDeadWorker(id: string, ago: number) {
@@ -69,32 +58,33 @@ async function claimedByDeadWorker(id: string, ago: number) {
     });
 }
 
-test("an expired lease: resumable -> queued and runs again; other -> outcome_unknown; live leases stay", async () => {
-  const a = await call(rt, auth, "resumable_job", { idempotency_key: key() });
+test("an expired lease -> outcome_unknown, never run again, carousel generation included; live leases stay", async () => {
+  const carousel = await call(rt, auth, "generate_carousel", {
+    product_id: await product(app, owner),
+    slide_count: 4,
+    design_id: "bold-minimal",
+    idempotency_key: key(),
+  });
+  assert.equal(carousel.status, "queued", JSON.stringify(carousel));
   const b = await call(rt, auth, "plain_job", { idempotency_key: key() });
   const c = await call(rt, auth, "plain_job", { idempotency_key: key() });
-  await claimedByDeadWorker(a.operation_id!, 1);
+  await claimedByDeadWorker(carousel.operation_id!, 1);
   await claimedByDeadWorker(b.operation_id!, 1);
   await claimedByDeadWorker(c.operation_id!, -60); // lease still running: its worker is alive
 
   const report = await reapExpiredLeases(app.ctx);
-  assert.deepEqual(report, { requeued: [a.operation_id], unknown: [b.operation_id] });
-  assert.equal(await stateOf(app.ctx, a.operation_id!), "queued");
-  const unknown = await app.ctx.db("operations").where({ id: b.operation_id }).first();
-  assert.equal(unknown.state, "outcome_unknown");
-  assert.equal(unknown.error_code, "outcome_unknown");
+  assert.deepEqual(report.unknown.sort(), [carousel.operation_id, b.operation_id].sort());
+  for (const id of [carousel.operation_id, b.operation_id]) {
+    const row = await app.ctx.db("operations").where({ id }).first();
+    assert.equal(row.state, "outcome_unknown");
+    assert.equal(row.error_code, "outcome_unknown");
+  }
   assert.equal(await stateOf(app.ctx, c.operation_id!), "running");
-
-  assert.deepEqual(
-    await reapExpiredLeases(app.ctx),
-    { requeued: [], unknown: [] },
-    "a second pass finds nothing",
-  );
-  const resumed = await processOperation(app.ctx, a.operation_id!);
-  assert.deepEqual(resumed, { claimed: true, state: "succeeded" });
-  assert.equal(runs, 1);
-  const row = await app.ctx.db("operations").where({ id: a.operation_id }).first("attempts");
-  assert.equal(row.attempts, 2);
+  assert.deepEqual(await reapExpiredLeases(app.ctx), { unknown: [] }, "a second pass finds nothing");
+  // A redelivered job finds nothing to claim: the handler is never replayed.
+  assert.deepEqual(await processOperation(app.ctx, carousel.operation_id!), { claimed: false });
+  const row = await app.ctx.db("operations").where({ id: carousel.operation_id }).first("attempts");
+  assert.equal(row.attempts, 1);
 });
 
 test("a worker extends its lease while the handler runs, and stops the handler when the lease is lost", async () => {

@@ -15,6 +15,7 @@ import { buildOutline, type Outline } from "./outline.ts";
 import { chargeCredits } from "../account/credits.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { carouselPrice, carouselWithCtaPrice, PRICES } from "../account/prices.ts";
+import { assertContentUnlocked } from "../social/content.ts";
 
 export interface CarouselDesign {
   design_id: string;
@@ -254,14 +255,15 @@ export async function ownedCarousel(db: Knex, owner: Owner, postId: string) {
 }
 
 /**
- * Refuses a new run while another run of the carousel is in progress. A run left `running` past the
- * operation deadline (its worker died; the operation is `outcome_unknown`) is closed as `failed` so that its
- * unfinished slides can be retried.
+ * Refuses a new run while another run of the carousel is in progress. A run rendered inside an automation
+ * run's operation (no render lease) left `running` past the operation deadline (its worker died; the
+ * operation is `outcome_unknown`) is closed as `failed` so that its unfinished slides can be retried; a render
+ * job's run is resumed by another worker instead (src/operations/render.ts).
  */
 async function assertIdle(db: Knex, postId: string, meta: RunMeta): Promise<void> {
   const staleBefore = new Date(meta.now.getTime() - meta.deadlineSeconds * 1000);
   await db("carousel_runs")
-    .where({ post_id: postId, status: "running" })
+    .where({ post_id: postId, status: "running", render_attempts: 0 })
     .where("updated_at", "<", staleBefore)
     .update({ status: "failed", error: "the run stopped before finishing", updated_at: meta.now });
   const busy = await db("carousel_runs")
@@ -377,7 +379,7 @@ async function requeueSlides(
  * supports the carousel's format). A slide that reuses stored CTA artwork takes the current artwork again
  * for 0 credits. Approval is withdrawn (back to draft) and a pending approval becomes stale.
  * @throws ToolError not_found / validation_failed (no such position, unknown design, no stored visual, run
- * in progress) / forbidden (credits).
+ * in progress, a pending schedule or unpublished delivery locks the approved slides) / forbidden (credits).
  */
 export async function acceptSlideRegeneration(
   trx: Knex.Transaction,
@@ -392,6 +394,7 @@ export async function acceptSlideRegeneration(
   meta: RunMeta,
 ): Promise<Accepted> {
   const carousel = await ownedCarousel(trx, owner, input.post_id);
+  await assertContentUnlocked(trx, input.post_id, "regenerate_carousel_slide cannot change the slides now");
   const slide = await trx("carousel_slides")
     .where({ post_id: input.post_id, position: input.position })
     .first("id");
@@ -423,7 +426,8 @@ export async function acceptSlideRegeneration(
 /**
  * Accepts a checkpoint retry: only the failed or unfinished slides are generated again, 5 credits each;
  * ready slides are kept.
- * @throws ToolError not_found / validation_failed (nothing failed, run in progress) / forbidden (credits).
+ * @throws ToolError not_found / validation_failed (nothing failed, run in progress, a pending schedule or
+ * unpublished delivery locks the approved slides) / forbidden (credits).
  */
 export async function acceptCarouselRetry(
   trx: Knex.Transaction,
@@ -432,6 +436,7 @@ export async function acceptCarouselRetry(
   meta: RunMeta,
 ): Promise<Accepted> {
   const carousel = await ownedCarousel(trx, owner, input.post_id);
+  await assertContentUnlocked(trx, input.post_id, "retry_carousel cannot change the slides now");
   await assertIdle(trx, input.post_id, meta);
   const failed: Array<{ position: number }> = await trx("carousel_slides")
     .where({ post_id: input.post_id })

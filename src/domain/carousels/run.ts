@@ -28,8 +28,9 @@ export interface RunOutcome {
 }
 
 /**
- * Runs `runId` of `owner` once, reporting `progress(done, total)` after each slide. A run that is not `queued` (already claimed by another attempt) is not
- * started again; its current state is returned.
+ * Runs `runId` of `owner` once, reporting `progress(done, total)` after each slide. Called by the render job
+ * (src/operations/render.ts, which holds the run's lease) and inside an automation run's operation. A run that
+ * is neither `queued` nor `running` (finished) is not started again; its current state is returned.
  * @throws ToolError not_found when the run is not the owner's; provider errors other than
  * ImageGenerationError propagate (the operation becomes outcome_unknown, slides stay as they are).
  */
@@ -47,8 +48,9 @@ export async function executeCarouselRun(
   if (!run) throw notFound("carousel run");
   const claimed = await app
     .db("carousel_runs")
-    // `running` too: a run whose worker died is resumed by the next holder of its operation (the operation
-    // claim, not this row, guarantees one executor at a time); only slides not yet ready are rendered.
+    // `running` too: the render job claimed the run under its lease before calling this (the lease, not this
+    // row, guarantees one renderer at a time; src/operations/render.ts), and a run taken over from a dead
+    // worker continues from its checkpoints: only slides not yet ready are rendered.
     .where({ id: runId })
     .whereIn("status", ["queued", "running"])
     .update({ status: "running", updated_at: app.clock.now() })

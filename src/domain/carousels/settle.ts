@@ -1,8 +1,8 @@
 /**
  * Carousel runs whose operation ended before the run started (service spec 3.1, 8 credits): a generation,
  * regeneration or retry charges its credits when it is accepted, and its run waits `queued` for the worker.
- * When the operation fails, is denied or becomes `outcome_unknown` before the worker claimed the run (the
- * connection was revoked, the handler stopped before starting it, the worker never ran it), no image was
+ * When the operation fails, is denied or becomes `outcome_unknown` before its handler handed the run to the
+ * render queue (the connection was revoked, the worker stopped before the hand-over), no image was
  * generated: the run is closed `failed` with the reason, its waiting slides are marked `failed` so that
  * `retry_carousel` can take them, and the run's credits are refunded exactly once.
  */
@@ -19,7 +19,8 @@ export interface SettledRun {
  * Closes the still-`queued` carousel runs of operation `operationId` as `failed` with `reason` (a safe,
  * user-facing sentence) and refunds their credits. Idempotent: the conditional update claims each run once,
  * and the ledger's unique refund index (`credit_ledger_refund_once`) refuses a second refund of a run.
- * A run already `running` or finished is left alone (work may have been done).
+ * A run handed to the render queue (`render_dispatched_at`), `running` or finished is left alone: the render
+ * job owns it (src/domain/carousels/render-job.ts).
  * @returns the runs settled by this call.
  */
 export async function failUnstartedCarouselRuns(
@@ -37,6 +38,7 @@ export async function failUnstartedCarouselRuns(
       credits_charged: number;
     }> = await trx("carousel_runs")
       .where({ operation_id: operationId, status: "queued" })
+      .whereNull("render_dispatched_at")
       .update({ status: "failed", error: reason.slice(0, 300), updated_at: now })
       .returning(["id", "post_id", "user_id", "workspace_id", "credits_charged"]);
     for (const run of runs) {
@@ -71,6 +73,7 @@ export async function settleStrandedCarouselRuns(db: Knex, now: Date, limit = 50
   const ops: Array<{ operation_id: string; error_message: string | null }> = await db("carousel_runs as r")
     .join("operations as o", "o.id", "r.operation_id")
     .where("r.status", "queued")
+    .whereNull("r.render_dispatched_at")
     .whereIn("o.state", ["failed", "denied", "outcome_unknown"])
     .distinct("r.operation_id", "o.error_message")
     .limit(limit);

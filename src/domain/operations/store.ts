@@ -7,7 +7,12 @@ import { isUuid } from "../../ids.ts";
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import type { ErrorCode } from "../../errors.ts";
-import type { ApprovalDescription, EnvelopeStatus, ToolOutput } from "../../tool-contract.ts";
+import type {
+  ApprovalDescription,
+  ApprovedContent,
+  EnvelopeStatus,
+  ToolOutput,
+} from "../../tool-contract.ts";
 
 /** The operation states of service spec 3.1. */
 export const OPERATION_STATES = [
@@ -55,6 +60,8 @@ export interface OperationRow {
   request_id: string | null;
   credits_charged: number | null;
   approval_expires_at: Date | null;
+  /** How a review request was decided: `approved`, `declined` or `expired` (null until decided). */
+  decision: "approved" | "declined" | "expired" | null;
   decided_at: Date | null;
   queued_at: Date | null;
   claimed_at: Date | null;
@@ -127,6 +134,18 @@ export async function loadOperation(
 /** Opens the sealed approval description of `op` (review tools only). */
 export function openDescription(ctx: AppContext, op: OperationRow): ApprovalDescription | undefined {
   return op.description_sealed ? ctx.sealer.open<ApprovalDescription>(op.description_sealed) : undefined;
+}
+
+/**
+ * The content the approval request of operation `operationId` bound (ApprovalDescription `content`, recorded
+ * at the call), or undefined when there is none (no such operation, or a request that recorded no content).
+ */
+export async function approvedContentOf(
+  ctx: AppContext,
+  operationId: string | undefined,
+): Promise<ApprovedContent | undefined> {
+  const op = operationId ? await loadOperation(ctx.db, operationId) : undefined;
+  return op ? openDescription(ctx, op)?.content : undefined;
 }
 
 /** The approval page URL of an operation (service spec 4.4). */

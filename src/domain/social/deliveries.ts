@@ -107,9 +107,73 @@ export async function listDeliveries(
   return { items: page.rows.map(deliveryView), next_cursor: page.next_cursor };
 }
 
-/** Statuses from which a post may be published or scheduled; carousels need approval first. */
-const PUBLISHABLE = new Set(["draft", "needs_review", "approved", "failed", "published", "scheduled"]);
-const CAROUSEL_PUBLISHABLE = new Set(["approved", "scheduled", "published", "failed"]);
+/**
+ * Statuses from which a post may be published or scheduled; carousels need approval first. A post already
+ * published, scheduled or on its way elsewhere may go to more networks (`assertNewDestinations` refuses the
+ * accounts that already have it).
+ */
+const PUBLISHABLE = new Set([
+  "draft",
+  "needs_review",
+  "approved",
+  "failed",
+  "published",
+  "scheduled",
+  "publishing",
+]);
+const CAROUSEL_PUBLISHABLE = new Set(["approved", "scheduled", "published", "publishing", "failed"]);
+
+/** Delivery statuses meaning the account has the post, or will: published, on its way, or waiting for review. */
+const HAS_POST = ["published", "pending", "uploading", "processing", "outcome_unknown", "needs_review"];
+
+/**
+ * Refuses destinations where post `postId` is already published or pending (no accidental second post on one
+ * account; other accounts may still get it).
+ * @throws ToolError validation_failed naming each account, its network and what it has, with
+ *   `details.destinations: [{social_account_id, delivery_id, status, schedule_id}]`.
+ */
+export async function assertNewDestinations(
+  db: Knex,
+  postId: string,
+  accounts: ReadonlyArray<{ social_account_id: string; network: Network; display_name: string }>,
+): Promise<void> {
+  if (accounts.length === 0) return;
+  const rows: Array<{ id: string; social_account_id: string; status: string; schedule_id: string | null }> =
+    await db("deliveries")
+      .where({ post_id: postId })
+      .whereIn(
+        "social_account_id",
+        accounts.map((a) => a.social_account_id),
+      )
+      .whereIn("status", HAS_POST)
+      .orderBy("created_at")
+      .select("id", "social_account_id", "status", "schedule_id");
+  if (rows.length === 0) return;
+  const seen = new Set<string>();
+  const taken = rows.filter((r) => !seen.has(r.social_account_id) && seen.add(r.social_account_id));
+  const named = taken.map((r) => {
+    const a = accounts.find((x) => x.social_account_id === r.social_account_id)!;
+    const what =
+      r.status === "published"
+        ? "already published there"
+        : r.schedule_id
+          ? `already scheduled there (schedule_id ${r.schedule_id})`
+          : `already on its way there (delivery_id ${r.id}, ${r.status})`;
+    return `"${a.display_name}" (${a.network}, social_account_id ${a.social_account_id}): ${what}`;
+  });
+  throw new ToolError(
+    "validation_failed",
+    `the post is already at ${named.length === 1 ? "this destination" : "these destinations"}: ${named.join("; ")}. Remove ${named.length === 1 ? "it" : "them"} from social_account_ids; the post can go to accounts that do not have it yet.`,
+    {
+      destinations: taken.map((r) => ({
+        social_account_id: r.social_account_id,
+        delivery_id: r.id,
+        status: r.status,
+        schedule_id: r.schedule_id,
+      })),
+    },
+  );
+}
 
 /**
  * The owner's post if it can go to a network: not deleted, and for carousels fully generated.

@@ -16,6 +16,10 @@
  *   other accounts are untouched. Transient errors never disconnect an account.
  * - The account's publishing limit (optional `publishingLimit`, Instagram `content_publishing_limit`) is
  *   checked before the first create; a used-up quota fails the delivery with the numbers.
+ * - A delivery made by an approval carries its binding (./content.ts): before each step (every network
+ *   create happens in a step) the post is compared with the approved fingerprint; a post that changed since
+ *   fails the delivery with a plain reason and nothing reaches the network. The Pinterest link and board are
+ *   the approved ones.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AppContext } from "../../context.ts";
@@ -38,6 +42,8 @@ import { signedMediaUrl } from "../media/public-url.ts";
 import { markNeedsReconnect, type OpenedAccount, openAccount, saveRefreshedTokens } from "./accounts.ts";
 import { adapterAccount } from "./account-settings.ts";
 import { postMedia } from "./validate.ts";
+import { CHANGED_AFTER_APPROVAL, deliveryStillApproved } from "./content.ts";
+import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
 
 /** States in which a delivery still has work to do. */
 export const ACTIVE_STATES: readonly DeliveryState[] = [
@@ -69,6 +75,9 @@ function scheduleStarted(q: Knex.QueryBuilder): Knex.QueryBuilder {
   );
 }
 
+/** The reason written on the deliveries of a schedule the owner canceled (./schedules.ts `cancelSchedule`). */
+export const CANCELED_REASON = "canceled by the owner before it was published";
+
 /** Backoff after the `n`-th transient failure, seconds: 5, 10, 20, ... at most 900. */
 export function backoffSeconds(n: number): number {
   return Math.min(900, 5 * 2 ** Math.max(0, n - 1));
@@ -84,6 +93,10 @@ interface DeliveryRow {
   options: Record<string, unknown>;
   attempt: number;
   step_started_at: Date | null;
+  /** The approval's binding (./content.ts); null on deliveries made without one (automation output). */
+  content_fingerprint: string | null;
+  approved_link: string | null;
+  approved_board_id: string | null;
 }
 
 async function buildJob(
@@ -95,9 +108,15 @@ async function buildJob(
   const post = await app.db("posts").where({ id: row.post_id }).first();
   const media = await postMedia(app.db, post);
   const storage = app.providers.storage;
-  const product = post.product_id
-    ? await app.db("products").where({ id: post.product_id }).whereNull("deleted_at").first("product_url")
-    : undefined;
+  // The Pin's link and board as approved; a delivery without an approval binding reads the product's URL.
+  const product =
+    row.content_fingerprint === null && post.product_id
+      ? await app.db("products").where({ id: post.product_id }).whereNull("deleted_at").first("product_url")
+      : undefined;
+  const settings =
+    row.approved_board_id !== null
+      ? { ...account.settings, [BOARD_SETTING]: row.approved_board_id }
+      : account.settings;
   const jobMedia: JobMedia[] = media.map((m) => ({
     assetId: m.assetId,
     kind: m.kind,
@@ -121,9 +140,9 @@ async function buildJob(
       type: post.type,
       media: jobMedia,
       options: row.options ?? {},
-      productUrl: product?.product_url ?? null,
+      productUrl: row.content_fingerprint === null ? (product?.product_url ?? null) : row.approved_link,
     },
-    account: adapterAccount(account),
+    account: { ...adapterAccount(account), settings },
     signal,
   };
 }
@@ -162,6 +181,9 @@ export async function runDeliveryStep(
       "options",
       "attempt",
       "step_started_at",
+      "content_fingerprint",
+      "approved_link",
+      "approved_board_id",
     ])) as DeliveryRow[];
   if (!row) return undefined;
   const state = await stepClaimed(app, row, signal);
@@ -191,6 +213,18 @@ async function stepClaimed(
   row: DeliveryRow,
   signal: AbortSignal | undefined,
 ): Promise<DeliveryState> {
+  const mustReconcile = row.status === "outcome_unknown" || row.step_started_at !== null;
+  // Defence in depth: before any step that can create something on the network, the post must still be
+  // what was approved (a step left mid-way is first reconciled: something may already exist there).
+  if (!mustReconcile && row.content_fingerprint !== null) {
+    const binding = {
+      content_fingerprint: row.content_fingerprint,
+      approved_link: row.approved_link,
+      approved_board_id: row.approved_board_id,
+    };
+    if (!(await deliveryStillApproved(app.db, row.post_id, binding)))
+      return fail(app, row, CHANGED_AFTER_APPROVAL);
+  }
   let account: OpenedAccount;
   try {
     account = await openAccount(app.db, app.sealer, row.social_account_id);
@@ -241,7 +275,6 @@ async function stepClaimed(
         updated_at: app.clock.now(),
       });
   };
-  const mustReconcile = row.status === "outcome_unknown" || row.step_started_at !== null;
   await app
     .db("deliveries")
     .where({ id: row.id })
@@ -365,32 +398,46 @@ async function settleParents(app: AppContext, row: { post_id: string; schedule_i
 }
 
 /**
- * Derives a post's status from its deliveries: every delivery published -> `published`; only future pending
- * deliveries -> `scheduled`; any in flight -> `publishing`; some published and the rest failed ->
- * `published`; all failed -> `failed`. A `needs_review` delivery (TikTok) counts as in flight.
+ * Derives a post's status from its deliveries (a post may go to several networks at different times):
+ * every delivery published -> `published`; any in flight (started, due, or a TikTok post waiting in
+ * `needs_review`) -> `publishing`; else any waiting for its schedule -> `scheduled`; else any published ->
+ * `published` (the failed ones aside); else `failed`. Deliveries of canceled schedules are left out; with
+ * only those, the post goes back to `approved` (a carousel) or `draft`.
  */
 export async function refreshPostStatus(db: Knex, postId: string, now: Date): Promise<void> {
-  const rows: Array<{ status: string; scheduled_for: Date | null }> = await db("deliveries")
-    .where({ post_id: postId })
-    .select("status", "scheduled_for");
-  if (rows.length === 0) return;
-  const count = (s: string) => rows.filter((r) => r.status === s).length;
-  const active = rows.filter((r) => (ACTIVE_STATES as string[]).includes(r.status)).length;
-  const futurePending = rows.filter(
-    (r) => r.status === "pending" && r.scheduled_for && r.scheduled_for > now,
+  const all: Array<{
+    status: string;
+    error: string | null;
+    scheduled_for: Date | null;
+    schedule_status: string | null;
+  }> = await db("deliveries as d")
+    .leftJoin("schedules as s", "s.id", "d.schedule_id")
+    .where({ "d.post_id": postId })
+    .select("d.status", "d.error", "d.scheduled_for", "s.status as schedule_status");
+  if (all.length === 0) return;
+  // Deliveries of a schedule the owner canceled never happened: a post with nothing else is back where it
+  // was before it was scheduled (a carousel stays approved).
+  const rows = all.filter((r) => !(r.status === "failed" && r.error === CANCELED_REASON));
+  if (rows.length === 0) {
+    await db("posts")
+      .where({ id: postId })
+      .update({
+        status: db.raw("case when type = 'carousel' then 'approved' else 'draft' end"),
+        updated_at: now,
+      });
+    return;
+  }
+  const count = (st: string) => rows.filter((r) => r.status === st).length;
+  // A pending delivery of a schedule not started yet (due or not) waits for it.
+  const waiting = rows.filter(
+    (r) => r.status === "pending" && r.scheduled_for && r.schedule_status !== "publishing",
   ).length;
-  // A due schedule not yet started still counts as scheduled.
-  const waitingSchedule = rows.filter((r) => r.status === "pending" && r.scheduled_for).length;
+  const active = rows.filter((r) => (ACTIVE_STATES as string[]).includes(r.status)).length;
+  const inFlight = active - waiting + count("needs_review");
   let status: string;
   if (count("published") === rows.length) status = "published";
-  else if (
-    (futurePending > 0 || waitingSchedule > 0) &&
-    waitingSchedule === active &&
-    count("published") === 0 &&
-    count("needs_review") === 0
-  )
-    status = "scheduled";
-  else if (active + count("needs_review") > 0) status = "publishing";
+  else if (inFlight > 0) status = "publishing";
+  else if (waiting > 0) status = "scheduled";
   else if (count("published") > 0) status = "published";
   else status = "failed";
   await db("posts").where({ id: postId }).update({ status, updated_at: now });

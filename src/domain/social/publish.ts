@@ -7,12 +7,14 @@ import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import { ToolError } from "../../errors.ts";
 import {
+  assertNewDestinations,
   assertPublishable,
   type DeliveryView,
   deliveriesQuery,
   deliveryView,
   ownedPost,
 } from "./deliveries.ts";
+import { type ApprovedContent, approvedContent, assertApprovedContent, deliveryBinding } from "./content.ts";
 import { advanceDeliveries } from "./engine.ts";
 import { assertAccountSetup, assertNetworkRules } from "./validate.ts";
 import { mediaInOrder } from "../media/media.ts";
@@ -48,7 +50,8 @@ export function postLabel(post: { type: string; caption: string | null; title: s
 
 /**
  * Validates a publication for `owner`: owned, publishable post; owned, distinct, non-tiktok accounts with
- * the settings publishing needs (the Pinterest board).
+ * the settings publishing needs (the Pinterest board), none of which already has the post (published or on
+ * its way): a post may go to more networks, never twice to one account.
  * @throws ToolError not_found / validation_failed / account_setup_required.
  */
 export async function preparePublication(
@@ -64,6 +67,7 @@ export async function preparePublication(
   const accounts = await resolveDestinations(db, owner, req.social_account_ids, options.reviewUrl);
   await assertAccountSetup(db, accounts);
   await assertPublishable(db, post);
+  await assertNewDestinations(db, post.id, accounts);
   await assertNetworkRules(db, post, accounts);
   const media = await mediaInOrder(
     db,
@@ -79,10 +83,29 @@ export function reviewUrl(publicBaseUrl: string): string {
 }
 
 /**
- * Publishes now: re-validates (the post or an account may have changed since approval), creates one pending
- * delivery per account, then runs the delivery engine for a short while (./engine.ts `advanceDeliveries`);
- * deliveries still on their way are carried on by the worker's delivery pass.
+ * The content bound by the approval of `prepared`: re-read now and compared with `approved` (the content the
+ * approval request recorded, when there is one).
+ * @throws ToolError validation_failed when the post changed after it was approved.
+ */
+export async function boundContent(
+  db: Knex,
+  prepared: PreparedPublication,
+  approved: ApprovedContent | undefined,
+): Promise<ApprovedContent> {
+  const current = await approvedContent(db, prepared.post.id, prepared.accounts);
+  if (approved) assertApprovedContent(approved, current);
+  return approved ?? current;
+}
+
+/**
+ * Publishes now: re-validates (the post or an account may have changed since approval) and checks that the
+ * post is still what was approved (`approved`, the approval request's content), creates one pending delivery
+ * per account carrying the approval's binding (fingerprint, Pinterest link and board), then runs the delivery
+ * engine for a short while (./engine.ts `advanceDeliveries`); deliveries still on their way are carried on
+ * by the worker's delivery pass.
  * @returns the post id and the deliveries.
+ * @throws ToolError not_found / validation_failed (changed after approval, a destination already has it) /
+ *   account_setup_required.
  */
 export async function publishPost(
   app: AppContext,
@@ -90,11 +113,13 @@ export async function publishPost(
   req: PublicationRequest,
   operationId: string | undefined,
   signal?: AbortSignal,
+  approved?: ApprovedContent,
 ): Promise<{ post_id: string; deliveries: DeliveryView[] }> {
   const ids = await app.db.transaction(async (trx) => {
     const prepared = await preparePublication(trx, owner, req, {
       reviewUrl: reviewUrl(app.config.publicBaseUrl),
     });
+    const content = await boundContent(trx, prepared, approved);
     const now = app.clock.now();
     const rows = await trx("deliveries")
       .insert(
@@ -105,6 +130,7 @@ export async function publishPost(
           social_account_id: a.social_account_id,
           status: "pending",
           operation_id: operationId ?? null,
+          ...deliveryBinding(content, a.social_account_id),
           created_at: now,
           updated_at: now,
         })),

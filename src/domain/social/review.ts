@@ -6,7 +6,9 @@
  * delivery engine (./engine.ts) then publishes it.
  *
  * What waits for TikTok: deliveries in `needs_review` on the owner's TikTok accounts (automation output), and
- * the owner's approved posts that the user may pick (a new delivery is created for them).
+ * per TikTok account the owner's approved posts and posts published on other networks that the account does
+ * not have yet, which the user may pick (a new delivery is created for them). The consent binds the content
+ * as an approval does (./content.ts): the delivery engine checks it before publishing.
  */
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
@@ -15,13 +17,17 @@ import type { TikTokPostOptions } from "../../providers/social/tiktok/options.ts
 import { type Owner, ownedBy } from "../owner.ts";
 import { isUuid } from "../../ids.ts";
 import {
+  assertNewDestinations,
   deliveriesQuery,
   type DeliveryView,
   deliveryView,
   ownedPost,
   assertPublishable,
 } from "./deliveries.ts";
-import { advanceDeliveries } from "./engine.ts";
+import { approvedContent, deliveryBinding } from "./content.ts";
+import { advanceDeliveries, refreshPostStatus } from "./engine.ts";
+import { NETWORK_RULES } from "../../providers/social/rules.ts";
+import type { Network } from "../../providers/social/types.ts";
 import { postLabel } from "./publish.ts";
 import { assertNetworkRules, type PostMedia, postMedia } from "./validate.ts";
 
@@ -38,6 +44,8 @@ export interface PickablePost {
   postId: string;
   postType: string;
   label: string;
+  /** Display names of the networks the post is already published on (none for a post only approved). */
+  publishedOn: string[];
 }
 
 export interface TikTokAccount {
@@ -51,11 +59,21 @@ export interface TikTokAccount {
 /** Most items listed per section. */
 const LIST_LIMIT = 50;
 
-/** Deliveries waiting in `needs_review` and approved posts the user may pick, newest first. */
+/** Delivery statuses meaning an account has the post, or will (published, on its way, waiting for review). */
+const HAS_POST = ["published", "pending", "uploading", "processing", "outcome_unknown", "needs_review"];
+
+/**
+ * What waits for TikTok: deliveries in `needs_review` on the owner's TikTok accounts, and per TikTok account
+ * the posts the user may pick for it: approved posts and posts published elsewhere, that the account does not
+ * have yet (published, on its way or waiting). Newest first, at most LIST_LIMIT per list.
+ */
 export async function reviewQueue(
   db: Knex,
   owner: Owner,
-): Promise<{ waiting: WaitingDelivery[]; approved: PickablePost[] }> {
+): Promise<{
+  waiting: WaitingDelivery[];
+  accounts: Array<{ account: TikTokAccount; posts: PickablePost[] }>;
+}> {
   const waitingRows = await db("deliveries as d")
     .join("social_accounts as a", "a.id", "d.social_account_id")
     .join("posts as p", "p.id", "d.post_id")
@@ -65,13 +83,9 @@ export async function reviewQueue(
     .orderBy("d.created_at", "desc")
     .limit(LIST_LIMIT)
     .select("d.id", "d.post_id", "p.type", "p.caption", "p.title", "a.id as account_id", "a.handle");
-  const approvedRows = await db("posts as p")
-    .where(ownedBy(owner, "p"))
-    .where({ "p.status": "approved" })
-    .whereNull("p.deleted_at")
-    .orderBy("p.updated_at", "desc")
-    .limit(LIST_LIMIT)
-    .select("p.id", "p.type", "p.caption", "p.title");
+  const accounts = await tiktokAccountsOf(db, owner);
+  const lists = [];
+  for (const account of accounts) lists.push({ account, posts: await pickableFor(db, owner, account.id) });
   return {
     waiting: waitingRows.map((r: any) => ({
       deliveryId: r.id,
@@ -81,8 +95,48 @@ export async function reviewQueue(
       accountId: r.account_id,
       handle: r.handle,
     })),
-    approved: approvedRows.map((r: any) => ({ postId: r.id, postType: r.type, label: postLabel(r) })),
+    accounts: lists,
   };
+}
+
+/** The approved posts and posts published elsewhere that TikTok account `accountId` does not have yet. */
+async function pickableFor(db: Knex, owner: Owner, accountId: string): Promise<PickablePost[]> {
+  const rows = await db("posts as p")
+    .where(ownedBy(owner, "p"))
+    .whereNull("p.deleted_at")
+    .where((q) =>
+      q
+        .where("p.status", "approved")
+        .orWhereExists((e) =>
+          e.select(1).from("deliveries as d").whereRaw("d.post_id = p.id").where("d.status", "published"),
+        ),
+    )
+    .whereNotExists((e) =>
+      e
+        .select(1)
+        .from("deliveries as d")
+        .whereRaw("d.post_id = p.id")
+        .where("d.social_account_id", accountId)
+        .whereIn("d.status", HAS_POST),
+    )
+    .orderBy("p.updated_at", "desc")
+    .limit(LIST_LIMIT)
+    .select(
+      "p.id",
+      "p.type",
+      "p.caption",
+      "p.title",
+      db.raw(
+        `array(select distinct a.network from deliveries d join social_accounts a on a.id = d.social_account_id
+               where d.post_id = p.id and d.status = 'published' order by a.network) as published_on`,
+      ),
+    );
+  return rows.map((r: any) => ({
+    postId: r.id,
+    postType: r.type,
+    label: postLabel(r),
+    publishedOn: (r.published_on as Network[]).map((n) => NETWORK_RULES[n]?.label ?? n),
+  }));
 }
 
 /** The owner's TikTok accounts that are not disconnected. */
@@ -168,16 +222,20 @@ export async function consentAndQueue(app: AppContext, owner: Owner, input: Cons
       );
     }
     const target = await reviewTarget(trx, owner, input.postId, input.deliveryId);
-    if (!target.deliveryId) await assertPublishable(trx, target.post);
-    await assertNetworkRules(trx, target.post as never, [
-      {
-        social_account_id: account.id,
-        network: "tiktok",
-        display_name: account.display_name,
-        handle: account.handle,
-        status: account.status,
-      },
-    ]);
+    const destination = {
+      social_account_id: account.id,
+      network: "tiktok" as const,
+      display_name: account.display_name,
+      handle: account.handle,
+      status: account.status,
+    };
+    if (!target.deliveryId) {
+      await assertPublishable(trx, target.post);
+      await assertNewDestinations(trx, target.post.id, [destination]);
+    }
+    await assertNetworkRules(trx, target.post as never, [destination]);
+    // The consent binds what the page showed, as an approval does (./content.ts).
+    const binding = deliveryBinding(await approvedContent(trx, target.post.id, [destination]), account.id);
     const now = app.clock.now();
     let deliveryId: string;
     if (target.deliveryId) {
@@ -188,6 +246,7 @@ export async function consentAndQueue(app: AppContext, owner: Owner, input: Cons
           options: JSON.stringify(input.options),
           status: "pending",
           error: null,
+          ...binding,
           updated_at: now,
         });
       if (updated !== 1) throw notFound("delivery");
@@ -200,6 +259,7 @@ export async function consentAndQueue(app: AppContext, owner: Owner, input: Cons
           social_account_id: account.id,
           status: "pending",
           options: JSON.stringify(input.options),
+          ...binding,
           created_at: now,
           updated_at: now,
         })
@@ -216,7 +276,7 @@ export async function consentAndQueue(app: AppContext, owner: Owner, input: Cons
       declaration: input.declaration,
       consented_at: now,
     });
-    await trx("posts").where({ id: target.post.id }).update({ status: "publishing", updated_at: now });
+    await refreshPostStatus(trx, target.post.id, now);
     return deliveryId;
   });
   void advanceDeliveries(app, [id], { budgetSeconds: 120 }).catch((err: unknown) => {

@@ -1,21 +1,24 @@
 /**
  * Schedules (service spec 2.7, 3.1 rule 2): an existing post, an explicit future timestamp and owned
  * destinations; approval creates the schedule and one pending delivery per account. Due schedules are
- * published by `publishDueSchedules` (called by the scheduler). No tool cancels or reschedules (spec 1.9): the
- * owner cancels a pending schedule in the browser (`cancelSchedule`, the posts page).
+ * published by `publishDueSchedules` (called by the scheduler). No tool cancels or reschedules (spec 1.9):
+ * the owner cancels in the browser (`cancelSchedule`, the posts page), which also releases the post's
+ * approved content for changes (./content.ts).
  */
 import { isUuid } from "../../ids.ts";
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import { type DeliveryView, deliveriesQuery, deliveryView } from "./deliveries.ts";
-import { advanceDeliveries, refreshPostStatus } from "./engine.ts";
+import { advanceDeliveries, CANCELED_REASON, refreshPostStatus } from "./engine.ts";
 import {
+  boundContent,
   type PreparedPublication,
   preparePublication,
   type PublicationRequest,
   reviewUrl,
 } from "./publish.ts";
+import { type ApprovedContent, deliveryBinding } from "./content.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { holdInactiveWork } from "../account/suspension.ts";
 
@@ -69,20 +72,27 @@ export async function prepareSchedule(
 }
 
 /**
- * Creates the schedule and its pending deliveries (the approved effect). Re-validates at execution time.
+ * Creates the schedule and its pending deliveries (the approved effect). Re-validates at execution time and
+ * checks that the post is still what was approved (`approved`, the approval request's content); each
+ * delivery carries the approval's binding (fingerprint, Pinterest link and board), which the delivery engine
+ * checks again when the schedule is due.
  * @returns the schedule view.
+ * @throws ToolError not_found / validation_failed (changed after approval, a destination already has the
+ *   post, time passed) / account_setup_required.
  */
 export async function schedulePost(
   app: AppContext,
   owner: Owner,
   req: ScheduleRequest,
   operationId: string | undefined,
+  approved?: ApprovedContent,
 ): Promise<ScheduleView> {
   const scheduleId = await app.db.transaction(async (trx) => {
     const now = app.clock.now();
     const prepared = await prepareSchedule(trx, owner, req, now, {
       reviewUrl: reviewUrl(app.config.publicBaseUrl),
     });
+    const content = await boundContent(trx, prepared, approved);
     const [schedule] = await trx("schedules")
       .insert({
         workspace_id: owner.workspaceId,
@@ -105,6 +115,7 @@ export async function schedulePost(
         status: "pending",
         scheduled_for: prepared.at,
         operation_id: operationId ?? null,
+        ...deliveryBinding(content, a.social_account_id),
         created_at: now,
         updated_at: now,
       })),
@@ -179,8 +190,7 @@ export interface CanceledSchedule {
   canceled_deliveries: number;
 }
 
-/** The reason written on the deliveries of a schedule the owner canceled. */
-export const CANCELED_REASON = "canceled by the owner before it was published";
+export { CANCELED_REASON };
 
 /**
  * Cancels the owner's schedule `scheduleId` (browser only, with session and CSRF; service spec 1.9: no tool

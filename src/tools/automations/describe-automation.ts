@@ -57,15 +57,16 @@ export async function automationDestinations(
     : [];
   if (ids.length === 0) return [];
   const owner = ownerOf(ctx.auth);
-  const rows: Array<{ id: string; display_name: string; network: string }> = await ctx
+  type Row = { id: string; display_name: string; network: string; handle: string | null };
+  const rows: Row[] = await ctx
     .db("social_accounts")
     .where({ workspace_id: owner.workspaceId, user_id: owner.userId })
     .whereIn("id", ids)
-    .select("id", "display_name", "network");
+    .select("id", "display_name", "network", "handle");
   return ids
     .map((id) => rows.find((r) => r.id === id))
-    .filter((r): r is { id: string; display_name: string; network: string } => Boolean(r))
-    .map((r) => ({ name: r.display_name, network: r.network }));
+    .filter((r): r is Row => Boolean(r))
+    .map((r) => ({ name: r.display_name, network: r.network, handle: r.handle }));
 }
 
 /** Describes an action (`sentence(name, kind)`) on the caller's automation. @throws ToolError not_found. */

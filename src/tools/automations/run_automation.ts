@@ -30,6 +30,7 @@ export const handler: ToolHandlers["run_automation"] = {
       settings: automationSettings(a),
       when: `once now; it also runs daily at ${a.daily_times.join(", ") || "no time"} (${a.time_zone}) when enabled`,
       versions: [{ table: "automations", id: a.automation_id, updated_at: a.updated_at }],
+      credits,
     };
   },
   async execute(input, ctx) {

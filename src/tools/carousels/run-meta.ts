@@ -1,7 +1,7 @@
 /** Shared by the queued carousel handlers: the run bookkeeping a carousel accept needs from the context. */
 import type { RunStatus } from "../../domain/runs.ts";
 import type { Accepted, RunMeta } from "../../domain/carousels/carousels.ts";
-import { executeCarouselRun } from "../../domain/carousels/run.ts";
+import { handOverRun, sendRenderJob } from "../../domain/carousels/render-job.ts";
 import { type Owner, ownerOf } from "../../domain/owner.ts";
 import type { Knex } from "../../db/knex.ts";
 import type { ToolContext, ToolOutput } from "../../tool-contract.ts";
@@ -55,16 +55,19 @@ export async function acceptCarouselRun<I>(
 }
 
 /**
- * The worker's `execute` part of a queued carousel tool: generates the slides of the accepted run and returns
- * `{data: {post_id, run_id, status}}`. `progress(done, total)` counts generated slides.
- * @throws Error without an accepted run; whatever `executeCarouselRun` throws.
+ * The worker's `execute` part of a queued carousel tool (service spec 3.1 rule 2): hands the accepted run to
+ * the render queue (a native job with its own lease and per-slide checkpoints, src/operations/render.ts) and
+ * returns `{data: {post_id, run_id, status}}` at once, `status` being the run's status now (normally
+ * `queued`). The operation succeeds without waiting for the slides: poll get_carousel. A job that could not be
+ * sent is sent again by maintenance.
+ * @throws Error without an accepted run.
  */
-export async function executeAcceptedRun(
+export async function handOverAcceptedRun(
   ctx: ToolContext,
   accepted: { post_id: string; run_id: string } | undefined,
-  progress?: (done: number, total: number) => void,
 ): Promise<ToolOutput<{ post_id: string; run_id: string; status: RunStatus }>> {
-  const { run_id } = acceptedRun(accepted);
-  const out = await executeCarouselRun(ctx.app, ownerOf(ctx.auth), run_id, { signal: ctx.signal, progress });
-  return { data: { post_id: out.post_id, run_id: out.run_id, status: out.status } };
+  const { post_id, run_id } = acceptedRun(accepted);
+  if (await handOverRun(ctx.app.db, run_id, ctx.app.clock.now())) await sendRenderJob(ctx.app, run_id);
+  const run = await ctx.app.db("carousel_runs").where({ id: run_id }).first("status");
+  return { data: { post_id, run_id, status: run?.status ?? "failed" } };
 }

@@ -1,34 +1,40 @@
 /** The approval-page description shared by publish_post and schedule_post (service spec 4.4). */
+import type { Knex } from "../../db/knex.ts";
+import { approvedContent, contentFingerprint } from "../../domain/social/content.ts";
+import { approvalWarnings, postProblems } from "../../domain/social/validate.ts";
 import { type PreparedPublication, postLabel } from "../../domain/social/publish.ts";
+import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { ApprovalDescription } from "../../tool-contract.ts";
 
-const NETWORK_NAMES: Record<string, string> = {
-  instagram: "Instagram",
-  tiktok: "TikTok",
-  facebook: "Facebook",
-  youtube: "YouTube",
-  linkedin: "LinkedIn",
-  pinterest: "Pinterest",
-  x: "X",
-};
-
 /**
- * Builds the summary, the post as resource, the accounts as destinations, every picture of the post, the
- * full caption, the time (`when`, set for schedules) and the post's version (a later change makes the
- * request stale).
+ * Builds the summary, the post as resource, the accounts as destinations (name, network, handle, Pinterest
+ * board), every picture of the post, the full caption with what each destination would refuse of the post
+ * (validate.ts `postProblems`; publish and schedule refuse such a destination at the call, so normally none), the time (`when`, set for schedules), the credits (none), the post's version (a later change makes
+ * the request stale) and the content the approval binds with its fingerprint (down to the Pinterest link).
  */
-export function describePublication(p: PreparedPublication, when?: Date): ApprovalDescription {
+export async function describePublication(
+  db: Knex,
+  p: PreparedPublication,
+  when?: Date,
+): Promise<ApprovalDescription> {
   const label = postLabel(p.post);
   const where = p.accounts
-    .map((a) => `${a.display_name} (${NETWORK_NAMES[a.network] ?? a.network})`)
+    .map((a) => `${a.display_name} (${NETWORK_RULES[a.network]?.label ?? a.network})`)
     .join(", ");
   const summary = when
     ? `Schedule the ${p.post.type} post “${label}” for ${when.toISOString()} to ${where}.`
     : `Publish the ${p.post.type} post “${label}” now to ${where}.`;
+  const content = await approvedContent(db, p.post.id, p.accounts);
+  const board = (id: string) => content.destinations.find((d) => d.social_account_id === id)?.board_id;
   return {
     summary,
     resources: [{ kind: "post", id: p.post.id, label }],
-    destinations: p.accounts.map((a) => ({ name: a.display_name, network: a.network })),
+    destinations: p.accounts.map((a) => ({
+      name: a.display_name,
+      network: a.network,
+      handle: a.handle,
+      ...(a.network === "pinterest" ? { board_id: board(a.social_account_id) ?? null } : {}),
+    })),
     images: (p.post.media_asset_ids ?? []).map((id, i, all) => ({
       asset_id: id,
       label: all.length > 1 ? `Slide ${i + 1}/${all.length}` : `Picture of the ${p.post.type} post`,
@@ -39,5 +45,11 @@ export function describePublication(p: PreparedPublication, when?: Date): Approv
       ? [{ table: "posts", id: p.post.id, updated_at: new Date(p.post.updated_at).toISOString() }]
       : undefined,
     media: p.media,
+    content,
+    fingerprint: contentFingerprint(content),
+    credits: 0,
+    warnings: approvalWarnings(
+      await postProblems(db, { ...p.post, media_asset_ids: p.post.media_asset_ids ?? null }, p.accounts),
+    ),
   };
 }

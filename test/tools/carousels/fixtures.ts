@@ -11,6 +11,7 @@ import { grantCredits } from "../../../src/domain/account/credits.ts";
 import { connectSandboxAccounts } from "../../../src/domain/social/connect.ts";
 import type { Network } from "../../../src/providers/social/types.ts";
 import { ToolError } from "../../../src/errors.ts";
+import { processCarouselRender } from "../../../src/operations/render.ts";
 import type { Knex } from "../../../src/db/knex.ts";
 import type { ToolContext, ToolHandler, ToolOutput } from "../../../src/tool-contract.ts";
 import { startTestApp, type TestApp } from "../../helpers/app.ts";
@@ -80,7 +81,11 @@ export async function inline<I, O>(
   return out;
 }
 
-/** Runs a queued handler: `accept` in a transaction, then `execute` on the pool with the accepted data. */
+/**
+ * Runs a queued handler: `accept` in a transaction, then `execute` on the pool with the accepted data, then
+ * (for a carousel tool, whose `execute` hands its run to the render queue) the render job as a worker runs
+ * it. `render` is the render's outcome (`status`: the run's status after it).
+ */
 export async function queued<I, O, A>(app: TestApp, who: Who, handler: ToolHandler<I, O, A>, input: I) {
   check(handler, "input", input);
   const operationId = randomUUID();
@@ -90,7 +95,9 @@ export async function queued<I, O, A>(app: TestApp, who: Who, handler: ToolHandl
   check(handler, "data", accepted.data);
   const result = await handler.execute(input, toolContext(app, who, app.ctx.db, operationId), accepted.data);
   check(handler, "result", result.data);
-  return { accepted, result };
+  const runId = (accepted.data as { run_id?: unknown }).run_id;
+  const render = typeof runId === "string" ? await processCarouselRender(app.ctx, runId) : undefined;
+  return { accepted, result, render };
 }
 
 /** Runs a review handler: `describe` at call time, then `execute` as the worker after approval. */

@@ -54,7 +54,7 @@ test("list_carousel_formats lists only active designs with their formats, slide 
 test("generate_carousel accepts, charges 30 for 6 slides and renders 6 JPEG slides of the format's size", async () => {
   const productId = await product(app, me);
   const before = await balance(app, me);
-  const { accepted, result } = await queued(app, me, generate, {
+  const { accepted, result, render } = await queued(app, me, generate, {
     product_id: productId,
     slide_count: 6,
     design_id: "bold-minimal",
@@ -65,7 +65,9 @@ test("generate_carousel accepts, charges 30 for 6 slides and renders 6 JPEG slid
   assert.equal(accepted.credits_charged, 30);
   assert.equal(before - (await balance(app, me)), 30);
   assert.deepEqual(Object.keys(accepted.data).sort(), ["post_id", "run_id"]);
-  assert.equal(result.data.status, "succeeded");
+  // The operation hands the run to the render job and succeeds at once; the render job draws the slides.
+  assert.deepEqual(result.data, { ...accepted.data, status: "queued" });
+  assert.deepEqual(render, { claimed: true, status: "succeeded" });
   const post = await app.ctx.db("posts").where({ id: accepted.data.post_id }).first();
   assert.equal(post.type, "carousel");
   assert.equal(post.status, "draft");

@@ -46,19 +46,19 @@ const { app, me, other, peer } = await setup("creator", { image: provider });
 async function failedCarousel() {
   failing.positions = new Set([2, 4]);
   const productId = await product(app, me);
-  const { accepted, result } = await queued(app, me, generate, {
+  const { accepted, render } = await queued(app, me, generate, {
     product_id: productId,
     slide_count: 6,
     design_id: "bold-minimal",
     idempotency_key: key(),
   });
   failing.positions = new Set();
-  return { postId: accepted.data.post_id, result };
+  return { postId: accepted.data.post_id, render };
 }
 
 test("failed slides stay failed and the run fails; retry_carousel charges and regenerates only those", async () => {
-  const { postId, result } = await failedCarousel();
-  assert.equal(result.data.status, "failed");
+  const { postId, render } = await failedCarousel();
+  assert.equal(render?.status, "failed");
   const view = await inline(app, me, getCarousel, { post_id: postId });
   assert.deepEqual(
     view.data.slides.filter((s) => s.status === "failed").map((s) => s.position),
@@ -70,14 +70,14 @@ test("failed slides stay failed and the run fails; retry_carousel charges and re
 
   const before = await balance(app, me);
   failing.calls = 0;
-  const { accepted, result: retried } = await queued(app, me, retry, {
+  const { accepted, render: retried } = await queued(app, me, retry, {
     post_id: postId,
     idempotency_key: key(),
   });
   assert.equal(accepted.credits_charged, 10);
   assert.equal(before - (await balance(app, me)), 10);
   assert.equal(failing.calls, 2);
-  assert.equal(retried.data.status, "succeeded");
+  assert.equal(retried?.status, "succeeded");
   const after = await inline(app, me, getCarousel, { post_id: postId });
   assert.equal(after.data.run.kind, "retry");
   assert.ok(after.data.slides.every((s) => s.status === "ready"));
@@ -118,7 +118,7 @@ test("regenerate_carousel_slide charges 5 and replaces exactly one slide", async
   });
   const before = await inline(app, me, getCarousel, { post_id: accepted.data.post_id });
   const credits = await balance(app, me);
-  const { accepted: regen, result } = await queued(app, me, regenerate, {
+  const { accepted: regen, render } = await queued(app, me, regenerate, {
     post_id: accepted.data.post_id,
     position: 3,
     instructions: "Warmer colours",
@@ -126,7 +126,7 @@ test("regenerate_carousel_slide charges 5 and replaces exactly one slide", async
   });
   assert.equal(regen.credits_charged, 5);
   assert.equal(credits - (await balance(app, me)), 5);
-  assert.equal(result.data.status, "succeeded");
+  assert.equal(render?.status, "succeeded");
   const after = await inline(app, me, getCarousel, { post_id: accepted.data.post_id });
   assert.equal(after.data.run.kind, "regenerate_slide");
   after.data.slides.forEach((s, i) => {
@@ -211,7 +211,7 @@ test("regenerate_carousel_slide what=copy and what=layout cost 0 and re-render f
     idempotency_key: key(),
   });
   assert.equal(copy.accepted.credits_charged, 0);
-  assert.equal(copy.result.data.status, "succeeded");
+  assert.equal(copy.render?.status, "succeeded");
   assert.equal(failing.calls, 0, "no image was generated");
   const afterCopy = await slide2();
   assert.equal(afterCopy.visual_key, start.visual_key);

@@ -76,8 +76,8 @@ test("publish_post describes the post and destinations, then publishes with post
   );
   assert.deepEqual(description.resources, [{ kind: "post", id: postId, label: "Summer sale starts now" }]);
   assert.deepEqual(description.destinations, [
-    { name: "Shop Page", network: "facebook" },
-    { name: "Shop LinkedIn", network: "linkedin" },
+    { name: "Shop Page", network: "facebook", handle: "@facebook_handle" },
+    { name: "Shop LinkedIn", network: "linkedin", handle: "@linkedin_handle" },
   ]);
   assert.equal(result.data.deliveries.length, 2);
   for (const d of result.data.deliveries) {
@@ -185,10 +185,11 @@ test("the post is re-checked at execution: deleted after approval -> not_found, 
 
 test("list_deliveries pages newest first with an opaque cursor", async () => {
   const postId = await textPost(app, me);
-  for (let i = 0; i < 3; i++)
+  const x = await account(app, me, "x", "Shop X");
+  for (const destination of [page, linkedin, x])
     await reviewed(app, me, publish, {
       post_id: postId,
-      social_account_ids: [page],
+      social_account_ids: [destination],
       idempotency_key: key(),
     });
   const first = await inline(app, me, listDeliveries, { post_id: postId, limit: 2 });
