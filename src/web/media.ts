@@ -6,7 +6,7 @@
  *   GET  /media/:id/file    the stored file, to its owner only (404 otherwise), with byte ranges (206)
  *   POST /media/cta-artwork marks an owned image as a product's stored CTA artwork (session + CSRF)
  * The workspace is the `workspace_id` query/field when the user is a member of it, else the user's
- * first owned workspace.
+ * first owned workspace. A workspace that is not active gets the suspended page (src/web/suspended.ts).
  */
 import { isUuid } from "../ids.ts";
 import { Transform } from "node:stream";
@@ -25,6 +25,7 @@ import { renderMediaPage } from "./media-page.ts";
 import { receiveUpload, UploadError } from "./media-upload.ts";
 import { pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, formExpired, requireSession } from "./session.ts";
+import { refuseInactiveWorkspace } from "./suspended.ts";
 
 /**
  * Passes through bytes `start`..`end` (inclusive) of a stream and drops the rest: works over any media
@@ -108,6 +109,7 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
       res.status(404).type("text/plain").send("Not found");
       return;
     }
+    if (refuseInactiveWorkspace(res, current)) return;
     const owner = { userId: s.userId, workspaceId: current.id };
     const { items } = await listMedia(ctx.db, owner, { limit: 50 });
     const products = await productsWithArtwork(ctx, owner);
@@ -162,9 +164,10 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
         return csrfOk(req, s);
       });
       const { current } = await pickWorkspace(ctx, s.userId, result.fields.workspace_id);
-      if (!current) {
+      if (!current || current.status !== "active") {
         await storage.remove(result.file.storageKey);
-        res.status(404).type("text/plain").send("Not found");
+        if (current) refuseInactiveWorkspace(res, current);
+        else res.status(404).type("text/plain").send("Not found");
         return;
       }
       const f = result.file;
@@ -225,6 +228,7 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
         res.status(404).type("text/plain").send("Not found");
         return;
       }
+      if (refuseInactiveWorkspace(res, current)) return;
       res.locals.workspaceId = current.id;
       try {
         await ctx.db.transaction((trx) =>

@@ -1,7 +1,7 @@
 /**
  * The TikTok review UI (service spec 1.11; networks.md 2.1 "Required UX for the Direct Post audit"): the only
  * way a post reaches TikTok. Session required; the workspace is `workspace_id` when the user is a member,
- * else the user's first workspace.
+ * else the user's first workspace; a workspace that is not active gets the suspended page.
  *   GET  /review                         posts waiting for TikTok + approved posts to pick
  *   GET  /review/posts/{post}            preview, account, fresh creator_info, the creator options form
  *        ?delivery_id= (a waiting delivery) &account_id= (the chosen TikTok account)
@@ -42,6 +42,7 @@ import {
   renderStatus,
 } from "./review-page.ts";
 import { REVIEW_SCRIPT } from "./review-script.ts";
+import { refuseInactiveWorkspace } from "./suspended.ts";
 import { pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 
@@ -49,15 +50,29 @@ import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 const REVIEW_CSP =
   "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; media-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-async function ownerFor(ctx: AppContext, userId: string, asked: unknown): Promise<Owner | undefined> {
-  const rows: Array<{ id: string }> = await ctx
+/**
+ * The owner of the page (the asked workspace when the user is a member, else the first), or undefined after
+ * sending the not-found page (no such workspace) or the suspended page (src/web/suspended.ts).
+ */
+async function ownerFor(
+  ctx: AppContext,
+  res: Response,
+  userId: string,
+  asked: unknown,
+): Promise<Owner | undefined> {
+  const rows: Array<{ id: string; name: string; status: string }> = await ctx
     .db("memberships as m")
     .join("workspaces as w", "w.id", "m.workspace_id")
     .where("m.user_id", userId)
     .orderByRaw("case when w.owner_user_id = ? then 0 else 1 end, w.created_at, w.id", [userId])
-    .select("w.id");
+    .select("w.id", "w.name", "w.status");
   const chosen = typeof asked === "string" && isUuid(asked) ? rows.find((w) => w.id === asked) : rows[0];
-  return chosen ? { userId, workspaceId: chosen.id } : undefined;
+  if (!chosen) {
+    notFoundPage(res);
+    return undefined;
+  }
+  if (refuseInactiveWorkspace(res, chosen)) return undefined;
+  return { userId, workspaceId: chosen.id };
 }
 
 /** Refresh the access token before creator_info when it expires within this many seconds. */
@@ -147,8 +162,8 @@ export function reviewRoutes(ctx: AppContext): Router {
 
   router.get("/review", headers, csp, session, async (req, res) => {
     const s = res.locals.session as BrowserSession;
-    const owner = await ownerFor(ctx, s.userId, req.query.workspace_id);
-    if (!owner) return notFoundPage(res);
+    const owner = await ownerFor(ctx, res, s.userId, req.query.workspace_id);
+    if (!owner) return;
     const queue = await reviewQueue(ctx.db, owner);
     res.type("html").send(renderQueue({ workspaceId: owner.workspaceId, ...queue }));
   });
@@ -165,8 +180,8 @@ export function reviewRoutes(ctx: AppContext): Router {
     },
   ) => {
     const s = res.locals.session as BrowserSession;
-    const owner = await ownerFor(ctx, s.userId, input.query.workspace_id);
-    if (!owner) return notFoundPage(res);
+    const owner = await ownerFor(ctx, res, s.userId, input.query.workspace_id);
+    if (!owner) return;
     let target: ReviewTarget;
     try {
       target = await reviewTarget(ctx.db, owner, String(req.params.post), str(input.query.delivery_id));
@@ -224,8 +239,8 @@ export function reviewRoutes(ctx: AppContext): Router {
       return;
     }
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const owner = await ownerFor(ctx, s.userId, body.workspace_id);
-    if (!owner) return notFoundPage(res);
+    const owner = await ownerFor(ctx, res, s.userId, body.workspace_id);
+    if (!owner) return;
     const choice = choiceFrom(body);
     let target: ReviewTarget;
     try {
@@ -279,8 +294,8 @@ export function reviewRoutes(ctx: AppContext): Router {
 
   router.get("/review/deliveries/:delivery", headers, csp, session, async (req, res) => {
     const s = res.locals.session as BrowserSession;
-    const owner = await ownerFor(ctx, s.userId, req.query.workspace_id);
-    if (!owner) return notFoundPage(res);
+    const owner = await ownerFor(ctx, res, s.userId, req.query.workspace_id);
+    if (!owner) return;
     try {
       const delivery = await reviewedDelivery(ctx.db, owner, String(req.params.delivery));
       res.type("html").send(renderStatus({ workspaceId: owner.workspaceId, delivery }));

@@ -44,6 +44,19 @@ describe("status changes apply to the next request", () => {
     assert.equal((await profile(c.token)).status, 401);
   });
 
+  it("a suspended workspace's token gets 401 with the usual challenge right after a successful call", async () => {
+    const who = await app.user();
+    const c = await connect(app, who, ["read:profile"]);
+    assert.equal((await profile(c.token)).status, 200);
+    await app.ctx.db("workspaces").where({ id: who.workspace_id }).update({ status: "suspended" });
+    const r = await profile(c.token);
+    assert.equal(r.status, 401);
+    const challenge = r.headers.get("www-authenticate") ?? "";
+    assert.match(challenge, /^Bearer /);
+    assert.match(challenge, /error="invalid_token"/);
+    assert.match(challenge, /resource_metadata="/);
+  });
+
   it("a token accepted before is refused once its exp has passed, even while its record is live", async () => {
     const who = await app.user();
     const c = await connect(app, who, ["read:profile"]);

@@ -18,6 +18,7 @@ import { type NetworkAccount, NetworkError, type TokenSet } from "../../provider
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import { mintSandboxCode } from "../../providers/social/sandbox/sandbox.ts";
 import type { Network } from "../../providers/social/types.ts";
+import { inactiveReason } from "../account/suspension.ts";
 import type { Owner } from "../owner.ts";
 import { type SafeSocialAccount, upsertConnectedAccount } from "./accounts.ts";
 
@@ -80,10 +81,16 @@ function deniedMessage(error: string, network: Network): string {
   return `${label} did not grant access (${error.replace(/[^a-z_]/gi, "").slice(0, 40)}). Nothing was connected.`;
 }
 
+/** @throws ConnectError when `owner`'s user or workspace is no longer active (nothing is connected). */
+async function refuseInactive(app: AppContext, owner: Owner): Promise<void> {
+  const reason = await inactiveReason(app.db, owner);
+  if (reason) throw new ConnectError(`Nothing was connected: ${reason}.`);
+}
+
 /**
  * Completes the callback for `network`.
- * @throws ConnectError for a missing, used, expired or foreign state, a denied consent, a failed exchange,
- *   missing scopes or no publishable account.
+ * @throws ConnectError for a missing, used, expired or foreign state, an inactive user or workspace, a
+ *   denied consent, a failed exchange, missing scopes or no publishable account.
  */
 export async function finishConnect(
   app: AppContext,
@@ -113,6 +120,7 @@ export async function finishConnect(
     throw new ConnectError("This connection was started in another browser session. Start again here.");
   if (new Date(row.expires_at).getTime() <= now.getTime())
     throw new ConnectError("This connection took longer than 10 minutes and expired. Start again.");
+  await refuseInactive(app, { userId: row.user_id, workspaceId: row.workspace_id });
   if (typeof input.error === "string" && input.error)
     throw new ConnectError(deniedMessage(input.error, input.network));
   if (typeof input.code !== "string" || !input.code || input.code.length > 4096)
@@ -230,7 +238,7 @@ async function loadPick(app: AppContext, pickId: string, sessionHash: string) {
 
 /**
  * Connects the accounts the user picked (indexes into the pending list) and clears the pending list.
- * @throws ConnectError when the pick expired or nothing was chosen.
+ * @throws ConnectError when the pick expired, nothing was chosen or the user or workspace is not active.
  */
 export async function pickAccounts(
   app: AppContext,
@@ -250,6 +258,7 @@ export async function pickAccounts(
   if (chosen.length === 0) throw new ConnectError("Choose at least one Page to connect.");
   const adapter = app.providers.networks.adapter(row.network);
   const owner: Owner = { userId: row.user_id, workspaceId: row.workspace_id };
+  await refuseInactive(app, owner);
   const out: SafeSocialAccount[] = [];
   for (const i of chosen) {
     const a = stored.accounts[i]!;

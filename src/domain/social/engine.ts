@@ -33,6 +33,7 @@ import {
   type StepResult,
 } from "../../providers/social/network.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
+import { ownerActiveSql } from "../account/suspension.ts";
 import { sliceStream } from "../media/byte-range.ts";
 import { signedMediaUrl } from "../media/public-url.ts";
 import { markNeedsReconnect, type OpenedAccount, openAccount, saveRefreshedTokens } from "./accounts.ts";
@@ -53,20 +54,24 @@ const EXPIRY_MARGIN_SECONDS = 60;
 
 /**
  * Restricts a deliveries query to those that may run: a delivery of a schedule only once the schedule was
- * started (`publishDueSchedules` claimed it), never while it is `scheduled` or `canceled`.
+ * started (`publishDueSchedules` claimed it), never while it is `scheduled` or `canceled`; and only while
+ * its user and workspace are active and the user a member (`ownerActiveSql`): the deliveries of a
+ * suspended user or workspace, with a schedule or without, are held where they are.
  */
 function scheduleStarted(q: Knex.QueryBuilder): Knex.QueryBuilder {
-  return q.where((w) =>
-    w
-      .whereNull("deliveries.schedule_id")
-      .orWhereExists((e) =>
-        e
-          .select(1)
-          .from("schedules as s")
-          .whereRaw("s.id = deliveries.schedule_id")
-          .whereNotIn("s.status", ["scheduled", "canceled"]),
-      ),
-  );
+  return q
+    .whereRaw(ownerActiveSql("deliveries"))
+    .where((w) =>
+      w
+        .whereNull("deliveries.schedule_id")
+        .orWhereExists((e) =>
+          e
+            .select(1)
+            .from("schedules as s")
+            .whereRaw("s.id = deliveries.schedule_id")
+            .whereNotIn("s.status", ["scheduled", "canceled"]),
+        ),
+    );
 }
 
 /** Backoff after the `n`-th transient failure, seconds: 5, 10, 20, ... at most 900. */
