@@ -92,6 +92,10 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_MCP_IP: Int(240, 1),
   RATE_LIMIT_OAUTH: Int(60, 1),
   RATE_LIMIT_REGISTER: Int(10, 1),
+  RATE_LIMIT_REGISTER_HOUR: Int(500, 1),
+  LOGIN_EMAIL_FAILURES: Int(5, 1, 1000),
+  LOGIN_BACKOFF_SECONDS: Int(60, 1, 86_400),
+  LOGIN_BACKOFF_MAX_SECONDS: Int(3600, 1, 86_400),
   RATE_LIMIT_BROWSER: Int(30, 1),
   RATE_LIMIT_DOWNLOAD: Int(5, 1),
   RATE_LIMIT_UPLOADS: Int(10, 1),
@@ -233,6 +237,10 @@ export interface Config {
     mcpPerIp: number;
     oauth: number;
     register: number;
+    /** Client registrations per hour from all addresses together (RATE_LIMIT_REGISTER_HOUR). */
+    registerPerHour: number;
+    /** The per-email sign-in throttle (src/domain/account/login-throttle.ts). */
+    login: { freeFailures: number; backoffSeconds: number; backoffMaxSeconds: number };
     browser: number;
     download: number;
     /** Media uploads per user per window. */
@@ -468,6 +476,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       mcpPerIp: num("RATE_LIMIT_MCP_IP", 240),
       oauth: num("RATE_LIMIT_OAUTH", 60),
       register: num("RATE_LIMIT_REGISTER", 10),
+      registerPerHour: num("RATE_LIMIT_REGISTER_HOUR", 500),
+      login: {
+        freeFailures: num("LOGIN_EMAIL_FAILURES", 5),
+        backoffSeconds: num("LOGIN_BACKOFF_SECONDS", 60),
+        backoffMaxSeconds: num("LOGIN_BACKOFF_MAX_SECONDS", 3600),
+      },
       browser: num("RATE_LIMIT_BROWSER", 30),
       download: num("RATE_LIMIT_DOWNLOAD", 5),
       uploads: num("RATE_LIMIT_UPLOADS", 10),

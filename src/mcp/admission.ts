@@ -34,6 +34,7 @@ import type { PrepaidBudget } from "../runtime/pipeline.ts";
 import {
   type CounterRow,
   counterAddSql,
+  ipKey,
   type Limiter,
   type LimitVerdict,
   limitVerdict,
@@ -206,7 +207,7 @@ export async function admit(
   req: Request,
   prepay?: Prepay,
 ): Promise<Admission> {
-  const ip = req.ip ?? "unknown";
+  const ip = ipKey(req.ip);
   const json = Boolean(req.is("application/json"));
   const claims = json && !ipLimit.isLimited(ip) ? await settle(readBearer(ctx, req)) : undefined;
   let row: TokenRow | undefined;

@@ -74,6 +74,12 @@ export function oauthRoutes(ctx: AppContext): Router {
     "/mcp/oauth/register",
     corsPublic,
     rateLimit(ctx, "register", ctx.config.limits.register, undefined, { json: true }),
+    // One count for every address together (an IPv6 /64 rotation or a botnet gets no more than this).
+    rateLimit(ctx, "register:all", ctx.config.limits.registerPerHour, () => "all", {
+      json: true,
+      windowSeconds: 3600,
+      message: `At most ${ctx.config.limits.registerPerHour} client registrations per hour are accepted`,
+    }),
     express.json({ limit: "64kb" }),
     run(registerEndpoint),
   );
