@@ -78,6 +78,7 @@ export const EnvSchema = Type.Object({
   AWS_REGION: Type.Optional(Type.String({ minLength: 1 })),
   FFMPEG_PATH: Type.Optional(Type.String({ minLength: 1 })),
   FFPROBE_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  FFMPEG_MAX_MEMORY_BYTES: Int(2 * GIB, 256 * 1024 * 1024, Number.MAX_SAFE_INTEGER),
   AI_VIDEO_PROVIDER: Type.Optional(Type.Union([Type.Literal("local"), Type.Literal("openai-compatible")])),
   AI_VIDEO_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
   AI_VIDEO_API_KEY: Type.Optional(Type.String()),
@@ -208,9 +209,11 @@ export interface Config {
     dir: string;
     maxImageBytes: number;
     maxVideoBytes: number;
-    /** Override the bundled @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe binaries (FFMPEG_PATH, FFPROBE_PATH). */
+    /** ffmpeg and ffprobe to use instead of those on PATH (FFMPEG_PATH, FFPROBE_PATH; docs/ffmpeg.md). */
     ffmpegPath: string | undefined;
     ffprobePath: string | undefined;
+    /** Address space of one ffmpeg or ffprobe run (FFMPEG_MAX_MEMORY_BYTES, RLIMIT_AS), bytes. */
+    ffmpegMaxMemoryBytes: number;
     /** Stored media bytes allowed per workspace, by the owner's plan (uploads beyond it are refused). */
     storageQuotaBytes: { creator: number; growth: number; pro: number };
     /** `local` (files under `dir`, the default) or `s3` (any S3-compatible object store). */
@@ -454,6 +457,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           : undefined,
       ffmpegPath: picked.FFMPEG_PATH,
       ffprobePath: picked.FFPROBE_PATH,
+      ffmpegMaxMemoryBytes: num("FFMPEG_MAX_MEMORY_BYTES", 2 * GIB),
     },
     video: {
       provider: videoProvider,

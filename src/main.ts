@@ -13,7 +13,12 @@ import { startupBanner } from "./cli/banner.ts";
 import { ConfigError } from "./config.ts";
 import { quietBossErrors } from "./operations/boss.ts";
 import { startQueue } from "./operations/queue.ts";
-import { mediaBinaries, mediaBinariesProblem } from "./providers/media-binaries.ts";
+import {
+  describeMediaBinaries,
+  inspectMediaBinaries,
+  mediaBinaries,
+  mediaBinariesProblem,
+} from "./providers/media-binaries.ts";
 import { startWorker } from "./operations/worker.ts";
 import { startServer } from "./server.ts";
 
@@ -46,8 +51,11 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   // Without ffmpeg/ffprobe the service still runs, but renders no video and measures no video upload.
-  const media = mediaBinariesProblem(mediaBinaries(ctx.config.media));
-  if (media) console.error(`warning: ${media}`);
+  const media = await inspectMediaBinaries(ctx.config.media);
+  if (!media.ffmpeg.version || !media.ffprobe.version)
+    console.error(
+      `warning: ${mediaBinariesProblem(mediaBinaries(ctx.config.media)) ?? describeMediaBinaries(media)}`,
+    );
   const stops: Array<() => Promise<void>> = [];
   const queue = await startQueue(ctx);
   ctx.queue = queue.queue;
@@ -66,6 +74,7 @@ async function main(argv: string[]): Promise<void> {
       command: command as "all" | "serve" | "worker",
       port,
       embeddedDb: booted.embeddedDb,
+      media,
     }).join("\n"),
   );
   stops.push(() => queue.stop());

@@ -5,7 +5,7 @@
  * Prints the email and password (generated when not given) as JSON.
  */
 import { createHash, randomBytes } from "node:crypto";
-import sharp from "sharp";
+import { boundedSharp as sharp } from "../providers/media-limits.ts";
 import { type Config, loadConfig } from "../config.ts";
 import type { Knex } from "../db/knex.ts";
 import { createUser } from "../domain/account/accounts.ts";

@@ -14,7 +14,7 @@ import { storeGeneratedImage } from "../media/generated-image.ts";
 import { FORMAT_SIZES, ImageGenerationError } from "../../providers/ai-image/types.ts";
 import { LIMITS, type SlideCopy } from "../../providers/ai-text/types.ts";
 import { renderSlide } from "../../providers/render/slide.ts";
-import sharp from "sharp";
+import { boundedSharp as sharp } from "../../providers/media-limits.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import type { Outline } from "./outline.ts";
 import { copyRequest, linkText, ownedImageBytes, productPhoto, readStored } from "./slide-inputs.ts";

@@ -7,7 +7,7 @@
  * `ImageGenerationError` with a safe reason that names the status only: the key, the prompt and provider
  * bodies never reach an error, a log or the agent.
  */
-import sharp from "sharp";
+import { boundedSharp as sharp } from "../media-limits.ts";
 import { type GeneratedImage, ImageGenerationError, type ImageProvider, type ImageRequest } from "./types.ts";
 
 export interface OpenAiCompatibleImageOptions {
