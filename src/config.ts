@@ -100,6 +100,7 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_BROWSER: Int(30, 1),
   RATE_LIMIT_DOWNLOAD: Int(5, 1),
   RATE_LIMIT_UPLOADS: Int(10, 1),
+  RATE_LIMIT_MEDIA_PUBLIC: Int(600, 1),
   RATE_LIMIT_WINDOW_SECONDS: Int(60, 1, 3600),
   STORAGE_QUOTA_CREATOR_BYTES: Int(GIB, 0, Number.MAX_SAFE_INTEGER),
   STORAGE_QUOTA_GROWTH_BYTES: Int(10 * GIB, 0, Number.MAX_SAFE_INTEGER),
@@ -248,6 +249,8 @@ export interface Config {
     download: number;
     /** Media uploads per user per window. */
     uploads: number;
+    /** Requests to signed public media URLs (/media/public) per IP per window. */
+    mediaPublic: number;
     /** The window of every rate limit and budget, seconds (service spec 8: one minute). */
     windowSeconds: number;
     toolsPageSize: number;
@@ -489,6 +492,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       browser: num("RATE_LIMIT_BROWSER", 30),
       download: num("RATE_LIMIT_DOWNLOAD", 5),
       uploads: num("RATE_LIMIT_UPLOADS", 10),
+      mediaPublic: num("RATE_LIMIT_MEDIA_PUBLIC", 600),
       windowSeconds: num("RATE_LIMIT_WINDOW_SECONDS", 60),
       toolsPageSize: num("TOOLS_PAGE_SIZE", 50),
     },
