@@ -57,6 +57,11 @@ export async function boot(
       { social_http_override: config.social.httpOverride },
       "SOCIAL_HTTP_OVERRIDE is set: network adapter requests go to this address instead of the networks (testing only)",
     );
+  if (config.fetchAllowLoopbackPort !== undefined)
+    log.warn(
+      { fetch_allow_loopback_port: config.fetchAllowLoopbackPort },
+      "FETCH_ALLOW_LOOPBACK_PORT is set: product page fetches may reach this loopback port (testing only)",
+    );
   const ctx: AppContext = {
     config: { ...config, databaseUrl: url },
     db,

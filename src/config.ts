@@ -234,7 +234,7 @@ export interface Config {
     model: string;
     timeoutSeconds: number;
   };
-  /** Test-only: a loopback port the guarded fetch may reach. Never set in production. */
+  /** Test-only: a loopback port the guarded fetch may reach (accepted only with a loopback PUBLIC_BASE_URL). */
   fetchAllowLoopbackPort: number | undefined;
   budgets: Budgets;
   limits: {
@@ -279,7 +279,8 @@ export interface Config {
   social: {
     /**
      * Test-only `SOCIAL_HTTP_OVERRIDE` (http://host:port): network adapters send `https://{host}{path}` to
-     * `{override}/{host}{path}` (src/providers/social/http.ts). Refused in production.
+     * `{override}/{host}{path}` (src/providers/social/http.ts). Accepted only with a loopback target while
+     * PUBLIC_BASE_URL is loopback, never in production.
      */
     httpOverride: string | undefined;
     /** `{NETWORK}_CLIENT_ID` / `_SECRET` per network; a network without them uses the sandbox connector. */
@@ -338,6 +339,39 @@ export function parseTrustProxy(value: string | undefined): false | number | str
   return entries;
 }
 
+/** True when `host` (a URL's hostname, IPv6 in brackets or not) is `localhost` or a loopback address. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  if (h === "localhost") return true;
+  return ipaddr.isValid(h) && ipaddr.process(h).range() === "loopback";
+}
+
+/**
+ * The test hooks SOCIAL_HTTP_OVERRIDE and FETCH_ALLOW_LOOPBACK_PORT (issue 23 point 6) redirect outbound
+ * traffic, so they are accepted only in a local test set-up: never in production, only while
+ * PUBLIC_BASE_URL is a loopback address (a service reachable from elsewhere never has them), and the
+ * override only with a loopback target. Start-up logs a warning for each (src/bootstrap.ts).
+ * @throws ConfigError naming the hook and the rule it breaks.
+ */
+function checkTestHooks(picked: Record<string, string>, production: boolean, publicBaseUrl: string): void {
+  const publicHost = new URL(publicBaseUrl).hostname;
+  for (const name of ["SOCIAL_HTTP_OVERRIDE", "FETCH_ALLOW_LOOPBACK_PORT"] as const) {
+    const value = picked[name];
+    if (!value) continue;
+    if (production) throw new ConfigError(name, "is a test-only setting and is refused in production");
+    if (!isLoopbackHost(publicHost))
+      throw new ConfigError(
+        name,
+        `is a test-only setting, accepted only while PUBLIC_BASE_URL is a loopback address (it is ${publicBaseUrl})`,
+      );
+    if (name === "SOCIAL_HTTP_OVERRIDE" && !isLoopbackHost(new URL(value).hostname))
+      throw new ConfigError(
+        name,
+        `must point at a loopback address (127.0.0.1, [::1] or localhost), not ${new URL(value).hostname}`,
+      );
+  }
+}
+
 /**
  * Reads and validates the configuration.
  * @param env the environment (defaults to process.env); unknown variables are ignored.
@@ -390,10 +424,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         `"${o}" is not an origin (scheme://host[:port]); no wildcards`,
       );
   }
-  if (production && picked.FETCH_ALLOW_LOOPBACK_PORT)
-    throw new ConfigError("FETCH_ALLOW_LOOPBACK_PORT", "is a test-only setting and is refused in production");
-  if (production && picked.SOCIAL_HTTP_OVERRIDE)
-    throw new ConfigError("SOCIAL_HTTP_OVERRIDE", "is a test-only setting and is refused in production");
+  checkTestHooks(picked, production, publicBaseUrl);
   const credentials: Config["social"]["credentials"] = {};
   for (const n of SOCIAL_CREDENTIAL_NETWORKS) {
     const id = picked[`${n.toUpperCase()}_CLIENT_ID`];
