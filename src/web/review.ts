@@ -14,7 +14,8 @@ import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import type { Owner } from "../domain/owner.ts";
 import { isUuid } from "../ids.ts";
-import { openAccount, saveRefreshedTokens } from "../domain/social/accounts.ts";
+import { openAccount } from "../domain/social/accounts.ts";
+import { refreshAccountTokens } from "../domain/social/refresh.ts";
 import { postLabel } from "../domain/social/publish.ts";
 import {
   consentAndQueue,
@@ -97,10 +98,16 @@ async function creatorState(ctx: AppContext, accountId: string | undefined): Pro
     let token = account.tokens.accessToken;
     const exp = account.tokens.expiresAt;
     if (exp && exp.getTime() - ctx.clock.now().getTime() < TOKEN_MARGIN_SECONDS * 1000) {
-      // The 24 h access token is about to expire (the refresh pass has not run yet): refresh it first.
-      const fresh = await ctx.providers.networks.forAccount("tiktok", "live").oauth.refresh(account.tokens);
-      await saveRefreshedTokens(ctx.db, ctx.sealer, account.id, fresh, ctx.clock.now());
-      token = fresh.accessToken;
+      // The 24 h access token is about to expire (the refresh pass has not run yet): refresh it first,
+      // under the account's refresh lock (src/domain/social/refresh.ts).
+      const adapter = ctx.providers.networks.forAccount("tiktok", "live");
+      const outcome = await refreshAccountTokens(ctx, account.id, adapter, TOKEN_MARGIN_SECONDS);
+      if (outcome.kind === "not_connected")
+        return {
+          state: "unavailable",
+          reason: "This TikTok account needs to be reconnected on /settings/social.",
+        };
+      token = outcome.tokens.accessToken;
     }
     const r = await queryCreatorInfo(ctx.providers.socialHttp, token);
     return r.canPost

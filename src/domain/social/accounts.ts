@@ -250,7 +250,11 @@ export async function upsertConnectedAccount(
   });
 }
 
-/** Saves refreshed tokens of an account (keeps the refresh token when the network sent none). */
+/**
+ * Saves refreshed tokens of a connected account (keeps the refresh token when the network sent none); an
+ * account that is no longer `connected` (disconnected meanwhile) is left as it is. Called under the
+ * per-account refresh lock (src/domain/social/refresh.ts `refreshAccountTokens`).
+ */
 export async function saveRefreshedTokens(
   db: Knex,
   sealer: Sealer,
@@ -259,7 +263,7 @@ export async function saveRefreshedTokens(
   now: Date,
 ): Promise<void> {
   await db("social_accounts")
-    .where({ id: accountId })
+    .where({ id: accountId, status: "connected" })
     .update({ ...tokenColumns(sealer, tokens), token_refreshed_at: now, updated_at: now, last_error: null });
 }
 

@@ -36,8 +36,9 @@ import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import { ownerActiveSql } from "../account/suspension.ts";
 import { sliceStream } from "../media/byte-range.ts";
 import { signedMediaUrl } from "../media/public-url.ts";
-import { markNeedsReconnect, type OpenedAccount, openAccount, saveRefreshedTokens } from "./accounts.ts";
+import { markNeedsReconnect, type OpenedAccount, openAccount } from "./accounts.ts";
 import { adapterAccount } from "./account-settings.ts";
+import { refreshAccountTokens } from "./refresh.ts";
 import { postMedia } from "./validate.ts";
 
 /** States in which a delivery still has work to do. */
@@ -222,13 +223,14 @@ async function stepClaimed(
     await markNeedsReconnect(app.db, account.id, safeReason(err), app.clock.now());
     return fail(app, row, reason);
   };
-  // Refresh a token about to expire before using it (transient refresh errors retry later).
+  // Refresh a token about to expire before using it, under the account's refresh lock (transient refresh
+  // errors retry later).
   const exp = account.tokens.expiresAt;
   if (exp && exp.getTime() - app.clock.now().getTime() < EXPIRY_MARGIN_SECONDS * 1000) {
     try {
-      const fresh = await adapter.oauth.refresh(account.tokens);
-      await saveRefreshedTokens(app.db, app.sealer, account.id, fresh, app.clock.now());
-      account.tokens = { ...fresh, refreshToken: fresh.refreshToken ?? account.tokens.refreshToken };
+      const outcome = await refreshAccountTokens(app, account.id, adapter, EXPIRY_MARGIN_SECONDS);
+      if (outcome.kind === "not_connected") return fail(app, row, `the ${label} was disconnected`);
+      account.tokens = outcome.tokens;
     } catch (err) {
       if (err instanceof NetworkAuthError) return authFailed(err);
       return retryLater(app, row, err, row.status);
