@@ -50,7 +50,7 @@ export async function boot(
   const db = createDb(url);
   const asyncCommitDb = createDb(url, 6, { asyncCommit: true });
   if (options.migrate !== false) await migrate(db);
-  const sealer = createSealer(keys.encryptionKeys);
+  const sealer = createSealer(keys.appKeys);
   const clock = options.clock ?? systemClock;
   if (config.social.httpOverride)
     log.warn(

@@ -7,6 +7,7 @@
 import Type, { type Static } from "typebox";
 import { Value } from "typebox/value";
 import ipaddr from "ipaddr.js";
+import { keyHashId } from "./crypto/seal.ts";
 
 const Bool = Type.Union([Type.Literal("true"), Type.Literal("false"), Type.Literal("1"), Type.Literal("0")]);
 const Int = (def: number, min = 0, max = 1_000_000_000) =>
@@ -51,6 +52,11 @@ export const EnvSchema = Type.Object({
   MCP_ENABLED: Type.Optional(Bool),
   CORS_ALLOWED_ORIGINS: Type.Optional(Type.String()),
   APP_ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9+/_-]{43}=?$" })),
+  APP_ENCRYPTION_KEYS: Type.Optional(
+    Type.String({
+      pattern: "^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/_-]{43}=?( *, *[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/_-]{43}=?)*$",
+    }),
+  ),
   SIGNING_KEYS: Type.Optional(Type.String({ minLength: 2 })),
   SIGNING_KEYS_FILE: Type.Optional(Type.String({ minLength: 1 })),
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
@@ -178,8 +184,12 @@ export interface Config {
   issuerUrl: string;
   mcpEnabled: boolean;
   corsAllowedOrigins: string[];
-  /** base64 32-byte AES-256-GCM key; undefined until keys are resolved (src/keys.ts). */
-  appEncryptionKey: string | undefined;
+  /**
+   * The application keys, newest first (APP_ENCRYPTION_KEYS `id:base64,...`, or APP_ENCRYPTION_KEY as one key
+   * with its hash id): the newest seals, all open (src/crypto/seal.ts); undefined outside production when
+   * neither is set (src/keys.ts then keeps a development key).
+   */
+  appEncryptionKeys: Array<{ id: string; key: string }> | undefined;
   /** JSON JWK set text (private keys) or undefined. */
   signingKeys: string | undefined;
   signingKeysFile: string | undefined;
@@ -339,6 +349,37 @@ export function parseTrustProxy(value: string | undefined): false | number | str
   return entries;
 }
 
+/**
+ * The application keys of APP_ENCRYPTION_KEYS (`id:base64` entries, newest first) or APP_ENCRYPTION_KEY.
+ * @throws ConfigError when both are set, an id repeats or a key is not 32 bytes.
+ */
+function appKeys(picked: Record<string, string>): Array<{ id: string; key: string }> | undefined {
+  const list = picked.APP_ENCRYPTION_KEYS;
+  const single = picked.APP_ENCRYPTION_KEY;
+  if (list && single)
+    throw new ConfigError(
+      "APP_ENCRYPTION_KEYS",
+      "set either APP_ENCRYPTION_KEYS or APP_ENCRYPTION_KEY, not both",
+    );
+  const keys = list
+    ? list.split(",").map((entry) => {
+        const [id, key] = entry.trim().split(":") as [string, string];
+        return { id, key };
+      })
+    : single
+      ? [{ id: keyHashId(single), key: single }]
+      : undefined;
+  const seen = new Set<string>();
+  for (const k of keys ?? []) {
+    const variable = list ? "APP_ENCRYPTION_KEYS" : "APP_ENCRYPTION_KEY";
+    if (Buffer.from(k.key, "base64").length !== 32)
+      throw new ConfigError(variable, `the key ${list ? `with id ${k.id} ` : ""}is not 32 bytes of base64`);
+    if (seen.has(k.id)) throw new ConfigError(variable, `the key id ${k.id} is listed twice`);
+    seen.add(k.id);
+  }
+  return keys;
+}
+
 /** True when `host` (a URL's hostname, IPv6 in brackets or not) is `localhost` or a loopback address. */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "").toLowerCase();
@@ -450,7 +491,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     issuerUrl,
     mcpEnabled: bool(picked.MCP_ENABLED, true),
     corsAllowedOrigins: origins,
-    appEncryptionKey: picked.APP_ENCRYPTION_KEY,
+    appEncryptionKeys: appKeys(picked),
     signingKeys: picked.SIGNING_KEYS,
     signingKeysFile: picked.SIGNING_KEYS_FILE,
     dataDir,

@@ -1,7 +1,7 @@
 /**
  * Operator commands: `admin user create`, `admin user set-status`, `admin workspace create`,
  * `admin workspace set-status`, `admin workspace add-member`, `admin credits grant`, `admin social connect`,
- * `admin analytics sync --now`.
+ * `admin analytics sync --now`, `admin keys reseal`.
  * Each prints one line of JSON on success.
  */
 import type { AppContext } from "../context.ts";
@@ -14,6 +14,7 @@ import { ACCOUNT_STATUSES, setUserStatus, setWorkspaceStatus } from "../domain/a
 import { ANALYTICS_USAGE, runAnalyticsAdmin } from "./analytics.ts";
 import { flags, UsageError } from "./args.ts";
 import { DEMO_USAGE, runDemo } from "./demo.ts";
+import { KEYS_USAGE, runKeysAdmin } from "./keys.ts";
 import { runSocialAdmin, SOCIAL_USAGE } from "./social.ts";
 
 export const ADMIN_USAGE = `admin user create --email E --password P --workspace NAME [--plan ${PLANS.join("|")}]
@@ -24,6 +25,7 @@ admin workspace add-member --workspace-id UUID --email E [--role member|owner]
 admin credits grant --email E --credits N
 ${SOCIAL_USAGE}
 ${ANALYTICS_USAGE}
+${KEYS_USAGE}
 ${DEMO_USAGE}`;
 
 /**
@@ -82,6 +84,7 @@ export async function runAdmin(db: Knex, argv: string[], app?: AppContext): Prom
   }
   if (noun === "social") return runSocialAdmin(db, [verb ?? "", ...rest], app);
   if (noun === "analytics") return runAnalyticsAdmin([verb ?? "", ...rest], app);
+  if (noun === "keys") return runKeysAdmin([verb ?? "", ...rest], app);
   if (noun === "demo") return runDemo(db, argv.slice(1));
   throw new UsageError(`unknown admin command "${cmd.trim()}"\n${ADMIN_USAGE}`);
 }

@@ -73,7 +73,11 @@ export function mediaPublicRoutes(ctx: AppContext): Router {
           "Content-Security-Policy": "default-src 'none'; sandbox",
           "Cross-Origin-Resource-Policy": "cross-origin",
         };
-        if (range === null) return res.status(416).set({ ...headers, "Content-Range": `bytes */${size}` }).end();
+        if (range === null)
+          return res
+            .status(416)
+            .set({ ...headers, "Content-Range": `bytes */${size}` })
+            .end();
         const partial = range
           ? {
               status: 206,
@@ -86,13 +90,11 @@ export function mediaPublicRoutes(ctx: AppContext): Router {
             ? undefined
             : await ctx.providers.storage.read(asset.storage_key, range).catch(() => undefined);
         if (req.method !== "HEAD" && !stored) return notFound();
-        res
-          .status(partial.status)
-          .set({
-            ...headers,
-            ...("Content-Range" in partial ? { "Content-Range": partial["Content-Range"] } : {}),
-            "Content-Length": String(partial.length),
-          });
+        res.status(partial.status).set({
+          ...headers,
+          ...("Content-Range" in partial ? { "Content-Range": partial["Content-Range"] } : {}),
+          "Content-Length": String(partial.length),
+        });
         if (!stored) return res.end();
         return pipeline(stored.stream, res).catch(() => res.destroy());
       } catch (err) {

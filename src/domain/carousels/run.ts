@@ -7,6 +7,7 @@
  * regeneration that redoes `copy` or `layout` reuses the slide's stored visual (no image is generated).
  * The run ends `succeeded` when all its slides are ready, else `failed`; the post's media follow the slides.
  */
+import { rowBinding } from "../../crypto/seal.ts";
 import type { RunStatus } from "../runs.ts";
 import type { AppContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
@@ -65,7 +66,9 @@ export async function executeCarouselRun(
   const total: number = Number(
     (await app.db("carousel_slides").where({ post_id: run.post_id }).count({ n: "*" }).first())?.n ?? 0,
   );
-  const brief = run.brief_sealed ? app.sealer.open<string>(run.brief_sealed) : undefined;
+  const brief = run.brief_sealed
+    ? app.sealer.open<string>(run.brief_sealed, rowBinding("carousel_runs", "brief_sealed", run.id))
+    : undefined;
   const photo = product ? await productPhoto(app, owner, product.id) : undefined;
   const copies = await draftCopy(app, run, slides, product, outline, brief, signal);
   // The copy is saved before any image is drawn, so a slide whose image fails keeps it for retry_carousel.
@@ -182,7 +185,12 @@ async function draftCopy(
   const variant =
     run.kind === "generate" ? 0 : Math.max(0, ...slides.map((s) => Number(s.copy_variant ?? 0))) + 1;
   const instructions =
-    run.redo === "copy" && run.instructions_sealed ? app.sealer.open<string>(run.instructions_sealed) : "";
+    run.redo === "copy" && run.instructions_sealed
+      ? app.sealer.open<string>(
+          run.instructions_sealed,
+          rowBinding("carousel_runs", "instructions_sealed", run.id),
+        )
+      : "";
   const fullBrief = [brief, instructions].filter(Boolean).join(" ") || undefined;
   try {
     const copy = await app.providers.text.carouselCopy(
@@ -271,7 +279,10 @@ async function renderedSlide(
     }
   } else {
     const prompt = slide.image_prompt_sealed
-      ? app.sealer.open<string>(slide.image_prompt_sealed)
+      ? app.sealer.open<string>(
+          slide.image_prompt_sealed,
+          rowBinding("carousel_slides", "image_prompt_sealed", slide.id),
+        )
       : String(slide.headline ?? "");
     const image = await app.providers.image.generate(
       {

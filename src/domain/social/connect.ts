@@ -12,7 +12,8 @@
  *    (`pickAccounts`).
  * Errors are `ConnectError` with a message fit for the page; no token or code ever reaches it or a log.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { rowBinding } from "../../crypto/seal.ts";
 import type { AppContext } from "../../context.ts";
 import { type NetworkAccount, NetworkError, type TokenSet } from "../../providers/social/network.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
@@ -50,13 +51,17 @@ export async function startConnect(
   const verifier = adapter.oauth.pkce ? randomBytes(32).toString("base64url") : undefined;
   const redirectUri = callbackUrl(app.config.publicBaseUrl, input.network);
   const now = app.clock.now();
+  const id = randomUUID();
   await app.db("social_connect_states").insert({
+    id,
     state_hash: sha256(state),
     session_hash: input.sessionHash,
     user_id: input.userId,
     workspace_id: input.workspaceId,
     network: input.network,
-    code_verifier_sealed: verifier ? app.sealer.seal(verifier) : null,
+    code_verifier_sealed: verifier
+      ? app.sealer.seal(verifier, rowBinding("social_connect_states", "code_verifier_sealed", id))
+      : null,
     redirect_uri: redirectUri,
     expires_at: new Date(now.getTime() + CONNECT_STATE_TTL * 1000),
     created_at: now,
@@ -133,7 +138,12 @@ export async function finishConnect(
     tokens = await adapter.oauth.exchangeCode({
       code: input.code,
       redirectUri: row.redirect_uri,
-      codeVerifier: row.code_verifier_sealed ? app.sealer.open<string>(row.code_verifier_sealed) : undefined,
+      codeVerifier: row.code_verifier_sealed
+        ? app.sealer.open<string>(
+            row.code_verifier_sealed,
+            rowBinding("social_connect_states", "code_verifier_sealed", row.id),
+          )
+        : undefined,
     });
     const missing = adapter.oauth.requiredScopes.filter((s) => !tokens.scopes.includes(s));
     if (missing.length > 0)
@@ -158,10 +168,10 @@ export async function finishConnect(
       .db("social_connect_states")
       .where({ id: row.id })
       .update({
-        pending_accounts_sealed: app.sealer.seal({
-          tokens: serialise(tokens),
-          accounts: accounts.map(serialiseAccount),
-        }),
+        pending_accounts_sealed: app.sealer.seal(
+          { tokens: serialise(tokens), accounts: accounts.map(serialiseAccount) },
+          pendingBinding(row.id),
+        ),
       });
     return {
       kind: "pick",
@@ -217,7 +227,10 @@ export async function pendingPick(
 > {
   const row = await loadPick(app, pickId, sessionHash);
   if (!row) return undefined;
-  const stored = app.sealer.open<{ accounts: NetworkAccount[] }>(row.pending_accounts_sealed);
+  const stored = app.sealer.open<{ accounts: NetworkAccount[] }>(
+    row.pending_accounts_sealed,
+    pendingBinding(row.id),
+  );
   return {
     network: row.network,
     accounts: stored.accounts.map((a, index) => ({
@@ -227,6 +240,9 @@ export async function pendingPick(
     })),
   };
 }
+
+/** The seal binding of a connect state's pending Page choices. */
+const pendingBinding = (id: string) => rowBinding("social_connect_states", "pending_accounts_sealed", id);
 
 async function loadPick(app: AppContext, pickId: string, sessionHash: string) {
   if (!/^[0-9a-f-]{36}$/i.test(pickId)) return undefined;
@@ -251,7 +267,7 @@ export async function pickAccounts(
   const stored = app.sealer.open<{
     tokens: StoredTokens;
     accounts: Array<ReturnType<typeof serialiseAccount>>;
-  }>(row.pending_accounts_sealed);
+  }>(row.pending_accounts_sealed, pendingBinding(row.id));
   const chosen = [...new Set(indexes)].filter(
     (i) => Number.isInteger(i) && i >= 0 && i < stored.accounts.length,
   );

@@ -5,6 +5,7 @@
  * outcome_unknown and reconcile, needs_reconnect on auth errors only, the publishing limit, and token
  * refresh before expiry.
  */
+import { rowBinding } from "../../../src/crypto/seal.ts";
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { connectSocialAccount } from "../../../src/domain/social/accounts.ts";
@@ -277,7 +278,10 @@ test("tokens are refreshed before expiry; a refused refresh -> needs_reconnect; 
   assert.notEqual(after.access_token_sealed, before.access_token_sealed);
   assert.ok(after.token_expires_at > before.token_expires_at);
   assert.equal(
-    app.ctx.sealer.open(after.refresh_token_sealed),
+    app.ctx.sealer.open(
+      after.refresh_token_sealed,
+      rowBinding("social_accounts", "refresh_token_sealed", soon),
+    ),
     "refresh-Soon",
     "refresh token kept when none is sent",
   );
