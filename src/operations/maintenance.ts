@@ -15,13 +15,17 @@
  *    server; docs/oauth.md), with their unfinished grants and codes.
  * 8. carousel runs still `queued` whose operation ended without running them -> `failed`, credits refunded
  *    once (src/domain/carousels/settle.ts).
- * Steps 4 to 8 are independent: one failing is logged, the others still run, and the pass then throws.
+ * 9. expired browser sessions, consent nonces, authorization codes (a day after expiry), connect states and
+ *    abandoned Page picks (with their sealed Page tokens) and idle sign-in throttle rows deleted
+ *    (./purge.ts).
+ * Steps 4 to 9 are independent: one failing is logged, the others still run, and the pass then throws.
  */
 import type { AppContext } from "../context.ts";
 import { publishDueSchedules } from "../domain/social/schedules.ts";
 import { settleStrandedCarouselRuns } from "../domain/carousels/settle.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { FINAL_STATES } from "../domain/operations/store.ts";
+import { type PurgeReport, purgeExpired } from "./purge.ts";
 
 /**
  * How long an idempotency record is kept, seconds (7 days). A retry with the same key after that is a new
@@ -53,6 +57,8 @@ export interface MaintenanceReport {
   idempotencyRecords: number;
   /** Registered OAuth clients deleted because they never completed a grant. */
   unusedClients: number;
+  /** Expired short-lived records deleted, by table (./purge.ts). */
+  purged: PurgeReport;
 }
 
 /** At most this many operations are redispatched per pass (the next pass takes the rest). */
@@ -60,7 +66,7 @@ const REDISPATCH_BATCH = 500;
 
 /**
  * Runs one maintenance pass at `ctx.clock.now()`. Safe to run concurrently with itself and with workers.
- * @throws after all steps ran, when one of the independent steps (4 to 8) failed; database errors of
+ * @throws after all steps ran, when one of the independent steps (4 to 9) failed; database errors of
  *   steps 1 to 3 propagate at once.
  */
 export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport> {
@@ -129,6 +135,17 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
   const schedulesPublished = await step("schedules", () => publishDueSchedules(ctx, SCHEDULE_BATCH));
   const unusedClients = await step("oauth_clients", () => deleteUnusedClients(ctx, now));
   const carouselRunsRefunded = await step("carousel_runs", () => settleStrandedCarouselRuns(ctx.db, now));
+  let purged: PurgeReport = {
+    browser_sessions: 0,
+    oauth_consent_nonces: 0,
+    oauth_authorization_codes: 0,
+    social_connect_states: 0,
+    login_throttle: 0,
+  };
+  await step("purge", async () => {
+    purged = await purgeExpired(ctx, now);
+    return 0;
+  });
 
   const report: MaintenanceReport = {
     expired,
@@ -140,6 +157,7 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
     rateLimitRows,
     idempotencyRecords,
     unusedClients,
+    purged,
   };
   ctx.log.info(report, "maintenance pass");
   if (failed.length > 0) throw new Error(`maintenance steps failed: ${failed.join(", ")}`);

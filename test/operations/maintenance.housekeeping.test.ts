@@ -3,10 +3,10 @@
  * (once across concurrent passes), and idempotency records past the 7-day retention are deleted unless
  * their operation is still unfinished.
  */
-import { rowBinding } from "../../src/crypto/seal.ts";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
+import { rowBinding } from "../../src/crypto/seal.ts";
 import { schedulePost } from "../../src/domain/social/schedules.ts";
 import { IDEMPOTENCY_RETENTION_SECONDS, runMaintenance } from "../../src/operations/maintenance.ts";
 import { startTestApp, TestClock } from "../helpers/app.ts";

@@ -1,9 +1,9 @@
 /**
  * get_job_status visibility (service spec 2.5) and encryption at rest of operations (2.5, 2.6).
  */
-import { rowBinding } from "../../src/crypto/seal.ts";
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { rowBinding } from "../../src/crypto/seal.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { jobStatusTool, removeWidget } from "./fixtures.ts";
 import { call, connection, key, useTools } from "./helpers.ts";

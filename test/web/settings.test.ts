@@ -1,11 +1,11 @@
 /** MCP settings page: connections, pending requests, revocation (service spec 4.4). */
-import { rowBinding } from "../../src/crypto/seal.ts";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
 import * as cheerio from "cheerio";
 import type { Request } from "express";
 import { decodeJwt } from "jose";
+import { rowBinding } from "../../src/crypto/seal.ts";
 import { authenticateBearer, BearerError } from "../../src/oauth/bearer.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { connect } from "../helpers/tokens.ts";

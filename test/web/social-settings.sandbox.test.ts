@@ -4,10 +4,10 @@
  * publish_post, open the delivery's /sandbox page and see the post; denied consent, a forged state and
  * disconnect/reconnect behave as the connect flow promises.
  */
-import { rowBinding } from "../../src/crypto/seal.ts";
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
+import { rowBinding } from "../../src/crypto/seal.ts";
 import { listSocialAccounts } from "../../src/domain/social/accounts.ts";
 import { handler as publishHandler } from "../../src/tools/social/publish_post.ts";
 import { launchBrowser } from "../helpers/browser.ts";

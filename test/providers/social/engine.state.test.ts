@@ -5,9 +5,9 @@
  * outcome_unknown and reconcile, needs_reconnect on auth errors only, the publishing limit, and token
  * refresh before expiry.
  */
-import { rowBinding } from "../../../src/crypto/seal.ts";
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { rowBinding } from "../../../src/crypto/seal.ts";
 import { connectSocialAccount } from "../../../src/domain/social/accounts.ts";
 import { runDeliveryStep, runDueDeliveries } from "../../../src/domain/social/engine.ts";
 import { refreshExpiringTokens } from "../../../src/domain/social/refresh.ts";

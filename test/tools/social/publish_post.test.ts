@@ -1,7 +1,7 @@
 /** list_connected_social_accounts, publish_post and list_deliveries over a real database and the sandbox connector. */
-import { rowBinding } from "../../../src/crypto/seal.ts";
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { rowBinding } from "../../../src/crypto/seal.ts";
 import { handler as listAccountsHandler } from "../../../src/tools/social/list_connected_social_accounts.ts";
 import { handler as listDeliveriesHandler } from "../../../src/tools/social/list_deliveries.ts";
 import { handler as publishHandler } from "../../../src/tools/social/publish_post.ts";
