@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { describe, it } from "node:test";
 import { startTestApp } from "../helpers/app.ts";
+import { browserSession } from "../helpers/browser.ts";
 import { postRaw, rpc } from "../helpers/mcp-client.ts";
 import { connect } from "../helpers/tokens.ts";
 import { fixtureTool, startFixtureEndpoint } from "./fixture.ts";
@@ -131,6 +132,26 @@ describe("authentication", () => {
     const r = await rpc(ep.url, "tools/list", {}, { token: `${token.slice(0, -4)}AAAA`, validate: false });
     assert.equal(r.status, 401);
     assert.match(r.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
+  });
+
+  it("refuses a signed-in browser session cookie alone with 401 (no session-cookie fallback, spec 5.2)", async () => {
+    const { cookie } = await browserSession(app.ctx, who.user_id);
+    const origin = new URL(app.resource).origin;
+    for (const method of ["tools/list", "tools/call"]) {
+      const params = method === "tools/call" ? { name: "get_profile", arguments: {} } : {};
+      const r = await rpc(app.resource, method, params, { headers: { cookie, origin }, validate: false });
+      assert.equal(r.status, 401, method);
+      const challenge = r.headers.get("www-authenticate") ?? "";
+      assert.match(challenge, /^Bearer .*resource_metadata="/);
+      assert.doesNotMatch(challenge, /error=/, "no token was presented");
+    }
+    // The same session cookie is accepted by the browser pages, so the 401 is not a broken session.
+    const page = await fetch(`${origin}/settings/integrations/mcp`, {
+      headers: { cookie },
+      redirect: "manual",
+    });
+    assert.equal(page.status, 200);
+    await page.arrayBuffer();
   });
 
   it("refuses a token minted for another resource", async () => {

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
+import { rowBinding } from "../../src/crypto/seal.ts";
 import { ToolError } from "../../src/errors.ts";
 import { decideOperation } from "../../src/operations/approvals.ts";
 import { processOperation } from "../../src/operations/execute.ts";
@@ -85,6 +86,27 @@ test("queued -> running -> succeeded; get_job_status shows the result", async ()
   assert.deepEqual(env.data?.result, { done: true, operation_id: id });
   assert.equal(env.data?.tool, "do_job");
   assert.equal(env.data?.error, undefined);
+});
+
+test("an operation's result is ciphertext at rest, bound to its row (service spec 2.5)", async () => {
+  const id = await start("ok");
+  await waitFor(
+    () => stateOf(app.ctx, id),
+    (s) => s === "succeeded",
+  );
+  const row = await app.ctx.db("operations").where({ id }).first("result_sealed", "key_id");
+  assert.match(row.result_sealed, new RegExp(`^v2\\.${app.ctx.sealer.keyId}\\.`));
+  assert.equal(row.key_id, app.ctx.sealer.keyId);
+  assert.doesNotMatch(row.result_sealed, /done|true/, "no plaintext of the result");
+  assert.ok(!row.result_sealed.includes(id), "not even the operation id it holds");
+  const opened = app.ctx.sealer.open<{ data: unknown }>(
+    row.result_sealed,
+    rowBinding("operations", "result_sealed", id),
+  );
+  assert.deepEqual(opened.data, { done: true, operation_id: id });
+  assert.throws(() =>
+    app.ctx.sealer.open(row.result_sealed, rowBinding("operations", "arguments_sealed", id)),
+  );
 });
 
 test("a ToolError -> failed with the error; an unexpected exception -> outcome_unknown without its text", async () => {
