@@ -10,6 +10,7 @@
 import { boot } from "./bootstrap.ts";
 import { ADMIN_USAGE, runAdmin } from "./cli/admin.ts";
 import { startupBanner } from "./cli/banner.ts";
+import { runStopSteps } from "./cli/shutdown.ts";
 import { ConfigError } from "./config.ts";
 import { quietBossErrors } from "./operations/boss.ts";
 import { startQueue } from "./operations/queue.ts";
@@ -85,7 +86,7 @@ async function main(argv: string[]): Promise<void> {
     // Connections the queue loses while stopping (the embedded cluster also receives Ctrl-C) are expected.
     quietBossErrors(ctx);
     ctx.log.info({ signal }, "shutting down");
-    for (const stop of stops) await stop().catch((err) => ctx.log.error({ err }, "shutdown step failed"));
+    await runStopSteps(stops, ctx.log);
     await booted.close();
     process.exit(0);
   };
