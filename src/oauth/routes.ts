@@ -60,7 +60,12 @@ export function oauthRoutes(ctx: AppContext): Router {
     json(() => authorizationServerMetadata(ctx)),
   );
 
-  router.use("/mcp/oauth", rateLimit(ctx, "oauth", ctx.config.limits.oauth, undefined, { json: true }));
+  // The OAuth limit (service spec 8: 60 per minute) covers the API routes; the consent page and its form
+  // (/mcp/oauth/authorize) are browser consent, under the consent limit of 30 (src/oauth/authorize.ts).
+  const oauthLimit = rateLimit(ctx, "oauth", ctx.config.limits.oauth, undefined, { json: true });
+  router.use("/mcp/oauth", (req, res, next) =>
+    req.path === "/authorize" ? next() : oauthLimit(req, res, next),
+  );
   router.get("/mcp/oauth/jwks.json", corsPublic, async (_req, res) => {
     res.setHeader("Cache-Control", "public, max-age=300");
     res.json((await signingKeys(ctx.keys)).jwks);
