@@ -636,24 +636,39 @@ export interface components {
       items: {
         /** Format: uuid */
         post_id: string;
-        /** Format: uuid */
-        delivery_id: string;
         caption_excerpt: string | null;
-        /** @enum {string} */
-        network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
+        /** @description Saved views summed over the deliveries below. */
         views: number;
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @description The first publication among them.
+         */
         published_at: string;
         /**
-         * @description partial: metrics missing or last sync failed; none: never synced.
+         * @description complete only when every delivery's is.
          * @enum {string}
          */
         coverage: "complete" | "partial" | "none";
-        /**
-         * @description sandbox: sandbox numbers, not real.
-         * @enum {string}
-         */
-        source: "network" | "sandbox";
+        /** @description Each counted delivery (one per network account), most viewed first. */
+        deliveries: {
+          /** Format: uuid */
+          delivery_id: string;
+          /** @enum {string} */
+          network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
+          views: number;
+          /** Format: date-time */
+          published_at: string;
+          /**
+           * @description partial: metrics missing or last sync failed; none: never synced.
+           * @enum {string}
+           */
+          coverage: "complete" | "partial" | "none";
+          /**
+           * @description sandbox: sandbox numbers, not real.
+           * @enum {string}
+           */
+          source: "network" | "sandbox";
+        }[];
       }[];
       /** @constant */
       ranked_by: "views";
