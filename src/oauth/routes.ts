@@ -5,6 +5,7 @@
  * 30/min on consent decisions. Registration, token, revocation, metadata and JWKS send CORS headers for
  * the operator's allowlist only, without credentials.
  */
+import { mcpEnabledNow } from "../domain/service/mcp-switch.ts";
 import cors from "cors";
 import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
@@ -29,7 +30,7 @@ export function oauthRoutes(ctx: AppContext): Router {
   const router = Router();
   const hosts = oauthHosts(ctx);
   router.use(PREFIXES, (req, res, next) => {
-    if (!ctx.config.mcpEnabled || !hostMatches(ctx, req, hosts)) {
+    if (!mcpEnabledNow(ctx) || !hostMatches(ctx, req, hosts)) {
       res.status(404).type("text/plain").send("Not found");
       return;
     }

@@ -16,6 +16,7 @@
  * audit row (`origin: "worker"`: who, tool, argument names, final state, error code; never values).
  */
 import { rowBinding } from "../crypto/seal.ts";
+import { readMcpEnabled } from "../domain/service/mcp-switch.ts";
 import { randomUUID } from "node:crypto";
 import { RESULT_VALIDATORS } from "../../generated/registry.ts";
 import type { AppContext } from "../context.ts";
@@ -246,7 +247,8 @@ export async function authorizationProblem(
   ctx: AppContext,
   op: Pick<OperationRow, "grant_id" | "user_id" | "workspace_id" | "tool_scope">,
 ): Promise<{ code: ErrorCode; message: string } | undefined> {
-  if (!ctx.config.mcpEnabled)
+  // Read from the database on every check: every worker sees the operator's `admin mcp disable` at once.
+  if (!(await readMcpEnabled(ctx.db, ctx.config.mcpEnabled)))
     return { code: "integration_disabled", message: "The MCP integration is disabled by the operator." };
   const grant = await ctx
     .db("oauth_grants")
