@@ -541,7 +541,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   },
                 ],
               },
-              cta_asset_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              cta_asset_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               daily_times: {
                 type: "array",
                 maxItems: 6,
@@ -679,9 +679,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 enum: ["draft", "needs_review", "approved", "scheduled", "publishing", "published", "failed"],
                 maxLength: 16,
               },
-              title: { type: ["string", "null"], maxLength: 200 },
-              caption: { type: ["string", "null"], maxLength: 5000 },
-              product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+              caption: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+              product_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               media_asset_ids: {
                 type: "array",
                 maxItems: 10,
@@ -820,11 +820,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             properties: {
               product_id: { type: "string", format: "uuid", maxLength: 36 },
               name: { type: "string", maxLength: 200 },
-              description: { type: ["string", "null"], maxLength: 5000 },
-              price: { type: ["number", "null"], minimum: 0 },
-              currency: { type: ["string", "null"], pattern: "^[A-Z]{3}$", maxLength: 3 },
-              product_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
-              brand: { type: ["string", "null"], maxLength: 200 },
+              description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+              price: { anyOf: [{ type: "number", minimum: 0 }, { type: "null" }] },
+              currency: {
+                anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }],
+              },
+              product_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
+              brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
               tags: { type: "array", maxItems: 20, items: { type: "string", maxLength: 40 } },
               image_asset_ids: {
                 type: "array",
@@ -956,9 +958,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 enum: ["draft", "needs_review", "approved", "scheduled", "publishing", "published", "failed"],
                 maxLength: 16,
               },
-              title: { type: ["string", "null"], maxLength: 200 },
-              caption: { type: ["string", "null"], maxLength: 5000 },
-              product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+              caption: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+              product_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               media_asset_ids: {
                 type: "array",
                 maxItems: 10,
@@ -1540,7 +1542,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             additionalProperties: false,
             properties: {
               url: { type: "string", format: "uri", maxLength: 2048 },
-              product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              product_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
             },
             required: ["url", "product_id"],
           },
@@ -2031,16 +2033,14 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
                       maxLength: 16,
                     },
-                    followers: { type: ["integer", "null"], minimum: 0 },
-                    views: { type: ["integer", "null"], minimum: 0 },
-                    likes: { type: ["integer", "null"], minimum: 0 },
-                    comments: { type: ["integer", "null"], minimum: 0 },
-                    shares: { type: ["integer", "null"], minimum: 0 },
+                    followers: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    views: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    likes: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    comments: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    shares: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
                     synced_at: {
-                      type: ["string", "null"],
-                      format: "date-time",
-                      maxLength: 64,
                       description: "null = never synced.",
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
                     },
                     coverage: {
                       type: "string",
@@ -2061,9 +2061,8 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       description: "sandbox: sandbox numbers, not real.",
                     },
                     sync_error: {
-                      type: ["string", "null"],
-                      maxLength: 500,
                       description: "Why the last sync failed; the values are from synced_at.",
+                      anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
                     },
                   },
                   required: [
@@ -2180,7 +2179,10 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     additionalProperties: false,
                     properties: {
                       used: { type: "integer", minimum: 0 },
-                      allowed: { type: ["integer", "null"], minimum: 0, description: "null = unlimited" },
+                      allowed: {
+                        description: "null = unlimited",
+                        anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }],
+                      },
                     },
                     required: ["used", "allowed"],
                   },
@@ -2191,7 +2193,10 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       "Slots shared account-wide by video and carousel automations, including drafts.",
                     properties: {
                       used: { type: "integer", minimum: 0 },
-                      allowed: { type: ["integer", "null"], minimum: 0, description: "null = unlimited" },
+                      allowed: {
+                        description: "null = unlimited",
+                        anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }],
+                      },
                     },
                     required: ["used", "allowed"],
                   },
@@ -2435,7 +2440,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   },
                 ],
               },
-              cta_asset_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              cta_asset_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               daily_times: {
                 type: "array",
                 maxItems: 6,
@@ -2558,32 +2563,38 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               trigger: { type: "string", enum: ["manual", "schedule"], maxLength: 16 },
               credits_charged: { type: "integer", minimum: 0 },
               post_id: {
-                type: ["string", "null"],
-                format: "uuid",
-                maxLength: 36,
                 description: "The generated post, once created.",
+                anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
               },
               created_at: { type: "string", format: "date-time", maxLength: 64 },
-              started_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-              finished_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+              started_at: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
+              finished_at: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
               error: {
-                type: ["string", "null"],
-                maxLength: 1000,
                 description: "Safe failure message when status is failed.",
+                anyOf: [{ type: "string", maxLength: 1000 }, { type: "null" }],
               },
               video: {
-                type: ["object", "null"],
-                additionalProperties: false,
                 description:
                   "The rendered MP4 of a succeeded video run, attached to its post as a media asset; null otherwise.",
-                properties: {
-                  asset_id: { type: "string", format: "uuid", maxLength: 36 },
-                  duration_seconds: { type: "number", minimum: 0, description: "Seconds." },
-                  bytes: { type: "integer", minimum: 0 },
-                  width: { type: "integer", minimum: 1, description: "Pixels." },
-                  height: { type: "integer", minimum: 1, description: "Pixels." },
-                },
-                required: ["asset_id", "duration_seconds", "bytes", "width", "height"],
+                anyOf: [
+                  {
+                    type: "object",
+                    additionalProperties: false,
+                    properties: {
+                      asset_id: { type: "string", format: "uuid", maxLength: 36 },
+                      duration_seconds: { type: "number", minimum: 0, description: "Seconds." },
+                      bytes: { type: "integer", minimum: 0 },
+                      width: { type: "integer", minimum: 1, description: "Pixels." },
+                      height: { type: "integer", minimum: 1, description: "Pixels." },
+                    },
+                    required: ["asset_id", "duration_seconds", "bytes", "width", "height"],
+                  },
+                  { type: "null" },
+                ],
               },
             },
             required: [
@@ -2708,7 +2719,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   additionalProperties: false,
                   properties: {
                     post_id: { type: "string", format: "uuid", maxLength: 36 },
-                    caption_excerpt: { type: ["string", "null"], maxLength: 200 },
+                    caption_excerpt: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
                     views: {
                       type: "integer",
                       minimum: 0,
@@ -2777,8 +2788,12 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 additionalProperties: false,
                 description: "The publication window applied; null bounds are open.",
                 properties: {
-                  published_from: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-                  published_to: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+                  published_from: {
+                    anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                  },
+                  published_to: {
+                    anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                  },
                 },
                 required: ["published_from", "published_to"],
               },
@@ -2910,9 +2925,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       enum: ["pending", "generating", "ready", "failed"],
                       maxLength: 16,
                     },
-                    headline: { type: ["string", "null"], maxLength: 200 },
-                    body: { type: ["string", "null"], maxLength: 1000 },
-                    image_asset_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+                    headline: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+                    body: { anyOf: [{ type: "string", maxLength: 1000 }, { type: "null" }] },
+                    image_asset_id: {
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
+                    },
                   },
                   required: ["position", "status", "headline", "body", "image_asset_id"],
                 },
@@ -3022,7 +3039,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   properties: {
                     position: { type: "integer", minimum: 1, maximum: 10 },
                     headline: { type: "string", maxLength: 200 },
-                    body: { type: ["string", "null"], maxLength: 1000 },
+                    body: { anyOf: [{ type: "string", maxLength: 1000 }, { type: "null" }] },
                   },
                   required: ["position", "headline", "body"],
                 },
@@ -3229,7 +3246,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               created_at: { type: "string", format: "date-time", maxLength: 64 },
               updated_at: { type: "string", format: "date-time", maxLength: 64 },
-              approval_expires_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+              approval_expires_at: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
               result: {
                 description:
                   "The started tool's `result` (schema in the catalog), once succeeded: the handler returned, which does not mean generation or publishing finished.",
@@ -3357,15 +3376,14 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               kind: { type: "string", enum: ["image", "video"], maxLength: 16 },
               mime_type: { type: "string", maxLength: 100 },
               bytes: { type: "integer", minimum: 0 },
-              width: { type: ["integer", "null"], minimum: 1 },
-              height: { type: ["integer", "null"], minimum: 1 },
+              width: { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] },
+              height: { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] },
               duration_seconds: {
-                type: ["number", "null"],
-                minimum: 0,
                 description: "Videos only; null for images.",
+                anyOf: [{ type: "number", minimum: 0 }, { type: "null" }],
               },
               labels: { type: "array", maxItems: 50, items: { type: "string", maxLength: 100 } },
-              title: { type: ["string", "null"], maxLength: 200 },
+              title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
               created_at: { type: "string", format: "date-time", maxLength: 64 },
             },
             required: [
@@ -3478,9 +3496,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 enum: ["draft", "needs_review", "approved", "scheduled", "publishing", "published", "failed"],
                 maxLength: 16,
               },
-              title: { type: ["string", "null"], maxLength: 200 },
-              caption: { type: ["string", "null"], maxLength: 5000 },
-              product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+              caption: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+              product_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               media_asset_ids: {
                 type: "array",
                 maxItems: 10,
@@ -3489,18 +3507,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               created_at: { type: "string", format: "date-time", maxLength: 64 },
               updated_at: { type: "string", format: "date-time", maxLength: 64 },
               carousel: {
-                type: ["object", "null"],
-                additionalProperties: false,
                 description: "The latest carousel run; null unless type is carousel.",
-                properties: {
-                  run_status: {
-                    type: "string",
-                    enum: ["queued", "running", "succeeded", "failed"],
-                    maxLength: 16,
+                anyOf: [
+                  {
+                    type: "object",
+                    additionalProperties: false,
+                    properties: {
+                      run_status: {
+                        type: "string",
+                        enum: ["queued", "running", "succeeded", "failed"],
+                        maxLength: 16,
+                      },
+                      slide_count: { type: "integer", minimum: 1, maximum: 10 },
+                    },
+                    required: ["run_status", "slide_count"],
                   },
-                  slide_count: { type: "integer", minimum: 1, maximum: 10 },
-                },
-                required: ["run_status", "slide_count"],
+                  { type: "null" },
+                ],
               },
               deliveries: {
                 type: "array",
@@ -3528,7 +3551,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       ],
                       maxLength: 16,
                     },
-                    post_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
+                    post_url: {
+                      anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
+                    },
                   },
                   required: ["delivery_id", "network", "status", "post_url"],
                 },
@@ -3652,17 +3677,15 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
                       maxLength: 16,
                     },
-                    views: { type: ["integer", "null"], minimum: 0 },
-                    reach: { type: ["integer", "null"], minimum: 0 },
-                    likes: { type: ["integer", "null"], minimum: 0 },
-                    comments: { type: ["integer", "null"], minimum: 0 },
-                    shares: { type: ["integer", "null"], minimum: 0 },
-                    saves: { type: ["integer", "null"], minimum: 0 },
+                    views: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    reach: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    likes: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    comments: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    shares: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    saves: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
                     synced_at: {
-                      type: ["string", "null"],
-                      format: "date-time",
-                      maxLength: 64,
                       description: "null = never synced.",
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
                     },
                     coverage: {
                       type: "string",
@@ -3683,9 +3706,8 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       description: "sandbox: sandbox numbers, not real.",
                     },
                     sync_error: {
-                      type: ["string", "null"],
-                      maxLength: 500,
                       description: "Why the last sync failed; the values are from synced_at.",
+                      anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
                     },
                   },
                   required: [
@@ -3800,11 +3822,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             properties: {
               product_id: { type: "string", format: "uuid", maxLength: 36 },
               name: { type: "string", maxLength: 200 },
-              description: { type: ["string", "null"], maxLength: 5000 },
-              price: { type: ["number", "null"], minimum: 0 },
-              currency: { type: ["string", "null"], pattern: "^[A-Z]{3}$", maxLength: 3 },
-              product_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
-              brand: { type: ["string", "null"], maxLength: 200 },
+              description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+              price: { anyOf: [{ type: "number", minimum: 0 }, { type: "null" }] },
+              currency: {
+                anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }],
+              },
+              product_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
+              brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
               tags: { type: "array", maxItems: 20, items: { type: "string", maxLength: 40 } },
               image_asset_ids: {
                 type: "array",
@@ -3915,7 +3939,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             properties: {
               user_id: { type: "string", format: "uuid", maxLength: 36 },
               email: { type: "string", maxLength: 320 },
-              display_name: { type: ["string", "null"], maxLength: 200 },
+              display_name: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
               plan: { type: "string", enum: ["creator", "growth", "pro"], maxLength: 16 },
             },
             required: ["user_id", "email", "display_name", "plan"],
@@ -4028,7 +4052,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     delivery_id: { type: "string", format: "uuid", maxLength: 36 },
                     post_id: { type: "string", format: "uuid", maxLength: 36 },
                     social_account_id: { type: "string", format: "uuid", maxLength: 36 },
-                    schedule_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+                    schedule_id: {
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
+                    },
                     network: {
                       type: "string",
                       enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
@@ -4047,14 +4073,19 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       ],
                       maxLength: 16,
                     },
-                    post_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
-                    reason: {
-                      type: ["string", "null"],
-                      maxLength: 500,
-                      description: "Why the delivery failed, waits or is unknown; null otherwise.",
+                    post_url: {
+                      anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
-                    scheduled_for: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-                    published_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+                    reason: {
+                      description: "Why the delivery failed, waits or is unknown; null otherwise.",
+                      anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
+                    },
+                    scheduled_for: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
+                    published_at: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
                   },
                   required: [
                     "delivery_id",
@@ -4282,18 +4313,19 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     trigger: { type: "string", enum: ["manual", "schedule"], maxLength: 16 },
                     credits_charged: { type: "integer", minimum: 0 },
                     post_id: {
-                      type: ["string", "null"],
-                      format: "uuid",
-                      maxLength: 36,
                       description: "The generated post, once created.",
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
                     },
                     created_at: { type: "string", format: "date-time", maxLength: 64 },
-                    started_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-                    finished_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+                    started_at: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
+                    finished_at: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
                     error: {
-                      type: ["string", "null"],
-                      maxLength: 1000,
                       description: "Safe failure message when status is failed.",
+                      anyOf: [{ type: "string", maxLength: 1000 }, { type: "null" }],
                     },
                   },
                   required: [
@@ -4311,7 +4343,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   ],
                 },
               },
-              next_cursor: { type: ["string", "null"], maxLength: 512 },
+              next_cursor: { anyOf: [{ type: "string", maxLength: 512 }, { type: "null" }] },
             },
             required: ["items", "next_cursor"],
           },
@@ -4533,7 +4565,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                         },
                       ],
                     },
-                    cta_asset_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+                    cta_asset_id: {
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
+                    },
                     daily_times: {
                       type: "array",
                       maxItems: 6,
@@ -4557,7 +4591,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   ],
                 },
               },
-              next_cursor: { type: ["string", "null"], maxLength: 512 },
+              next_cursor: { anyOf: [{ type: "string", maxLength: 512 }, { type: "null" }] },
             },
             required: ["items", "next_cursor"],
           },
@@ -4834,7 +4868,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       maxLength: 16,
                     },
                     display_name: { type: "string", maxLength: 200 },
-                    handle: { type: ["string", "null"], maxLength: 200 },
+                    handle: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
                     status: {
                       type: "string",
                       enum: ["connected", "expired", "needs_reconnect", "error"],
@@ -4972,9 +5006,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       ],
                       maxLength: 16,
                     },
-                    title: { type: ["string", "null"], maxLength: 200 },
-                    caption: { type: ["string", "null"], maxLength: 5000 },
-                    product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+                    title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+                    caption: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+                    product_id: {
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
+                    },
                     media_asset_ids: {
                       type: "array",
                       maxItems: 10,
@@ -4996,7 +5032,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   ],
                 },
               },
-              next_cursor: { type: ["string", "null"], maxLength: 512 },
+              next_cursor: { anyOf: [{ type: "string", maxLength: 512 }, { type: "null" }] },
             },
             required: ["items", "next_cursor"],
           },
@@ -5109,7 +5145,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     delivery_id: { type: "string", format: "uuid", maxLength: 36 },
                     post_id: { type: "string", format: "uuid", maxLength: 36 },
                     social_account_id: { type: "string", format: "uuid", maxLength: 36 },
-                    schedule_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+                    schedule_id: {
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
+                    },
                     network: {
                       type: "string",
                       enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
@@ -5128,14 +5166,19 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       ],
                       maxLength: 16,
                     },
-                    post_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
-                    reason: {
-                      type: ["string", "null"],
-                      maxLength: 500,
-                      description: "Why the delivery failed, waits or is unknown; null otherwise.",
+                    post_url: {
+                      anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
-                    scheduled_for: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-                    published_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+                    reason: {
+                      description: "Why the delivery failed, waits or is unknown; null otherwise.",
+                      anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
+                    },
+                    scheduled_for: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
+                    published_at: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
                   },
                   required: [
                     "delivery_id",
@@ -5151,7 +5194,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   ],
                 },
               },
-              next_cursor: { type: ["string", "null"], maxLength: 512 },
+              next_cursor: { anyOf: [{ type: "string", maxLength: 512 }, { type: "null" }] },
             },
             required: ["items", "next_cursor"],
           },
@@ -5265,15 +5308,14 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     kind: { type: "string", enum: ["image", "video"], maxLength: 16 },
                     mime_type: { type: "string", maxLength: 100 },
                     bytes: { type: "integer", minimum: 0 },
-                    width: { type: ["integer", "null"], minimum: 1 },
-                    height: { type: ["integer", "null"], minimum: 1 },
+                    width: { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] },
+                    height: { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] },
                     duration_seconds: {
-                      type: ["number", "null"],
-                      minimum: 0,
                       description: "Videos only; null for images.",
+                      anyOf: [{ type: "number", minimum: 0 }, { type: "null" }],
                     },
                     labels: { type: "array", maxItems: 50, items: { type: "string", maxLength: 100 } },
-                    title: { type: ["string", "null"], maxLength: 200 },
+                    title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
                     created_at: { type: "string", format: "date-time", maxLength: 64 },
                   },
                   required: [
@@ -5290,7 +5332,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   ],
                 },
               },
-              next_cursor: { type: ["string", "null"], maxLength: 512 },
+              next_cursor: { anyOf: [{ type: "string", maxLength: 512 }, { type: "null" }] },
             },
             required: ["items", "next_cursor"],
           },
@@ -5511,11 +5553,15 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   properties: {
                     product_id: { type: "string", format: "uuid", maxLength: 36 },
                     name: { type: "string", maxLength: 200 },
-                    description: { type: ["string", "null"], maxLength: 5000 },
-                    price: { type: ["number", "null"], minimum: 0 },
-                    currency: { type: ["string", "null"], pattern: "^[A-Z]{3}$", maxLength: 3 },
-                    product_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
-                    brand: { type: ["string", "null"], maxLength: 200 },
+                    description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+                    price: { anyOf: [{ type: "number", minimum: 0 }, { type: "null" }] },
+                    currency: {
+                      anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }],
+                    },
+                    product_url: {
+                      anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
+                    },
+                    brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
                     tags: { type: "array", maxItems: 20, items: { type: "string", maxLength: 40 } },
                     image_asset_ids: {
                       type: "array",
@@ -5540,7 +5586,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   ],
                 },
               },
-              next_cursor: { type: ["string", "null"], maxLength: 512 },
+              next_cursor: { anyOf: [{ type: "string", maxLength: 512 }, { type: "null" }] },
             },
             required: ["items", "next_cursor"],
           },
@@ -6170,9 +6216,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       ],
                       maxLength: 16,
                     },
-                    title: { type: ["string", "null"], maxLength: 200 },
-                    caption: { type: ["string", "null"], maxLength: 5000 },
-                    product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+                    title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+                    caption: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+                    product_id: {
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
+                    },
                     media_asset_ids: {
                       type: "array",
                       maxItems: 10,
@@ -6304,15 +6352,14 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     kind: { type: "string", enum: ["image", "video"], maxLength: 16 },
                     mime_type: { type: "string", maxLength: 100 },
                     bytes: { type: "integer", minimum: 0 },
-                    width: { type: ["integer", "null"], minimum: 1 },
-                    height: { type: ["integer", "null"], minimum: 1 },
+                    width: { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] },
+                    height: { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] },
                     duration_seconds: {
-                      type: ["number", "null"],
-                      minimum: 0,
                       description: "Videos only; null for images.",
+                      anyOf: [{ type: "number", minimum: 0 }, { type: "null" }],
                     },
                     labels: { type: "array", maxItems: 50, items: { type: "string", maxLength: 100 } },
-                    title: { type: ["string", "null"], maxLength: 200 },
+                    title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
                     created_at: { type: "string", format: "date-time", maxLength: 64 },
                     rank: { type: "number", minimum: 0, description: "Relevance; higher is better." },
                   },
@@ -6505,11 +6552,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             ],
           },
           cta_asset_id: {
-            type: ["string", "null"],
-            format: "uuid",
-            maxLength: 36,
             description:
               "Owned stored CTA video of 3 to 15 seconds; null removes it (not allowed for ugc-video).",
+            anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
           },
           daily_times: {
             type: "array",
@@ -6616,11 +6661,16 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         properties: {
           product_id: { type: "string", format: "uuid", maxLength: 36 },
           name: { type: "string", minLength: 1, maxLength: 200 },
-          description: { type: ["string", "null"], maxLength: 5000 },
-          price: { type: ["number", "null"], minimum: 0, maximum: 1000000000 },
-          currency: { type: ["string", "null"], pattern: "^[A-Z]{3}$", maxLength: 3 },
-          product_url: { type: ["string", "null"], format: "uri", pattern: "^https?://", maxLength: 2048 },
-          brand: { type: ["string", "null"], maxLength: 200 },
+          description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+          price: { anyOf: [{ type: "number", minimum: 0, maximum: 1000000000 }, { type: "null" }] },
+          currency: { anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }] },
+          product_url: {
+            anyOf: [
+              { type: "string", format: "uri", pattern: "^https?://", maxLength: 2048 },
+              { type: "null" },
+            ],
+          },
+          brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
           tags: {
             type: "array",
             maxItems: 20,
@@ -6635,11 +6685,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             items: { type: "string", format: "uuid", maxLength: 36 },
           },
           cta_artwork_asset_id: {
-            type: ["string", "null"],
-            format: "uuid",
-            maxLength: 36,
             description:
               "An owned image used as the product's stored CTA artwork (the last slide with generate_carousel use_cta_artwork); null removes it.",
+            anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
           },
           idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
         },
@@ -6671,11 +6719,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             properties: {
               product_id: { type: "string", format: "uuid", maxLength: 36 },
               name: { type: "string", maxLength: 200 },
-              description: { type: ["string", "null"], maxLength: 5000 },
-              price: { type: ["number", "null"], minimum: 0 },
-              currency: { type: ["string", "null"], pattern: "^[A-Z]{3}$", maxLength: 3 },
-              product_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
-              brand: { type: ["string", "null"], maxLength: 200 },
+              description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+              price: { anyOf: [{ type: "number", minimum: 0 }, { type: "null" }] },
+              currency: {
+                anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }],
+              },
+              product_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
+              brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
               tags: { type: "array", maxItems: 20, items: { type: "string", maxLength: 40 } },
               image_asset_ids: {
                 type: "array",
@@ -6841,12 +6891,12 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
           maxLength: 2048,
           description: "The URL after redirects.",
         },
-        product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
-        title: { type: ["string", "null"], maxLength: 500 },
-        description: { type: ["string", "null"], maxLength: 5000 },
-        price: { type: ["number", "null"], minimum: 0 },
-        currency: { type: ["string", "null"], pattern: "^[A-Z]{3}$", maxLength: 3 },
-        brand: { type: ["string", "null"], maxLength: 200 },
+        product_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
+        title: { anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }] },
+        description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+        price: { anyOf: [{ type: "number", minimum: 0 }, { type: "null" }] },
+        currency: { anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }] },
+        brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
         image_urls: {
           type: "array",
           maxItems: 20,
@@ -6904,7 +6954,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               delivery_id: { type: "string", format: "uuid", maxLength: 36 },
               post_id: { type: "string", format: "uuid", maxLength: 36 },
               social_account_id: { type: "string", format: "uuid", maxLength: 36 },
-              schedule_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              schedule_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               network: {
                 type: "string",
                 enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
@@ -6923,14 +6973,17 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                 ],
                 maxLength: 16,
               },
-              post_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
+              post_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
               reason: {
-                type: ["string", "null"],
-                maxLength: 500,
                 description: "Why the delivery failed, waits or is unknown; null otherwise.",
+                anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
               },
-              scheduled_for: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-              published_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+              scheduled_for: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
+              published_at: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
             },
             required: [
               "delivery_id",
@@ -7019,7 +7072,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               delivery_id: { type: "string", format: "uuid", maxLength: 36 },
               post_id: { type: "string", format: "uuid", maxLength: 36 },
               social_account_id: { type: "string", format: "uuid", maxLength: 36 },
-              schedule_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              schedule_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               network: {
                 type: "string",
                 enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
@@ -7038,14 +7091,17 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                 ],
                 maxLength: 16,
               },
-              post_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
+              post_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
               reason: {
-                type: ["string", "null"],
-                maxLength: 500,
                 description: "Why the delivery failed, waits or is unknown; null otherwise.",
+                anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
               },
-              scheduled_for: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-              published_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+              scheduled_for: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
+              published_at: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
             },
             required: [
               "delivery_id",
@@ -7178,7 +7234,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
             },
           ],
         },
-        cta_asset_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+        cta_asset_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
         daily_times: {
           type: "array",
           maxItems: 6,

@@ -149,7 +149,6 @@ export interface components {
             caption_tone?: "friendly" | "bold" | "professional" | "playful" | "minimal";
             social_account_ids?: string[];
           };
-      /** Format: uuid */
       cta_asset_id: string | null;
       daily_times: string[];
       time_zone: string;
@@ -178,7 +177,6 @@ export interface components {
       status: "draft" | "needs_review" | "approved" | "scheduled" | "publishing" | "published" | "failed";
       title: string | null;
       caption: string | null;
-      /** Format: uuid */
       product_id: string | null;
       media_asset_ids: string[];
       /** Format: date-time */
@@ -207,7 +205,6 @@ export interface components {
       description: string | null;
       price: number | null;
       currency: string | null;
-      /** Format: uri */
       product_url: string | null;
       brand: string | null;
       tags: string[];
@@ -236,7 +233,6 @@ export interface components {
       status: "draft" | "needs_review" | "approved" | "scheduled" | "publishing" | "published" | "failed";
       title: string | null;
       caption: string | null;
-      /** Format: uuid */
       product_id: string | null;
       media_asset_ids: string[];
       /** Format: date-time */
@@ -323,7 +319,6 @@ export interface components {
     fetch_product_details_output: {
       /** Format: uri */
       url: string;
-      /** Format: uuid */
       product_id: string | null;
     };
     fetch_product_details_result: {
@@ -334,7 +329,6 @@ export interface components {
        * @description The URL after redirects.
        */
       final_url: string;
-      /** Format: uuid */
       product_id: string | null;
       title: string | null;
       description: string | null;
@@ -449,10 +443,7 @@ export interface components {
         likes: number | null;
         comments: number | null;
         shares: number | null;
-        /**
-         * Format: date-time
-         * @description null = never synced.
-         */
+        /** @description null = never synced. */
         synced_at: string | null;
         /**
          * @description partial: metrics missing or last sync failed; none: never synced.
@@ -569,7 +560,6 @@ export interface components {
             caption_tone?: "friendly" | "bold" | "professional" | "playful" | "minimal";
             social_account_ids?: string[];
           };
-      /** Format: uuid */
       cta_asset_id: string | null;
       daily_times: string[];
       time_zone: string;
@@ -596,16 +586,11 @@ export interface components {
       /** @enum {string} */
       trigger: "manual" | "schedule";
       credits_charged: number;
-      /**
-       * Format: uuid
-       * @description The generated post, once created.
-       */
+      /** @description The generated post, once created. */
       post_id: string | null;
       /** Format: date-time */
       created_at: string;
-      /** Format: date-time */
       started_at: string | null;
-      /** Format: date-time */
       finished_at: string | null;
       /** @description Safe failure message when status is failed. */
       error: string | null;
@@ -674,9 +659,7 @@ export interface components {
       ranked_by: "views";
       /** @description The publication window applied; null bounds are open. */
       window: {
-        /** Format: date-time */
         published_from: string | null;
-        /** Format: date-time */
         published_to: string | null;
       };
     };
@@ -705,7 +688,6 @@ export interface components {
         status: "pending" | "generating" | "ready" | "failed";
         headline: string | null;
         body: string | null;
-        /** Format: uuid */
         image_asset_id: string | null;
       }[];
     };
@@ -755,7 +737,6 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
-      /** Format: date-time */
       approval_expires_at: string | null;
       /** @description The started tool's `result` (schema in the catalog), once succeeded: the handler returned, which does not mean generation or publishing finished. */
       result?: unknown;
@@ -810,7 +791,6 @@ export interface components {
       status: "draft" | "needs_review" | "approved" | "scheduled" | "publishing" | "published" | "failed";
       title: string | null;
       caption: string | null;
-      /** Format: uuid */
       product_id: string | null;
       media_asset_ids: string[];
       /** Format: date-time */
@@ -837,7 +817,6 @@ export interface components {
           | "failed"
           | "outcome_unknown"
           | "needs_review";
-        /** Format: uri */
         post_url: string | null;
       }[];
     };
@@ -859,10 +838,7 @@ export interface components {
         comments: number | null;
         shares: number | null;
         saves: number | null;
-        /**
-         * Format: date-time
-         * @description null = never synced.
-         */
+        /** @description null = never synced. */
         synced_at: string | null;
         /**
          * @description partial: metrics missing or last sync failed; none: never synced.
@@ -891,7 +867,6 @@ export interface components {
       description: string | null;
       price: number | null;
       currency: string | null;
-      /** Format: uri */
       product_url: string | null;
       brand: string | null;
       tags: string[];
@@ -930,7 +905,6 @@ export interface components {
         post_id: string;
         /** Format: uuid */
         social_account_id: string;
-        /** Format: uuid */
         schedule_id: string | null;
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
@@ -943,13 +917,10 @@ export interface components {
           | "failed"
           | "outcome_unknown"
           | "needs_review";
-        /** Format: uri */
         post_url: string | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
-        /** Format: date-time */
         scheduled_for: string | null;
-        /** Format: date-time */
         published_at: string | null;
       }[];
     };
@@ -984,16 +955,11 @@ export interface components {
         /** @enum {string} */
         trigger: "manual" | "schedule";
         credits_charged: number;
-        /**
-         * Format: uuid
-         * @description The generated post, once created.
-         */
+        /** @description The generated post, once created. */
         post_id: string | null;
         /** Format: date-time */
         created_at: string;
-        /** Format: date-time */
         started_at: string | null;
-        /** Format: date-time */
         finished_at: string | null;
         /** @description Safe failure message when status is failed. */
         error: string | null;
@@ -1069,7 +1035,6 @@ export interface components {
               caption_tone?: "friendly" | "bold" | "professional" | "playful" | "minimal";
               social_account_ids?: string[];
             };
-        /** Format: uuid */
         cta_asset_id: string | null;
         daily_times: string[];
         time_zone: string;
@@ -1148,7 +1113,6 @@ export interface components {
         status: "draft" | "needs_review" | "approved" | "scheduled" | "publishing" | "published" | "failed";
         title: string | null;
         caption: string | null;
-        /** Format: uuid */
         product_id: string | null;
         media_asset_ids: string[];
         /** Format: date-time */
@@ -1174,7 +1138,6 @@ export interface components {
         post_id: string;
         /** Format: uuid */
         social_account_id: string;
-        /** Format: uuid */
         schedule_id: string | null;
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
@@ -1187,13 +1150,10 @@ export interface components {
           | "failed"
           | "outcome_unknown"
           | "needs_review";
-        /** Format: uri */
         post_url: string | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
-        /** Format: date-time */
         scheduled_for: string | null;
-        /** Format: date-time */
         published_at: string | null;
       }[];
       next_cursor: string | null;
@@ -1256,7 +1216,6 @@ export interface components {
         description: string | null;
         price: number | null;
         currency: string | null;
-        /** Format: uri */
         product_url: string | null;
         brand: string | null;
         tags: string[];
@@ -1287,7 +1246,6 @@ export interface components {
         post_id: string;
         /** Format: uuid */
         social_account_id: string;
-        /** Format: uuid */
         schedule_id: string | null;
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
@@ -1300,13 +1258,10 @@ export interface components {
           | "failed"
           | "outcome_unknown"
           | "needs_review";
-        /** Format: uri */
         post_url: string | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
-        /** Format: date-time */
         scheduled_for: string | null;
-        /** Format: date-time */
         published_at: string | null;
       }[];
     };
@@ -1409,7 +1364,6 @@ export interface components {
         post_id: string;
         /** Format: uuid */
         social_account_id: string;
-        /** Format: uuid */
         schedule_id: string | null;
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
@@ -1422,13 +1376,10 @@ export interface components {
           | "failed"
           | "outcome_unknown"
           | "needs_review";
-        /** Format: uri */
         post_url: string | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
-        /** Format: date-time */
         scheduled_for: string | null;
-        /** Format: date-time */
         published_at: string | null;
       }[];
     };
@@ -1451,7 +1402,6 @@ export interface components {
         status: "draft" | "needs_review" | "approved" | "scheduled" | "publishing" | "published" | "failed";
         title: string | null;
         caption: string | null;
-        /** Format: uuid */
         product_id: string | null;
         media_asset_ids: string[];
         /** Format: date-time */
@@ -1543,10 +1493,7 @@ export interface components {
             caption_tone?: "friendly" | "bold" | "professional" | "playful" | "minimal";
             social_account_ids?: string[];
           };
-      /**
-       * Format: uuid
-       * @description Owned stored CTA video of 3 to 15 seconds; null removes it (not allowed for ugc-video).
-       */
+      /** @description Owned stored CTA video of 3 to 15 seconds; null removes it (not allowed for ugc-video). */
       cta_asset_id?: string | null;
       /** @description Replaces the run times (24-hour HH:MM in time_zone). */
       daily_times?: string[];
@@ -1614,7 +1561,6 @@ export interface components {
             caption_tone?: "friendly" | "bold" | "professional" | "playful" | "minimal";
             social_account_ids?: string[];
           };
-      /** Format: uuid */
       cta_asset_id: string | null;
       daily_times: string[];
       time_zone: string;
@@ -1630,16 +1576,12 @@ export interface components {
       description?: string | null;
       price?: number | null;
       currency?: string | null;
-      /** Format: uri */
       product_url?: string | null;
       brand?: string | null;
       tags?: string[];
       /** @description Owned image assets, in display order; replaces the current images. */
       image_asset_ids?: string[];
-      /**
-       * Format: uuid
-       * @description An owned image used as the product's stored CTA artwork (the last slide with generate_carousel use_cta_artwork); null removes it.
-       */
+      /** @description An owned image used as the product's stored CTA artwork (the last slide with generate_carousel use_cta_artwork); null removes it. */
       cta_artwork_asset_id?: string | null;
       /** Format: uuid */
       idempotency_key: string;
@@ -1651,7 +1593,6 @@ export interface components {
       description: string | null;
       price: number | null;
       currency: string | null;
-      /** Format: uri */
       product_url: string | null;
       brand: string | null;
       tags: string[];
