@@ -18,7 +18,7 @@ export const KEYS_USAGE = "admin keys reseal";
 const PAGE = 500;
 
 /** The primary key columns of each table with sealed columns (a composite key is bound as `a/b/c`). */
-const PRIMARY_KEYS: Record<SealedTable, readonly string[]> = {
+export const PRIMARY_KEYS: Record<SealedTable, readonly string[]> = {
   operations: ["id"],
   idempotency_records: ["grant_id", "tool", "key_hash"],
   carousel_runs: ["id"],

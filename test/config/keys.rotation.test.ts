@@ -10,6 +10,7 @@ import { createCipheriv, randomBytes, randomUUID } from "node:crypto";
 import { test } from "node:test";
 import { TOOLS } from "../../generated/registry.ts";
 import { runAdmin } from "../../src/cli/admin.ts";
+import { PRIMARY_KEYS } from "../../src/cli/keys.ts";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import {
   createSealer,
@@ -115,14 +116,7 @@ test("a sealed token copied into another account's row does not open there", asy
 
 /** Every sealed value in the database with its binding. */
 async function sealedValues(app: { ctx: { db: any } }) {
-  const keys: Record<SealedTable, string[]> = {
-    operations: ["id"],
-    idempotency_records: ["grant_id", "tool", "key_hash"],
-    carousel_runs: ["id"],
-    carousel_slides: ["id"],
-    social_accounts: ["id"],
-    social_connect_states: ["id"],
-  };
+  const keys = PRIMARY_KEYS;
   const out: Array<{ where: string; sealed: string; binding: ReturnType<typeof rowBinding> }> = [];
   for (const table of Object.keys(SEALED_COLUMNS) as SealedTable[])
     for (const column of SEALED_COLUMNS[table]) {
