@@ -6,6 +6,7 @@ import { ERROR_CODES, errorCodes } from "../src/errors.ts";
 import { ALL_SCOPES, SCOPES } from "../src/scopes.ts";
 import { EMPTY_DATA, envelopeSchema, REVIEW_DATA } from "./envelope.ts";
 import { type Limits, resolveLimits } from "./limits.ts";
+import { portableNullable } from "./nullable.ts";
 import type { JsonSchema, ToolSpec, ToolsFile } from "./spec.ts";
 import { STATES, type StateDoc } from "./states.ts";
 
@@ -42,8 +43,17 @@ export function resolveContext(file: ToolsFile): CodegenContext {
   const tools = [...file.tools]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((t): ResolvedTool => {
-      const data = t.output ?? (t.review ? REVIEW_DATA : EMPTY_DATA);
-      return { ...t, handlerPath: `src/tools/${t.group}/${t.name}.ts`, data, envelope: envelopeSchema(data) };
+      // Every emitted schema writes a nullable type as anyOf (./nullable.ts): portable to single-type dialects.
+      const data = portableNullable(t.output ?? (t.review ? REVIEW_DATA : EMPTY_DATA));
+      return {
+        ...t,
+        input: portableNullable(t.input),
+        output: t.output ? data : t.output,
+        result: t.result ? portableNullable(t.result) : t.result,
+        handlerPath: `src/tools/${t.group}/${t.name}.ts`,
+        data,
+        envelope: portableNullable(envelopeSchema(data)),
+      };
     });
   return {
     tools,

@@ -558,7 +558,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   },
                 ],
               },
-              cta_asset_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              cta_asset_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               daily_times: {
                 type: "array",
                 maxItems: 6,
@@ -696,9 +696,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 enum: ["draft", "needs_review", "approved", "scheduled", "publishing", "published", "failed"],
                 maxLength: 16,
               },
-              title: { type: ["string", "null"], maxLength: 200 },
-              caption: { type: ["string", "null"], maxLength: 5000 },
-              product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+              caption: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+              product_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               media_asset_ids: {
                 type: "array",
                 maxItems: 10,
@@ -838,11 +838,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             properties: {
               product_id: { type: "string", format: "uuid", maxLength: 36 },
               name: { type: "string", maxLength: 200 },
-              description: { type: ["string", "null"], maxLength: 5000 },
-              price: { type: ["number", "null"], minimum: 0 },
-              currency: { type: ["string", "null"], pattern: "^[A-Z]{3}$", maxLength: 3 },
-              product_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
-              brand: { type: ["string", "null"], maxLength: 200 },
+              description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+              price: { anyOf: [{ type: "number", minimum: 0 }, { type: "null" }] },
+              currency: {
+                anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }],
+              },
+              product_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
+              brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
               tags: { type: "array", maxItems: 20, items: { type: "string", maxLength: 40 } },
               image_asset_ids: {
                 type: "array",
@@ -974,9 +976,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 enum: ["draft", "needs_review", "approved", "scheduled", "publishing", "published", "failed"],
                 maxLength: 16,
               },
-              title: { type: ["string", "null"], maxLength: 200 },
-              caption: { type: ["string", "null"], maxLength: 5000 },
-              product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+              caption: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+              product_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               media_asset_ids: {
                 type: "array",
                 maxItems: 10,
@@ -1639,7 +1641,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             additionalProperties: false,
             properties: {
               url: { type: "string", format: "uri", maxLength: 2048 },
-              product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              product_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
             },
             required: ["url", "product_id"],
           },
@@ -2131,16 +2133,14 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
                       maxLength: 16,
                     },
-                    followers: { type: ["integer", "null"], minimum: 0 },
-                    views: { type: ["integer", "null"], minimum: 0 },
-                    likes: { type: ["integer", "null"], minimum: 0 },
-                    comments: { type: ["integer", "null"], minimum: 0 },
-                    shares: { type: ["integer", "null"], minimum: 0 },
+                    followers: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    views: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    likes: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    comments: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    shares: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
                     synced_at: {
-                      type: ["string", "null"],
-                      format: "date-time",
-                      maxLength: 64,
                       description: "null = never synced.",
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
                     },
                     coverage: {
                       type: "string",
@@ -2161,9 +2161,8 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       description: "sandbox: sandbox numbers, not real.",
                     },
                     sync_error: {
-                      type: ["string", "null"],
-                      maxLength: 500,
                       description: "Why the last sync failed; the values are from synced_at.",
+                      anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
                     },
                   },
                   required: [
@@ -2280,7 +2279,10 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     additionalProperties: false,
                     properties: {
                       used: { type: "integer", minimum: 0 },
-                      allowed: { type: ["integer", "null"], minimum: 0, description: "null = unlimited" },
+                      allowed: {
+                        description: "null = unlimited",
+                        anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }],
+                      },
                     },
                     required: ["used", "allowed"],
                   },
@@ -2291,7 +2293,10 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       "Slots shared account-wide by video and carousel automations, including drafts.",
                     properties: {
                       used: { type: "integer", minimum: 0 },
-                      allowed: { type: ["integer", "null"], minimum: 0, description: "null = unlimited" },
+                      allowed: {
+                        description: "null = unlimited",
+                        anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }],
+                      },
                     },
                     required: ["used", "allowed"],
                   },
@@ -2535,7 +2540,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   },
                 ],
               },
-              cta_asset_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              cta_asset_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               daily_times: {
                 type: "array",
                 maxItems: 6,
@@ -2658,32 +2663,38 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               trigger: { type: "string", enum: ["manual", "schedule"], maxLength: 16 },
               credits_charged: { type: "integer", minimum: 0 },
               post_id: {
-                type: ["string", "null"],
-                format: "uuid",
-                maxLength: 36,
                 description: "The generated post, once created.",
+                anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
               },
               created_at: { type: "string", format: "date-time", maxLength: 64 },
-              started_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-              finished_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+              started_at: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
+              finished_at: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
               error: {
-                type: ["string", "null"],
-                maxLength: 1000,
                 description: "Safe failure message when status is failed.",
+                anyOf: [{ type: "string", maxLength: 1000 }, { type: "null" }],
               },
               video: {
-                type: ["object", "null"],
-                additionalProperties: false,
                 description:
                   "The rendered MP4 of a succeeded video run, attached to its post as a media asset; null otherwise.",
-                properties: {
-                  asset_id: { type: "string", format: "uuid", maxLength: 36 },
-                  duration_seconds: { type: "number", minimum: 0, description: "Seconds." },
-                  bytes: { type: "integer", minimum: 0 },
-                  width: { type: "integer", minimum: 1, description: "Pixels." },
-                  height: { type: "integer", minimum: 1, description: "Pixels." },
-                },
-                required: ["asset_id", "duration_seconds", "bytes", "width", "height"],
+                anyOf: [
+                  {
+                    type: "object",
+                    additionalProperties: false,
+                    properties: {
+                      asset_id: { type: "string", format: "uuid", maxLength: 36 },
+                      duration_seconds: { type: "number", minimum: 0, description: "Seconds." },
+                      bytes: { type: "integer", minimum: 0 },
+                      width: { type: "integer", minimum: 1, description: "Pixels." },
+                      height: { type: "integer", minimum: 1, description: "Pixels." },
+                    },
+                    required: ["asset_id", "duration_seconds", "bytes", "width", "height"],
+                  },
+                  { type: "null" },
+                ],
               },
             },
             required: [
@@ -2753,7 +2764,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get best performing content",
       group: "analytics",
       description:
-        "Returns up to 5 of the highest-viewed posts published through the service, ranked by their saved lifetime views (deliveries without view data are left out), optionally for one network. The optional `published_from`/`published_to` window selects the publication cohort (when the posts were published), not views gained within those dates. Requires the Pro plan (otherwise `forbidden`).",
+        "Returns up to 5 of the highest-viewed posts published through the service, ranked by their saved lifetime views summed over the networks they were published to (one post published to three networks is one item; `deliveries` holds each network's views; deliveries without view data are left out), optionally for one network. The optional `published_from`/`published_to` window selects the publication cohort (when the posts were published), not views gained within those dates. Requires the Pro plan (otherwise `forbidden`).",
       scope: "read:analytics",
       access: "read",
       review: false,
@@ -2809,38 +2820,67 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   additionalProperties: false,
                   properties: {
                     post_id: { type: "string", format: "uuid", maxLength: 36 },
-                    delivery_id: { type: "string", format: "uuid", maxLength: 36 },
-                    caption_excerpt: { type: ["string", "null"], maxLength: 200 },
-                    network: {
-                      type: "string",
-                      enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
-                      maxLength: 16,
+                    caption_excerpt: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+                    views: {
+                      type: "integer",
+                      minimum: 0,
+                      description: "Saved views summed over the deliveries below.",
                     },
-                    views: { type: "integer", minimum: 0 },
-                    published_at: { type: "string", format: "date-time", maxLength: 64 },
+                    published_at: {
+                      type: "string",
+                      format: "date-time",
+                      maxLength: 64,
+                      description: "The first publication among them.",
+                    },
                     coverage: {
                       type: "string",
                       enum: ["complete", "partial", "none"],
                       maxLength: 16,
-                      description: "partial: metrics missing or last sync failed; none: never synced.",
+                      description: "complete only when every delivery's is.",
                     },
-                    source: {
-                      type: "string",
-                      enum: ["network", "sandbox"],
-                      maxLength: 16,
-                      description: "sandbox: sandbox numbers, not real.",
+                    deliveries: {
+                      type: "array",
+                      minItems: 1,
+                      maxItems: 50,
+                      description: "Each counted delivery (one per network account), most viewed first.",
+                      items: {
+                        type: "object",
+                        additionalProperties: false,
+                        properties: {
+                          delivery_id: { type: "string", format: "uuid", maxLength: 36 },
+                          network: {
+                            type: "string",
+                            enum: [
+                              "instagram",
+                              "tiktok",
+                              "facebook",
+                              "youtube",
+                              "linkedin",
+                              "pinterest",
+                              "x",
+                            ],
+                            maxLength: 16,
+                          },
+                          views: { type: "integer", minimum: 0 },
+                          published_at: { type: "string", format: "date-time", maxLength: 64 },
+                          coverage: {
+                            type: "string",
+                            enum: ["complete", "partial", "none"],
+                            maxLength: 16,
+                            description: "partial: metrics missing or last sync failed; none: never synced.",
+                          },
+                          source: {
+                            type: "string",
+                            enum: ["network", "sandbox"],
+                            maxLength: 16,
+                            description: "sandbox: sandbox numbers, not real.",
+                          },
+                        },
+                        required: ["delivery_id", "network", "views", "published_at", "coverage", "source"],
+                      },
                     },
                   },
-                  required: [
-                    "post_id",
-                    "delivery_id",
-                    "caption_excerpt",
-                    "network",
-                    "views",
-                    "published_at",
-                    "coverage",
-                    "source",
-                  ],
+                  required: ["post_id", "caption_excerpt", "views", "published_at", "coverage", "deliveries"],
                 },
               },
               ranked_by: { type: "string", const: "views", maxLength: 16 },
@@ -2849,8 +2889,12 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 additionalProperties: false,
                 description: "The publication window applied; null bounds are open.",
                 properties: {
-                  published_from: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-                  published_to: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+                  published_from: {
+                    anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                  },
+                  published_to: {
+                    anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                  },
                 },
                 required: ["published_from", "published_to"],
               },
@@ -2982,9 +3026,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       enum: ["pending", "generating", "ready", "failed"],
                       maxLength: 16,
                     },
-                    headline: { type: ["string", "null"], maxLength: 200 },
-                    body: { type: ["string", "null"], maxLength: 1000 },
-                    image_asset_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+                    headline: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+                    body: { anyOf: [{ type: "string", maxLength: 1000 }, { type: "null" }] },
+                    image_asset_id: {
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
+                    },
                   },
                   required: ["position", "status", "headline", "body", "image_asset_id"],
                 },
@@ -3095,7 +3141,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   properties: {
                     position: { type: "integer", minimum: 1, maximum: 10 },
                     headline: { type: "string", maxLength: 200 },
-                    body: { type: ["string", "null"], maxLength: 1000 },
+                    body: { anyOf: [{ type: "string", maxLength: 1000 }, { type: "null" }] },
                   },
                   required: ["position", "headline", "body"],
                 },
@@ -3302,7 +3348,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               created_at: { type: "string", format: "date-time", maxLength: 64 },
               updated_at: { type: "string", format: "date-time", maxLength: 64 },
-              approval_expires_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+              approval_expires_at: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
               result: {
                 description:
                   "The started tool's `result` (schema in the catalog), once succeeded: the handler returned, which does not mean generation or publishing finished.",
@@ -3430,15 +3478,14 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               kind: { type: "string", enum: ["image", "video"], maxLength: 16 },
               mime_type: { type: "string", maxLength: 100 },
               bytes: { type: "integer", minimum: 0 },
-              width: { type: ["integer", "null"], minimum: 1 },
-              height: { type: ["integer", "null"], minimum: 1 },
+              width: { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] },
+              height: { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] },
               duration_seconds: {
-                type: ["number", "null"],
-                minimum: 0,
                 description: "Videos only; null for images.",
+                anyOf: [{ type: "number", minimum: 0 }, { type: "null" }],
               },
               labels: { type: "array", maxItems: 50, items: { type: "string", maxLength: 100 } },
-              title: { type: ["string", "null"], maxLength: 200 },
+              title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
               created_at: { type: "string", format: "date-time", maxLength: 64 },
             },
             required: [
@@ -3551,9 +3598,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 enum: ["draft", "needs_review", "approved", "scheduled", "publishing", "published", "failed"],
                 maxLength: 16,
               },
-              title: { type: ["string", "null"], maxLength: 200 },
-              caption: { type: ["string", "null"], maxLength: 5000 },
-              product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+              caption: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+              product_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               media_asset_ids: {
                 type: "array",
                 maxItems: 10,
@@ -3562,18 +3609,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               created_at: { type: "string", format: "date-time", maxLength: 64 },
               updated_at: { type: "string", format: "date-time", maxLength: 64 },
               carousel: {
-                type: ["object", "null"],
-                additionalProperties: false,
                 description: "The latest carousel run; null unless type is carousel.",
-                properties: {
-                  run_status: {
-                    type: "string",
-                    enum: ["queued", "running", "succeeded", "failed"],
-                    maxLength: 16,
+                anyOf: [
+                  {
+                    type: "object",
+                    additionalProperties: false,
+                    properties: {
+                      run_status: {
+                        type: "string",
+                        enum: ["queued", "running", "succeeded", "failed"],
+                        maxLength: 16,
+                      },
+                      slide_count: { type: "integer", minimum: 1, maximum: 10 },
+                    },
+                    required: ["run_status", "slide_count"],
                   },
-                  slide_count: { type: "integer", minimum: 1, maximum: 10 },
-                },
-                required: ["run_status", "slide_count"],
+                  { type: "null" },
+                ],
               },
               deliveries: {
                 type: "array",
@@ -3601,7 +3653,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       ],
                       maxLength: 16,
                     },
-                    post_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
+                    post_url: {
+                      anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
+                    },
                   },
                   required: ["delivery_id", "network", "status", "post_url"],
                 },
@@ -3726,17 +3780,15 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
                       maxLength: 16,
                     },
-                    views: { type: ["integer", "null"], minimum: 0 },
-                    reach: { type: ["integer", "null"], minimum: 0 },
-                    likes: { type: ["integer", "null"], minimum: 0 },
-                    comments: { type: ["integer", "null"], minimum: 0 },
-                    shares: { type: ["integer", "null"], minimum: 0 },
-                    saves: { type: ["integer", "null"], minimum: 0 },
+                    views: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    reach: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    likes: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    comments: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    shares: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
+                    saves: { anyOf: [{ type: "integer", minimum: 0 }, { type: "null" }] },
                     synced_at: {
-                      type: ["string", "null"],
-                      format: "date-time",
-                      maxLength: 64,
                       description: "null = never synced.",
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
                     },
                     coverage: {
                       type: "string",
@@ -3757,9 +3809,8 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       description: "sandbox: sandbox numbers, not real.",
                     },
                     sync_error: {
-                      type: ["string", "null"],
-                      maxLength: 500,
                       description: "Why the last sync failed; the values are from synced_at.",
+                      anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
                     },
                   },
                   required: [
@@ -3874,11 +3925,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             properties: {
               product_id: { type: "string", format: "uuid", maxLength: 36 },
               name: { type: "string", maxLength: 200 },
-              description: { type: ["string", "null"], maxLength: 5000 },
-              price: { type: ["number", "null"], minimum: 0 },
-              currency: { type: ["string", "null"], pattern: "^[A-Z]{3}$", maxLength: 3 },
-              product_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
-              brand: { type: ["string", "null"], maxLength: 200 },
+              description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+              price: { anyOf: [{ type: "number", minimum: 0 }, { type: "null" }] },
+              currency: {
+                anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }],
+              },
+              product_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
+              brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
               tags: { type: "array", maxItems: 20, items: { type: "string", maxLength: 40 } },
               image_asset_ids: {
                 type: "array",
@@ -3989,7 +4042,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             properties: {
               user_id: { type: "string", format: "uuid", maxLength: 36 },
               email: { type: "string", maxLength: 320 },
-              display_name: { type: ["string", "null"], maxLength: 200 },
+              display_name: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
               plan: { type: "string", enum: ["creator", "growth", "pro"], maxLength: 16 },
             },
             required: ["user_id", "email", "display_name", "plan"],
@@ -4102,7 +4155,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     delivery_id: { type: "string", format: "uuid", maxLength: 36 },
                     post_id: { type: "string", format: "uuid", maxLength: 36 },
                     social_account_id: { type: "string", format: "uuid", maxLength: 36 },
-                    schedule_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+                    schedule_id: {
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
+                    },
                     network: {
                       type: "string",
                       enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
@@ -4121,14 +4176,19 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       ],
                       maxLength: 16,
                     },
-                    post_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
-                    reason: {
-                      type: ["string", "null"],
-                      maxLength: 500,
-                      description: "Why the delivery failed, waits or is unknown; null otherwise.",
+                    post_url: {
+                      anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
-                    scheduled_for: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-                    published_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+                    reason: {
+                      description: "Why the delivery failed, waits or is unknown; null otherwise.",
+                      anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
+                    },
+                    scheduled_for: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
+                    published_at: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
                   },
                   required: [
                     "delivery_id",
@@ -4356,18 +4416,19 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     trigger: { type: "string", enum: ["manual", "schedule"], maxLength: 16 },
                     credits_charged: { type: "integer", minimum: 0 },
                     post_id: {
-                      type: ["string", "null"],
-                      format: "uuid",
-                      maxLength: 36,
                       description: "The generated post, once created.",
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
                     },
                     created_at: { type: "string", format: "date-time", maxLength: 64 },
-                    started_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-                    finished_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+                    started_at: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
+                    finished_at: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
                     error: {
-                      type: ["string", "null"],
-                      maxLength: 1000,
                       description: "Safe failure message when status is failed.",
+                      anyOf: [{ type: "string", maxLength: 1000 }, { type: "null" }],
                     },
                   },
                   required: [
@@ -4385,7 +4446,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   ],
                 },
               },
-              next_cursor: { type: ["string", "null"], maxLength: 512 },
+              next_cursor: { anyOf: [{ type: "string", maxLength: 512 }, { type: "null" }] },
             },
             required: ["items", "next_cursor"],
           },
@@ -4607,7 +4668,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                         },
                       ],
                     },
-                    cta_asset_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+                    cta_asset_id: {
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
+                    },
                     daily_times: {
                       type: "array",
                       maxItems: 6,
@@ -4631,7 +4694,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   ],
                 },
               },
-              next_cursor: { type: ["string", "null"], maxLength: 512 },
+              next_cursor: { anyOf: [{ type: "string", maxLength: 512 }, { type: "null" }] },
             },
             required: ["items", "next_cursor"],
           },
@@ -4908,7 +4971,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       maxLength: 16,
                     },
                     display_name: { type: "string", maxLength: 200 },
-                    handle: { type: ["string", "null"], maxLength: 200 },
+                    handle: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
                     status: {
                       type: "string",
                       enum: ["connected", "expired", "needs_reconnect", "error"],
@@ -5046,9 +5109,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       ],
                       maxLength: 16,
                     },
-                    title: { type: ["string", "null"], maxLength: 200 },
-                    caption: { type: ["string", "null"], maxLength: 5000 },
-                    product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+                    title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+                    caption: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+                    product_id: {
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
+                    },
                     media_asset_ids: {
                       type: "array",
                       maxItems: 10,
@@ -5070,7 +5135,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   ],
                 },
               },
-              next_cursor: { type: ["string", "null"], maxLength: 512 },
+              next_cursor: { anyOf: [{ type: "string", maxLength: 512 }, { type: "null" }] },
             },
             required: ["items", "next_cursor"],
           },
@@ -5183,7 +5248,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     delivery_id: { type: "string", format: "uuid", maxLength: 36 },
                     post_id: { type: "string", format: "uuid", maxLength: 36 },
                     social_account_id: { type: "string", format: "uuid", maxLength: 36 },
-                    schedule_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+                    schedule_id: {
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
+                    },
                     network: {
                       type: "string",
                       enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
@@ -5202,14 +5269,19 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       ],
                       maxLength: 16,
                     },
-                    post_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
-                    reason: {
-                      type: ["string", "null"],
-                      maxLength: 500,
-                      description: "Why the delivery failed, waits or is unknown; null otherwise.",
+                    post_url: {
+                      anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
-                    scheduled_for: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-                    published_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+                    reason: {
+                      description: "Why the delivery failed, waits or is unknown; null otherwise.",
+                      anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
+                    },
+                    scheduled_for: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
+                    published_at: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
                   },
                   required: [
                     "delivery_id",
@@ -5225,7 +5297,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   ],
                 },
               },
-              next_cursor: { type: ["string", "null"], maxLength: 512 },
+              next_cursor: { anyOf: [{ type: "string", maxLength: 512 }, { type: "null" }] },
             },
             required: ["items", "next_cursor"],
           },
@@ -5340,15 +5412,14 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     kind: { type: "string", enum: ["image", "video"], maxLength: 16 },
                     mime_type: { type: "string", maxLength: 100 },
                     bytes: { type: "integer", minimum: 0 },
-                    width: { type: ["integer", "null"], minimum: 1 },
-                    height: { type: ["integer", "null"], minimum: 1 },
+                    width: { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] },
+                    height: { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] },
                     duration_seconds: {
-                      type: ["number", "null"],
-                      minimum: 0,
                       description: "Videos only; null for images.",
+                      anyOf: [{ type: "number", minimum: 0 }, { type: "null" }],
                     },
                     labels: { type: "array", maxItems: 50, items: { type: "string", maxLength: 100 } },
-                    title: { type: ["string", "null"], maxLength: 200 },
+                    title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
                     created_at: { type: "string", format: "date-time", maxLength: 64 },
                   },
                   required: [
@@ -5365,7 +5436,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   ],
                 },
               },
-              next_cursor: { type: ["string", "null"], maxLength: 512 },
+              next_cursor: { anyOf: [{ type: "string", maxLength: 512 }, { type: "null" }] },
             },
             required: ["items", "next_cursor"],
           },
@@ -5586,11 +5657,15 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   properties: {
                     product_id: { type: "string", format: "uuid", maxLength: 36 },
                     name: { type: "string", maxLength: 200 },
-                    description: { type: ["string", "null"], maxLength: 5000 },
-                    price: { type: ["number", "null"], minimum: 0 },
-                    currency: { type: ["string", "null"], pattern: "^[A-Z]{3}$", maxLength: 3 },
-                    product_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
-                    brand: { type: ["string", "null"], maxLength: 200 },
+                    description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+                    price: { anyOf: [{ type: "number", minimum: 0 }, { type: "null" }] },
+                    currency: {
+                      anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }],
+                    },
+                    product_url: {
+                      anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
+                    },
+                    brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
                     tags: { type: "array", maxItems: 20, items: { type: "string", maxLength: 40 } },
                     image_asset_ids: {
                       type: "array",
@@ -5615,7 +5690,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   ],
                 },
               },
-              next_cursor: { type: ["string", "null"], maxLength: 512 },
+              next_cursor: { anyOf: [{ type: "string", maxLength: 512 }, { type: "null" }] },
             },
             required: ["items", "next_cursor"],
           },
@@ -6296,9 +6371,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       ],
                       maxLength: 16,
                     },
-                    title: { type: ["string", "null"], maxLength: 200 },
-                    caption: { type: ["string", "null"], maxLength: 5000 },
-                    product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+                    title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+                    caption: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+                    product_id: {
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
+                    },
                     media_asset_ids: {
                       type: "array",
                       maxItems: 10,
@@ -6430,15 +6507,14 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     kind: { type: "string", enum: ["image", "video"], maxLength: 16 },
                     mime_type: { type: "string", maxLength: 100 },
                     bytes: { type: "integer", minimum: 0 },
-                    width: { type: ["integer", "null"], minimum: 1 },
-                    height: { type: ["integer", "null"], minimum: 1 },
+                    width: { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] },
+                    height: { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] },
                     duration_seconds: {
-                      type: ["number", "null"],
-                      minimum: 0,
                       description: "Videos only; null for images.",
+                      anyOf: [{ type: "number", minimum: 0 }, { type: "null" }],
                     },
                     labels: { type: "array", maxItems: 50, items: { type: "string", maxLength: 100 } },
-                    title: { type: ["string", "null"], maxLength: 200 },
+                    title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
                     created_at: { type: "string", format: "date-time", maxLength: 64 },
                     rank: { type: "number", minimum: 0, description: "Relevance; higher is better." },
                   },
@@ -6631,11 +6707,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             ],
           },
           cta_asset_id: {
-            type: ["string", "null"],
-            format: "uuid",
-            maxLength: 36,
             description:
               "Owned stored CTA video of 3 to 15 seconds; null removes it (not allowed for ugc-video).",
+            anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
           },
           daily_times: {
             type: "array",
@@ -6758,11 +6832,16 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         properties: {
           product_id: { type: "string", format: "uuid", maxLength: 36 },
           name: { type: "string", minLength: 1, maxLength: 200 },
-          description: { type: ["string", "null"], maxLength: 5000 },
-          price: { type: ["number", "null"], minimum: 0, maximum: 1000000000 },
-          currency: { type: ["string", "null"], pattern: "^[A-Z]{3}$", maxLength: 3 },
-          product_url: { type: ["string", "null"], format: "uri", pattern: "^https?://", maxLength: 2048 },
-          brand: { type: ["string", "null"], maxLength: 200 },
+          description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+          price: { anyOf: [{ type: "number", minimum: 0, maximum: 1000000000 }, { type: "null" }] },
+          currency: { anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }] },
+          product_url: {
+            anyOf: [
+              { type: "string", format: "uri", pattern: "^https?://", maxLength: 2048 },
+              { type: "null" },
+            ],
+          },
+          brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
           tags: {
             type: "array",
             maxItems: 20,
@@ -6777,11 +6856,9 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             items: { type: "string", format: "uuid", maxLength: 36 },
           },
           cta_artwork_asset_id: {
-            type: ["string", "null"],
-            format: "uuid",
-            maxLength: 36,
             description:
               "An owned image used as the product's stored CTA artwork (the last slide with generate_carousel use_cta_artwork); null removes it.",
+            anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
           },
           idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
         },
@@ -6813,11 +6890,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             properties: {
               product_id: { type: "string", format: "uuid", maxLength: 36 },
               name: { type: "string", maxLength: 200 },
-              description: { type: ["string", "null"], maxLength: 5000 },
-              price: { type: ["number", "null"], minimum: 0 },
-              currency: { type: ["string", "null"], pattern: "^[A-Z]{3}$", maxLength: 3 },
-              product_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
-              brand: { type: ["string", "null"], maxLength: 200 },
+              description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+              price: { anyOf: [{ type: "number", minimum: 0 }, { type: "null" }] },
+              currency: {
+                anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }],
+              },
+              product_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
+              brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
               tags: { type: "array", maxItems: 20, items: { type: "string", maxLength: 40 } },
               image_asset_ids: {
                 type: "array",
@@ -6983,12 +7062,12 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
           maxLength: 2048,
           description: "The URL after redirects.",
         },
-        product_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
-        title: { type: ["string", "null"], maxLength: 500 },
-        description: { type: ["string", "null"], maxLength: 5000 },
-        price: { type: ["number", "null"], minimum: 0 },
-        currency: { type: ["string", "null"], pattern: "^[A-Z]{3}$", maxLength: 3 },
-        brand: { type: ["string", "null"], maxLength: 200 },
+        product_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
+        title: { anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }] },
+        description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+        price: { anyOf: [{ type: "number", minimum: 0 }, { type: "null" }] },
+        currency: { anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }] },
+        brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
         image_urls: {
           type: "array",
           maxItems: 20,
@@ -7046,7 +7125,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               delivery_id: { type: "string", format: "uuid", maxLength: 36 },
               post_id: { type: "string", format: "uuid", maxLength: 36 },
               social_account_id: { type: "string", format: "uuid", maxLength: 36 },
-              schedule_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              schedule_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               network: {
                 type: "string",
                 enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
@@ -7065,14 +7144,17 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                 ],
                 maxLength: 16,
               },
-              post_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
+              post_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
               reason: {
-                type: ["string", "null"],
-                maxLength: 500,
                 description: "Why the delivery failed, waits or is unknown; null otherwise.",
+                anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
               },
-              scheduled_for: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-              published_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+              scheduled_for: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
+              published_at: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
             },
             required: [
               "delivery_id",
@@ -7161,7 +7243,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               delivery_id: { type: "string", format: "uuid", maxLength: 36 },
               post_id: { type: "string", format: "uuid", maxLength: 36 },
               social_account_id: { type: "string", format: "uuid", maxLength: 36 },
-              schedule_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+              schedule_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
               network: {
                 type: "string",
                 enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
@@ -7180,14 +7262,17 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                 ],
                 maxLength: 16,
               },
-              post_url: { type: ["string", "null"], format: "uri", maxLength: 2048 },
+              post_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
               reason: {
-                type: ["string", "null"],
-                maxLength: 500,
                 description: "Why the delivery failed, waits or is unknown; null otherwise.",
+                anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
               },
-              scheduled_for: { type: ["string", "null"], format: "date-time", maxLength: 64 },
-              published_at: { type: ["string", "null"], format: "date-time", maxLength: 64 },
+              scheduled_for: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
+              published_at: {
+                anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+              },
             },
             required: [
               "delivery_id",
@@ -7320,7 +7405,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
             },
           ],
         },
-        cta_asset_id: { type: ["string", "null"], format: "uuid", maxLength: 36 },
+        cta_asset_id: { anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }] },
         daily_times: {
           type: "array",
           maxItems: 6,

@@ -160,7 +160,6 @@ export interface components {
             caption_tone?: "friendly" | "bold" | "professional" | "playful" | "minimal";
             social_account_ids?: string[];
           };
-      /** Format: uuid */
       cta_asset_id: string | null;
       daily_times: string[];
       time_zone: string;
@@ -189,7 +188,6 @@ export interface components {
       status: "draft" | "needs_review" | "approved" | "scheduled" | "publishing" | "published" | "failed";
       title: string | null;
       caption: string | null;
-      /** Format: uuid */
       product_id: string | null;
       media_asset_ids: string[];
       /** Format: date-time */
@@ -218,7 +216,6 @@ export interface components {
       description: string | null;
       price: number | null;
       currency: string | null;
-      /** Format: uri */
       product_url: string | null;
       brand: string | null;
       tags: string[];
@@ -247,7 +244,6 @@ export interface components {
       status: "draft" | "needs_review" | "approved" | "scheduled" | "publishing" | "published" | "failed";
       title: string | null;
       caption: string | null;
-      /** Format: uuid */
       product_id: string | null;
       media_asset_ids: string[];
       /** Format: date-time */
@@ -389,7 +385,6 @@ export interface components {
     fetch_product_details_output: {
       /** Format: uri */
       url: string;
-      /** Format: uuid */
       product_id: string | null;
     };
     fetch_product_details_result: {
@@ -400,7 +395,6 @@ export interface components {
        * @description The URL after redirects.
        */
       final_url: string;
-      /** Format: uuid */
       product_id: string | null;
       title: string | null;
       description: string | null;
@@ -515,10 +509,7 @@ export interface components {
         likes: number | null;
         comments: number | null;
         shares: number | null;
-        /**
-         * Format: date-time
-         * @description null = never synced.
-         */
+        /** @description null = never synced. */
         synced_at: string | null;
         /**
          * @description partial: metrics missing or last sync failed; none: never synced.
@@ -635,7 +626,6 @@ export interface components {
             caption_tone?: "friendly" | "bold" | "professional" | "playful" | "minimal";
             social_account_ids?: string[];
           };
-      /** Format: uuid */
       cta_asset_id: string | null;
       daily_times: string[];
       time_zone: string;
@@ -662,16 +652,11 @@ export interface components {
       /** @enum {string} */
       trigger: "manual" | "schedule";
       credits_charged: number;
-      /**
-       * Format: uuid
-       * @description The generated post, once created.
-       */
+      /** @description The generated post, once created. */
       post_id: string | null;
       /** Format: date-time */
       created_at: string;
-      /** Format: date-time */
       started_at: string | null;
-      /** Format: date-time */
       finished_at: string | null;
       /** @description Safe failure message when status is failed. */
       error: string | null;
@@ -702,32 +687,45 @@ export interface components {
       items: {
         /** Format: uuid */
         post_id: string;
-        /** Format: uuid */
-        delivery_id: string;
         caption_excerpt: string | null;
-        /** @enum {string} */
-        network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
+        /** @description Saved views summed over the deliveries below. */
         views: number;
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @description The first publication among them.
+         */
         published_at: string;
         /**
-         * @description partial: metrics missing or last sync failed; none: never synced.
+         * @description complete only when every delivery's is.
          * @enum {string}
          */
         coverage: "complete" | "partial" | "none";
-        /**
-         * @description sandbox: sandbox numbers, not real.
-         * @enum {string}
-         */
-        source: "network" | "sandbox";
+        /** @description Each counted delivery (one per network account), most viewed first. */
+        deliveries: {
+          /** Format: uuid */
+          delivery_id: string;
+          /** @enum {string} */
+          network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
+          views: number;
+          /** Format: date-time */
+          published_at: string;
+          /**
+           * @description partial: metrics missing or last sync failed; none: never synced.
+           * @enum {string}
+           */
+          coverage: "complete" | "partial" | "none";
+          /**
+           * @description sandbox: sandbox numbers, not real.
+           * @enum {string}
+           */
+          source: "network" | "sandbox";
+        }[];
       }[];
       /** @constant */
       ranked_by: "views";
       /** @description The publication window applied; null bounds are open. */
       window: {
-        /** Format: date-time */
         published_from: string | null;
-        /** Format: date-time */
         published_to: string | null;
       };
     };
@@ -756,7 +754,6 @@ export interface components {
         status: "pending" | "generating" | "ready" | "failed";
         headline: string | null;
         body: string | null;
-        /** Format: uuid */
         image_asset_id: string | null;
       }[];
     };
@@ -806,7 +803,6 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
-      /** Format: date-time */
       approval_expires_at: string | null;
       /** @description The started tool's `result` (schema in the catalog), once succeeded: the handler returned, which does not mean generation or publishing finished. */
       result?: unknown;
@@ -861,7 +857,6 @@ export interface components {
       status: "draft" | "needs_review" | "approved" | "scheduled" | "publishing" | "published" | "failed";
       title: string | null;
       caption: string | null;
-      /** Format: uuid */
       product_id: string | null;
       media_asset_ids: string[];
       /** Format: date-time */
@@ -888,7 +883,6 @@ export interface components {
           | "failed"
           | "outcome_unknown"
           | "needs_review";
-        /** Format: uri */
         post_url: string | null;
       }[];
     };
@@ -910,10 +904,7 @@ export interface components {
         comments: number | null;
         shares: number | null;
         saves: number | null;
-        /**
-         * Format: date-time
-         * @description null = never synced.
-         */
+        /** @description null = never synced. */
         synced_at: string | null;
         /**
          * @description partial: metrics missing or last sync failed; none: never synced.
@@ -942,7 +933,6 @@ export interface components {
       description: string | null;
       price: number | null;
       currency: string | null;
-      /** Format: uri */
       product_url: string | null;
       brand: string | null;
       tags: string[];
@@ -981,7 +971,6 @@ export interface components {
         post_id: string;
         /** Format: uuid */
         social_account_id: string;
-        /** Format: uuid */
         schedule_id: string | null;
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
@@ -994,13 +983,10 @@ export interface components {
           | "failed"
           | "outcome_unknown"
           | "needs_review";
-        /** Format: uri */
         post_url: string | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
-        /** Format: date-time */
         scheduled_for: string | null;
-        /** Format: date-time */
         published_at: string | null;
       }[];
     };
@@ -1035,16 +1021,11 @@ export interface components {
         /** @enum {string} */
         trigger: "manual" | "schedule";
         credits_charged: number;
-        /**
-         * Format: uuid
-         * @description The generated post, once created.
-         */
+        /** @description The generated post, once created. */
         post_id: string | null;
         /** Format: date-time */
         created_at: string;
-        /** Format: date-time */
         started_at: string | null;
-        /** Format: date-time */
         finished_at: string | null;
         /** @description Safe failure message when status is failed. */
         error: string | null;
@@ -1120,7 +1101,6 @@ export interface components {
               caption_tone?: "friendly" | "bold" | "professional" | "playful" | "minimal";
               social_account_ids?: string[];
             };
-        /** Format: uuid */
         cta_asset_id: string | null;
         daily_times: string[];
         time_zone: string;
@@ -1199,7 +1179,6 @@ export interface components {
         status: "draft" | "needs_review" | "approved" | "scheduled" | "publishing" | "published" | "failed";
         title: string | null;
         caption: string | null;
-        /** Format: uuid */
         product_id: string | null;
         media_asset_ids: string[];
         /** Format: date-time */
@@ -1225,7 +1204,6 @@ export interface components {
         post_id: string;
         /** Format: uuid */
         social_account_id: string;
-        /** Format: uuid */
         schedule_id: string | null;
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
@@ -1238,13 +1216,10 @@ export interface components {
           | "failed"
           | "outcome_unknown"
           | "needs_review";
-        /** Format: uri */
         post_url: string | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
-        /** Format: date-time */
         scheduled_for: string | null;
-        /** Format: date-time */
         published_at: string | null;
       }[];
       next_cursor: string | null;
@@ -1307,7 +1282,6 @@ export interface components {
         description: string | null;
         price: number | null;
         currency: string | null;
-        /** Format: uri */
         product_url: string | null;
         brand: string | null;
         tags: string[];
@@ -1349,7 +1323,6 @@ export interface components {
         post_id: string;
         /** Format: uuid */
         social_account_id: string;
-        /** Format: uuid */
         schedule_id: string | null;
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
@@ -1362,13 +1335,10 @@ export interface components {
           | "failed"
           | "outcome_unknown"
           | "needs_review";
-        /** Format: uri */
         post_url: string | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
-        /** Format: date-time */
         scheduled_for: string | null;
-        /** Format: date-time */
         published_at: string | null;
       }[];
     };
@@ -1493,7 +1463,6 @@ export interface components {
         post_id: string;
         /** Format: uuid */
         social_account_id: string;
-        /** Format: uuid */
         schedule_id: string | null;
         /** @enum {string} */
         network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
@@ -1506,13 +1475,10 @@ export interface components {
           | "failed"
           | "outcome_unknown"
           | "needs_review";
-        /** Format: uri */
         post_url: string | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
-        /** Format: date-time */
         scheduled_for: string | null;
-        /** Format: date-time */
         published_at: string | null;
       }[];
     };
@@ -1535,7 +1501,6 @@ export interface components {
         status: "draft" | "needs_review" | "approved" | "scheduled" | "publishing" | "published" | "failed";
         title: string | null;
         caption: string | null;
-        /** Format: uuid */
         product_id: string | null;
         media_asset_ids: string[];
         /** Format: date-time */
@@ -1627,10 +1592,7 @@ export interface components {
             caption_tone?: "friendly" | "bold" | "professional" | "playful" | "minimal";
             social_account_ids?: string[];
           };
-      /**
-       * Format: uuid
-       * @description Owned stored CTA video of 3 to 15 seconds; null removes it (not allowed for ugc-video).
-       */
+      /** @description Owned stored CTA video of 3 to 15 seconds; null removes it (not allowed for ugc-video). */
       cta_asset_id?: string | null;
       /** @description Replaces the run times (24-hour HH:MM in time_zone). */
       daily_times?: string[];
@@ -1709,7 +1671,6 @@ export interface components {
             caption_tone?: "friendly" | "bold" | "professional" | "playful" | "minimal";
             social_account_ids?: string[];
           };
-      /** Format: uuid */
       cta_asset_id: string | null;
       daily_times: string[];
       time_zone: string;
@@ -1725,16 +1686,12 @@ export interface components {
       description?: string | null;
       price?: number | null;
       currency?: string | null;
-      /** Format: uri */
       product_url?: string | null;
       brand?: string | null;
       tags?: string[];
       /** @description Owned image assets, in display order; replaces the current images. */
       image_asset_ids?: string[];
-      /**
-       * Format: uuid
-       * @description An owned image used as the product's stored CTA artwork (the last slide with generate_carousel use_cta_artwork); null removes it.
-       */
+      /** @description An owned image used as the product's stored CTA artwork (the last slide with generate_carousel use_cta_artwork); null removes it. */
       cta_artwork_asset_id?: string | null;
       /** Format: uuid */
       idempotency_key: string;
@@ -1746,7 +1703,6 @@ export interface components {
       description: string | null;
       price: number | null;
       currency: string | null;
-      /** Format: uri */
       product_url: string | null;
       brand: string | null;
       tags: string[];

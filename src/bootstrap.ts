@@ -65,12 +65,17 @@ export async function boot(
   const db = createDb(url);
   const asyncCommitDb = createDb(url, 6, { asyncCommit: true });
   if (options.migrate !== false) await migrate(db);
-  const sealer = createSealer(keys.encryptionKeys);
+  const sealer = createSealer(keys.appKeys);
   const clock = options.clock ?? systemClock;
   if (config.social.httpOverride)
     log.warn(
       { social_http_override: config.social.httpOverride },
       "SOCIAL_HTTP_OVERRIDE is set: network adapter requests go to this address instead of the networks (testing only)",
+    );
+  if (config.fetchAllowLoopbackPort !== undefined)
+    log.warn(
+      { fetch_allow_loopback_port: config.fetchAllowLoopbackPort },
+      "FETCH_ALLOW_LOOPBACK_PORT is set: product page fetches may reach this loopback port (testing only)",
     );
   const ctx: AppContext = {
     config: { ...config, databaseUrl: url },

@@ -7,6 +7,7 @@
 import Type, { type Static } from "typebox";
 import { Value } from "typebox/value";
 import ipaddr from "ipaddr.js";
+import { keyHashId } from "./crypto/seal.ts";
 
 const Bool = Type.Union([Type.Literal("true"), Type.Literal("false"), Type.Literal("1"), Type.Literal("0")]);
 const Int = (def: number, min = 0, max = 1_000_000_000) =>
@@ -51,6 +52,11 @@ export const EnvSchema = Type.Object({
   MCP_ENABLED: Type.Optional(Bool),
   CORS_ALLOWED_ORIGINS: Type.Optional(Type.String()),
   APP_ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9+/_-]{43}=?$" })),
+  APP_ENCRYPTION_KEYS: Type.Optional(
+    Type.String({
+      pattern: "^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/_-]{43}=?( *, *[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/_-]{43}=?)*$",
+    }),
+  ),
   SIGNING_KEYS: Type.Optional(Type.String({ minLength: 2 })),
   SIGNING_KEYS_FILE: Type.Optional(Type.String({ minLength: 1 })),
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
@@ -80,6 +86,7 @@ export const EnvSchema = Type.Object({
   AWS_REGION: Type.Optional(Type.String({ minLength: 1 })),
   FFMPEG_PATH: Type.Optional(Type.String({ minLength: 1 })),
   FFPROBE_PATH: Type.Optional(Type.String({ minLength: 1 })),
+  FFMPEG_MAX_MEMORY_BYTES: Int(2 * GIB, 256 * 1024 * 1024, Number.MAX_SAFE_INTEGER),
   AI_VIDEO_PROVIDER: Type.Optional(Type.Union([Type.Literal("local"), Type.Literal("openai-compatible")])),
   AI_VIDEO_BASE_URL: Type.Optional(Type.String({ pattern: "^https?://" })),
   AI_VIDEO_API_KEY: Type.Optional(Type.String()),
@@ -94,9 +101,14 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_MCP_IP: Int(240, 1),
   RATE_LIMIT_OAUTH: Int(60, 1),
   RATE_LIMIT_REGISTER: Int(10, 1),
+  RATE_LIMIT_REGISTER_HOUR: Int(500, 1),
+  LOGIN_EMAIL_FAILURES: Int(5, 1, 1000),
+  LOGIN_BACKOFF_SECONDS: Int(60, 1, 86_400),
+  LOGIN_BACKOFF_MAX_SECONDS: Int(3600, 1, 86_400),
   RATE_LIMIT_BROWSER: Int(30, 1),
   RATE_LIMIT_DOWNLOAD: Int(5, 1),
   RATE_LIMIT_UPLOADS: Int(10, 1),
+  RATE_LIMIT_MEDIA_PUBLIC: Int(600, 1),
   RATE_LIMIT_WINDOW_SECONDS: Int(60, 1, 3600),
   STORAGE_QUOTA_CREATOR_BYTES: Int(GIB, 0, Number.MAX_SAFE_INTEGER),
   STORAGE_QUOTA_GROWTH_BYTES: Int(10 * GIB, 0, Number.MAX_SAFE_INTEGER),
@@ -175,8 +187,12 @@ export interface Config {
   issuerUrl: string;
   mcpEnabled: boolean;
   corsAllowedOrigins: string[];
-  /** base64 32-byte AES-256-GCM key; undefined until keys are resolved (src/keys.ts). */
-  appEncryptionKey: string | undefined;
+  /**
+   * The application keys, newest first (APP_ENCRYPTION_KEYS `id:base64,...`, or APP_ENCRYPTION_KEY as one key
+   * with its hash id): the newest seals, all open (src/crypto/seal.ts); undefined outside production when
+   * neither is set (src/keys.ts then keeps a development key).
+   */
+  appEncryptionKeys: Array<{ id: string; key: string }> | undefined;
   /** JSON JWK set text (private keys) or undefined. */
   signingKeys: string | undefined;
   signingKeysFile: string | undefined;
@@ -217,9 +233,11 @@ export interface Config {
     dir: string;
     maxImageBytes: number;
     maxVideoBytes: number;
-    /** Override the bundled @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe binaries (FFMPEG_PATH, FFPROBE_PATH). */
+    /** ffmpeg and ffprobe to use instead of those on PATH (FFMPEG_PATH, FFPROBE_PATH; docs/ffmpeg.md). */
     ffmpegPath: string | undefined;
     ffprobePath: string | undefined;
+    /** Address space of one ffmpeg or ffprobe run (FFMPEG_MAX_MEMORY_BYTES, RLIMIT_AS), bytes. */
+    ffmpegMaxMemoryBytes: number;
     /** Stored media bytes allowed per workspace, by the owner's plan (uploads beyond it are refused). */
     storageQuotaBytes: { creator: number; growth: number; pro: number };
     /** `local` (files under `dir`, the default) or `s3` (any S3-compatible object store). */
@@ -240,17 +258,23 @@ export interface Config {
     model: string | undefined;
     timeoutSeconds: number;
   };
-  /** Test-only: a loopback port the guarded fetch may reach. Never set in production. */
+  /** Test-only: a loopback port the guarded fetch may reach (accepted only with a loopback PUBLIC_BASE_URL). */
   fetchAllowLoopbackPort: number | undefined;
   budgets: Budgets;
   limits: {
     mcpPerIp: number;
     oauth: number;
     register: number;
+    /** Client registrations per hour from all addresses together (RATE_LIMIT_REGISTER_HOUR). */
+    registerPerHour: number;
+    /** The per-email sign-in throttle (src/domain/account/login-throttle.ts). */
+    login: { freeFailures: number; backoffSeconds: number; backoffMaxSeconds: number };
     browser: number;
     download: number;
     /** Media uploads per user per window. */
     uploads: number;
+    /** Requests to signed public media URLs (/media/public) per IP per window. */
+    mediaPublic: number;
     /** The window of every rate limit and budget, seconds (service spec 8: one minute). */
     windowSeconds: number;
     toolsPageSize: number;
@@ -279,7 +303,8 @@ export interface Config {
   social: {
     /**
      * Test-only `SOCIAL_HTTP_OVERRIDE` (http://host:port): network adapters send `https://{host}{path}` to
-     * `{override}/{host}{path}` (src/providers/social/http.ts). Refused in production.
+     * `{override}/{host}{path}` (src/providers/social/http.ts). Accepted only with a loopback target while
+     * PUBLIC_BASE_URL is loopback, never in production.
      */
     httpOverride: string | undefined;
     /** `{NETWORK}_CLIENT_ID` / `_SECRET` per network; a network without them uses the sandbox connector. */
@@ -347,6 +372,70 @@ export function parseTrustProxy(value: string | undefined): false | number | str
 }
 
 /**
+ * The application keys of APP_ENCRYPTION_KEYS (`id:base64` entries, newest first) or APP_ENCRYPTION_KEY.
+ * @throws ConfigError when both are set, an id repeats or a key is not 32 bytes.
+ */
+function appKeys(picked: Record<string, string>): Array<{ id: string; key: string }> | undefined {
+  const list = picked.APP_ENCRYPTION_KEYS;
+  const single = picked.APP_ENCRYPTION_KEY;
+  if (list && single)
+    throw new ConfigError(
+      "APP_ENCRYPTION_KEYS",
+      "set either APP_ENCRYPTION_KEYS or APP_ENCRYPTION_KEY, not both",
+    );
+  const keys = list
+    ? list.split(",").map((entry) => {
+        const [id, key] = entry.trim().split(":") as [string, string];
+        return { id, key };
+      })
+    : single
+      ? [{ id: keyHashId(single), key: single }]
+      : undefined;
+  const seen = new Set<string>();
+  for (const k of keys ?? []) {
+    const variable = list ? "APP_ENCRYPTION_KEYS" : "APP_ENCRYPTION_KEY";
+    if (Buffer.from(k.key, "base64").length !== 32)
+      throw new ConfigError(variable, `the key ${list ? `with id ${k.id} ` : ""}is not 32 bytes of base64`);
+    if (seen.has(k.id)) throw new ConfigError(variable, `the key id ${k.id} is listed twice`);
+    seen.add(k.id);
+  }
+  return keys;
+}
+
+/** True when `host` (a URL's hostname, IPv6 in brackets or not) is `localhost` or a loopback address. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  if (h === "localhost") return true;
+  return ipaddr.isValid(h) && ipaddr.process(h).range() === "loopback";
+}
+
+/**
+ * The test hooks SOCIAL_HTTP_OVERRIDE and FETCH_ALLOW_LOOPBACK_PORT (issue 23 point 6) redirect outbound
+ * traffic, so they are accepted only in a local test set-up: never in production, only while
+ * PUBLIC_BASE_URL is a loopback address (a service reachable from elsewhere never has them), and the
+ * override only with a loopback target. Start-up logs a warning for each (src/bootstrap.ts).
+ * @throws ConfigError naming the hook and the rule it breaks.
+ */
+function checkTestHooks(picked: Record<string, string>, production: boolean, publicBaseUrl: string): void {
+  const publicHost = new URL(publicBaseUrl).hostname;
+  for (const name of ["SOCIAL_HTTP_OVERRIDE", "FETCH_ALLOW_LOOPBACK_PORT"] as const) {
+    const value = picked[name];
+    if (!value) continue;
+    if (production) throw new ConfigError(name, "is a test-only setting and is refused in production");
+    if (!isLoopbackHost(publicHost))
+      throw new ConfigError(
+        name,
+        `is a test-only setting, accepted only while PUBLIC_BASE_URL is a loopback address (it is ${publicBaseUrl})`,
+      );
+    if (name === "SOCIAL_HTTP_OVERRIDE" && !isLoopbackHost(new URL(value).hostname))
+      throw new ConfigError(
+        name,
+        `must point at a loopback address (127.0.0.1, [::1] or localhost), not ${new URL(value).hostname}`,
+      );
+  }
+}
+
+/**
  * Reads and validates the configuration.
  * @param env the environment (defaults to process.env); unknown variables are ignored.
  * @throws ConfigError naming the first bad variable.
@@ -400,10 +489,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         `"${o}" is not an origin (scheme://host[:port]); no wildcards`,
       );
   }
-  if (production && picked.FETCH_ALLOW_LOOPBACK_PORT)
-    throw new ConfigError("FETCH_ALLOW_LOOPBACK_PORT", "is a test-only setting and is refused in production");
-  if (production && picked.SOCIAL_HTTP_OVERRIDE)
-    throw new ConfigError("SOCIAL_HTTP_OVERRIDE", "is a test-only setting and is refused in production");
+  checkTestHooks(picked, production, publicBaseUrl);
   const credentials: Config["social"]["credentials"] = {};
   for (const n of SOCIAL_CREDENTIAL_NETWORKS) {
     const id = picked[`${n.toUpperCase()}_CLIENT_ID`];
@@ -429,7 +515,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     issuerUrl,
     mcpEnabled: bool(picked.MCP_ENABLED, true),
     corsAllowedOrigins: origins,
-    appEncryptionKey: picked.APP_ENCRYPTION_KEY,
+    appEncryptionKeys: appKeys(picked),
     signingKeys: picked.SIGNING_KEYS,
     signingKeysFile: picked.SIGNING_KEYS_FILE,
     dataDir,
@@ -472,6 +558,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           : undefined,
       ffmpegPath: picked.FFMPEG_PATH,
       ffprobePath: picked.FFPROBE_PATH,
+      ffmpegMaxMemoryBytes: num("FFMPEG_MAX_MEMORY_BYTES", 2 * GIB),
     },
     video: {
       provider: videoProvider,
@@ -494,9 +581,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       mcpPerIp: num("RATE_LIMIT_MCP_IP", 240),
       oauth: num("RATE_LIMIT_OAUTH", 60),
       register: num("RATE_LIMIT_REGISTER", 10),
+      registerPerHour: num("RATE_LIMIT_REGISTER_HOUR", 500),
+      login: {
+        freeFailures: num("LOGIN_EMAIL_FAILURES", 5),
+        backoffSeconds: num("LOGIN_BACKOFF_SECONDS", 60),
+        backoffMaxSeconds: num("LOGIN_BACKOFF_MAX_SECONDS", 3600),
+      },
       browser: num("RATE_LIMIT_BROWSER", 30),
       download: num("RATE_LIMIT_DOWNLOAD", 5),
       uploads: num("RATE_LIMIT_UPLOADS", 10),
+      mediaPublic: num("RATE_LIMIT_MEDIA_PUBLIC", 600),
       windowSeconds: num("RATE_LIMIT_WINDOW_SECONDS", 60),
       toolsPageSize: num("TOOLS_PAGE_SIZE", 50),
     },

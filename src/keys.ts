@@ -10,12 +10,14 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
-import { createSealer } from "./crypto/seal.ts";
+import { type AppKey, createSealer, keyHashId } from "./crypto/seal.ts";
 import { type Config, ConfigError } from "./config.ts";
 import type { Logger } from "./log.ts";
 
 export interface KeyMaterial {
-  /** base64 32-byte keys; first is active. */
+  /** The application keys with their ids, newest first (the newest seals, all open: src/crypto/seal.ts). */
+  appKeys: AppKey[];
+  /** The same keys' base64 values, newest first (signed media URLs derive their HMAC keys from them). */
   encryptionKeys: string[];
   /** Private JWKs with `kid` and `alg`; first is active. */
   signingKeys: JWK[];
@@ -58,17 +60,20 @@ export async function resolveKeys(config: Config, log: Logger): Promise<KeyMater
       throw new ConfigError("SIGNING_KEYS_FILE", "file does not exist");
     signing = parseJwks(await readFile(config.signingKeysFile, "utf8"), "SIGNING_KEYS_FILE");
   }
-  const enc = config.appEncryptionKey ? [config.appEncryptionKey] : undefined;
-  if (enc && signing) return { encryptionKeys: enc, signingKeys: signing };
+  const enc = config.appEncryptionKeys;
+  if (enc && signing) return { appKeys: enc, encryptionKeys: enc.map((k) => k.key), signingKeys: signing };
   if (config.production) {
-    throw new ConfigError(enc ? "SIGNING_KEYS" : "APP_ENCRYPTION_KEY", "is required in production");
+    throw new ConfigError(
+      enc ? "SIGNING_KEYS" : "APP_ENCRYPTION_KEY",
+      enc ? "is required in production" : "(or APP_ENCRYPTION_KEYS) is required in production",
+    );
   }
   const file = path.resolve(config.dataDir, "keys.json");
   const stored: { app_encryption_key?: string; signing_keys_sealed?: string } = existsSync(file)
     ? JSON.parse(await readFile(file, "utf8"))
     : {};
   let changed = false;
-  let appKey = enc?.[0] ?? stored.app_encryption_key;
+  let appKey = enc?.[0]?.key ?? stored.app_encryption_key;
   if (!appKey) {
     appKey = randomBytes(32).toString("base64");
     stored.app_encryption_key = appKey;
@@ -76,9 +81,10 @@ export async function resolveKeys(config: Config, log: Logger): Promise<KeyMater
   }
   // Signing keys at rest are sealed with the application key (AES-256-GCM), never plain JWKs.
   const sealer = createSealer([appKey]);
+  const binding = { purpose: "dev-signing-keys" } as const;
   if (!signing && stored.signing_keys_sealed) {
     try {
-      signing = sealer.open<JWK[]>(stored.signing_keys_sealed);
+      signing = sealer.open<JWK[]>(stored.signing_keys_sealed, binding);
     } catch {
       throw new ConfigError(
         "APP_ENCRYPTION_KEY",
@@ -88,7 +94,7 @@ export async function resolveKeys(config: Config, log: Logger): Promise<KeyMater
   }
   if (!signing) {
     signing = [await newSigningKey()];
-    stored.signing_keys_sealed = sealer.seal(signing);
+    stored.signing_keys_sealed = sealer.seal(signing, binding);
     changed = true;
   }
   if (changed) {
@@ -96,8 +102,6 @@ export async function resolveKeys(config: Config, log: Logger): Promise<KeyMater
     await writeFile(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
     log.warn({ file }, "generated development keys (set APP_ENCRYPTION_KEY and SIGNING_KEYS in production)");
   }
-  return {
-    encryptionKeys: [appKey],
-    signingKeys: signing,
-  };
+  const appKeys = enc ?? [{ id: keyHashId(appKey), key: appKey }];
+  return { appKeys, encryptionKeys: appKeys.map((k) => k.key), signingKeys: signing };
 }

@@ -10,10 +10,16 @@
 import { boot } from "./bootstrap.ts";
 import { ADMIN_USAGE, runAdmin } from "./cli/admin.ts";
 import { startupBanner } from "./cli/banner.ts";
+import { runStopSteps } from "./cli/shutdown.ts";
 import { ConfigError } from "./config.ts";
 import { quietBossErrors } from "./operations/boss.ts";
 import { startQueue } from "./operations/queue.ts";
-import { mediaBinaries, mediaBinariesProblem } from "./providers/media-binaries.ts";
+import {
+  describeMediaBinaries,
+  inspectMediaBinaries,
+  mediaBinaries,
+  mediaBinariesProblem,
+} from "./providers/media-binaries.ts";
 import { startWorker } from "./operations/worker.ts";
 import { startServer } from "./server.ts";
 
@@ -48,8 +54,11 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   // Without ffmpeg/ffprobe the service still runs, but renders no video and measures no video upload.
-  const media = mediaBinariesProblem(mediaBinaries(ctx.config.media));
-  if (media) console.error(`warning: ${media}`);
+  const media = await inspectMediaBinaries(ctx.config.media);
+  if (!media.ffmpeg.version || !media.ffprobe.version)
+    console.error(
+      `warning: ${mediaBinariesProblem(mediaBinaries(ctx.config.media)) ?? describeMediaBinaries(media)}`,
+    );
   const stops: Array<() => Promise<void>> = [];
   const queue = await startQueue(ctx);
   ctx.queue = queue.queue;
@@ -68,6 +77,7 @@ async function main(argv: string[]): Promise<void> {
       command: command as "all" | "serve" | "worker",
       port,
       embeddedDb: booted.embeddedDb,
+      media,
     }).join("\n"),
   );
   stops.push(() => queue.stop());
@@ -78,7 +88,7 @@ async function main(argv: string[]): Promise<void> {
     // Connections the queue loses while stopping (the embedded cluster also receives Ctrl-C) are expected.
     quietBossErrors(ctx);
     ctx.log.info({ signal }, "shutting down");
-    for (const stop of stops) await stop().catch((err) => ctx.log.error({ err }, "shutdown step failed"));
+    await runStopSteps(stops, ctx.log);
     await booted.close();
     process.exit(0);
   };

@@ -36,8 +36,15 @@ export function typeLabel(schema: unknown): string {
   );
 }
 
-/** Bounds and default of a schema in words: `1-50, default 20`, `max 2200 chars`. */
-export function constraints(schema: Record<string, unknown>): string {
+/**
+ * Bounds and default of a schema in words: `1-50, default 20`, `max 2200 chars`. A nullable field
+ * (`anyOf: [{type: X, ...}, {type: "null"}]`, codegen/nullable.ts) shows the bounds of its X branch.
+ */
+export function constraints(input: Record<string, unknown>): string {
+  const branches = Array.isArray(input.anyOf) ? input.anyOf.filter(isRecord) : [];
+  const nonNull = branches.filter((b) => b.type !== "null");
+  const schema =
+    branches.length === 2 && nonNull.length === 1 ? { ...nonNull[0], default: input.default } : input;
   const parts: string[] = [];
   const min = schema.minimum ?? schema.minLength ?? schema.minItems;
   const max = schema.maximum ?? schema.maxLength ?? schema.maxItems;

@@ -1,7 +1,7 @@
 /**
  * Operator commands: `admin user create`, `admin user set-status`, `admin workspace create`,
  * `admin workspace set-status`, `admin workspace add-member`, `admin credits grant`, `admin social connect`,
- * `admin analytics sync --now`, `admin providers check`.
+ * `admin analytics sync --now`, `admin providers check`, `admin keys reseal`, `admin mcp enable|disable|default`.
  * Each prints one line of JSON on success.
  */
 import type { AppContext } from "../context.ts";
@@ -15,6 +15,8 @@ import { ANALYTICS_USAGE, runAnalyticsAdmin } from "./analytics.ts";
 import { flags, UsageError } from "./args.ts";
 import { DEMO_USAGE, runDemo } from "./demo.ts";
 import { PROVIDERS_USAGE, runProvidersAdmin } from "./providers.ts";
+import { KEYS_USAGE, runKeysAdmin } from "./keys.ts";
+import { setMcpEnabled } from "../domain/service/mcp-switch.ts";
 import { runSocialAdmin, SOCIAL_USAGE } from "./social.ts";
 
 export const ADMIN_USAGE = `admin user create --email E --password P --workspace NAME [--plan ${PLANS.join("|")}]
@@ -26,6 +28,8 @@ admin credits grant --email E --credits N
 ${SOCIAL_USAGE}
 ${ANALYTICS_USAGE}
 ${PROVIDERS_USAGE}
+${KEYS_USAGE}
+admin mcp enable|disable|default
 ${DEMO_USAGE}`;
 
 /**
@@ -85,6 +89,15 @@ export async function runAdmin(db: Knex, argv: string[], app?: AppContext): Prom
   if (noun === "social") return runSocialAdmin(db, [verb ?? "", ...rest], app);
   if (noun === "analytics") return runAnalyticsAdmin([verb ?? "", ...rest], app);
   if (noun === "providers") return runProvidersAdmin([verb ?? "", ...rest], app?.config);
+  if (noun === "keys") return runKeysAdmin([verb ?? "", ...rest], app);
+  if (noun === "mcp") {
+    const values: Record<string, boolean | null> = { enable: true, disable: false, default: null };
+    if (!verb || !Object.hasOwn(values, verb) || rest.length > 0)
+      throw new UsageError("usage: admin mcp enable|disable|default");
+    const value = values[verb] as boolean | null;
+    // Every instance: workers at their next operation, HTTP endpoints within seconds (mcp-switch.ts).
+    return { mcp_enabled: await setMcpEnabled(db, value, new Date()) };
+  }
   if (noun === "demo") return runDemo(db, argv.slice(1), app?.config, app);
   throw new UsageError(`unknown admin command "${cmd.trim()}"\n${ADMIN_USAGE}`);
 }

@@ -2,11 +2,17 @@
  * The startup banner of `social-mcp all|serve|worker` (printed by src/main.ts): what this process runs,
  * the plans new users get, the URLs a person needs (MCP endpoint, reference, settings, media, sign-in), and
  * which providers are live and which are local/sandbox stand-ins, read from `ctx.providers` and the config,
- * and, when TikTok is live, the public media URL prefix to verify with TikTok.
+ * the ffmpeg/ffprobe versions in use (or what is missing), and, when TikTok is live, the public media URL
+ * prefix to verify with TikTok.
  */
 import type { AppContext } from "../context.ts";
 import { PLAN_QUOTAS, PLANS } from "../domain/account/plans.ts";
 import { publicMediaPrefix } from "../domain/media/public-url.ts";
+import {
+  type BinaryReport,
+  describeMediaBinaries,
+  memoryBoundAvailable,
+} from "../providers/media-binaries.ts";
 import { LIVE_ADAPTERS } from "../providers/social/adapters.ts";
 import { NETWORKS } from "../providers/social/types.ts";
 
@@ -16,6 +22,8 @@ export interface BannerInput {
   port?: number | undefined;
   /** True when the database is the embedded PostgreSQL under DATA_DIR. */
   embeddedDb: boolean;
+  /** What `inspectMediaBinaries` found (src/providers/media-binaries.ts); the line is left out without it. */
+  media?: { ffmpeg: BinaryReport; ffprobe: BinaryReport } | undefined;
 }
 
 const RUNS: Record<BannerInput["command"], string> = {
@@ -75,6 +83,9 @@ export function startupBanner(ctx: AppContext, input: BannerInput): string[] {
         ? `S3 bucket ${config.media.s3.bucket}${config.media.s3.endpoint ? ` at ${new URL(config.media.s3.endpoint).host}` : ""}`
         : `local disk ${config.media.dir}`
     }`,
+    ...(input.media
+      ? [`    ffmpeg:      ${ffmpegLine(input.media, config.media.ffmpegMaxMemoryBytes)}`]
+      : []),
     `    database:    ${input.embeddedDb ? `embedded PostgreSQL under ${config.dataDir}/postgres` : "external PostgreSQL (DATABASE_URL)"}`,
     "  create a user: npm run cli -- admin user create --email you@example.com --password 'a long password' --workspace 'My workspace'",
   );
@@ -89,6 +100,15 @@ function liveNetworks(config: AppContext["config"]) {
 /** TikTok is live: its photo posts are pulled from the public media URLs, whose prefix must be verified. */
 function tiktokLive(config: AppContext["config"]): boolean {
   return liveNetworks(config).includes("tiktok");
+}
+
+/** The ffmpeg line: versions and paths (or what is missing), and the bounds of each run. */
+function ffmpegLine(media: NonNullable<BannerInput["media"]>, maxMemoryBytes: number): string {
+  const line = describeMediaBinaries(media);
+  if (!media.ffmpeg.version) return line;
+  return memoryBoundAvailable()
+    ? `${line}; each run bounded to ${Math.round((maxMemoryBytes / 1024 ** 3) * 10) / 10} GiB of memory`
+    : `${line}; no memory bound (util-linux prlimit not found)`;
 }
 
 /** Which networks publish for real (credentials and a live adapter) and which use the sandbox connector. */

@@ -10,12 +10,12 @@
  * well-formed, correctly signed token only counts its IP. The answer keeps the endpoint's fixed order:
  * per-IP limit (429), then Content-Type (415), then the token (401), whatever was read.
  *
- * A budget unit consumed here is counted only when the IP is within its limit; the pipeline uses it at its
- * budget step (`PrepaidBudget`). A call that stops before that step (refused token, protocol error, unknown
- * tool, missing scope, invalid arguments) gets it back before it is answered (`PrepaidBudget.release`), so
- * every budget counts exactly the calls that reached their budget step, as when the pipeline consumes it;
- * only while such a call is in flight does its unit count, which can refuse a concurrent call at the very
- * edge of the limit.
+ * A budget unit consumed here is counted only when the IP is within its limit; the pipeline uses it
+ * (`PrepaidBudget`: every call of a known tool that reaches the pipeline spends a unit, also one refused for
+ * its scope or arguments). A request that never reaches the pipeline (refused token, protocol error) gets
+ * it back before it is answered (`PrepaidBudget.release`), so every budget counts exactly the calls that
+ * reached the pipeline, as when the pipeline consumes it; only while such a request is in flight does its
+ * unit count, which can refuse a concurrent call at the very edge of the limit.
  */
 import type { Request } from "express";
 import type { AppContext } from "../context.ts";
@@ -34,6 +34,7 @@ import type { PrepaidBudget } from "../runtime/pipeline.ts";
 import {
   type CounterRow,
   counterAddSql,
+  ipKey,
   type Limiter,
   type LimitVerdict,
   limitVerdict,
@@ -206,7 +207,7 @@ export async function admit(
   req: Request,
   prepay?: Prepay,
 ): Promise<Admission> {
-  const ip = req.ip ?? "unknown";
+  const ip = ipKey(req.ip);
   const json = Boolean(req.is("application/json"));
   const claims = json && !ipLimit.isLimited(ip) ? await settle(readBearer(ctx, req)) : undefined;
   let row: TokenRow | undefined;

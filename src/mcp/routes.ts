@@ -10,6 +10,7 @@
  *   application/json and text/event-stream -> 406 / -32600; dispatch (dispatch.ts).
  * Everything (validators, limiters, parsers, the tool list) is built once here, never per request.
  */
+import { mcpEnabledNow } from "../domain/service/mcp-switch.ts";
 import { SPEC_LIMITS } from "../config.ts";
 import { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
@@ -76,7 +77,7 @@ export function mcpEndpoint(ctx: AppContext, options: McpRouteOptions = {}): Mcp
   const hostVerdicts = new Map<string, boolean>();
   /** Answers 404 when the endpoint is off or the Host is foreign; true when the request goes on. */
   const enabledForHost = (req: Request, res: Response): boolean => {
-    if (ctx.config.mcpEnabled && remembered(hostVerdicts, req.host ?? "", () => hostMatches(ctx, req)))
+    if (mcpEnabledNow(ctx) && remembered(hostVerdicts, req.host ?? "", () => hostMatches(ctx, req)))
       return true;
     res.status(404).type("text/plain").send("Not found");
     return false;

@@ -3,7 +3,8 @@
  * request, sends a browser without a session to /login and back, and shows the consent page with a
  * one-time consent nonce bound to the session and the request; `POST /mcp/oauth/authorize` (session + CSRF
  * + nonce) approves (grant + 60-second code, 303 to the client with `code`, `state`, `iss`) or denies
- * (`error=access_denied`).
+ * (`error=access_denied`). Both are browser consent: 30 per minute per IP together (service spec 8,
+ * RATE_LIMIT_BROWSER), not the OAuth API limit.
  */
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
@@ -180,7 +181,7 @@ export function authorizeRoutes(ctx: AppContext): Router {
   const headers = pageHeaders(ctx);
   const form = express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 30 });
   const consentLimit = rateLimit(ctx, "consent", ctx.config.limits.browser);
-  router.get("/mcp/oauth/authorize", headers, (req, res) => showConsent(ctx, req, res));
+  router.get("/mcp/oauth/authorize", headers, consentLimit, (req, res) => showConsent(ctx, req, res));
   router.post(
     "/mcp/oauth/authorize",
     headers,

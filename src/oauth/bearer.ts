@@ -2,7 +2,7 @@
  * Bearer token validation for /mcp (service spec 5.8, RFC 6750, RFC 9068): signature
  * (persistent key set, `kid`, ES256 only), `typ: at+jwt`, `iss`, `aud` = the exact resource, expiry, then
  * the access-token record, the live grant (not revoked, same client, user, workspace and resource), the
- * account status and the current membership in the token's workspace. Only the Authorization header is
+ * account status, the workspace's status and the current membership in the token's workspace. Only the Authorization header is
  * accepted. `last_used_at` of the grant is written at most once a minute.
  *
  * Hot path (bench/README.md): the signature check of a token is remembered per process (`verifyJwt`: the
@@ -38,8 +38,8 @@ const LAST_USED_RESOLUTION = 60;
 /**
  * Everything that can revoke a token, read in one statement on every request: the access-token records
  * whose `jti` is in `jtis` (a placeholder of the caller's statement for a uuid array, e.g. "$5::uuid[]"),
- * each with its `jti`, its grant, the account status and the membership in the grant's workspace (null
- * when removed). At most one row per jti (it is the key). Used by the /mcp admission statement
+ * each with its `jti`, its grant, the account and workspace statuses and the membership in the grant's
+ * workspace (null when removed). At most one row per jti (it is the key). Used by the /mcp admission statement
  * (src/mcp/admission.ts), which counts the batch's IPs and budgets in the same round trip, and, for one
  * token, by `authenticateBearer`.
  */
@@ -52,10 +52,11 @@ export function tokenRecordsSql(jtis: string): string {
        select t.revoked_at as token_revoked_at, t.expires_at, t.scope as token_scope,
               g.id as grant_id, g.user_id, g.workspace_id, g.client_id, g.resource, g.scope as grant_scope,
               g.revoked_at as grant_revoked_at, g.last_used_at,
-              u.status as user_status, m.user_id as member
+              u.status as user_status, w.status as workspace_status, m.user_id as member
          from oauth_access_tokens t
          join oauth_grants g on g.id = t.grant_id
          join users u on u.id = g.user_id
+         join workspaces w on w.id = g.workspace_id
          left join memberships m on m.workspace_id = g.workspace_id and m.user_id = g.user_id
         where t.jti = j.jti
         limit 1) r`;
@@ -78,6 +79,7 @@ export interface TokenRow {
   grant_revoked_at: Date | null;
   last_used_at: Date | null;
   user_status: string;
+  workspace_status: string;
   member: string | null;
 }
 
@@ -140,7 +142,7 @@ function claimsOf(payload: Record<string, unknown>): BearerClaims {
 /**
  * Judges the token's record (`row`, from `tokenRecordsSql`, undefined when there is none) against its
  * claims: not revoked, not expired, same grant, client, user and workspace, this resource, an active
- * account, a current membership. The scopes are those of the claim that the grant and the record still
+ * account and workspace, a current membership. The scopes are those of the claim that the grant and the record still
  * hold. Records the grant's use (`last_used_at`, at most once a minute).
  * @returns the caller's identity, workspace, grant, client and scopes. @throws BearerError (invalid token).
  */
@@ -162,6 +164,7 @@ export async function acceptToken(
     fail("claims differ from grant");
   if (row.resource !== ctx.config.resourceUrl) fail("grant for another resource");
   if (row.user_status !== "active") fail("account not active");
+  if (row.workspace_status !== "active") fail("workspace not active");
   if (!row.member) fail("membership removed");
   const granted = new Set(String(row.grant_scope).split(" "));
   const held = String(row.token_scope).split(" ");

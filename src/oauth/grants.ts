@@ -46,7 +46,10 @@ export async function revokeGrant(
   return revoked;
 }
 
-/** True when `userId` is a member of `workspaceId` and the user is active. */
+/**
+ * True when `userId` is a member of `workspaceId` and both the user and the workspace are active (service
+ * spec 5.8 "account status"; a suspended or removed workspace refuses its tokens like a suspended user).
+ */
 export async function isActiveMember(
   db: Knex | Knex.Transaction,
   userId: string,
@@ -54,16 +57,25 @@ export async function isActiveMember(
 ): Promise<boolean> {
   const row = await db("memberships as m")
     .join("users as u", "u.id", "m.user_id")
-    .where({ "m.user_id": userId, "m.workspace_id": workspaceId, "u.status": "active" })
+    .join("workspaces as w", "w.id", "m.workspace_id")
+    .where({
+      "m.user_id": userId,
+      "m.workspace_id": workspaceId,
+      "u.status": "active",
+      "w.status": "active",
+    })
     .first("m.user_id");
   return Boolean(row);
 }
 
-/** Workspaces `userId` belongs to, by name: `{id, name}`. */
+/**
+ * The active workspaces `userId` belongs to, by name: `{id, name}` (the consent page offers only these; a
+ * suspended or removed workspace cannot be connected).
+ */
 export async function userWorkspaces(db: Knex, userId: string): Promise<Array<{ id: string; name: string }>> {
   return db("memberships as m")
     .join("workspaces as w", "w.id", "m.workspace_id")
-    .where("m.user_id", userId)
+    .where({ "m.user_id": userId, "w.status": "active" })
     .orderBy([{ column: "w.name" }, { column: "w.id" }])
     .select("w.id", "w.name");
 }

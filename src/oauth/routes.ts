@@ -5,6 +5,7 @@
  * 30/min on consent decisions. Registration, token, revocation, metadata and JWKS send CORS headers for
  * the operator's allowlist only, without credentials.
  */
+import { mcpEnabledNow } from "../domain/service/mcp-switch.ts";
 import cors from "cors";
 import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
@@ -29,7 +30,7 @@ export function oauthRoutes(ctx: AppContext): Router {
   const router = Router();
   const hosts = oauthHosts(ctx);
   router.use(PREFIXES, (req, res, next) => {
-    if (!ctx.config.mcpEnabled || !hostMatches(ctx, req, hosts)) {
+    if (!mcpEnabledNow(ctx) || !hostMatches(ctx, req, hosts)) {
       res.status(404).type("text/plain").send("Not found");
       return;
     }
@@ -60,7 +61,12 @@ export function oauthRoutes(ctx: AppContext): Router {
     json(() => authorizationServerMetadata(ctx)),
   );
 
-  router.use("/mcp/oauth", rateLimit(ctx, "oauth", ctx.config.limits.oauth, undefined, { json: true }));
+  // The OAuth limit (service spec 8: 60 per minute) covers the API routes; the consent page and its form
+  // (/mcp/oauth/authorize) are browser consent, under the consent limit of 30 (src/oauth/authorize.ts).
+  const oauthLimit = rateLimit(ctx, "oauth", ctx.config.limits.oauth, undefined, { json: true });
+  router.use("/mcp/oauth", (req, res, next) =>
+    req.path === "/authorize" ? next() : oauthLimit(req, res, next),
+  );
   router.get("/mcp/oauth/jwks.json", corsPublic, async (_req, res) => {
     res.setHeader("Cache-Control", "public, max-age=300");
     res.json((await signingKeys(ctx.keys)).jwks);
@@ -74,6 +80,12 @@ export function oauthRoutes(ctx: AppContext): Router {
     "/mcp/oauth/register",
     corsPublic,
     rateLimit(ctx, "register", ctx.config.limits.register, undefined, { json: true }),
+    // One count for every address together (an IPv6 /64 rotation or a botnet gets no more than this).
+    rateLimit(ctx, "register:all", ctx.config.limits.registerPerHour, () => "all", {
+      json: true,
+      windowSeconds: 3600,
+      message: `At most ${ctx.config.limits.registerPerHour} client registrations per hour are accepted`,
+    }),
     express.json({ limit: "64kb" }),
     run(registerEndpoint),
   );

@@ -15,6 +15,8 @@
  * Every final transition is conditional on the row still being `running` in this attempt, and writes an
  * audit row (`origin: "worker"`: who, tool, argument names, final state, error code; never values).
  */
+import { rowBinding } from "../crypto/seal.ts";
+import { readMcpEnabled } from "../domain/service/mcp-switch.ts";
 import { randomUUID } from "node:crypto";
 import { RESULT_VALIDATORS } from "../../generated/registry.ts";
 import type { AppContext } from "../context.ts";
@@ -124,8 +126,13 @@ export async function processOperation(
   const tool = lookup(op.tool);
   if (!tool) return fail("internal_error", `the tool ${op.tool} is not available in this worker`);
 
-  const input = ctx.sealer.open<Record<string, unknown>>(op.arguments_sealed);
-  const accepted = op.accepted_sealed ? ctx.sealer.open<ToolOutput>(op.accepted_sealed) : undefined;
+  const input = ctx.sealer.open<Record<string, unknown>>(
+    op.arguments_sealed,
+    rowBinding("operations", "arguments_sealed", op.id),
+  );
+  const accepted = op.accepted_sealed
+    ? ctx.sealer.open<ToolOutput>(op.accepted_sealed, rowBinding("operations", "accepted_sealed", op.id))
+    : undefined;
   const grant = await ctx.db("oauth_grants").where({ id: op.grant_id }).first("scope");
   const controller = new AbortController();
   const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
@@ -195,7 +202,10 @@ export async function processOperation(
         "The action ran but returned an invalid result; check your records before retrying.",
       );
     }
-    return await finish("succeeded", { result_sealed: ctx.sealer.seal(outcome), key_id: ctx.sealer.keyId });
+    return await finish("succeeded", {
+      result_sealed: ctx.sealer.seal(outcome, rowBinding("operations", "result_sealed", op.id)),
+      key_id: ctx.sealer.keyId,
+    });
   } catch (err) {
     if (err instanceof ToolError && err.code !== "internal_error")
       return await fail(err.code, err.message, err.details);
@@ -220,7 +230,10 @@ function leaseUntil(ctx: AppContext, at: Date): Date {
 /** The operation's arguments for their names only (audit); undefined when they cannot be opened. */
 function argumentsOf(ctx: AppContext, op: OperationRow): unknown {
   try {
-    return ctx.sealer.open<Record<string, unknown>>(op.arguments_sealed);
+    return ctx.sealer.open<Record<string, unknown>>(
+      op.arguments_sealed,
+      rowBinding("operations", "arguments_sealed", op.id),
+    );
   } catch {
     return undefined;
   }
@@ -234,7 +247,8 @@ export async function authorizationProblem(
   ctx: AppContext,
   op: Pick<OperationRow, "grant_id" | "user_id" | "workspace_id" | "tool_scope">,
 ): Promise<{ code: ErrorCode; message: string } | undefined> {
-  if (!ctx.config.mcpEnabled)
+  // Read from the database on every check: every worker sees the operator's `admin mcp disable` at once.
+  if (!(await readMcpEnabled(ctx.db, ctx.config.mcpEnabled)))
     return { code: "integration_disabled", message: "The MCP integration is disabled by the operator." };
   const grant = await ctx
     .db("oauth_grants")

@@ -16,8 +16,11 @@
  * 8. carousel runs still `queued` whose operation ended without handing them to the render queue ->
  *    `failed`, credits refunded once (src/domain/carousels/settle.ts);
  * 9. carousel runs handed to the render queue more than 10 minutes ago and still waiting (a lost job) -> their
- *    render job sent again (./render.ts; the render's claim keeps it single).
- * Steps 4 to 9 are independent: one failing is logged, the others still run, and the pass then throws.
+ *    render job sent again (./render.ts; the render's claim keeps it single);
+ * 10. expired browser sessions, consent nonces, authorization codes (a day after expiry), connect states and
+ *    abandoned Page picks (with their sealed Page tokens) and idle sign-in throttle rows deleted
+ *    (./purge.ts).
+ * Steps 4 to 10 are independent: one failing is logged, the others still run, and the pass then throws.
  */
 import type { AppContext } from "../context.ts";
 import { publishDueSchedules } from "../domain/social/schedules.ts";
@@ -25,6 +28,7 @@ import { settleStrandedCarouselRuns } from "../domain/carousels/settle.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { FINAL_STATES } from "../domain/operations/store.ts";
 import { redispatchStrandedRenders } from "./render.ts";
+import { type PurgeReport, purgeExpired } from "./purge.ts";
 
 /**
  * How long an idempotency record is kept, seconds (7 days). A retry with the same key after that is a new
@@ -58,6 +62,8 @@ export interface MaintenanceReport {
   idempotencyRecords: number;
   /** Registered OAuth clients deleted because they never completed a grant. */
   unusedClients: number;
+  /** Expired short-lived records deleted, by table (./purge.ts). */
+  purged: PurgeReport;
 }
 
 /** At most this many operations are redispatched per pass (the next pass takes the rest). */
@@ -138,6 +144,17 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
   const rendersRedispatched = await step("carousel_renders", () =>
     redispatchStrandedRenders(ctx, strandedBefore),
   );
+  let purged: PurgeReport = {
+    browser_sessions: 0,
+    oauth_consent_nonces: 0,
+    oauth_authorization_codes: 0,
+    social_connect_states: 0,
+    login_throttle: 0,
+  };
+  await step("purge", async () => {
+    purged = await purgeExpired(ctx, now);
+    return 0;
+  });
 
   const report: MaintenanceReport = {
     expired,
@@ -150,6 +167,7 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
     rateLimitRows,
     idempotencyRecords,
     unusedClients,
+    purged,
   };
   ctx.log.info(report, "maintenance pass");
   if (failed.length > 0) throw new Error(`maintenance steps failed: ${failed.join(", ")}`);

@@ -1,14 +1,19 @@
 /**
  * Media inspection: the type is sniffed from the content with file-type (never from the name);
  * only JPEG, PNG, WEBP images and MP4 videos are accepted. Image dimensions come from image-size; video
- * duration and dimensions from ffprobe (the @ffprobe-installer/ffprobe binary or config `media.ffprobePath`,
- * src/providers/media-binaries.ts; spawned with an argument array, no shell, with a timeout).
+ * duration and dimensions from ffprobe (on PATH or config `media.ffprobePath`, src/providers/media-binaries.ts;
+ * spawned with an argument array, no shell, with a timeout and the memory bounds of `boundedCommand`).
  */
 import { spawn } from "node:child_process";
-import ffprobeInstaller from "@ffprobe-installer/ffprobe";
 import { fileTypeFromBuffer } from "file-type";
 import { imageSizeFromFile } from "image-size/fromFile";
-import { mediaBinaries } from "./media-binaries.ts";
+import {
+  boundedCommand,
+  DEFAULT_MAX_MEMORY_BYTES,
+  INSTALL_HINT,
+  MAX_ALLOC_BYTES,
+  mediaBinaries,
+} from "./media-binaries.ts";
 
 export type AcceptedMime = "image/jpeg" | "image/png" | "image/webp" | "video/mp4";
 
@@ -50,16 +55,27 @@ export interface VideoInfo {
   hasAudio: boolean;
 }
 
+/** ffprobe is not installed or configured (the message says how to fix it). */
+export class FfprobeMissingError extends Error {
+  override name = "FfprobeMissingError";
+  constructor() {
+    super(`ffprobe is not installed on this server: ${INSTALL_HINT}`);
+  }
+}
+
 /**
- * Probes a video with ffprobe (`ffprobePath`, default the @ffprobe-installer/ffprobe binary) within
- * `timeoutMs` (default 15 s).
- * @throws Error when ffprobe is missing, fails, times out or finds no duration.
+ * Probes a video with ffprobe (`ffprobePath`, default the one on PATH) within `timeoutMs` (default 15 s),
+ * its address space at most `maxMemoryBytes` (default DEFAULT_MAX_MEMORY_BYTES).
+ * @throws FfprobeMissingError when ffprobe is missing; Error when it fails, times out or finds no duration.
  */
 export function probeVideo(
   file: string,
-  options: { ffprobePath?: string; timeoutMs?: number } = {},
+  options: { ffprobePath?: string | undefined; timeoutMs?: number; maxMemoryBytes?: number | undefined } = {},
 ): Promise<VideoInfo> {
+  const timeoutMs = options.timeoutMs ?? 15_000;
   const args = [
+    "-max_alloc",
+    String(MAX_ALLOC_BYTES),
     "-v",
     "error",
     "-print_format",
@@ -69,14 +85,16 @@ export function probeVideo(
     file,
   ];
   const ffprobe = options.ffprobePath ?? mediaBinaries({}).ffprobe;
-  if (!ffprobe) return Promise.reject(new Error("ffprobe is not installed"));
+  if (!ffprobe) return Promise.reject(new FfprobeMissingError());
+  const command = boundedCommand(ffprobe, args, {
+    maxMemoryBytes: options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES,
+    maxCpuSeconds: timeoutMs / 1000,
+  });
   return new Promise((resolve, reject) => {
-    const child = spawn(ffprobe, args, {
-      stdio: ["ignore", "pipe", "ignore"],
-    });
+    const child = spawn(command.file, command.argv, { stdio: ["ignore", "pipe", "ignore"], shell: false });
     const chunks: Buffer[] = [];
     let size = 0;
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 15_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.stdout.on("data", (c: Buffer) => {
       size += c.length;
       if (size <= 1_000_000) chunks.push(c);

@@ -14,6 +14,7 @@
  * committing pool, which a crash of PostgreSQL itself can lose for the last fraction of a second
  * (docs/operations.md "Audit rows and rate-limit counters: what a crash can lose").
  */
+import { createHash } from "node:crypto";
 import type { AppContext } from "../context.ts";
 import type { Knex } from "../db/knex.ts";
 import { type Batcher, createBatcher } from "../db/batcher.ts";
@@ -21,15 +22,31 @@ import { runPrepared, statement } from "../db/prepared.ts";
 import type { AuthContext, Envelope } from "../tool-contract.ts";
 
 const MAX_NAMES = 64;
-const MAX_NAME_LENGTH = 64;
 
-/** The sorted, bounded top-level argument names of `args` (client-chosen keys, truncated; no values). */
+/** An argument name kept as it is: the shape of every schema's property names. */
+const PLAIN_NAME = /^[A-Za-z0-9_]{1,64}$/;
+
+/**
+ * How a client-chosen name outside `PLAIN_NAME` is stored: `#` and the first 16 hex digits of its SHA-256
+ * (as UTF-8, a lone surrogate as U+FFFD), so the row says that such a name was
+ * sent, and which one, without storing text PostgreSQL may refuse (`\u0000`, a lone surrogate) or a
+ * value smuggled into a name.
+ */
+function hashedName(name: string): string {
+  return `#${createHash("sha256").update(name, "utf8").digest("hex").slice(0, 16)}`;
+}
+
+/**
+ * The sorted, bounded top-level argument names of `args` (client-chosen keys; no values): names matching
+ * `^[A-Za-z0-9_]{1,64}$` as they are, any other as `hashedName` (issue 23 point 1: one bad name must not
+ * fail the batched insert other calls' rows share).
+ */
 export function argumentNames(args: unknown): string[] {
   if (typeof args !== "object" || args === null || Array.isArray(args)) return [];
   return Object.keys(args)
     .sort()
     .slice(0, MAX_NAMES)
-    .map((n) => n.slice(0, MAX_NAME_LENGTH));
+    .map((n) => (PLAIN_NAME.test(n) ? n : hashedName(n)));
 }
 
 export interface AuditEntry {
@@ -79,18 +96,31 @@ interface AuditRow {
 
 const batchers = new WeakMap<Knex, Batcher<AuditRow, undefined>>();
 
-/** Inserts `rows` in one statement on `db`; a failure is logged per row and never thrown. */
+/**
+ * Inserts `rows` in one statement on `db`. When that statement fails, each row is inserted on its own, so
+ * one bad row (or a statement too large) costs only its own row, never the other calls' rows of the
+ * batch; a row that still fails is logged (request id, tool, error class and code) and never thrown.
+ */
 async function insertBatch(ctx: AppContext, db: Knex, rows: AuditRow[]): Promise<undefined[]> {
   try {
     await runPrepared(db, INSERT_BATCH, [JSON.stringify(rows)]);
-  } catch (err) {
-    for (const row of rows)
-      ctx.log.error(
-        { requestId: row.request_id, tool: row.tool, errName: (err as Error)?.name },
-        "audit write failed",
-      );
+  } catch (batchErr) {
+    if (rows.length === 1) logFailure(ctx, rows[0] as AuditRow, batchErr);
+    else
+      for (const row of rows)
+        await runPrepared(db, INSERT_BATCH, [JSON.stringify([row])]).catch((err: unknown) =>
+          logFailure(ctx, row, err),
+        );
   }
   return rows.map(() => undefined);
+}
+
+function logFailure(ctx: AppContext, row: AuditRow, err: unknown): void {
+  const e = err as { name?: unknown; code?: unknown } | undefined;
+  ctx.log.error(
+    { requestId: row.request_id, tool: row.tool, errName: e?.name, errCode: e?.code },
+    "audit write failed",
+  );
 }
 
 /**

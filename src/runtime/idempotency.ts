@@ -24,7 +24,7 @@
  */
 import type { AppContext } from "../context.ts";
 import { canonicalHash } from "../crypto/canonical-json.ts";
-import { sha256 } from "../crypto/seal.ts";
+import { rowBinding, sha256 } from "../crypto/seal.ts";
 import type { Knex } from "../db/knex.ts";
 import { ToolError } from "../errors.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
@@ -125,7 +125,7 @@ export async function runIdempotent(
           .where(id)
           .update({
             state: "done",
-            response_sealed: ctx.sealer.seal(envelope),
+            response_sealed: ctx.sealer.seal(envelope, responseBinding(id)),
             operation_id: envelope.operation_id ?? null,
             updated_at: ctx.clock.now(),
           });
@@ -146,7 +146,7 @@ export async function runIdempotent(
     }
     const { row } = outcome;
     if (row.arguments_hash !== argsHash) throw conflict();
-    return replay(ctx, id, ctx.sealer.open<Envelope>(row.response_sealed as string));
+    return replay(ctx, id, ctx.sealer.open<Envelope>(row.response_sealed as string, responseBinding(id)));
   }
   throw new ToolError("internal_error", "the idempotency record could not be settled");
 }
@@ -173,7 +173,7 @@ export async function peekIdempotent(
     .first("state", "arguments_hash", "response_sealed");
   if (!row || row.state !== "done" || !row.response_sealed) return undefined;
   if (row.arguments_hash !== argumentsHash(args)) throw conflict();
-  return replay(ctx, id, ctx.sealer.open<Envelope>(row.response_sealed as string));
+  return replay(ctx, id, ctx.sealer.open<Envelope>(row.response_sealed as string, responseBinding(id)));
 }
 
 function conflict(): ToolError {
@@ -245,9 +245,14 @@ interface RecordId {
   key_hash: string;
 }
 
+/** The seal binding of a record's response: its composite key `grant_id/tool/key_hash`. */
+export function responseBinding(id: RecordId) {
+  return rowBinding("idempotency_records", "response_sealed", `${id.grant_id}/${id.tool}/${id.key_hash}`);
+}
+
 async function store(ctx: AppContext, id: RecordId, envelope: Envelope): Promise<void> {
   await ctx
     .db("idempotency_records")
     .where(id)
-    .update({ response_sealed: ctx.sealer.seal(envelope), updated_at: ctx.clock.now() });
+    .update({ response_sealed: ctx.sealer.seal(envelope, responseBinding(id)), updated_at: ctx.clock.now() });
 }

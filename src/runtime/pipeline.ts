@@ -1,8 +1,11 @@
 /**
  * The tool pipeline (docs/spec/DESIGN.md section 3; docs/ARCHITECTURE.md "One tool call"), in one visible order:
  *   (authenticate: done by the endpoint) -> find tool -> scope -> validate input -> plan -> per-user budget
- *   (an exact retry of a finished write is answered from its idempotency record before the budget)
  *   -> idempotency (writes) -> review | queued | inline handler -> validate output -> envelope -> audit.
+ * Every call that reaches the pipeline spends one unit of a per-user budget (issue 23 point 1): its tool's,
+ * also when it stops earlier (missing scope, invalid arguments, plan), keeping its own answer; an unknown
+ * tool's name and an exact retry of a finished write (answered from its idempotency record) spend a unit
+ * of the read budget.
  * Protocol outcomes (unknown tool, missing scope) are returned for the endpoint to put on the wire
  * (JSON-RPC -32602, HTTP 403); every other outcome is an envelope, `isError` when it carries an error.
  */
@@ -67,16 +70,17 @@ export interface CallOptions {
   signal: AbortSignal;
   /** Progress sink (SSE when the client asked for it). */
   progress: ToolContext["progress"];
-  /** A unit of the caller's budget already consumed for this call (`PrepaidBudget`), used at the budget step. */
+  /** A unit of the caller's budget already consumed for this call (`PrepaidBudget`), used by the pipeline. */
   prepaid?: PrepaidBudget | undefined;
 }
 
 /**
  * One unit of a user's budget consumed before the call reached the pipeline (by the /mcp admission
- * statement, src/mcp/admission.ts, in the same round trip as the token check). The budget step uses its
- * verdict instead of consuming again and sets `used`; a call that stops before its budget step (unknown
- * tool, missing scope, invalid arguments, refused token, protocol error) leaves it unused and `release`
- * gives the unit back before the call is answered (callTool does so before it returns).
+ * statement, src/mcp/admission.ts, in the same round trip as the token check). The pipeline uses its
+ * verdict instead of consuming again and sets `used` (every call of a known tool that reaches the pipeline
+ * spends its unit, also one refused for its scope or arguments); a request that never reaches it (refused
+ * token, protocol error) leaves it unused and `release` gives the unit back before it is answered
+ * (callTool does so before it returns).
  */
 export interface PrepaidBudget {
   budget: Budget;
@@ -159,27 +163,61 @@ async function checkPlan(ctx: AppContext, auth: AuthContext, tool: RegisteredToo
 }
 
 /**
- * Spends one unit of the tool's per-user budget, or uses the unit `prepaid` for this call.
+ * Spends one unit of the user's `budget`, or uses the unit `prepaid` for this call when it is of that
+ * budget. @returns the verdict. @throws the rate-limit store's error.
+ */
+async function spendUnit(
+  rt: Runtime,
+  auth: AuthContext,
+  budget: Budget,
+  prepaid: PrepaidBudget | undefined,
+): Promise<LimitVerdict> {
+  if (prepaid && !prepaid.used && prepaid.budget === budget && prepaid.userId === auth.userId) {
+    prepaid.used = true;
+    return prepaid.verdict;
+  }
+  return rt.budgets[budget].consume(auth.userId);
+}
+
+/**
+ * `spendUnit`, refusing the call when the budget is exhausted.
  * @throws ToolError rate_limited with `retry_after`.
  */
 async function consumeBudget(
   rt: Runtime,
   auth: AuthContext,
-  tool: RegisteredTool,
+  budget: Budget,
   prepaid: PrepaidBudget | undefined,
 ): Promise<void> {
-  let budget: LimitVerdict;
-  if (prepaid && !prepaid.used && prepaid.budget === tool.budget && prepaid.userId === auth.userId) {
-    prepaid.used = true;
-    budget = prepaid.verdict;
-  } else budget = await rt.budgets[tool.budget].consume(auth.userId);
-  if (!budget.ok)
+  const verdict = await spendUnit(rt, auth, budget, prepaid);
+  if (!verdict.ok)
     throw new ToolError(
       "rate_limited",
-      `the ${tool.budget} budget of this user is exhausted`,
+      `the ${budget} budget of this user is exhausted`,
       undefined,
-      budget.retryAfter,
+      verdict.retryAfter,
     );
+}
+
+/**
+ * The unit a call refused before its budget step still spends (its answer stays the refusal, whatever
+ * the verdict). A failing store is logged, not thrown: the call is refused anyway.
+ */
+async function spendRefused(
+  rt: Runtime,
+  auth: AuthContext,
+  budget: Budget,
+  options: CallOptions,
+  requestId: string,
+): Promise<void> {
+  try {
+    await spendUnit(rt, auth, budget, options.prepaid);
+  } catch (err) {
+    rt.ctx.log.warn(
+      { requestId, errName: (err as Error)?.name, errCode: (err as { code?: unknown })?.code },
+      "budget unit of a refused call not counted",
+    );
+  }
 }
 
 /**
@@ -293,10 +331,14 @@ async function runCall(
 
   // find tool
   const tool = rt.tools.get(name);
-  if (!tool) return { kind: "unknown_tool" };
+  if (!tool) {
+    await spendRefused(rt, auth, "read", options, requestId);
+    return { kind: "unknown_tool" };
+  }
 
   // scope
   if (!auth.scopes.has(tool.scope)) {
+    await spendRefused(rt, auth, tool.budget, options, requestId);
     await auditCall(
       ctx,
       requestId,
@@ -311,13 +353,22 @@ async function runCall(
 
   let envelope: Envelope;
   try {
-    const args = validateArguments(tool, rawArgs);
-    await checkPlan(ctx, auth, tool);
-    // an exact retry of a finished write is answered from its record, without spending the budget
+    let args: Record<string, unknown>;
+    try {
+      args = validateArguments(tool, rawArgs);
+      await checkPlan(ctx, auth, tool);
+    } catch (err) {
+      await spendRefused(rt, auth, tool.budget, options, requestId);
+      throw err;
+    }
+    // an exact retry of a finished write is answered from its record: it spends a read unit, not its
+    // tool's budget (a client that lost the answer gets it even when its write budget is exhausted)
     const prior = tool.access === "write" ? await peekIdempotent(ctx, auth, tool, args) : undefined;
-    if (prior) envelope = prior;
-    else {
-      await consumeBudget(rt, auth, tool, options.prepaid);
+    if (prior) {
+      await consumeBudget(rt, auth, "read", undefined);
+      envelope = prior;
+    } else {
+      await consumeBudget(rt, auth, tool.budget, options.prepaid);
       const tctx: ToolContext = {
         app: ctx,
         auth,

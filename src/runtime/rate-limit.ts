@@ -12,9 +12,41 @@
  * row's points, after adding its own, are at most the limit.
  */
 import type { Request, RequestHandler } from "express";
+import ipaddr from "ipaddr.js";
 import type { AppContext } from "../context.ts";
 import type { Knex } from "../db/knex.ts";
 import { runPrepared, statement } from "../db/prepared.ts";
+
+/** Bound of the memo of `ipKey` (entries; cleared when full). */
+const MAX_IP_KEYS = 10_000;
+const ipKeys = new Map<string, string>();
+
+/**
+ * The key a per-IP limit counts a client address by (issue 23 point 3): an IPv4 address as it is (also
+ * when written IPv4-mapped, `::ffff:192.0.2.1`), an IPv6 address by its /64 prefix (`2001:db8:1:2::/64`):
+ * one IPv6 subscriber usually holds a whole /64 and could otherwise rotate through 2^64 addresses, each
+ * with its own count. Anything unparsable is counted as itself; a missing address as `unknown`.
+ */
+export function ipKey(ip: string | undefined): string {
+  if (!ip) return "unknown";
+  if (!ip.includes(":")) return ip;
+  const known = ipKeys.get(ip);
+  if (known !== undefined) return known;
+  let key = ip;
+  try {
+    const addr = ipaddr.process(ip);
+    if (addr.kind() === "ipv4") key = addr.toString();
+    else {
+      const parts = (addr as ipaddr.IPv6).parts.slice(0, 4);
+      key = `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
+    }
+  } catch {
+    // not an address: counted as the text it is
+  }
+  if (ipKeys.size >= MAX_IP_KEYS) ipKeys.clear();
+  ipKeys.set(ip, key);
+  return key;
+}
 
 /** The outcome of one consume: allowed, or refused with whole seconds until the window resets. */
 export type LimitVerdict = { ok: true } | { ok: false; retryAfter: number };
@@ -148,16 +180,18 @@ export function createLimiter(
 
 /**
  * Express middleware: 429 with `Retry-After` (seconds) and `Cache-Control: no-store` when `key(req)` (default:
- * client IP) is over the limit; `options.json` answers with a JSON error body (API routes such as OAuth).
+ * the client's `ipKey`) is over `points` per `options.windowSeconds` (default the configured window);
+ * `options.json` answers with a JSON error body (API routes such as OAuth), `options.message` names the
+ * limit in that body.
  */
 export function rateLimit(
   ctx: AppContext,
   name: string,
   points: number,
-  key: (req: Request) => string = (req) => req.ip ?? "unknown",
-  options: { json?: boolean } = {},
+  key: (req: Request) => string = (req) => ipKey(req.ip),
+  options: { json?: boolean; windowSeconds?: number; message?: string } = {},
 ): RequestHandler {
-  const limiter = createLimiter(ctx, name, points);
+  const limiter = createLimiter(ctx, name, points, options.windowSeconds);
   return (req, res, next) => {
     limiter.consume(key(req)).then(
       (r) => {
@@ -167,7 +201,7 @@ export function rateLimit(
         if (options.json) {
           res.status(429).json({
             error: "rate_limited",
-            error_description: `Too many requests; retry after ${r.retryAfter} seconds`,
+            error_description: `${options.message ?? "Too many requests"}; retry after ${r.retryAfter} seconds`,
           });
         } else res.status(429).type("text/plain").send("Too many requests");
       },

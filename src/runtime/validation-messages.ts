@@ -7,6 +7,7 @@
  *  - `if`/`then` failures say which field is required when which condition holds
  *    ("cta_asset_id is required when configuration.type is \"ugc-video\""), never `must match "then" schema`;
  *  - `enum`/`const` list the allowed values (also as `allowed_values`);
+ *  - a nullable field (`anyOf: [X, {type: "null"}]`): its X branch's messages, "or null" after a wrong type;
  *  - `oneOf`/`anyOf`: the branch with the fewest failures (ties: the branch whose first `const` property
  *    matches the value, then schema order) is reported with its own issues, named "form N of M"; a
  *    combinator whose branches each only require one field says "one of a, b, c is required".
@@ -337,6 +338,16 @@ function explain(schema: Schema, value: unknown, issues: SchemaIssue[], within: 
         keyword: kind,
         message: `one of ${[...new Set(names)].map((n) => `\`${n}\``).join(", ")} is required`,
       });
+      continue;
+    }
+    // A nullable field (`anyOf: [X, {type: "null"}]`, codegen/nullable.ts): explained as X, "or null" added
+    // to a wrong type, never as "none of the allowed forms".
+    const nullIndex = all.findIndex((b) => b?.type === "null" && Object.keys(b).length === 1);
+    if (all.length === 2 && nullIndex !== -1) {
+      const xIndex = 1 - nullIndex;
+      const xIssues = branches.get(xIndex) ?? [];
+      for (const d of explain(schema, value, xIssues, `${site}/${kind}/${xIndex}`))
+        out.push(d.keyword === "type" ? { ...d, message: `${d.message} or null` } : d);
       continue;
     }
     const subject = valueAt(value, at);

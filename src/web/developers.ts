@@ -11,6 +11,7 @@
 import { type Request, type RequestHandler, type Response, Router } from "express";
 import helmet from "helmet";
 import type { AppContext } from "../context.ts";
+import { logError } from "../log.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
 import { etagMatches } from "./etag.ts";
 import { type Asset, loadReferenceAssets, type ReferenceAssets } from "./reference/files.ts";
@@ -54,22 +55,26 @@ const baseHelmet = (scriptSrc: string[], styleSrc: string[]) =>
     crossOriginResourcePolicy: { policy: "cross-origin" },
   });
 
-/** Builds the router; the generated files are read on the first request and kept. */
-export function developerRoutes(ctx: AppContext): Router {
+/**
+ * Builds the router; the generated files are read (`load`, default `loadReferenceAssets`) on the first
+ * request and kept. A failed read is logged by class and code only and tried again on the next request.
+ */
+export function developerRoutes(
+  ctx: AppContext,
+  load: () => Promise<ReferenceAssets> = loadReferenceAssets,
+): Router {
   const router = Router();
   if (!ctx.config.mcpEnabled) return router;
 
   type Loaded = ReferenceAssets & { pageHelmet: RequestHandler };
   let loading: Promise<Loaded> | undefined;
   const assets = () => {
-    loading ??= loadReferenceAssets().then(
+    loading ??= load().then(
       (a) => ({ ...a, pageHelmet: baseHelmet([a.page.scriptHash], ["'self'"]) }),
       (err: unknown) => {
         loading = undefined;
-        ctx.log.error(
-          { err: { message: (err as Error).message } },
-          "developer reference unavailable (run npm run codegen)",
-        );
+        // Class and code only (service spec 7 rule 7); the message, redacted, at debug level.
+        logError(ctx.log, err, {}, "developer reference unavailable (run npm run codegen)");
         throw err;
       },
     );

@@ -3,6 +3,7 @@
  * escaped (src/web/html.ts); labels and titles are inert text.
  */
 import type { MediaAsset } from "../domain/media/media.ts";
+import { MEDIA_LIMITS } from "../providers/media-limits.ts";
 import { html, page, type RawHtml, type StackRow, stackTable } from "./html.ts";
 
 export interface MediaPageModel {
@@ -91,8 +92,9 @@ ${message}
 <input type="hidden" name="workspace_id" value="${model.workspaceId}">
 <label>Title <input type="text" name="title" maxlength="200"></label>
 <label>Labels (comma separated) <input type="text" name="labels" maxlength="1000"></label>
-<label>File (JPEG, PNG or WEBP up to ${byteSize(model.maxImageBytes)}; MP4 up to ${byteSize(model.maxVideoBytes)})
+<label>File (JPEG, PNG or WEBP up to ${byteSize(model.maxImageBytes)}, ${MEDIA_LIMITS.imageMaxSide} pixels a side and ${MEDIA_LIMITS.imageMaxPixels / 1_000_000} megapixels; MP4 up to ${byteSize(model.maxVideoBytes)}, ${MEDIA_LIMITS.videoMaxSide} pixels a side and ${MEDIA_LIMITS.videoMaxSeconds} seconds)
 <input type="file" name="file" required accept="image/jpeg,image/png,image/webp,video/mp4"></label>
+<label><input type="checkbox" name="purpose" value="cta"> A CTA clip for AI UGC videos (an MP4 of ${MEDIA_LIMITS.ctaSeconds.min} to ${MEDIA_LIMITS.ctaSeconds.max} seconds)</label>
 <button type="submit">Upload</button>
 </form>
 <h2>Your media</h2>

@@ -3,7 +3,8 @@
  * before the file (browsers send fields in document order), sniffs the type from the first bytes
  * (file-type; JPEG/PNG/WEBP/MP4 only, never by name or declared type), streams to a temporary file while
  * counting bytes against the kind's limit (config `media.maxImageBytes` / `maxVideoBytes`), then measures
- * (image-size / ffprobe) and moves the file into storage.
+ * (image-size / ffprobe), refuses pixel sizes and durations over MEDIA_LIMITS (`checkLimits`) and moves the
+ * file into storage.
  */
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
@@ -15,19 +16,21 @@ import type { AppContext } from "../context.ts";
 import {
   ACCEPTED,
   type AcceptedMime,
+  FfprobeMissingError,
   imageDimensions,
   probeVideo,
   SNIFF_BYTES,
   sniffType,
 } from "../providers/media-probe.ts";
 import { mediaBinaries } from "../providers/media-binaries.ts";
+import { imageLimitProblem, videoLimitProblem } from "../providers/media-limits.ts";
 import type { MediaStorage } from "../providers/storage.ts";
 
 /** A refused upload: HTTP status and a message safe to show. */
 export class UploadError extends Error {
   override name = "UploadError";
   constructor(
-    readonly status: 400 | 403 | 413 | 415,
+    readonly status: 400 | 403 | 413 | 415 | 503,
     message: string,
   ) {
     super(message);
@@ -128,7 +131,13 @@ export async function receiveUpload(
     const file = await filePromise;
     const { storageKey, ...rest } = file;
     const key = storage.newKey(ACCEPTED[file.mime].ext);
-    await measure(file, temp!, mediaBinaries(ctx.config.media).ffprobe);
+    await measure(
+      file,
+      temp!,
+      mediaBinaries(ctx.config.media).ffprobe,
+      ctx.config.media.ffmpegMaxMemoryBytes,
+    );
+    checkLimits(file, fields.purpose === "cta");
     await storage.putFile(key, temp!);
     temp = undefined;
     return {
@@ -234,15 +243,43 @@ async function writeSniffed(
   };
 }
 
-/** Fills dimensions/duration in place. @throws UploadError 415 when the file cannot be decoded. */
-async function measure(file: UploadedFile, path: string, ffprobePath: string | undefined): Promise<void> {
+/**
+ * Refuses media over MEDIA_LIMITS (src/providers/media-limits.ts), naming the limit: images over 8,192
+ * pixels a side or 40 megapixels, videos over 4,096 pixels a side or 60 seconds, and for a CTA clip
+ * (`cta`: the form's `purpose=cta`) a video outside 3 to 15 seconds. Judged from the measured header, before
+ * anything decodes the pixels.
+ * @throws UploadError 413 (over a limit) or 415 (a CTA clip that is not a video).
+ */
+function checkLimits(file: UploadedFile, cta: boolean): void {
+  if (file.kind === "image") {
+    if (cta) throw new UploadError(415, "a CTA clip must be an MP4 video");
+    const problem = imageLimitProblem(file.width ?? 0, file.height ?? 0);
+    if (problem) throw new UploadError(413, problem);
+    return;
+  }
+  const problem = videoLimitProblem(file.width, file.height, file.durationSeconds ?? 0, cta);
+  if (problem) throw new UploadError(413, problem);
+}
+
+/**
+ * Fills dimensions/duration in place.
+ * @throws UploadError 415 when the file cannot be decoded, 503 when ffprobe is not installed.
+ */
+async function measure(
+  file: UploadedFile,
+  path: string,
+  ffprobePath: string | undefined,
+  maxMemoryBytes: number,
+): Promise<void> {
+  if (file.kind === "video" && !ffprobePath)
+    throw new UploadError(503, `video uploads are unavailable: ${new FfprobeMissingError().message}`);
   try {
     if (file.kind === "image") {
       const d = await imageDimensions(path);
       file.width = d.width;
       file.height = d.height;
     } else {
-      const v = await probeVideo(path, { ffprobePath });
+      const v = await probeVideo(path, { ffprobePath, maxMemoryBytes });
       file.durationSeconds = v.durationSeconds;
       file.width = v.width;
       file.height = v.height;

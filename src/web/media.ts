@@ -6,10 +6,9 @@
  *   GET  /media/:id/file    the stored file, to its owner only (404 otherwise), with byte ranges (206)
  *   POST /media/cta-artwork marks an owned image as a product's stored CTA artwork (session + CSRF)
  * The workspace is the `workspace_id` query/field when the user is a member of it, else the user's
- * first owned workspace.
+ * first owned workspace. A workspace that is not active gets the suspended page (src/web/suspended.ts).
  */
 import { isUuid } from "../ids.ts";
-import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import express, { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context.ts";
@@ -25,22 +24,7 @@ import { renderMediaPage } from "./media-page.ts";
 import { receiveUpload, UploadError } from "./media-upload.ts";
 import { pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, formExpired, requireSession } from "./session.ts";
-
-/**
- * Passes through bytes `start`..`end` (inclusive) of a stream and drops the rest: works over any media
- * storage's plain read stream.
- */
-function byteSlice(start: number, end: number): Transform {
-  let at = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      const from = Math.max(start - at, 0);
-      const to = Math.min(end + 1 - at, chunk.length);
-      at += chunk.length;
-      done(null, from < to ? chunk.subarray(from, to) : undefined);
-    },
-  });
-}
+import { refuseInactiveWorkspace } from "./suspended.ts";
 
 /** The workspace asked for (if the user is a member) or the default one; undefined when the user has none. */
 export async function pickWorkspace(ctx: AppContext, userId: string, asked: unknown) {
@@ -108,6 +92,7 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
       res.status(404).type("text/plain").send("Not found");
       return;
     }
+    if (refuseInactiveWorkspace(res, current)) return;
     const owner = { userId: s.userId, workspaceId: current.id };
     const { items } = await listMedia(ctx.db, owner, { limit: 50 });
     const products = await productsWithArtwork(ctx, owner);
@@ -162,9 +147,10 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
         return csrfOk(req, s);
       });
       const { current } = await pickWorkspace(ctx, s.userId, result.fields.workspace_id);
-      if (!current) {
+      if (!current || current.status !== "active") {
         await storage.remove(result.file.storageKey);
-        res.status(404).type("text/plain").send("Not found");
+        if (current) refuseInactiveWorkspace(res, current);
+        else res.status(404).type("text/plain").send("Not found");
         return;
       }
       const f = result.file;
@@ -225,6 +211,7 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
         res.status(404).type("text/plain").send("Not found");
         return;
       }
+      if (refuseInactiveWorkspace(res, current)) return;
       res.locals.workspaceId = current.id;
       try {
         await ctx.db.transaction((trx) =>
@@ -251,8 +238,7 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
   router.get("/media/:id/file", headers, session, async (req, res) => {
     const s = res.locals.session as BrowserSession;
     const file = await mediaFileOfUser(ctx.db, s.userId, String(req.params.id));
-    const stored = file ? await storage.read(file.storageKey).catch(() => undefined) : undefined;
-    if (!file || !stored) {
+    if (!file) {
       res.status(404).type("text/plain").send("Not found");
       return;
     }
@@ -266,32 +252,35 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
     };
     // Byte ranges (RFC 9110 section 14): browsers' <video> players ask for them. One range is served
     // (several are combined, as range-parser does for Express's req.range); an unsatisfiable one is 416.
-    const ranges = req.headers.range ? req.range(stored.bytes, { combine: true }) : undefined;
+    // Only the range is read from the storage.
+    const ranges = req.headers.range ? req.range(file.bytes, { combine: true }) : undefined;
     if (ranges === -1) {
-      stored.stream.destroy();
       res
         .status(416)
-        .set({ ...headers, "Content-Range": `bytes */${stored.bytes}` })
+        .set({ ...headers, "Content-Range": `bytes */${file.bytes}` })
         .end();
       return;
     }
-    if (Array.isArray(ranges) && ranges.type === "bytes" && ranges.length === 1) {
-      const { start, end } = ranges[0]!;
-      res.status(206).set({
-        ...headers,
-        "Content-Range": `bytes ${start}-${end}/${stored.bytes}`,
-        "Content-Length": String(end - start + 1),
-      });
-      if (req.method === "HEAD") {
-        stored.stream.destroy();
-        res.end();
-        return;
-      }
-      await pipeline(stored.stream, byteSlice(start, end), res).catch(() => res.destroy());
+    const range =
+      Array.isArray(ranges) && ranges.type === "bytes" && ranges.length === 1 ? ranges[0] : undefined;
+    const stored =
+      req.method === "HEAD" ? undefined : await storage.read(file.storageKey, range).catch(() => undefined);
+    if (req.method !== "HEAD" && !stored) {
+      res.status(404).type("text/plain").send("Not found");
       return;
     }
-    res.status(200).set({ ...headers, "Content-Length": String(stored.bytes) });
-    stored.stream.pipe(res);
+    if (range)
+      res.status(206).set({
+        ...headers,
+        "Content-Range": `bytes ${range.start}-${range.end}/${file.bytes}`,
+        "Content-Length": String(range.end - range.start + 1),
+      });
+    else res.status(200).set({ ...headers, "Content-Length": String(file.bytes) });
+    if (!stored) {
+      res.end();
+      return;
+    }
+    await pipeline(stored.stream, res).catch(() => res.destroy());
   });
 
   return router;

@@ -1,7 +1,7 @@
 /**
  * The TikTok review UI (service spec 1.11; networks.md 2.1 "Required UX for the Direct Post audit"): the only
  * way a post reaches TikTok. Session required; the workspace is `workspace_id` when the user is a member,
- * else the user's first workspace.
+ * else the user's first workspace; a workspace that is not active gets the suspended page.
  *   GET  /review                         posts waiting for TikTok + approved posts to pick
  *   GET  /review/posts/{post}            preview, account, fresh creator_info, the creator options form
  *        ?delivery_id= (a waiting delivery) &account_id= (the chosen TikTok account)
@@ -14,7 +14,8 @@ import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import type { Owner } from "../domain/owner.ts";
 import { isUuid } from "../ids.ts";
-import { openAccount, saveRefreshedTokens } from "../domain/social/accounts.ts";
+import { openAccount } from "../domain/social/accounts.ts";
+import { refreshAccountTokens } from "../domain/social/refresh.ts";
 import { postLabel } from "../domain/social/publish.ts";
 import {
   consentAndQueue,
@@ -42,21 +43,36 @@ import {
   renderStatus,
 } from "./review-page.ts";
 import { REVIEW_SCRIPT } from "./review-script.ts";
+import { refuseInactiveWorkspace } from "./suspended.ts";
 import { cspHeader, pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 
 /** The page CSP: the shared one (./security.ts) plus this origin's script (./review-script.ts), which fetches the status page. */
 const REVIEW_CSP = `${cspHeader()}; script-src 'self'; connect-src 'self'`;
 
-async function ownerFor(ctx: AppContext, userId: string, asked: unknown): Promise<Owner | undefined> {
-  const rows: Array<{ id: string }> = await ctx
+/**
+ * The owner of the page (the asked workspace when the user is a member, else the first), or undefined after
+ * sending the not-found page (no such workspace) or the suspended page (src/web/suspended.ts).
+ */
+async function ownerFor(
+  ctx: AppContext,
+  res: Response,
+  userId: string,
+  asked: unknown,
+): Promise<Owner | undefined> {
+  const rows: Array<{ id: string; name: string; status: string }> = await ctx
     .db("memberships as m")
     .join("workspaces as w", "w.id", "m.workspace_id")
     .where("m.user_id", userId)
     .orderByRaw("case when w.owner_user_id = ? then 0 else 1 end, w.created_at, w.id", [userId])
-    .select("w.id");
+    .select("w.id", "w.name", "w.status");
   const chosen = typeof asked === "string" && isUuid(asked) ? rows.find((w) => w.id === asked) : rows[0];
-  return chosen ? { userId, workspaceId: chosen.id } : undefined;
+  if (!chosen) {
+    notFoundPage(res);
+    return undefined;
+  }
+  if (refuseInactiveWorkspace(res, chosen)) return undefined;
+  return { userId, workspaceId: chosen.id };
 }
 
 /** Refresh the access token before creator_info when it expires within this many seconds. */
@@ -81,10 +97,16 @@ async function creatorState(ctx: AppContext, accountId: string | undefined): Pro
     let token = account.tokens.accessToken;
     const exp = account.tokens.expiresAt;
     if (exp && exp.getTime() - ctx.clock.now().getTime() < TOKEN_MARGIN_SECONDS * 1000) {
-      // The 24 h access token is about to expire (the refresh pass has not run yet): refresh it first.
-      const fresh = await ctx.providers.networks.forAccount("tiktok", "live").oauth.refresh(account.tokens);
-      await saveRefreshedTokens(ctx.db, ctx.sealer, account.id, fresh, ctx.clock.now());
-      token = fresh.accessToken;
+      // The 24 h access token is about to expire (the refresh pass has not run yet): refresh it first,
+      // under the account's refresh lock (src/domain/social/refresh.ts).
+      const adapter = ctx.providers.networks.forAccount("tiktok", "live");
+      const outcome = await refreshAccountTokens(ctx, account.id, adapter, TOKEN_MARGIN_SECONDS);
+      if (outcome.kind === "not_connected")
+        return {
+          state: "unavailable",
+          reason: "This TikTok account needs to be reconnected on /settings/social.",
+        };
+      token = outcome.tokens.accessToken;
     }
     const r = await queryCreatorInfo(ctx.providers.socialHttp, token);
     return r.canPost
@@ -146,8 +168,8 @@ export function reviewRoutes(ctx: AppContext): Router {
 
   router.get("/review", headers, csp, session, async (req, res) => {
     const s = res.locals.session as BrowserSession;
-    const owner = await ownerFor(ctx, s.userId, req.query.workspace_id);
-    if (!owner) return notFoundPage(res);
+    const owner = await ownerFor(ctx, res, s.userId, req.query.workspace_id);
+    if (!owner) return;
     const queue = await reviewQueue(ctx.db, owner);
     res.type("html").send(renderQueue({ workspaceId: owner.workspaceId, ...queue }));
   });
@@ -164,8 +186,8 @@ export function reviewRoutes(ctx: AppContext): Router {
     },
   ) => {
     const s = res.locals.session as BrowserSession;
-    const owner = await ownerFor(ctx, s.userId, input.query.workspace_id);
-    if (!owner) return notFoundPage(res);
+    const owner = await ownerFor(ctx, res, s.userId, input.query.workspace_id);
+    if (!owner) return;
     let target: ReviewTarget;
     try {
       target = await reviewTarget(ctx.db, owner, String(req.params.post), str(input.query.delivery_id));
@@ -223,8 +245,8 @@ export function reviewRoutes(ctx: AppContext): Router {
       return;
     }
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const owner = await ownerFor(ctx, s.userId, body.workspace_id);
-    if (!owner) return notFoundPage(res);
+    const owner = await ownerFor(ctx, res, s.userId, body.workspace_id);
+    if (!owner) return;
     const choice = choiceFrom(body);
     let target: ReviewTarget;
     try {
@@ -278,8 +300,8 @@ export function reviewRoutes(ctx: AppContext): Router {
 
   router.get("/review/deliveries/:delivery", headers, csp, session, async (req, res) => {
     const s = res.locals.session as BrowserSession;
-    const owner = await ownerFor(ctx, s.userId, req.query.workspace_id);
-    if (!owner) return notFoundPage(res);
+    const owner = await ownerFor(ctx, res, s.userId, req.query.workspace_id);
+    if (!owner) return;
     try {
       const delivery = await reviewedDelivery(ctx.db, owner, String(req.params.delivery));
       res.type("html").send(renderStatus({ workspaceId: owner.workspaceId, delivery }));

@@ -11,7 +11,8 @@
  *   GET|POST /settings/social/pick/{id}                 choose Facebook Pages after consent
  *   GET|POST /settings/social/accounts/{id}/disconnect  confirmation, then disconnect (CSRF)
  *   POST /settings/social/accounts/{id}/settings        per-account publishing defaults (CSRF)
- * The workspace is the `workspace_id` query/field when the user is a member, else their first workspace.
+ * The workspace is the `workspace_id` query/field when the user is a member, else their first workspace;
+ * a workspace that is not active gets the suspended page (src/web/suspended.ts) on every route.
  * Every value on the pages is escaped (src/web/html.ts); no token ever reaches a page or a log.
  */
 import express, { type Request, type Response, Router } from "express";
@@ -36,6 +37,7 @@ import { rateLimit } from "../runtime/rate-limit.ts";
 import { ACCOUNT_STATUS_WORDS, networkLabel, statusBadge } from "./badges.ts";
 import { html, page, problemPage, type RawHtml, stackTable } from "./html.ts";
 import { pickWorkspace } from "./media.ts";
+import { refuseInactiveWorkspace } from "./suspended.ts";
 import { cspHeader, pageHeaders } from "./security.ts";
 import { type BrowserSession, csrfOk, requireSession } from "./session.ts";
 
@@ -249,6 +251,7 @@ export function socialSettingsRoutes(ctx: AppContext): Router {
       const s = res.locals.session as BrowserSession;
       const { all, current } = await workspaceOf(req, s);
       if (!current) return errorPage(res, 404, "Not found", "No such workspace.", "/");
+      if (refuseInactiveWorkspace(res, current)) return;
       const q = req.query;
       const notice =
         typeof q.connected === "string" && /^\d+$/.test(q.connected)
@@ -273,6 +276,7 @@ export function socialSettingsRoutes(ctx: AppContext): Router {
       if (!isNetwork(network)) return errorPage(res, 404, "Not found", "No such network.");
       const { current } = await workspaceOf(req, s);
       if (!current) return errorPage(res, 404, "Not found", "No such workspace.");
+      if (refuseInactiveWorkspace(res, current)) return;
       const url = await startConnect(ctx, {
         sessionHash: s.idHash,
         userId: s.userId,
@@ -355,17 +359,33 @@ ${pick.accounts.map(
     const id = String(req.params.id);
     if (!isUuid(id)) return undefined;
     return ctx
-      .db("social_accounts")
-      .where({ id, user_id: s.userId })
-      .whereNot({ status: "disconnected" })
-      .first("id", "workspace_id", "network", "display_name");
+      .db("social_accounts as a")
+      .join("workspaces as w", "w.id", "a.workspace_id")
+      .where({ "a.id": id, "a.user_id": s.userId })
+      .whereNot({ "a.status": "disconnected" })
+      .first(
+        "a.id",
+        "a.workspace_id",
+        "a.network",
+        "a.display_name",
+        "w.name as workspace_name",
+        "w.status as workspace_status",
+      );
+  };
+  /** The account of the route, or undefined after sending the not-found or the suspended page. */
+  const accountOf = async (req: Request, res: Response, s: BrowserSession) => {
+    const a = await ownedAccount(req, s);
+    if (!a) return errorPage(res, 404, "Not found", "No such account.");
+    if (refuseInactiveWorkspace(res, { name: a.workspace_name, status: a.workspace_status }))
+      return undefined;
+    return a;
   };
 
   router.get(`${P}/accounts/:id/disconnect`, headers, session, async (req, res, next) => {
     try {
       const s = res.locals.session as BrowserSession;
-      const a = await ownedAccount(req, s);
-      if (!a) return errorPage(res, 404, "Not found", "No such account.");
+      const a = await accountOf(req, res, s);
+      if (!a) return;
       res.type("html").send(
         page(
           "Disconnect account",
@@ -384,9 +404,9 @@ ${pick.accounts.map(
     try {
       const s = guard(req, res);
       if (!s) return;
-      const a = await ownedAccount(req, s);
+      const a = await accountOf(req, res, s);
+      if (!a) return;
       if (
-        !a ||
         !(await disconnectAccount(
           ctx.db,
           { userId: s.userId, workspaceId: a.workspace_id },
@@ -405,8 +425,8 @@ ${pick.accounts.map(
     try {
       const s = guard(req, res);
       if (!s) return;
-      const a = await ownedAccount(req, s);
-      if (!a) return errorPage(res, 404, "Not found", "No such account.");
+      const a = await accountOf(req, res, s);
+      if (!a) return;
       const opened = await openAccount(ctx.db, ctx.sealer, a.id);
       const { fields, error } = await accountSettingFields(ctx, opened);
       const body = req.body as Record<string, unknown>;

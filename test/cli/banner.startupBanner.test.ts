@@ -4,6 +4,7 @@ import { test } from "node:test";
 import { startupBanner } from "../../src/cli/banner.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { AppContext } from "../../src/context.ts";
+import { inspectMediaBinaries } from "../../src/providers/media-binaries.ts";
 import { buildProviders } from "../../src/providers/providers.ts";
 
 function ctxWith(env: Record<string, string>, overrides = {}): AppContext {
@@ -70,4 +71,27 @@ test("TikTok live: the banner names the public media URL prefix to verify with T
   assert.doesNotMatch(text, /tt-secret-value/);
   const sandbox = startupBanner(ctxWith({}), { command: "all", port: 3000, embeddedDb: true }).join("\n");
   assert.doesNotMatch(sandbox, /verify the URL prefix/);
+});
+
+test("the banner names the ffmpeg and ffprobe versions in use and their memory bound, or says they are missing", async () => {
+  const ctx = ctxWith({});
+  const media = await inspectMediaBinaries(ctx.config.media);
+  const text = startupBanner(ctx, { command: "all", port: 3000, embeddedDb: true, media }).join("\n");
+  const line = text.split("\n").find((l) => l.trim().startsWith("ffmpeg:"));
+  assert.ok(line, text);
+  assert.ok(line.includes(`ffmpeg ${media.ffmpeg.version} (${media.ffmpeg.path})`), line);
+  assert.ok(line.includes(`ffprobe ${media.ffprobe.version}`), line);
+  assert.match(line, /each run bounded to 2 GiB of memory$/);
+  assert.doesNotMatch(line, /WARNING/);
+  const missingCtx = ctxWith({ FFMPEG_PATH: "/nonexistent/ffmpeg" });
+  const missing = startupBanner(missingCtx, {
+    command: "all",
+    port: 3000,
+    embeddedDb: true,
+    media: await inspectMediaBinaries(missingCtx.config.media),
+  }).join("\n");
+  assert.match(
+    missing,
+    /ffmpeg: +not available \(ffmpeg not found or not working\): video rendering and video uploads are unavailable/,
+  );
 });

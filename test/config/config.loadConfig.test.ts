@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { test } from "node:test";
+import { pino } from "pino";
+import { boot } from "../../src/bootstrap.ts";
 import { ConfigError, loadConfig } from "../../src/config.ts";
+import { freshDatabase } from "../helpers/db.ts";
 
 test("defaults: base URL from PORT, resource {base}/mcp, issuer {base}, service spec 8 limits", () => {
   const c = loadConfig({ PORT: "4100" });
@@ -76,4 +82,69 @@ test("LINKEDIN_ORGANIZATIONS: off by default (member scopes only); true asks for
   assert.equal(loadConfig({}).social.linkedinOrganizations, false);
   assert.equal(loadConfig({ LINKEDIN_ORGANIZATIONS: "true" }).social.linkedinOrganizations, true);
   assert.throws(() => loadConfig({ LINKEDIN_ORGANIZATIONS: "yes" }), ConfigError);
+});
+
+test("the test hooks are accepted only with a loopback target while PUBLIC_BASE_URL is loopback", () => {
+  const hook = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+      return "accepted";
+    } catch (e) {
+      assert.ok(e instanceof ConfigError);
+      return e.message;
+    }
+  };
+  for (const base of ["http://localhost:3000", "http://127.0.0.1:8080", "http://[::1]:9000"]) {
+    assert.equal(hook({ PUBLIC_BASE_URL: base, SOCIAL_HTTP_OVERRIDE: "http://127.0.0.1:9999" }), "accepted");
+    assert.equal(hook({ PUBLIC_BASE_URL: base, SOCIAL_HTTP_OVERRIDE: "http://[::1]:9999" }), "accepted");
+    assert.equal(hook({ PUBLIC_BASE_URL: base, SOCIAL_HTTP_OVERRIDE: "http://localhost:9999" }), "accepted");
+    assert.equal(hook({ PUBLIC_BASE_URL: base, FETCH_ALLOW_LOOPBACK_PORT: "8081" }), "accepted");
+  }
+  assert.equal(
+    hook({ SOCIAL_HTTP_OVERRIDE: "http://127.0.0.1:9999" }),
+    "accepted",
+    "the default base is localhost",
+  );
+  for (const target of ["http://10.0.0.5:9999", "http://fakes.example:80", "http://[2001:db8::1]:9999"])
+    assert.equal(
+      hook({ PUBLIC_BASE_URL: "http://127.0.0.1:3000", SOCIAL_HTTP_OVERRIDE: target }),
+      `SOCIAL_HTTP_OVERRIDE: must point at a loopback address (127.0.0.1, [::1] or localhost), not ${new URL(target).hostname}`,
+    );
+  for (const name of ["SOCIAL_HTTP_OVERRIDE", "FETCH_ALLOW_LOOPBACK_PORT"]) {
+    const value = name === "SOCIAL_HTTP_OVERRIDE" ? "http://127.0.0.1:9999" : "8081";
+    assert.equal(
+      hook({ PUBLIC_BASE_URL: "https://social.example.com", [name]: value }),
+      `${name}: is a test-only setting, accepted only while PUBLIC_BASE_URL is a loopback address (it is https://social.example.com)`,
+    );
+    assert.equal(
+      hook({ NODE_ENV: "production", PUBLIC_BASE_URL: "http://127.0.0.1:3000", [name]: value }),
+      `${name}: is a test-only setting and is refused in production`,
+    );
+  }
+});
+
+test("start-up logs a warning for each test hook that is set", async () => {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = pino({ level: "warn" }, { write: (l: string) => lines.push(JSON.parse(l)) });
+  const booted = await boot({
+    env: {
+      DATABASE_URL: (await freshDatabase()).url,
+      DATA_DIR: await mkdtemp(path.join(os.tmpdir(), "smcp-hooks-")),
+      PUBLIC_BASE_URL: "http://127.0.0.1:3999",
+      SOCIAL_HTTP_OVERRIDE: "http://127.0.0.1:9",
+      FETCH_ALLOW_LOOPBACK_PORT: "9",
+    },
+    migrate: false,
+    logger,
+  });
+  await booted.close();
+  const warnings = lines.filter((l) => l.level === 40).map((l) => String(l.msg));
+  assert.ok(
+    warnings.some((m) => m.startsWith("SOCIAL_HTTP_OVERRIDE is set")),
+    warnings.join("\n"),
+  );
+  assert.ok(
+    warnings.some((m) => m.startsWith("FETCH_ALLOW_LOOPBACK_PORT is set")),
+    warnings.join("\n"),
+  );
 });

@@ -230,16 +230,20 @@ test("a sandbox account's numbers are labelled sandbox everywhere", async () => 
   const best = (await inline(app, me, bestTool, { network: "pinterest" })).data;
   assert.equal(best.ranked_by, "views");
   assert.deepEqual(
-    best.items.map((i) => [i.delivery_id, i.views, i.source]),
+    best.items.flatMap((i) => i.deliveries.map((x) => [x.delivery_id, x.views, x.source])),
     [[sbPost.deliveryId, d.views, "sandbox"]],
   );
 });
 
 test("best performing: top 5 by saved views, each with coverage and source", async () => {
   const best = (await inline(app, me, bestTool, {})).data;
-  const live = best.items.filter((i) => i.source === "network");
+  const live = best.items.filter((i) => i.deliveries.every((x) => x.source === "network"));
+  assert.ok(
+    best.items.every((i) => i.deliveries.length === 1),
+    "one network per post here",
+  );
   assert.deepEqual(
-    live.map((i) => [i.delivery_id, i.views, i.coverage]),
+    live.map((i) => [i.deliveries[0]!.delivery_id, i.views, i.coverage]),
     [
       [ttPost.deliveryId, 12_000, "partial"],
       [igPost.deliveryId, 5000, "complete"],

@@ -1,9 +1,12 @@
 /**
  * Suspended or removed users and workspaces: their due scheduled posts are not published and their enabled
- * automations do not run; both are marked with a clear reason. The work of active accounts is untouched.
+ * automations do not run; both are marked with a clear reason. The delivery engine holds their deliveries
+ * (with or without a schedule) and a social account cannot be connected to a suspended workspace. The work
+ * of active accounts is untouched.
  * Real scheduler passes (publishDueSchedules, runDueAutomations) over a real database, the local provider.
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { test } from "node:test";
 import { runAdmin } from "../../src/cli/admin.ts";
 import type { Clock } from "../../src/context.ts";
@@ -11,6 +14,8 @@ import { grantCredits } from "../../src/domain/account/credits.ts";
 import { HOLD_REASONS, holdInactiveWork } from "../../src/domain/account/suspension.ts";
 import { createAutomation } from "../../src/domain/automations/automations.ts";
 import { runDueAutomations } from "../../src/domain/automations/schedule.ts";
+import { ConnectError, finishConnect, startConnect } from "../../src/domain/social/connect.ts";
+import { runDeliveryStep, runDueDeliveries } from "../../src/domain/social/engine.ts";
 import { publishDueSchedules, schedulePost } from "../../src/domain/social/schedules.ts";
 import { authorizationProblem } from "../../src/operations/execute.ts";
 import { startTestApp } from "../helpers/app.ts";
@@ -178,4 +183,63 @@ test("a queued operation of a suspended workspace is refused when the worker re-
   assert.equal(await authorizationProblem(app.ctx, op), undefined);
   await app.ctx.db("workspaces").where({ id: w.who.workspace_id }).update({ status: "suspended" });
   assert.equal((await authorizationProblem(app.ctx, op))?.code, "forbidden");
+});
+
+test("the delivery engine holds the deliveries of a suspended workspace or user, also those without a schedule", async () => {
+  const who = await app.user();
+  const fb = await account(app, who, "facebook");
+  const immediate = async () => {
+    const [row] = await app.ctx
+      .db("deliveries")
+      .insert({
+        workspace_id: who.workspace_id,
+        user_id: who.user_id,
+        post_id: await textPost(app, who, "Publish now"),
+        social_account_id: fb,
+        status: "pending",
+      })
+      .returning("id");
+    return row.id as string;
+  };
+  const held = await immediate();
+  await app.ctx.db("workspaces").where({ id: who.workspace_id }).update({ status: "suspended" });
+  assert.equal(await runDeliveryStep(app.ctx, held), undefined, "not claimed");
+  assert.equal(await runDueDeliveries(app.ctx), 0);
+  assert.equal((await app.ctx.db("deliveries").where({ id: held }).first()).status, "pending", "held");
+  await app.ctx.db("workspaces").where({ id: who.workspace_id }).update({ status: "active" });
+  await app.ctx.db("users").where({ id: who.user_id }).update({ status: "suspended" });
+  assert.equal(await runDeliveryStep(app.ctx, held), undefined, "a suspended user's delivery is held too");
+  await app.ctx.db("users").where({ id: who.user_id }).update({ status: "active" });
+  assert.notEqual(await runDeliveryStep(app.ctx, held), undefined, "it runs once both are active again");
+  assert.notEqual((await app.ctx.db("deliveries").where({ id: held }).first()).status, "pending");
+});
+
+test("connecting a social account finishes only while the workspace is active", async () => {
+  const who = await app.user();
+  await startConnect(app.ctx, {
+    sessionHash: "s".repeat(64),
+    userId: who.user_id,
+    workspaceId: who.workspace_id,
+    network: "facebook",
+  });
+  const [state] = await app.ctx.db("social_connect_states").where({ user_id: who.user_id }).select("id");
+  assert.ok(state);
+  await app.ctx.db("workspaces").where({ id: who.workspace_id }).update({ status: "suspended" });
+  // The state's hash is stored, not the state: make a known one.
+  await app.ctx
+    .db("social_connect_states")
+    .where({ id: state.id })
+    .update({ state_hash: createHash("sha256").update("known-state").digest("hex") });
+  await assert.rejects(
+    finishConnect(app.ctx, {
+      network: "facebook",
+      sessionHash: "s".repeat(64),
+      state: "known-state",
+      code: "a-code",
+      error: undefined,
+    }),
+    (err: unknown) =>
+      err instanceof ConnectError && err.message === `Nothing was connected: ${HOLD_REASONS.workspace}.`,
+  );
+  assert.equal((await app.ctx.db("social_accounts").where({ user_id: who.user_id })).length, 0);
 });

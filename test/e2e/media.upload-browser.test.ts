@@ -1,6 +1,6 @@
 /**
  * The /media page in headless Chromium (service spec 1.7 "Media"): a signed-in user uploads a JPEG (made
- * with sharp) and an MP4 (made with the ffmpeg binary of @ffmpeg-installer/ffmpeg) through the page's real
+ * with sharp) and an MP4 (made with the service's ffmpeg) through the page's real
  * form; both arrive as media assets of the workspace and are listed on the page. Regression: the page's
  * headers once made Chromium send `Origin: null` with the form, and the CSRF check refused the upload.
  */

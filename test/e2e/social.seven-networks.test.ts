@@ -683,15 +683,27 @@ test("seven networks: connect in Chromium, publish through MCP and /review, sync
     const best = await data(client, "get_best_performing_content", {});
     assert.equal(best.ranked_by, "views");
     assert.deepEqual(best.window, { published_from: null, published_to: null });
-    const item = (n: Network) => ({
-      post_id: postOf.get(n),
-      delivery_id: delivered.get(n)!.delivery_id,
-      network: n,
-      views: expectedPosts[n].views,
-      published_at: new Date(delivered.get(n)!.published_at!).toISOString(),
-      coverage: coverageOf(n),
-      source: "network",
-    });
+    const item = (n: Network) => {
+      const published_at = new Date(delivered.get(n)!.published_at!).toISOString();
+      const views = expectedPosts[n].views;
+      const coverage = coverageOf(n);
+      return {
+        post_id: postOf.get(n),
+        views,
+        published_at,
+        coverage,
+        deliveries: [
+          {
+            delivery_id: delivered.get(n)!.delivery_id,
+            network: n,
+            views,
+            published_at,
+            coverage,
+            source: "network",
+          },
+        ],
+      };
+    };
     const strip = (items: Array<Record<string, unknown>>) =>
       items.map(({ caption_excerpt: _c, ...rest }) => rest);
     assert.deepEqual(

@@ -1,18 +1,18 @@
 /**
  * Sample media for the network fakes' tests (test only), generated on demand, nothing binary committed:
- * JPEG and PNG slides by sharp, a 4-second H.264 MP4 by the ffmpeg of @ffmpeg-installer/ffmpeg.
+ * JPEG and PNG slides by sharp, a 4-second H.264 MP4 by the service's ffmpeg (src/providers/media-binaries.ts).
  * Cached per process in a temp dir.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
+import { mediaBinaries } from "../../src/providers/media-binaries.ts";
 
 const run = promisify(execFile);
-const ffmpegPath = (createRequire(import.meta.url)("@ffmpeg-installer/ffmpeg") as { path: string }).path;
+const ffmpegPath = mediaBinaries({ ffmpegPath: process.env.FFMPEG_PATH }).ffmpeg ?? "ffmpeg";
 
 export interface NetworkSamples {
   /** 1080x1350 JPEG (Instagram portrait). */

@@ -1,5 +1,5 @@
 /**
- * Video test tools on the bundled binaries (@ffmpeg-installer/ffmpeg, @ffprobe-installer/ffprobe): make
+ * Video test tools on the service's binaries (src/providers/media-binaries.ts: ffmpeg and ffprobe on PATH): make
  * clips from lavfi `testsrc` + `sine`, read stream properties with ffprobe, list the top-level MP4 atoms
  * (faststart = `moov` before `mdat`), and grab the last frame as a small grey raw image to compare frames
  * by mean absolute difference.

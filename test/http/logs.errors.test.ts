@@ -1,7 +1,8 @@
 /**
  * Service spec 7 rule 7: an exception message can carry user data (a caption in a constraint violation, a
  * token in a URL). The HTTP error handler and the pg-boss error handler log the error class, its code and a
- * request/error id only; message and stack appear only at debug level, redacted.
+ * request/error id only; message and stack appear only at debug level, redacted. So do a failing shutdown
+ * step (src/cli/shutdown.ts) and an unreadable developer reference (src/web/developers.ts).
  */
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -11,8 +12,10 @@ import { test } from "node:test";
 import express from "express";
 import type { AppContext } from "../../src/context.ts";
 import { errorHandler } from "../../src/app.ts";
+import { runStopSteps } from "../../src/cli/shutdown.ts";
 import { createLogger, errorSummary, redactText } from "../../src/log.ts";
 import { bossErrorHandler } from "../../src/operations/boss.ts";
+import { developerRoutes } from "../../src/web/developers.ts";
 
 const CAPTION = "caption-secret-7e1f summer sale";
 const JWT = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.c2lnbmF0dXJlLXNlY3JldC12YWx1ZQ";
@@ -117,4 +120,58 @@ test("redactText and errorSummary", () => {
   });
   assert.deepEqual(errorSummary("a string"), { errorClass: "String" });
   assert.equal(redactText('failed for "my caption" and `x`'), 'failed for "[quoted]" and `[quoted]`');
+});
+
+test("a failing shutdown step is logged by class and code only, and the next steps still run", async () => {
+  const { lines, log } = capture("info");
+  const ran: string[] = [];
+  await runStopSteps(
+    [
+      async () => {
+        ran.push("server");
+        throw new PostgresLikeError(`close failed for "${CAPTION}" by ${EMAIL} with ${JWT}`);
+      },
+      async () => {
+        ran.push("queue");
+      },
+    ],
+    log,
+  );
+  assert.deepEqual(ran, ["server", "queue"]);
+  const entry = lines.find((l) => l.msg === "shutdown step failed");
+  assert.ok(entry);
+  assert.equal(entry.errorClass, "DatabaseError");
+  assert.equal(entry.errorCode, "23505");
+  assert.equal(entry.step, 0);
+  assert.equal(entry.err, undefined);
+  const text = JSON.stringify(lines);
+  for (const secret of [CAPTION, JWT, EMAIL, "close failed"]) assert.ok(!text.includes(secret), secret);
+});
+
+test("an unreadable developer reference is logged by class and code only", async () => {
+  const { lines, log } = capture("info");
+  const ex = express();
+  const failing = () =>
+    Promise.reject(
+      Object.assign(new Error(`ENOENT: no such file /home/${EMAIL}/catalog.json ${JWT}`), { code: "ENOENT" }),
+    );
+  ex.use(
+    developerRoutes({ log, config: { mcpEnabled: true, limits: { download: 5 } } } as AppContext, failing),
+  );
+  ex.use(errorHandler({ log } as AppContext));
+  const server = http.createServer(ex);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const res = await fetch(
+    `http://127.0.0.1:${(server.address() as AddressInfo).port}/developers/mcp/catalog.json`,
+  );
+  await res.arrayBuffer();
+  await new Promise<void>((r) => server.close(() => r()));
+  assert.equal(res.status, 500);
+  const entry = lines.find((l) => l.msg === "developer reference unavailable (run npm run codegen)");
+  assert.ok(entry, JSON.stringify(lines));
+  assert.equal(entry.errorClass, "Error");
+  assert.equal(entry.errorCode, "ENOENT");
+  assert.equal(entry.err, undefined);
+  const text = JSON.stringify(lines);
+  for (const secret of [EMAIL, JWT, "no such file"]) assert.ok(!text.includes(secret), secret);
 });

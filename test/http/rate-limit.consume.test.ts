@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createLimiter } from "../../src/runtime/rate-limit.ts";
+import { createLimiter, ipKey } from "../../src/runtime/rate-limit.ts";
 import { startTestApp } from "../helpers/app.ts";
 
 const app = await startTestApp();
@@ -20,4 +20,19 @@ test("two limiters with the same name share the count (as two instances would, t
   assert.equal((await a.consume("u")).ok, true);
   assert.equal((await b.consume("u")).ok, true);
   assert.equal((await a.consume("u")).ok, false);
+});
+
+test("ipKey: IPv4 as it is (also IPv4-mapped), IPv6 by its /64", () => {
+  for (const [given, want] of [
+    ["203.0.113.7", "203.0.113.7"],
+    ["::ffff:203.0.113.7", "203.0.113.7"],
+    ["2001:db8:1:2::1", "2001:db8:1:2::/64"],
+    ["2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"],
+    ["2001:0db8:0001:0002:0:0:0:9", "2001:db8:1:2::/64"],
+    ["2001:db8:1:3::1", "2001:db8:1:3::/64"],
+    ["::1", "::/64"],
+    [undefined, "unknown"],
+    ["not:an:address", "not:an:address"],
+  ] as const)
+    assert.equal(ipKey(given), want, String(given));
 });

@@ -43,3 +43,39 @@ test("TRUST_PROXY unset: X-Forwarded-For is ignored, the socket peer is counted"
   assert.deepEqual(await statuses(app.url, (i) => `203.0.113.${i}`, 3), [401, 401, 429]);
   await app.close();
 });
+
+test("an IPv6 client is counted by its /64: rotating addresses inside it shares one per-IP count", async () => {
+  const app = await startTestApp({ env: { TRUST_PROXY: "loopback", RATE_LIMIT_MCP_IP: "3" } });
+  const rotating = (i: number) => `2001:db8:1:2:${(i * 7919).toString(16)}::${i + 1}`;
+  assert.deepEqual(await statuses(app.url, rotating, 5), [401, 401, 401, 429, 429]);
+  // The next /64 (another subscriber) has its own count; an IPv4-mapped address is its IPv4 address.
+  assert.deepEqual(await statuses(app.url, () => "2001:db8:1:3::1", 1), [401]);
+  assert.deepEqual(
+    await statuses(app.url, (i) => (i % 2 ? "::ffff:203.0.113.9" : "203.0.113.9"), 4),
+    [401, 401, 401, 429],
+  );
+  await app.close();
+});
+
+test("client registration: an IPv6 /64 shares the per-IP limit, and every address shares the hourly cap", async () => {
+  const app = await startTestApp({
+    env: { TRUST_PROXY: "loopback", RATE_LIMIT_REGISTER: "2", RATE_LIMIT_REGISTER_HOUR: "3" },
+  });
+  const register = async (xff: string) => {
+    const res = await fetch(`${app.url}/mcp/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": xff },
+      body: JSON.stringify({ client_name: "Agent", redirect_uris: ["http://127.0.0.1/cb"] }),
+    });
+    return { status: res.status, body: (await res.json()) as { error?: string; error_description?: string } };
+  };
+  assert.equal((await register("2001:db8:9:9::1")).status, 201);
+  assert.equal((await register("2001:db8:9:9::2")).status, 201);
+  assert.equal((await register("2001:db8:9:9:ffff::3")).status, 429, "same /64: the per-IP limit of 2");
+  assert.equal((await register("198.51.100.1")).status, 201, "the hourly cap's 3rd");
+  const capped = await register("198.51.100.2");
+  assert.equal(capped.status, 429);
+  assert.equal(capped.body.error, "rate_limited");
+  assert.match(capped.body.error_description ?? "", /At most 3 client registrations per hour/);
+  await app.close();
+});

@@ -3,7 +3,8 @@
  * account refuse the very next request of a token that was just accepted (its signature is remembered,
  * its status is not); a remembered token still expires on time; the per-IP and per-user counts stay exact
  * under concurrent requests; one audit row per call when rows are written in batches; a read call's budget
- * unit, consumed in the admission statement, is given back when the call stops before its budget step.
+ * unit, consumed in the admission statement, is spent by every call that reaches the pipeline (also one
+ * refused for its scope or arguments, or naming an unknown tool) and given back to a request refused before.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -41,6 +42,19 @@ describe("status changes apply to the next request", () => {
     assert.equal((await profile(c.token)).status, 200);
     await app.ctx.db("users").where({ id: carol.user_id }).update({ status: "disabled" });
     assert.equal((await profile(c.token)).status, 401);
+  });
+
+  it("a suspended workspace's token gets 401 with the usual challenge right after a successful call", async () => {
+    const who = await app.user();
+    const c = await connect(app, who, ["read:profile"]);
+    assert.equal((await profile(c.token)).status, 200);
+    await app.ctx.db("workspaces").where({ id: who.workspace_id }).update({ status: "suspended" });
+    const r = await profile(c.token);
+    assert.equal(r.status, 401);
+    const challenge = r.headers.get("www-authenticate") ?? "";
+    assert.match(challenge, /^Bearer /);
+    assert.match(challenge, /error="invalid_token"/);
+    assert.match(challenge, /resource_metadata="/);
   });
 
   it("a token accepted before is refused once its exp has passed, even while its record is live", async () => {
@@ -121,27 +135,29 @@ describe("concurrent calls", () => {
     assert.ok(Number(noToken.headers.get("retry-after")) >= 1);
   });
 
-  it("calls that stop before their budget step leave the per-user budget as it was", async () => {
-    const limited = await startTestApp({ queue: false, env: { RATE_LIMIT_READS: "3" } });
+  it("every call that reaches the pipeline spends a budget unit; a request refused before it does not", async () => {
+    const limited = await startTestApp({ queue: false, env: { RATE_LIMIT_READS: "6" } });
     const who = await limited.user();
     const c = await connect(limited, who, ["read:profile"]);
     const call = (name: string, args: Record<string, unknown>, token = c.token) =>
       rpc(limited.resource, "tools/call", { name, arguments: args }, { token, validate: false });
-    for (let i = 0; i < 4; i++) {
-      const invalid = await call("get_profile", { nope: 1 });
-      assert.equal(invalid.body.result.structuredContent.error.code, "invalid_arguments");
-      assert.equal((await call("get_workspace", {})).status, 403, "missing scope");
-      assert.equal((await call("no_such_tool", {})).body.error.code, -32602);
-    }
     // A revoked client of the same user: refused before the pipeline, its unit given back.
     const revoked = await connect(limited, who, ["read:profile"]);
-    assert.equal((await call("get_profile", {}, revoked.token)).status, 200);
+    assert.equal((await call("get_profile", {}, revoked.token)).status, 200, "unit 1");
     await revokeGrant(limited.ctx, revoked.grantId, "user");
     for (let i = 0; i < 4; i++) assert.equal((await call("get_profile", {}, revoked.token)).status, 401);
+    const invalid = await call("get_profile", { nope: 1 });
+    assert.equal(invalid.body.result.structuredContent.error.code, "invalid_arguments", "unit 2");
+    assert.equal((await call("get_workspace", {})).status, 403, "missing scope: unit 3");
+    assert.equal((await call("no_such_tool", {})).body.error.code, -32602, "unknown tool: unit 4");
     const statuses: string[] = [];
     for (let i = 0; i < 3; i++)
       statuses.push((await call("get_profile", {})).body.result.structuredContent.status);
-    assert.deepEqual(statuses, ["succeeded", "succeeded", "failed"], "1 + 2 calls reached the budget of 3");
+    assert.deepEqual(
+      statuses,
+      ["succeeded", "succeeded", "failed"],
+      "units 5 and 6, then the budget of 6 is spent",
+    );
     const refused = (await call("get_profile", {})).body.result.structuredContent;
     assert.equal(refused.error.code, "rate_limited");
   });

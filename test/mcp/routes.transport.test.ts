@@ -6,7 +6,9 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { describe, it } from "node:test";
+import { runAdmin } from "../../src/cli/admin.ts";
 import { startTestApp } from "../helpers/app.ts";
+import { browserSession } from "../helpers/browser.ts";
 import { postRaw, rpc } from "../helpers/mcp-client.ts";
 import { connect } from "../helpers/tokens.ts";
 import { fixtureTool, startFixtureEndpoint } from "./fixture.ts";
@@ -131,6 +133,26 @@ describe("authentication", () => {
     const r = await rpc(ep.url, "tools/list", {}, { token: `${token.slice(0, -4)}AAAA`, validate: false });
     assert.equal(r.status, 401);
     assert.match(r.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
+  });
+
+  it("refuses a signed-in browser session cookie alone with 401 (no session-cookie fallback, spec 5.2)", async () => {
+    const { cookie } = await browserSession(app.ctx, who.user_id);
+    const origin = new URL(app.resource).origin;
+    for (const method of ["tools/list", "tools/call"]) {
+      const params = method === "tools/call" ? { name: "get_profile", arguments: {} } : {};
+      const r = await rpc(app.resource, method, params, { headers: { cookie, origin }, validate: false });
+      assert.equal(r.status, 401, method);
+      const challenge = r.headers.get("www-authenticate") ?? "";
+      assert.match(challenge, /^Bearer .*resource_metadata="/);
+      assert.doesNotMatch(challenge, /error=/, "no token was presented");
+    }
+    // The same session cookie is accepted by the browser pages, so the 401 is not a broken session.
+    const page = await fetch(`${origin}/settings/integrations/mcp`, {
+      headers: { cookie },
+      redirect: "manual",
+    });
+    assert.equal(page.status, 200);
+    await page.arrayBuffer();
   });
 
   it("refuses a token minted for another resource", async () => {
@@ -274,6 +296,37 @@ describe("Origin, CORS and Host", () => {
 });
 
 describe("MCP disabled and per-IP limit", () => {
+  it("`admin mcp disable` turns /mcp and the OAuth routes off on a running instance within seconds, and back", async () => {
+    const live = await startTestApp({ queue: false });
+    const who2 = await live.user();
+    const c = await connect(live, who2, ["read:profile"]);
+    const status = async () =>
+      (await rpc(live.resource, "tools/list", {}, { token: c.token, validate: false })).status;
+    const metadata = async () => {
+      const r = await fetch(`${live.url}/.well-known/oauth-authorization-server`);
+      await r.arrayBuffer();
+      return r.status;
+    };
+    /** Polls until `probe` answers `want` (the instance rereads the flag every few seconds). */
+    const until = async (probe: () => Promise<number>, want: number) => {
+      const deadline = Date.now() + 30_000;
+      let got = await probe();
+      while (got !== want && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        got = await probe();
+      }
+      return got;
+    };
+    assert.equal(await status(), 200);
+    await runAdmin(live.ctx.db, ["mcp", "disable"]);
+    assert.equal(await until(status, 404), 404);
+    assert.equal(await until(metadata, 404), 404);
+    await runAdmin(live.ctx.db, ["mcp", "enable"]);
+    assert.equal(await until(status, 200), 200);
+    assert.equal(await until(metadata, 200), 200);
+    await live.close();
+  });
+
   it("answers 404 on /mcp when MCP is disabled", async () => {
     const off = await startTestApp({ queue: false, env: { MCP_ENABLED: "false" } });
     const r = await rpc(off.resource, "tools/list", {}, { validate: false });

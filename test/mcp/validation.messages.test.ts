@@ -168,3 +168,18 @@ test("12. a pattern inside a list and too short a string", async () => {
   const empty = await refused("create_text_post", { caption: "", status: "draft", idempotency_key: KEY });
   assert.equal(empty.message, "`caption` must be at least 1 character long");
 });
+
+test("13. a nullable field (anyOf with null) is explained as its type, 'or null' after a wrong type", async () => {
+  const price = await refused("update_product", { product_id: UUID, price: "cheap", idempotency_key: KEY });
+  assert.equal(price.message, "`price` must be a number or null");
+  const currency = await refused("update_product", {
+    product_id: UUID,
+    currency: "euro",
+    idempotency_key: KEY,
+  });
+  assert.deepEqual(
+    currency.details.map((d) => d.message),
+    ["`currency` must be at most 3 characters long", "`currency` must match the pattern ^[A-Z]{3}$"],
+  );
+  assert.doesNotMatch(currency.message, /allowed forms/);
+});

@@ -291,6 +291,35 @@ test("a workspace the user does not belong to cannot be chosen", async () => {
   );
 });
 
+test("consent does not offer a suspended workspace, and refuses it when posted", async () => {
+  const frank = await app.user({ workspace: "Frank's" });
+  await addMember(app.ctx.db, alice.workspace_id, frank.email);
+  await app.ctx.db("workspaces").where({ id: frank.workspace_id }).update({ status: "suspended" });
+  const jar = await signedIn(frank);
+  const page = await jar.fetch(authorizeQuery(app, await register(app), pkce()));
+  assert.equal(page.status, 200);
+  const text = await page.text();
+  const fields = formFields(text);
+  const $ = cheerio.load(text);
+  assert.deepEqual(
+    $('input[name="workspace_id"]')
+      .map((_, el) => $(el).attr("value"))
+      .get(),
+    [alice.workspace_id],
+    "only the active workspace is offered",
+  );
+  const res = await jar.post("/mcp/oauth/authorize", {
+    ...fields,
+    workspace_id: frank.workspace_id,
+    decision: "approve",
+  });
+  assert.equal(res.status, 400);
+  assert.equal(
+    await app.ctx.db("oauth_grants").where({ workspace_id: frank.workspace_id }).first(),
+    undefined,
+  );
+});
+
 test("deny redirects with access_denied, state and iss and creates no grant", async () => {
   const client = await register(app);
   const jar = await signedIn();

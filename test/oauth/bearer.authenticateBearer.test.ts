@@ -103,6 +103,18 @@ test("a removed membership and a disabled account are refused", async () => {
   await rejects(req(`Bearer ${c.token}`));
 });
 
+test("a token of a suspended or removed workspace is refused, and accepted again once it is active", async () => {
+  const dave = await app.user();
+  const d = await connect(app, dave, ["read:profile"]);
+  await authenticateBearer(app.ctx, req(`Bearer ${d.token}`));
+  for (const status of ["suspended", "removed"]) {
+    await app.ctx.db("workspaces").where({ id: dave.workspace_id }).update({ status });
+    await rejects(req(`Bearer ${d.token}`));
+  }
+  await app.ctx.db("workspaces").where({ id: dave.workspace_id }).update({ status: "active" });
+  assert.equal((await authenticateBearer(app.ctx, req(`Bearer ${d.token}`))).workspaceId, dave.workspace_id);
+});
+
 test("changing the browser's selected workspace cannot retarget a token", async () => {
   const r = await fresh();
   await app.ctx

@@ -213,5 +213,6 @@ export async function obtainTokens(
 export const HIGH_LIMITS = {
   RATE_LIMIT_OAUTH: "100000",
   RATE_LIMIT_REGISTER: "100000",
+  RATE_LIMIT_REGISTER_HOUR: "100000",
   RATE_LIMIT_BROWSER: "100000",
 };

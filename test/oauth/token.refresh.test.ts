@@ -172,3 +172,12 @@ test("a refresh after the user lost the membership or was disabled is invalid_gr
   await app.ctx.db("users").where({ id: carol.user_id }).update({ status: "disabled" });
   assert.equal((await refresh(c.client.client_id, c.tokens.refresh_token)).body.error, "invalid_grant");
 });
+
+test("a refresh for a suspended workspace is invalid_grant", async () => {
+  const erin = await app.user();
+  const r = await obtainTokens(app, new Jar(app.url), erin);
+  await app.ctx.db("workspaces").where({ id: erin.workspace_id }).update({ status: "suspended" });
+  const res = await refresh(r.client.client_id, r.tokens.refresh_token);
+  assert.equal(res.status, 400);
+  assert.equal(res.body.error, "invalid_grant");
+});

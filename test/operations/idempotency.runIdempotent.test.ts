@@ -203,6 +203,6 @@ describe("runIdempotent", () => {
     assert.ok(
       rows.every((r) => /^[0-9a-f]{64}$/.test(r.key_hash) && /^[0-9a-f]{64}$/.test(r.arguments_hash)),
     );
-    assert.ok(rows.every((r) => String(r.response_sealed).startsWith("v1.")));
+    assert.ok(rows.every((r) => String(r.response_sealed).startsWith(`v2.${app.ctx.sealer.keyId}.`)));
   });
 });

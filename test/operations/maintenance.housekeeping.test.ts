@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
+import { rowBinding } from "../../src/crypto/seal.ts";
 import { schedulePost } from "../../src/domain/social/schedules.ts";
 import { IDEMPOTENCY_RETENTION_SECONDS, runMaintenance } from "../../src/operations/maintenance.ts";
 import { startTestApp, TestClock } from "../helpers/app.ts";
@@ -49,16 +50,18 @@ test("idempotency records older than 7 days are deleted, unless their operation 
   const now = clock.now();
   const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);
   const operation = async (state: string) => {
+    const id = randomUUID();
     const [op] = await app.ctx
       .db("operations")
       .insert({
+        id,
         grant_id: c.grantId,
         user_id: me.user_id,
         workspace_id: me.workspace_id,
         client_id: c.clientId,
         tool: "delete_post",
         state,
-        arguments_sealed: app.ctx.sealer.seal({}),
+        arguments_sealed: app.ctx.sealer.seal({}, rowBinding("operations", "arguments_sealed", id)),
         key_id: app.ctx.sealer.keyId,
       })
       .returning("id");
@@ -71,7 +74,10 @@ test("idempotency records older than 7 days are deleted, unless their operation 
       key_hash: name,
       arguments_hash: "h",
       state: "done",
-      response_sealed: app.ctx.sealer.seal({}),
+      response_sealed: app.ctx.sealer.seal(
+        {},
+        rowBinding("idempotency_records", "response_sealed", `${c.grantId}/delete_post/${name}`),
+      ),
       operation_id: operationId,
       created_at: createdAt,
       updated_at: createdAt,

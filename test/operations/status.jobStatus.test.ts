@@ -3,6 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { rowBinding } from "../../src/crypto/seal.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { jobStatusTool, removeWidget } from "./fixtures.ts";
 import { call, connection, key, useTools } from "./helpers.ts";
@@ -56,10 +57,13 @@ test("operation rows hold no plaintext arguments or labels; sealed with a record
   assert.ok(!text.includes(product.id), "the product id argument is not stored in plaintext");
   assert.ok(!text.includes(idempotencyKey), "the idempotency key is not stored in plaintext");
   assert.ok(!text.includes(PRODUCT_NAME), "the approval labels are sealed");
-  assert.match(row.arguments_sealed, /^v1\.[0-9a-f]{8}\./);
+  assert.match(row.arguments_sealed, /^v2\.[0-9a-f]{8}\./);
   assert.equal(row.key_id, app.ctx.sealer.keyId);
-  assert.deepEqual(app.ctx.sealer.open(row.arguments_sealed), {
-    idempotency_key: idempotencyKey,
-    product_id: product.id,
-  });
+  assert.deepEqual(
+    app.ctx.sealer.open(row.arguments_sealed, rowBinding("operations", "arguments_sealed", row.id)),
+    {
+      idempotency_key: idempotencyKey,
+      product_id: product.id,
+    },
+  );
 });

@@ -4,6 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
+import { runAdmin } from "../../src/cli/admin.ts";
+import { rowBinding } from "../../src/crypto/seal.ts";
 import { ToolError } from "../../src/errors.ts";
 import { decideOperation } from "../../src/operations/approvals.ts";
 import { processOperation } from "../../src/operations/execute.ts";
@@ -85,6 +87,27 @@ test("queued -> running -> succeeded; get_job_status shows the result", async ()
   assert.deepEqual(env.data?.result, { done: true, operation_id: id });
   assert.equal(env.data?.tool, "do_job");
   assert.equal(env.data?.error, undefined);
+});
+
+test("an operation's result is ciphertext at rest, bound to its row (service spec 2.5)", async () => {
+  const id = await start("ok");
+  await waitFor(
+    () => stateOf(app.ctx, id),
+    (s) => s === "succeeded",
+  );
+  const row = await app.ctx.db("operations").where({ id }).first("result_sealed", "key_id");
+  assert.match(row.result_sealed, new RegExp(`^v2\\.${app.ctx.sealer.keyId}\\.`));
+  assert.equal(row.key_id, app.ctx.sealer.keyId);
+  assert.doesNotMatch(row.result_sealed, /done|true/, "no plaintext of the result");
+  assert.ok(!row.result_sealed.includes(id), "not even the operation id it holds");
+  const opened = app.ctx.sealer.open<{ data: unknown }>(
+    row.result_sealed,
+    rowBinding("operations", "result_sealed", id),
+  );
+  assert.deepEqual(opened.data, { done: true, operation_id: id });
+  assert.throws(() =>
+    app.ctx.sealer.open(row.result_sealed, rowBinding("operations", "arguments_sealed", id)),
+  );
 });
 
 test("a ToolError -> failed with the error; an unexpected exception -> outcome_unknown without its text", async () => {
@@ -242,4 +265,35 @@ test("the MCP enabled flag is rechecked: disabled -> failed with integration_dis
   const row = await app.ctx.db("operations").where({ id }).first();
   assert.equal(row.error_code, "integration_disabled");
   assert.equal(counts.ok, before);
+});
+
+test("the flag is read from the database: `admin mcp disable` stops a worker whose environment says enabled", async () => {
+  assert.equal(app.ctx.config.mcpEnabled, true, "this worker started with MCP_ENABLED=true");
+  await runAdmin(app.ctx.db, ["mcp", "disable"]);
+  try {
+    const id = await start("ok");
+    const before = counts.ok;
+    assert.deepEqual(await processOperation(app.ctx, id), { claimed: true, state: "failed" });
+    assert.equal((await app.ctx.db("operations").where({ id }).first()).error_code, "integration_disabled");
+    assert.equal(counts.ok, before, "the handler did not run");
+  } finally {
+    assert.deepEqual(await runAdmin(app.ctx.db, ["mcp", "enable"]), { mcp_enabled: true });
+  }
+  const id = await start("ok");
+  assert.deepEqual(await processOperation(app.ctx, id), { claimed: true, state: "succeeded" });
+  // The row also overrides a disabled environment default; `default` removes it.
+  app.ctx.config.mcpEnabled = false;
+  try {
+    const again = await start("ok");
+    assert.deepEqual(await processOperation(app.ctx, again), { claimed: true, state: "succeeded" });
+    assert.deepEqual(await runAdmin(app.ctx.db, ["mcp", "default"]), { mcp_enabled: null });
+    const off = await start("ok");
+    assert.deepEqual(await processOperation(app.ctx, off), { claimed: true, state: "failed" });
+  } finally {
+    app.ctx.config.mcpEnabled = true;
+  }
+  await assert.rejects(
+    runAdmin(app.ctx.db, ["mcp", "toString"]),
+    /usage: admin mcp enable\|disable\|default/,
+  );
 });

@@ -102,7 +102,10 @@ test("a missing ffmpeg or a missing CTA is a VideoRenderError, and no output is 
   const out = path.join(dir, "none.mp4");
   await assert.rejects(
     none.render({ template: "single-fade", images: [a], hook: "x", outputFile: out, seed: "s" }),
-    VideoRenderError,
+    (err: unknown) =>
+      err instanceof VideoRenderError &&
+      err.message ===
+        "videos cannot be rendered: ffmpeg is not installed on this server (install a maintained ffmpeg (Debian/Ubuntu: apt-get install ffmpeg) or set FFMPEG_PATH and FFPROBE_PATH)",
   );
   await assert.rejects(
     provider.render({ template: "ugc-video", images: [a], hook: "x", outputFile: out, seed: "s" }),

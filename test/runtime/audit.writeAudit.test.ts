@@ -116,3 +116,44 @@ test("the pipeline audits a read tool's call asynchronously and a write tool's d
   assert.deepEqual(await where(readId), { main: 0, async: 1 }, "a read's row: asynchronous pool");
   assert.deepEqual(await where(writeId), { main: 1, async: 0 }, "a write's row: main pool, durable");
 });
+
+test('a "\\u0000" argument name next to another user\'s write: both rows are committed, the name hashed', async () => {
+  const other = { userId: randomUUID(), workspaceId: randomUUID(), grantId: randomUUID() };
+  const bad = entry("get_profile", { args: { "\u0000": 1, "\ud800": 2, "a b": 3, plain_name: 4 } });
+  const write = entry("create_text_post", { auth: other });
+  // Submitted in the same turn: one batch, one insert.
+  await Promise.all([writeAudit(ctx, bad), writeAudit(ctx, write)]);
+  const rows = await main
+    .db("audit_records")
+    .whereIn("request_id", [bad.requestId, write.requestId])
+    .select("request_id", "user_id", "argument_names");
+  const byId = new Map(rows.map((r) => [r.request_id, r]));
+  assert.equal(byId.get(write.requestId)?.user_id, other.userId, "the other user's row exists");
+  const names = byId.get(bad.requestId)?.argument_names as string[];
+  assert.equal(names.length, 4);
+  assert.ok(names.includes("plain_name"));
+  const hashed = names.filter((n) => n !== "plain_name");
+  assert.ok(
+    hashed.every((n) => /^#[0-9a-f]{16}$/.test(n)),
+    `names outside ^[A-Za-z0-9_]{1,64}$ are stored as hashes: ${names}`,
+  );
+  assert.equal(new Set(hashed).size, 3, "each bad name keeps its own hash");
+});
+
+test("a row the database refuses costs only its own row: the rest of its batch is inserted one by one", async () => {
+  const others = Array.from({ length: 5 }, () =>
+    entry("create_text_post", {
+      auth: { userId: randomUUID(), workspaceId: randomUUID(), grantId: randomUUID() },
+    }),
+  );
+  const refused = entry("bad\u0000tool");
+  await Promise.all([writeAudit(ctx, refused), ...others.map((e) => writeAudit(ctx, e))]);
+  const stored = await main
+    .db("audit_records")
+    .whereIn(
+      "request_id",
+      [refused, ...others].map((e) => e.requestId),
+    )
+    .pluck("request_id");
+  assert.deepEqual(stored.sort(), others.map((e) => e.requestId).sort());
+});

@@ -118,6 +118,20 @@ test("consent (POST /mcp/oauth/authorize) is throttled at 30 per minute per IP w
   assert.ok(retryAfter >= 1 && retryAfter <= 60);
 });
 
+test("the consent page (GET /mcp/oauth/authorize) is under the consent limit of 30, not the OAuth limit of 60", async () => {
+  // A fresh instance: the consent form's POSTs above share this IP's consent count.
+  const fresh = await startTestApp({ queue: false });
+  assert.equal(fresh.ctx.config.limits.oauth, 60);
+  const { statuses, last } = await hammer(`${fresh.url}/mcp/oauth/authorize?client_id=x`, {}, 30);
+  assert.ok(
+    statuses.slice(0, 30).every((s) => s !== 429),
+    statuses.join(","),
+  );
+  assert.equal(last.status, 429);
+  assert.ok(Number(last.headers.get("retry-after")) >= 1);
+  await fresh.close();
+});
+
 test("settings (GET /settings/integrations/mcp) is throttled at 30 per minute per IP with Retry-After", async () => {
   const { statuses, last } = await hammer(`${app.url}/settings/integrations/mcp`, {}, 30);
   assert.ok(

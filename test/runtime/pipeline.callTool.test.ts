@@ -286,7 +286,7 @@ describe("per-user budget", () => {
     assert.equal((await call(c.token)).body.result.structuredContent.status, "succeeded");
   });
 
-  it("answers an exact retry of a finished write from its record, without spending the write budget", async () => {
+  it("answers an exact retry of a finished write from its record with a read unit, not the write budget", async () => {
     const who = await limitedApp.user();
     const { token: t } = await limitedEp.connect(who, ["create:content"]);
     const write = (key: string) =>
@@ -304,5 +304,29 @@ describe("per-user budget", () => {
     assert.equal(spent.error.code, "rate_limited");
     const retry = (await write(keys[0]!)).body.result.structuredContent;
     assert.deepEqual(retry, first);
+    assert.deepEqual((await write(keys[1]!)).body.result.structuredContent.status, "succeeded");
+    const third = (await write(keys[0]!)).body.result.structuredContent;
+    assert.equal(third.error.code, "rate_limited", "the read budget of 2 is spent by the two retries");
+  });
+
+  it("a call refused for its arguments or its scope still spends a unit of its tool's budget", async () => {
+    const who = await limitedApp.user();
+    const { token: t } = await limitedEp.connect(who, ["create:content"]);
+    const { token: noScope } = await limitedEp.connect(who, ["read:profile"]);
+    const write = (args: Record<string, unknown>, as = t) =>
+      rpc(limitedEp.url, "tools/call", { name: "write_thing", arguments: args }, { token: as });
+    assert.equal((await write({})).body.result.structuredContent.error.code, "validation_failed");
+    assert.equal((await write({ idempotency_key: "x" }, noScope)).status, 403);
+    const refused = (await write({ idempotency_key: "3f0e7a52-1b7c-4d3e-9a41-6c2b8d0e5f21" })).body.result;
+    assert.equal(
+      refused.structuredContent.error.code,
+      "rate_limited",
+      "2 refused calls spent the write budget of 2",
+    );
+    assert.equal(
+      (await write({ nope: 1 })).body.result.structuredContent.error.code,
+      "invalid_arguments",
+      "a refused call keeps its own answer once the budget is spent",
+    );
   });
 });

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { sha256 } from "../../src/crypto/seal.ts";
+import type { Clock } from "../../src/context.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { formFields, HIGH_LIMITS, Jar, login } from "../oauth/support.ts";
 
@@ -168,4 +169,44 @@ test("login attempts are throttled with 429 and Retry-After", async () => {
     if (res.status === 429) assert.ok(Number(res.headers.get("retry-after")) >= 1);
   }
   assert.deepEqual(statuses, [403, 403, 429]);
+});
+
+test("an email address gets 5 free attempts, then a wait that doubles with each failure; success clears it", async () => {
+  // A clock that moves only when told: the waits are exact.
+  const clock = new (class implements Clock {
+    t = Date.now();
+    now = () => new Date(this.t);
+    advance = (seconds: number) => {
+      this.t += seconds * 1000;
+    };
+  })();
+  const throttled = await startTestApp({ env: HIGH_LIMITS, clock });
+  const bob = await throttled.user();
+  const attempt = async (password: string, email = bob.email) => {
+    const res = await login(new Jar(throttled.url), email, password);
+    const text = await res.text();
+    return {
+      status: res.status,
+      retryAfter: Number(res.headers.get("retry-after")),
+      error: text.match(/<p class="error"[^>]*>([^<]*)</)?.[1],
+    };
+  };
+  for (let i = 0; i < 5; i++) assert.equal((await attempt("wrong password!")).status, 401);
+  const waiting = await attempt(bob.password);
+  assert.equal(waiting.status, 429, "even the right password waits: the guesses get no answer");
+  assert.equal(waiting.retryAfter, 60);
+  assert.equal(
+    waiting.error,
+    "Too many unsuccessful sign-ins for this email address. Wait 1 minute before trying again.",
+  );
+  // Another address (from the same IP) is not affected; case does not make a new address.
+  assert.equal((await attempt("wrong password!", "someone-else@example.test")).status, 401);
+  assert.equal((await attempt("x", bob.email.toUpperCase())).status, 429);
+  clock.advance(60);
+  assert.equal((await attempt("wrong password!")).status, 401, "the 6th attempt, after the wait");
+  assert.equal((await attempt(bob.password)).retryAfter, 120, "the wait doubles");
+  clock.advance(120);
+  assert.equal((await attempt(bob.password)).status, 303, "the right password after the wait");
+  assert.equal((await attempt("wrong password!")).status, 401, "a success cleared the count");
+  await throttled.close();
 });

@@ -1,9 +1,11 @@
 /** MCP settings page: connections, pending requests, revocation (service spec 4.4). */
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { test } from "node:test";
 import * as cheerio from "cheerio";
 import type { Request } from "express";
 import { decodeJwt } from "jose";
+import { rowBinding } from "../../src/crypto/seal.ts";
 import { authenticateBearer, BearerError } from "../../src/oauth/bearer.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { connect } from "../helpers/tokens.ts";
@@ -92,16 +94,18 @@ test("another user's connection is not found and stays active", async () => {
 
 test("pending approval requests are listed under their connection with a link to their page", async () => {
   const c = await connect(app, alice, ["delete:content"]);
+  const id = randomUUID();
   const [op] = await app.ctx
     .db("operations")
     .insert({
+      id,
       grant_id: c.grantId,
       user_id: alice.user_id,
       workspace_id: alice.workspace_id,
       client_id: c.clientId,
       tool: "delete_post",
       state: "approval_required",
-      arguments_sealed: app.ctx.sealer.seal({}),
+      arguments_sealed: app.ctx.sealer.seal({}, rowBinding("operations", "arguments_sealed", id)),
       key_id: app.ctx.sealer.keyId,
       approval_expires_at: new Date(Date.now() + 1800_000),
     })

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
+import { rowBinding } from "../../src/crypto/seal.ts";
 import { listSocialAccounts } from "../../src/domain/social/accounts.ts";
 import { handler as publishHandler } from "../../src/tools/social/publish_post.ts";
 import { launchBrowser } from "../helpers/browser.ts";
@@ -63,7 +64,14 @@ test("connect Instagram through the sandbox consent page labelled Sandbox", asyn
   assert.deepEqual(stored.scopes, ["sandbox.publish"]);
   assert.ok(stored.token_expires_at > new Date(), "expiry stored");
   assert.match(stored.network_account_id, /^sandbox-[0-9a-f]{16}$/);
-  assert.ok(!(await page.content()).includes(app.ctx.sealer.open<string>(stored.access_token_sealed)));
+  assert.ok(
+    !(await page.content()).includes(
+      app.ctx.sealer.open<string>(
+        stored.access_token_sealed,
+        rowBinding("social_accounts", "access_token_sealed", stored.id),
+      ),
+    ),
+  );
 });
 
 test("Facebook: consent, then the Page picker connects only the chosen Page", async () => {

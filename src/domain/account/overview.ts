@@ -15,6 +15,8 @@ export interface MemberWorkspace {
   name: string;
   /** `owner` or `member` (memberships.role). */
   role: string;
+  /** `active`, `suspended` or `removed` (workspaces.status, src/domain/account/suspension.ts). */
+  status: string;
 }
 
 export interface AccountOverview {
@@ -32,7 +34,7 @@ export async function workspacesOfUser(db: Knex, userId: string): Promise<Member
     .join("workspaces as w", "w.id", "m.workspace_id")
     .where("m.user_id", userId)
     .orderByRaw("case when w.owner_user_id = ? then 0 else 1 end, w.created_at, w.id", [userId])
-    .select("w.id", "w.name", "m.role");
+    .select("w.id", "w.name", "m.role", "w.status");
 }
 
 /** The email of `userId` ("" when the user is gone). */

@@ -1,6 +1,7 @@
 /**
  * Suspended or removed users and workspaces (service spec 2.1 "account status", 5.8): their scheduled
- * posts are not published and their enabled automations do not run. `holdInactiveWork` finds that work and
+ * posts are not published, the delivery engine does not step their deliveries (`ownerActiveSql`: held,
+ * not failed, until the operator makes them active again) and their enabled automations do not run. `holdInactiveWork` finds that work and
  * marks it with a clear reason, so the owner and the operator can see why it stopped:
  * - a `scheduled` post schedule -> `canceled`, `status_reason` set, its pending deliveries -> `failed` with
  *   the same reason (nothing is sent to a network);
@@ -40,6 +41,34 @@ const REASON_SQL = `case
 end`;
 /** The bindings of REASON_SQL, in order. */
 const REASONS = [HOLD_REASONS.user, HOLD_REASONS.workspace, HOLD_REASONS.membership];
+
+/**
+ * Why `owner`'s work must not run (one of HOLD_REASONS: the user or the workspace is not active, or the
+ * user is no longer a member), or undefined when it may.
+ */
+export async function inactiveReason(
+  db: Knex,
+  owner: { userId: string; workspaceId: string },
+): Promise<string | undefined> {
+  const { rows } = await db.raw(
+    `select ${REASON_SQL} as reason from (select ?::uuid as user_id, ?::uuid as workspace_id) t`,
+    [...REASONS, owner.userId, owner.workspaceId],
+  );
+  return (rows[0]?.reason as string | null) ?? undefined;
+}
+
+/**
+ * SQL condition: the owner of the row aliased `table` (with `user_id` and `workspace_id`) is active, still
+ * a member and the workspace is active (the rows whose work may run; the delivery engine claims only these,
+ * src/domain/social/engine.ts).
+ */
+export function ownerActiveSql(table: string): string {
+  return `exists (select 1 from users u
+    join memberships m on m.user_id = u.id
+    join workspaces w on w.id = m.workspace_id
+   where u.id = ${table}.user_id and w.id = ${table}.workspace_id
+     and u.status = 'active' and w.status = 'active')`;
+}
 
 /**
  * Marks every scheduled post and enabled automation of an inactive user, an inactive workspace or a

@@ -132,10 +132,20 @@ const excerpt = (text: string | null | undefined): string | null => {
   return t.length > 120 ? `${t.slice(0, 119)}…` : t;
 };
 
+/** The coverage of a post from its deliveries': `complete` only when every one is, `none` when none is synced. */
+function postCoverage(coverages: readonly Coverage[]): Coverage {
+  if (coverages.every((c) => c === "complete")) return "complete";
+  if (coverages.every((c) => c === "none")) return "none";
+  return "partial";
+}
+
 /**
- * The owner's published deliveries with the most saved views (`ranked_by: "views"`; nulls excluded: ranking
- * uses available views only), at most 5, each with its coverage and source, optionally within a publication
- * window [published_from, published_to] and one network.
+ * The owner's published posts with the most saved views (service spec 2.7: top content; `ranked_by:
+ * "views"`), at most 5: a post's views are the sum of the saved views of its published deliveries (those
+ * with view data: ranking uses available views only), so one post published to three networks takes one
+ * place, with its per-network detail in `deliveries` (views, publication time, coverage, source). Optionally
+ * within a publication window [published_from, published_to] (the deliveries published in it) and on one
+ * network (only that network's deliveries count). Ties: the most recently first published first.
  * @throws ToolError validation_failed for an inverted window.
  */
 export async function bestPerformingContent(
@@ -153,46 +163,70 @@ export async function bestPerformingContent(
   if (from && to && from > to)
     throw new ToolError("validation_failed", "published_from must not be after published_to");
   const limit = Math.min(TOP_CONTENT_MAX, Math.max(1, f.limit ?? TOP_CONTENT_MAX));
-  const q = db("deliveries as d")
-    .join("post_metrics as m", "m.delivery_id", "d.id")
-    .join("social_accounts as a", "a.id", "d.social_account_id")
-    .join("posts as p", "p.id", "d.post_id")
-    .where(ownedBy(owner, "d"))
-    .where("d.status", "published")
-    .whereNotNull("m.views")
-    .whereNotNull("d.published_at")
-    .whereNull("p.deleted_at")
-    .select(
-      "d.id",
-      "d.post_id",
-      "d.published_at",
-      "a.network",
-      ...POST_METRICS.map((m) => `m.${m}`),
-      ...STATUS_COLUMNS,
-      "p.caption",
-      "p.title",
-    );
-  if (from) q.where("d.published_at", ">=", from);
-  if (to) q.where("d.published_at", "<=", to);
-  if (f.network) q.where("a.network", f.network);
-  const rows = await q
+  /** The counted deliveries: published, with saved views, of a live post, in the window and network. */
+  const counted = () => {
+    const q = db("deliveries as d")
+      .join("post_metrics as m", "m.delivery_id", "d.id")
+      .join("social_accounts as a", "a.id", "d.social_account_id")
+      .join("posts as p", "p.id", "d.post_id")
+      .where(ownedBy(owner, "d"))
+      .where("d.status", "published")
+      .whereNotNull("m.views")
+      .whereNotNull("d.published_at")
+      .whereNull("p.deleted_at");
+    if (from) q.where("d.published_at", ">=", from);
+    if (to) q.where("d.published_at", "<=", to);
+    if (f.network) q.where("a.network", f.network);
+    return q;
+  };
+  const top: Array<{ post_id: string; views: string; first_published: Date }> = await counted()
+    .groupBy("d.post_id")
+    .select("d.post_id", db.raw("sum(m.views) as views"), db.raw("min(d.published_at) as first_published"))
     .orderBy([
-      { column: "m.views", order: "desc" },
-      { column: "d.published_at", order: "desc" },
-      { column: "d.id" },
+      { column: "views", order: "desc" },
+      { column: "first_published", order: "desc" },
+      { column: "d.post_id" },
     ])
     .limit(limit);
+  const rows =
+    top.length === 0
+      ? []
+      : await counted()
+          .whereIn(
+            "d.post_id",
+            top.map((t) => t.post_id),
+          )
+          .select(
+            "d.id",
+            "d.post_id",
+            "d.published_at",
+            "a.network",
+            ...POST_METRICS.map((m) => `m.${m}`),
+            ...STATUS_COLUMNS,
+            "p.caption",
+            "p.title",
+          )
+          .orderBy([{ column: "m.views", order: "desc" }, { column: "d.published_at" }, { column: "d.id" }]);
   return {
-    items: rows.map((r: any) => ({
-      post_id: r.post_id as string,
-      delivery_id: r.id as string,
-      caption_excerpt: excerpt(r.caption ?? r.title),
-      network: r.network as Network,
-      views: Number(r.views),
-      published_at: new Date(r.published_at).toISOString(),
-      coverage: syncStatus(r, POST_METRICS).coverage,
-      source: sourceOf(r),
-    })),
+    items: top.map((t) => {
+      const mine = rows.filter((r: any) => r.post_id === t.post_id);
+      const deliveries = mine.map((r: any) => ({
+        delivery_id: r.id as string,
+        network: r.network as Network,
+        views: Number(r.views),
+        published_at: new Date(r.published_at).toISOString(),
+        coverage: syncStatus(r, POST_METRICS).coverage,
+        source: sourceOf(r),
+      }));
+      return {
+        post_id: t.post_id,
+        caption_excerpt: excerpt(mine[0]?.caption ?? mine[0]?.title),
+        views: Number(t.views),
+        published_at: new Date(t.first_published).toISOString(),
+        coverage: postCoverage(deliveries.map((d) => d.coverage)),
+        deliveries,
+      };
+    }),
     ranked_by: "views" as const,
     window: { published_from: from ? from.toISOString() : null, published_to: to ? to.toISOString() : null },
   };

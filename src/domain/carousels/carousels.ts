@@ -8,7 +8,7 @@ import { isUuid } from "../../ids.ts";
 import { type CarouselFormat, isSlideCount, SLIDE_COUNTS, type SlideCount } from "./formats.ts";
 import { randomUUID } from "node:crypto";
 import { designFor, type Layout, type Palette } from "../../providers/render/designs.ts";
-import type { Sealer } from "../../crypto/seal.ts";
+import { rowBinding, type Sealer } from "../../crypto/seal.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import { buildOutline, type Outline } from "./outline.ts";
@@ -210,7 +210,9 @@ export async function acceptCarouselGeneration(
     images_charged: credits / PRICES.generated_image,
     outline: JSON.stringify(outline),
     cta_asset_id: ctaId ?? null,
-    brief_sealed: input.prompt ? meta.sealer.seal(input.prompt) : null,
+    brief_sealed: input.prompt
+      ? meta.sealer.seal(input.prompt, rowBinding("carousel_runs", "brief_sealed", runId))
+      : null,
     operation_id: meta.operationId ?? null,
     created_at: meta.now,
     updated_at: meta.now,
@@ -219,7 +221,9 @@ export async function acceptCarouselGeneration(
     outline.slides.map((s) => {
       const isCta = ctaId !== undefined && s.position === input.slide_count;
       const brief = input.prompt ? `${s.image_prompt}. Guidance: ${input.prompt}` : s.image_prompt;
+      const id = randomUUID();
       return {
+        id,
         post_id: postId,
         run_id: runId,
         position: s.position,
@@ -227,7 +231,10 @@ export async function acceptCarouselGeneration(
         source: isCta ? "cta_artwork" : "generated",
         headline: s.headline,
         body: s.body,
-        image_prompt_sealed: meta.sealer.seal(brief),
+        image_prompt_sealed: meta.sealer.seal(
+          brief,
+          rowBinding("carousel_slides", "image_prompt_sealed", id),
+        ),
         image_asset_id: null,
         created_at: meta.now,
         updated_at: meta.now,
@@ -344,9 +351,18 @@ async function requeueSlides(
     images_charged: generated,
     outline: JSON.stringify(first.outline),
     cta_asset_id: first.cta_asset_id ?? null,
-    brief_sealed: first.brief_sealed ?? null,
+    // The first run's prompt, sealed again for this run's row (a sealed value is bound to its row).
+    brief_sealed: first.brief_sealed
+      ? meta.sealer.seal(
+          meta.sealer.open<string>(first.brief_sealed, rowBinding("carousel_runs", "brief_sealed", first.id)),
+          rowBinding("carousel_runs", "brief_sealed", runId),
+        )
+      : null,
     redo: kind === "regenerate_slide" ? redo : null,
-    instructions_sealed: redo === "copy" && instructions ? meta.sealer.seal(instructions) : null,
+    instructions_sealed:
+      redo === "copy" && instructions
+        ? meta.sealer.seal(instructions, rowBinding("carousel_runs", "instructions_sealed", runId))
+        : null,
     operation_id: meta.operationId ?? null,
     created_at: meta.now,
     updated_at: meta.now,
@@ -360,8 +376,11 @@ async function requeueSlides(
     };
     if (opts.designId) update.design_id = opts.designId;
     if (redo === "image" && instructions && slide.source !== "cta_artwork") {
-      const brief = slide.image_prompt_sealed ? meta.sealer.open<string>(slide.image_prompt_sealed) : "";
-      update.image_prompt_sealed = meta.sealer.seal(`${brief}. Change: ${instructions}`);
+      const binding = rowBinding("carousel_slides", "image_prompt_sealed", slide.id);
+      const brief = slide.image_prompt_sealed
+        ? meta.sealer.open<string>(slide.image_prompt_sealed, binding)
+        : "";
+      update.image_prompt_sealed = meta.sealer.seal(`${brief}. Change: ${instructions}`, binding);
     }
     await trx("carousel_slides").where({ id: slide.id }).update(update);
   }

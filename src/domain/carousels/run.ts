@@ -7,6 +7,7 @@
  * regeneration that redoes `copy` or `layout` reuses the slide's stored visual (no image is generated).
  * The run ends `succeeded` when all its slides are ready, else `failed`; the post's media follow the slides.
  */
+import { rowBinding } from "../../crypto/seal.ts";
 import type { RunStatus } from "../runs.ts";
 import type { AppContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
@@ -14,7 +15,7 @@ import { storeGeneratedImage } from "../media/generated-image.ts";
 import { FORMAT_SIZES, ImageGenerationError } from "../../providers/ai-image/types.ts";
 import { LIMITS, type SlideCopy } from "../../providers/ai-text/types.ts";
 import { renderSlide } from "../../providers/render/slide.ts";
-import sharp from "sharp";
+import { boundedSharp as sharp } from "../../providers/media-limits.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import type { Outline } from "./outline.ts";
 import { copyRequest, linkText, ownedImageBytes, productPhoto, readStored } from "./slide-inputs.ts";
@@ -67,7 +68,9 @@ export async function executeCarouselRun(
   const total: number = Number(
     (await app.db("carousel_slides").where({ post_id: run.post_id }).count({ n: "*" }).first())?.n ?? 0,
   );
-  const brief = run.brief_sealed ? app.sealer.open<string>(run.brief_sealed) : undefined;
+  const brief = run.brief_sealed
+    ? app.sealer.open<string>(run.brief_sealed, rowBinding("carousel_runs", "brief_sealed", run.id))
+    : undefined;
   const photo = product ? await productPhoto(app, owner, product.id) : undefined;
   const copies = await draftCopy(app, run, slides, product, outline, brief, signal);
   // The copy is saved before any image is drawn, so a slide whose image fails keeps it for retry_carousel.
@@ -184,7 +187,12 @@ async function draftCopy(
   const variant =
     run.kind === "generate" ? 0 : Math.max(0, ...slides.map((s) => Number(s.copy_variant ?? 0))) + 1;
   const instructions =
-    run.redo === "copy" && run.instructions_sealed ? app.sealer.open<string>(run.instructions_sealed) : "";
+    run.redo === "copy" && run.instructions_sealed
+      ? app.sealer.open<string>(
+          run.instructions_sealed,
+          rowBinding("carousel_runs", "instructions_sealed", run.id),
+        )
+      : "";
   const fullBrief = [brief, instructions].filter(Boolean).join(" ") || undefined;
   try {
     const copy = await app.providers.text.carouselCopy(
@@ -273,7 +281,10 @@ async function renderedSlide(
     }
   } else {
     const prompt = slide.image_prompt_sealed
-      ? app.sealer.open<string>(slide.image_prompt_sealed)
+      ? app.sealer.open<string>(
+          slide.image_prompt_sealed,
+          rowBinding("carousel_slides", "image_prompt_sealed", slide.id),
+        )
       : String(slide.headline ?? "");
     const image = await app.providers.image.generate(
       {

@@ -184,8 +184,8 @@ export async function createMediaAsset(db: Knex, owner: Owner, input: NewMediaAs
 }
 
 /**
- * The internal storage key and mime type of an asset `userId` created, in a workspace they are still a
- * member of (for serving the file to its owner), or undefined.
+ * The internal storage key and mime type of an asset `userId` created, in an active workspace they are
+ * still a member of (for serving the file to its owner), or undefined.
  */
 export async function mediaFileOfUser(
   db: Knex,
@@ -197,7 +197,8 @@ export async function mediaFileOfUser(
     .join("memberships as m", function () {
       this.on("m.workspace_id", "=", "a.workspace_id").andOn("m.user_id", "=", "a.user_id");
     })
-    .where({ "a.id": assetId, "a.user_id": userId })
+    .join("workspaces as w", "w.id", "a.workspace_id")
+    .where({ "a.id": assetId, "a.user_id": userId, "w.status": "active" })
     .whereNull("a.deleted_at")
     .first("a.storage_key", "a.mime_type", "a.bytes");
   return row ? { storageKey: row.storage_key, mimeType: row.mime_type, bytes: Number(row.bytes) } : undefined;

@@ -5,7 +5,7 @@
  */
 import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
-import type { Sealer } from "../../crypto/seal.ts";
+import { rowBinding, type Sealer } from "../../crypto/seal.ts";
 import { type ErrorCode, notFound } from "../../errors.ts";
 import type { AuthContext, ToolOutput } from "../../tool-contract.ts";
 import { loadOperation, type OperationState } from "./store.ts";
@@ -55,7 +55,10 @@ export async function jobStatus(
     approval_expires_at: op.approval_expires_at ? op.approval_expires_at.toISOString() : null,
   };
   if (op.state === "succeeded" && op.result_sealed)
-    status.result = sealer.open<ToolOutput>(op.result_sealed).data;
+    status.result = sealer.open<ToolOutput>(
+      op.result_sealed,
+      rowBinding("operations", "result_sealed", op.id),
+    ).data;
   if (op.state === "failed" || op.state === "outcome_unknown") {
     status.error = {
       code: op.error_code ?? (op.state === "failed" ? "internal_error" : "outcome_unknown"),

@@ -3,6 +3,7 @@
  * path, the approval pages, the worker and `get_job_status`. Arguments, results, what `accept` returned and
  * the approval description are sealed (AES-256-GCM, src/crypto/seal.ts); the row stores the key id.
  */
+import { rowBinding } from "../../crypto/seal.ts";
 import { isUuid } from "../../ids.ts";
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
@@ -109,9 +110,13 @@ export async function insertOperation(
     tool: op.tool,
     tool_scope: op.toolScope,
     state: op.state,
-    arguments_sealed: ctx.sealer.seal(op.args),
-    accepted_sealed: op.accepted ? ctx.sealer.seal(op.accepted) : null,
-    description_sealed: op.description ? ctx.sealer.seal(op.description) : null,
+    arguments_sealed: ctx.sealer.seal(op.args, rowBinding("operations", "arguments_sealed", op.id)),
+    accepted_sealed: op.accepted
+      ? ctx.sealer.seal(op.accepted, rowBinding("operations", "accepted_sealed", op.id))
+      : null,
+    description_sealed: op.description
+      ? ctx.sealer.seal(op.description, rowBinding("operations", "description_sealed", op.id))
+      : null,
     key_id: ctx.sealer.keyId,
     request_id: op.requestId,
     credits_charged: op.accepted?.credits_charged ?? null,
@@ -133,7 +138,12 @@ export async function loadOperation(
 
 /** Opens the sealed approval description of `op` (review tools only). */
 export function openDescription(ctx: AppContext, op: OperationRow): ApprovalDescription | undefined {
-  return op.description_sealed ? ctx.sealer.open<ApprovalDescription>(op.description_sealed) : undefined;
+  return op.description_sealed
+    ? ctx.sealer.open<ApprovalDescription>(
+        op.description_sealed,
+        rowBinding("operations", "description_sealed", op.id),
+      )
+    : undefined;
 }
 
 /**

@@ -9,7 +9,8 @@
  * row kept for the deliveries' history, hidden from tools). Older rows may say `expired` or `error`.
  */
 import { isUuid } from "../../ids.ts";
-import type { Sealer } from "../../crypto/seal.ts";
+import { randomUUID } from "node:crypto";
+import { rowBinding, type SealedColumn, type Sealer } from "../../crypto/seal.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import type { NetworkAccount, TokenSet } from "../../providers/social/network.ts";
@@ -148,7 +149,8 @@ export interface OpenedAccount extends ProviderAccount {
 export async function openAccount(db: Knex, sealer: Sealer, accountId: string): Promise<OpenedAccount> {
   const row = await db("social_accounts").where({ id: accountId }).first();
   if (!row) throw notFound("social account");
-  const open = <T>(v: string | null): T | undefined => (v ? sealer.open<T>(v) : undefined);
+  const open = <T>(v: string | null, column: SealedColumn<"social_accounts">): T | undefined =>
+    v ? sealer.open<T>(v, rowBinding("social_accounts", column, row.id)) : undefined;
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -158,24 +160,37 @@ export async function openAccount(db: Knex, sealer: Sealer, accountId: string): 
     status: row.status,
     mode: row.mode === "live" ? "live" : "sandbox",
     networkAccountId: row.network_account_id,
-    accessToken: open<string>(row.access_token_sealed),
+    accessToken: open<string>(row.access_token_sealed, "access_token_sealed"),
     tokens: {
-      accessToken: open<string>(row.access_token_sealed) ?? "",
-      refreshToken: open<string>(row.refresh_token_sealed),
+      accessToken: open<string>(row.access_token_sealed, "access_token_sealed") ?? "",
+      refreshToken: open<string>(row.refresh_token_sealed, "refresh_token_sealed"),
       expiresAt: row.token_expires_at ?? undefined,
       refreshExpiresAt: row.refresh_expires_at ?? undefined,
       scopes: row.scopes ?? [],
     },
     settings: row.settings ?? {},
-    metadata: open<Record<string, unknown>>(row.provider_metadata_sealed) ?? {},
+    metadata: open<Record<string, unknown>>(row.provider_metadata_sealed, "provider_metadata_sealed") ?? {},
   };
 }
 
-/** The sealed token columns for `tokens`; a missing refresh token keeps the stored one (never lost). */
-function tokenColumns(sealer: Sealer, tokens: TokenSet): Record<string, unknown> {
+/**
+ * The sealed token columns of account `id` for `tokens`; a missing refresh token keeps the stored one
+ * (never lost).
+ */
+function tokenColumns(sealer: Sealer, id: string, tokens: TokenSet): Record<string, unknown> {
   return {
-    access_token_sealed: sealer.seal(tokens.accessToken),
-    ...(tokens.refreshToken !== undefined ? { refresh_token_sealed: sealer.seal(tokens.refreshToken) } : {}),
+    access_token_sealed: sealer.seal(
+      tokens.accessToken,
+      rowBinding("social_accounts", "access_token_sealed", id),
+    ),
+    ...(tokens.refreshToken !== undefined
+      ? {
+          refresh_token_sealed: sealer.seal(
+            tokens.refreshToken,
+            rowBinding("social_accounts", "refresh_token_sealed", id),
+          ),
+        }
+      : {}),
     token_expires_at: tokens.expiresAt ?? null,
     ...(tokens.refreshExpiresAt !== undefined ? { refresh_expires_at: tokens.refreshExpiresAt } : {}),
     scopes: JSON.stringify(tokens.scopes),
@@ -204,20 +219,23 @@ export async function upsertConnectedAccount(
 ): Promise<{ account: SafeSocialAccount; created: boolean }> {
   const tokens = input.account.tokens ?? input.tokens;
   const a = input.account;
-  const values = {
+  /** The row's values; sealed ones are bound to the row `id` (an existing row's or a new one's). */
+  const values = (id: string) => ({
     display_name: (a.displayName ?? a.handle).slice(0, 120) || a.networkAccountId,
     handle: a.handle.slice(0, 200) || null,
     status: "connected",
     mode: input.mode,
     avatar_url: a.avatarUrl ?? null,
     capabilities: JSON.stringify(a.capabilities),
-    provider_metadata_sealed: a.metadata ? sealer.seal(a.metadata) : null,
+    provider_metadata_sealed: a.metadata
+      ? sealer.seal(a.metadata, rowBinding("social_accounts", "provider_metadata_sealed", id))
+      : null,
     last_error: null,
     connected_at: input.now,
     token_refreshed_at: input.now,
     updated_at: input.now,
-    ...tokenColumns(sealer, tokens),
-  };
+    ...tokenColumns(sealer, id, tokens),
+  });
   return db.transaction(async (trx) => {
     const existing = await trx("social_accounts")
       .where({
@@ -232,13 +250,19 @@ export async function upsertConnectedAccount(
     if (existing) {
       const [row] = (await trx("social_accounts")
         .where({ id: existing.id })
-        .update({ ...values, user_id: owner.userId, settings: trx.raw("?::jsonb || settings", [defaults]) })
+        .update({
+          ...values(existing.id),
+          user_id: owner.userId,
+          settings: trx.raw("?::jsonb || settings", [defaults]),
+        })
         .returning(SAFE_COLUMNS)) as SafeRow[];
       return { account: project(row!), created: false };
     }
+    const id = randomUUID();
     const [row] = (await trx("social_accounts")
       .insert({
-        ...values,
+        ...values(id),
+        id,
         settings: defaults,
         workspace_id: owner.workspaceId,
         user_id: owner.userId,
@@ -250,7 +274,11 @@ export async function upsertConnectedAccount(
   });
 }
 
-/** Saves refreshed tokens of an account (keeps the refresh token when the network sent none). */
+/**
+ * Saves refreshed tokens of a connected account (keeps the refresh token when the network sent none); an
+ * account that is no longer `connected` (disconnected meanwhile) is left as it is. Called under the
+ * per-account refresh lock (src/domain/social/refresh.ts `refreshAccountTokens`).
+ */
 export async function saveRefreshedTokens(
   db: Knex,
   sealer: Sealer,
@@ -259,8 +287,13 @@ export async function saveRefreshedTokens(
   now: Date,
 ): Promise<void> {
   await db("social_accounts")
-    .where({ id: accountId })
-    .update({ ...tokenColumns(sealer, tokens), token_refreshed_at: now, updated_at: now, last_error: null });
+    .where({ id: accountId, status: "connected" })
+    .update({
+      ...tokenColumns(sealer, accountId, tokens),
+      token_refreshed_at: now,
+      updated_at: now,
+      last_error: null,
+    });
 }
 
 /**
@@ -360,17 +393,21 @@ export async function connectSocialAccount(
     (v) => v !== undefined,
   );
   if (secrets && !sealer) throw new Error("credentials can only be stored sealed");
-  const seal = (v: unknown) => (v === undefined || !sealer ? null : sealer.seal(v));
-  const values = {
-    display_name: name,
-    handle: input.handle?.trim() || null,
-    status: "connected",
-    mode: input.mode ?? "sandbox",
-    access_token_sealed: seal(input.accessToken),
-    refresh_token_sealed: seal(input.refreshToken),
-    provider_metadata_sealed: seal(input.providerMetadata),
-    token_expires_at: input.expiresAt ?? null,
-    scopes: JSON.stringify(input.scopes ?? []),
+  /** The row's values; sealed ones are bound to the row `id`. */
+  const values = (id: string) => {
+    const seal = (v: unknown, column: SealedColumn<"social_accounts">) =>
+      v === undefined || !sealer ? null : sealer.seal(v, rowBinding("social_accounts", column, id));
+    return {
+      display_name: name,
+      handle: input.handle?.trim() || null,
+      status: "connected",
+      mode: input.mode ?? "sandbox",
+      access_token_sealed: seal(input.accessToken, "access_token_sealed"),
+      refresh_token_sealed: seal(input.refreshToken, "refresh_token_sealed"),
+      provider_metadata_sealed: seal(input.providerMetadata, "provider_metadata_sealed"),
+      token_expires_at: input.expiresAt ?? null,
+      scopes: JSON.stringify(input.scopes ?? []),
+    };
   };
   if (input.networkAccountId) {
     const existing = await db("social_accounts")
@@ -383,14 +420,16 @@ export async function connectSocialAccount(
     if (existing) {
       const [row] = (await db("social_accounts")
         .where({ id: existing.id })
-        .update({ ...values, updated_at: db.fn.now() })
+        .update({ ...values(existing.id), updated_at: db.fn.now() })
         .returning(SAFE_COLUMNS)) as SafeRow[];
       return project(row!);
     }
   }
+  const id = randomUUID();
   const [row] = (await db("social_accounts")
     .insert({
-      ...values,
+      ...values(id),
+      id,
       workspace_id: owner.workspaceId,
       user_id: owner.userId,
       network: input.network,

@@ -12,12 +12,14 @@
  *    (`pickAccounts`).
  * Errors are `ConnectError` with a message fit for the page; no token or code ever reaches it or a log.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { rowBinding } from "../../crypto/seal.ts";
 import type { AppContext } from "../../context.ts";
 import { type NetworkAccount, NetworkError, type TokenSet } from "../../providers/social/network.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import { mintSandboxCode } from "../../providers/social/sandbox/sandbox.ts";
 import type { Network } from "../../providers/social/types.ts";
+import { inactiveReason } from "../account/suspension.ts";
 import type { Owner } from "../owner.ts";
 import { type SafeSocialAccount, upsertConnectedAccount } from "./accounts.ts";
 
@@ -49,13 +51,17 @@ export async function startConnect(
   const verifier = adapter.oauth.pkce ? randomBytes(32).toString("base64url") : undefined;
   const redirectUri = callbackUrl(app.config.publicBaseUrl, input.network);
   const now = app.clock.now();
+  const id = randomUUID();
   await app.db("social_connect_states").insert({
+    id,
     state_hash: sha256(state),
     session_hash: input.sessionHash,
     user_id: input.userId,
     workspace_id: input.workspaceId,
     network: input.network,
-    code_verifier_sealed: verifier ? app.sealer.seal(verifier) : null,
+    code_verifier_sealed: verifier
+      ? app.sealer.seal(verifier, rowBinding("social_connect_states", "code_verifier_sealed", id))
+      : null,
     redirect_uri: redirectUri,
     expires_at: new Date(now.getTime() + CONNECT_STATE_TTL * 1000),
     created_at: now,
@@ -83,10 +89,16 @@ function deniedMessage(error: string, network: Network): string {
   return `${label} did not grant access (${error.replace(/[^a-z_]/gi, "").slice(0, 40)}). Nothing was connected.`;
 }
 
+/** @throws ConnectError when `owner`'s user or workspace is no longer active (nothing is connected). */
+async function refuseInactive(app: AppContext, owner: Owner): Promise<void> {
+  const reason = await inactiveReason(app.db, owner);
+  if (reason) throw new ConnectError(`Nothing was connected: ${reason}.`);
+}
+
 /**
  * Completes the callback for `network`.
- * @throws ConnectError for a missing, used, expired or foreign state, a denied consent, a failed exchange,
- *   missing scopes or no publishable account.
+ * @throws ConnectError for a missing, used, expired or foreign state, an inactive user or workspace, a
+ *   denied consent, a failed exchange, missing scopes or no publishable account.
  */
 export async function finishConnect(
   app: AppContext,
@@ -116,6 +128,7 @@ export async function finishConnect(
     throw new ConnectError("This connection was started in another browser session. Start again here.");
   if (new Date(row.expires_at).getTime() <= now.getTime())
     throw new ConnectError("This connection took longer than 10 minutes and expired. Start again.");
+  await refuseInactive(app, { userId: row.user_id, workspaceId: row.workspace_id });
   if (typeof input.error === "string" && input.error)
     throw new ConnectError(deniedMessage(input.error, input.network));
   if (typeof input.code !== "string" || !input.code || input.code.length > 4096)
@@ -128,7 +141,12 @@ export async function finishConnect(
     tokens = await adapter.oauth.exchangeCode({
       code: input.code,
       redirectUri: row.redirect_uri,
-      codeVerifier: row.code_verifier_sealed ? app.sealer.open<string>(row.code_verifier_sealed) : undefined,
+      codeVerifier: row.code_verifier_sealed
+        ? app.sealer.open<string>(
+            row.code_verifier_sealed,
+            rowBinding("social_connect_states", "code_verifier_sealed", row.id),
+          )
+        : undefined,
     });
     const missing = adapter.oauth.requiredScopes.filter((s) => !tokens.scopes.includes(s));
     if (missing.length > 0)
@@ -153,10 +171,10 @@ export async function finishConnect(
       .db("social_connect_states")
       .where({ id: row.id })
       .update({
-        pending_accounts_sealed: app.sealer.seal({
-          tokens: serialise(tokens),
-          accounts: accounts.map(serialiseAccount),
-        }),
+        pending_accounts_sealed: app.sealer.seal(
+          { tokens: serialise(tokens), accounts: accounts.map(serialiseAccount) },
+          pendingBinding(row.id),
+        ),
       });
     return {
       kind: "pick",
@@ -212,7 +230,10 @@ export async function pendingPick(
 > {
   const row = await loadPick(app, pickId, sessionHash);
   if (!row) return undefined;
-  const stored = app.sealer.open<{ accounts: NetworkAccount[] }>(row.pending_accounts_sealed);
+  const stored = app.sealer.open<{ accounts: NetworkAccount[] }>(
+    row.pending_accounts_sealed,
+    pendingBinding(row.id),
+  );
   return {
     network: row.network,
     accounts: stored.accounts.map((a, index) => ({
@@ -222,6 +243,9 @@ export async function pendingPick(
     })),
   };
 }
+
+/** The seal binding of a connect state's pending Page choices. */
+const pendingBinding = (id: string) => rowBinding("social_connect_states", "pending_accounts_sealed", id);
 
 async function loadPick(app: AppContext, pickId: string, sessionHash: string) {
   if (!/^[0-9a-f-]{36}$/i.test(pickId)) return undefined;
@@ -233,7 +257,7 @@ async function loadPick(app: AppContext, pickId: string, sessionHash: string) {
 
 /**
  * Connects the accounts the user picked (indexes into the pending list) and clears the pending list.
- * @throws ConnectError when the pick expired or nothing was chosen.
+ * @throws ConnectError when the pick expired, nothing was chosen or the user or workspace is not active.
  */
 export async function pickAccounts(
   app: AppContext,
@@ -246,13 +270,14 @@ export async function pickAccounts(
   const stored = app.sealer.open<{
     tokens: StoredTokens;
     accounts: Array<ReturnType<typeof serialiseAccount>>;
-  }>(row.pending_accounts_sealed);
+  }>(row.pending_accounts_sealed, pendingBinding(row.id));
   const chosen = [...new Set(indexes)].filter(
     (i) => Number.isInteger(i) && i >= 0 && i < stored.accounts.length,
   );
   if (chosen.length === 0) throw new ConnectError("Choose at least one Page to connect.");
   const adapter = app.providers.networks.adapter(row.network);
   const owner: Owner = { userId: row.user_id, workspaceId: row.workspace_id };
+  await refuseInactive(app, owner);
   const out: SafeSocialAccount[] = [];
   for (const i of chosen) {
     const a = stored.accounts[i]!;

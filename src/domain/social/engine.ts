@@ -37,10 +37,12 @@ import {
   type StepResult,
 } from "../../providers/social/network.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
+import { ownerActiveSql } from "../account/suspension.ts";
 import { sliceStream } from "../media/byte-range.ts";
 import { signedMediaUrl } from "../media/public-url.ts";
-import { markNeedsReconnect, type OpenedAccount, openAccount, saveRefreshedTokens } from "./accounts.ts";
+import { markNeedsReconnect, type OpenedAccount, openAccount } from "./accounts.ts";
 import { adapterAccount } from "./account-settings.ts";
+import { refreshAccountTokens } from "./refresh.ts";
 import { postMedia } from "./validate.ts";
 import { CHANGED_AFTER_APPROVAL, deliveryStillApproved } from "./content.ts";
 import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
@@ -59,20 +61,24 @@ const EXPIRY_MARGIN_SECONDS = 60;
 
 /**
  * Restricts a deliveries query to those that may run: a delivery of a schedule only once the schedule was
- * started (`publishDueSchedules` claimed it), never while it is `scheduled` or `canceled`.
+ * started (`publishDueSchedules` claimed it), never while it is `scheduled` or `canceled`; and only while
+ * its user and workspace are active and the user a member (`ownerActiveSql`): the deliveries of a
+ * suspended user or workspace, with a schedule or without, are held where they are.
  */
 function scheduleStarted(q: Knex.QueryBuilder): Knex.QueryBuilder {
-  return q.where((w) =>
-    w
-      .whereNull("deliveries.schedule_id")
-      .orWhereExists((e) =>
-        e
-          .select(1)
-          .from("schedules as s")
-          .whereRaw("s.id = deliveries.schedule_id")
-          .whereNotIn("s.status", ["scheduled", "canceled"]),
-      ),
-  );
+  return q
+    .whereRaw(ownerActiveSql("deliveries"))
+    .where((w) =>
+      w
+        .whereNull("deliveries.schedule_id")
+        .orWhereExists((e) =>
+          e
+            .select(1)
+            .from("schedules as s")
+            .whereRaw("s.id = deliveries.schedule_id")
+            .whereNotIn("s.status", ["scheduled", "canceled"]),
+        ),
+    );
 }
 
 /** The reason written on the deliveries of a schedule the owner canceled (./schedules.ts `cancelSchedule`). */
@@ -251,13 +257,14 @@ async function stepClaimed(
     await markNeedsReconnect(app.db, account.id, safeReason(err), app.clock.now());
     return fail(app, row, reason);
   };
-  // Refresh a token about to expire before using it (transient refresh errors retry later).
+  // Refresh a token about to expire before using it, under the account's refresh lock (transient refresh
+  // errors retry later).
   const exp = account.tokens.expiresAt;
   if (exp && exp.getTime() - app.clock.now().getTime() < EXPIRY_MARGIN_SECONDS * 1000) {
     try {
-      const fresh = await adapter.oauth.refresh(account.tokens);
-      await saveRefreshedTokens(app.db, app.sealer, account.id, fresh, app.clock.now());
-      account.tokens = { ...fresh, refreshToken: fresh.refreshToken ?? account.tokens.refreshToken };
+      const outcome = await refreshAccountTokens(app, account.id, adapter, EXPIRY_MARGIN_SECONDS);
+      if (outcome.kind === "not_connected") return fail(app, row, `the ${label} was disconnected`);
+      account.tokens = outcome.tokens;
     } catch (err) {
       if (err instanceof NetworkAuthError) return authFailed(err);
       return retryLater(app, row, err, row.status);

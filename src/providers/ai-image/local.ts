@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { Resvg } from "@resvg/resvg-js";
-import sharp from "sharp";
+import { boundedSharp as sharp } from "../media-limits.ts";
 import { designFor } from "../render/designs.ts";
 import { type GeneratedImage, ImageGenerationError, type ImageProvider, type ImageRequest } from "./types.ts";
 

@@ -11,7 +11,7 @@
  * and `code` (./openai-http.ts), never its message, the prompt or the key. A 5xx or a network failure is
  * not retried: the image may have been generated (and billed) already.
  */
-import sharp from "sharp";
+import { boundedSharp as sharp } from "../media-limits.ts";
 import { postJson, readRefusal, refusalText, retryAfterSeconds, sleep } from "../openai-http.ts";
 import { requestSize, sizeFamily } from "./sizes.ts";
 import { type GeneratedImage, ImageGenerationError, type ImageProvider, type ImageRequest } from "./types.ts";

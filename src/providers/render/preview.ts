@@ -3,7 +3,7 @@
  * local image provider's designed background and the slide renderer, so `list_carousel_formats` can show
  * what each design looks like. Deterministic: the same design always gives the same JPEG.
  */
-import sharp from "sharp";
+import { boundedSharp as sharp } from "../media-limits.ts";
 import { localImageProvider } from "../ai-image/local.ts";
 import { designFor } from "./designs.ts";
 import { renderSlide } from "./slide.ts";

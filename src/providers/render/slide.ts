@@ -7,7 +7,7 @@
  */
 import { Resvg } from "@resvg/resvg-js";
 import satori from "satori";
-import sharp, { type OverlayOptions } from "sharp";
+import { boundedSharp as sharp, type OverlayOptions } from "../media-limits.ts";
 import { type Design, designFor, type FontChoice } from "./designs.ts";
 import { type FitRequest, type FitResult, fitText, textStyle } from "./fit.ts";
 import { loadFonts } from "./fonts.ts";

@@ -21,6 +21,7 @@
  *   `reconcile` may decide what happened. An adapter signals "the create was sent" by throwing with
  *   `afterCreate: true` (or the engine assumes it when the step's `save` was not yet called for that id).
  */
+import type { Sealer } from "../../crypto/seal.ts";
 import type { Readable } from "node:stream";
 import type { SocialHttp } from "./http.ts";
 import type { AccountCounters, Network, PostCounters } from "./types.ts";
@@ -356,7 +357,7 @@ export interface AdapterDeps {
   /** PUBLIC_BASE_URL without trailing slash. */
   publicBaseUrl: string;
   /** Encrypts/decrypts values the adapter must hand out and take back (the sandbox's codes and tokens). */
-  sealer: { seal(value: unknown): string; open<T = unknown>(sealed: string): T };
+  sealer: Pick<Sealer, "seal" | "open">;
   /** The service clock (tests move it). */
   now(): Date;
   /** Outbound HTTP of the live adapters, with the context's `SOCIAL_HTTP_OVERRIDE` (./http.ts). */

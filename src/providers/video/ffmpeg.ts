@@ -1,10 +1,13 @@
 /**
- * Running ffmpeg (README "Media stack"): the binary from src/providers/media-binaries.ts, spawned with an
- * argument array (node:child_process `spawn`, no shell), stdin closed, a wall-clock timeout (SIGKILL) and
- * the caller's AbortSignal. Only the last 4 KiB of stderr are kept, for a safe error summary that never
+ * Running ffmpeg (README "Media stack", docs/ffmpeg.md): the binary from src/providers/media-binaries.ts,
+ * spawned with an argument array (node:child_process `spawn`, no shell), stdin closed, a wall-clock timeout
+ * (SIGKILL), the caller's AbortSignal, and the memory and CPU bounds of `boundedCommand` (RLIMIT_AS,
+ * RLIMIT_CPU, `-max_alloc`). Only the last 4 KiB of stderr are kept, for a safe error summary that never
  * contains user text (inputs are file paths inside a private temp dir; texts reach ffmpeg as PNG files).
  */
 import { spawn } from "node:child_process";
+import os from "node:os";
+import { boundedCommand, DEFAULT_MAX_MEMORY_BYTES, MAX_ALLOC_BYTES } from "../media-binaries.ts";
 
 /** Raised when ffmpeg cannot start, fails, times out or is aborted. `detail` is ffmpeg's last stderr line. */
 export class FfmpegError extends Error {
@@ -20,21 +23,37 @@ export class FfmpegError extends Error {
 const STDERR_KEEP = 4096;
 
 /**
- * Runs `ffmpeg` with `args` (after `-nostdin -hide_banner -loglevel error -y`) and resolves when it exits
- * with 0 within `timeoutMs` milliseconds.
- * @throws FfmpegError on a non-zero exit, a spawn error, the timeout or `signal`'s abort.
+ * Runs `ffmpeg` with `args` (after `-nostdin -hide_banner -loglevel error -y -max_alloc …`) and resolves when
+ * it exits with 0 within `timeoutMs` milliseconds, its address space at most `maxMemoryBytes` (default
+ * DEFAULT_MAX_MEMORY_BYTES) and its CPU time at most the timeout times the cores.
+ * @throws FfmpegError on a non-zero exit (also when a bound killed it), a spawn error, the timeout or
+ *   `signal`'s abort.
  */
 export function runFfmpeg(
   ffmpeg: string,
   args: string[],
-  options: { timeoutMs: number; signal?: AbortSignal | undefined },
+  options: { timeoutMs: number; signal?: AbortSignal | undefined; maxMemoryBytes?: number | undefined },
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(new FfmpegError("ffmpeg was aborted", ""));
-    const child = spawn(ffmpeg, ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...args], {
-      stdio: ["ignore", "ignore", "pipe"],
-      shell: false,
-    });
+    const command = boundedCommand(
+      ffmpeg,
+      [
+        "-nostdin",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-y",
+        "-max_alloc",
+        String(MAX_ALLOC_BYTES),
+        ...args,
+      ],
+      {
+        maxMemoryBytes: options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES,
+        maxCpuSeconds: (options.timeoutMs / 1000) * os.availableParallelism(),
+      },
+    );
+    const child = spawn(command.file, command.argv, { stdio: ["ignore", "ignore", "pipe"], shell: false });
     let tail = "";
     let why: string | undefined;
     const kill = (reason: string) => {

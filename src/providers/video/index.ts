@@ -11,7 +11,12 @@ import type { VideoProvider } from "./types.ts";
 /** The configured provider. @throws Error when openai-compatible lacks a base URL or model (config also checks). */
 export function videoProvider(config: Config): VideoProvider {
   const { ffmpeg, ffprobe } = mediaBinaries(config.media);
-  const local = { ffmpeg, ffprobe, timeoutSeconds: Math.max(60, config.worker.operationDeadlineSeconds) };
+  const local = {
+    ffmpeg,
+    ffprobe,
+    timeoutSeconds: Math.max(60, config.worker.operationDeadlineSeconds),
+    maxMemoryBytes: config.media.ffmpegMaxMemoryBytes,
+  };
   if (config.video.provider === "local") return localVideoProvider(local);
   if (!config.video.baseUrl || !config.video.model)
     throw new Error("AI_VIDEO_BASE_URL and AI_VIDEO_MODEL are required for the openai-compatible provider");

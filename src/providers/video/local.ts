@@ -8,7 +8,7 @@
  *     clip from a video model via `hookClip`, trimmed to 3..5 s) followed by the stored CTA video scaled and
  *     padded to 1080x1920 with its own audio (silence when it has none): the CTA is the final segment.
  * Text is a transparent PNG from ./overlay.ts composited with ffmpeg's `overlay` filter (no drawtext). Only
- * filters of the bundled ffmpeg 4.1 build are used. Every render works in a private temp dir (mode 0700,
+ * filters of ffmpeg 5.1 (Debian bookworm's package, docs/ffmpeg.md) and later are used. Every render works in a private temp dir (mode 0700,
  * removed afterwards) with bounded inputs; ffmpeg runs without a shell, with a timeout (./ffmpeg.ts).
  */
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
@@ -18,6 +18,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { probeVideo } from "../media-probe.ts";
+import { INSTALL_HINT } from "../media-binaries.ts";
 import { FfmpegError, runFfmpeg } from "./ffmpeg.ts";
 import { renderHookOverlay } from "./overlay.ts";
 import {
@@ -55,6 +56,8 @@ export interface LocalVideoOptions {
   ffprobe: string | undefined;
   /** Wall-clock limit of one ffmpeg run, seconds (default 300). */
   timeoutSeconds?: number;
+  /** Address space of one ffmpeg or ffprobe run, bytes (default DEFAULT_MAX_MEMORY_BYTES). */
+  maxMemoryBytes?: number;
   /** Where the AI UGC hook clip comes from; default: local motion over the product image. */
   hookClip?: HookClipSource;
   /** Provider name reported in results (default `local`). */
@@ -265,13 +268,16 @@ async function writeBounded(source: Readable, file: string, limit: number): Prom
  */
 export function localVideoProvider(options: LocalVideoOptions): VideoProvider {
   const timeoutMs = (options.timeoutSeconds ?? 300) * 1000;
+  const maxMemoryBytes = options.maxMemoryBytes;
   const name = options.name ?? "local";
   return {
     name,
     async render(req: VideoRequest, signal?: AbortSignal): Promise<VideoResult> {
       const { ffmpeg, ffprobe } = options;
       if (!ffmpeg || !ffprobe)
-        throw new VideoRenderError("ffmpeg is not installed (see the start-up message for the fix)");
+        throw new VideoRenderError(
+          `videos cannot be rendered: ${!ffmpeg ? "ffmpeg" : "ffprobe"} is not installed on this server (${INSTALL_HINT})`,
+        );
       if (req.images.length !== TEMPLATE_IMAGES[req.template])
         throw new VideoRenderError(`${req.template} needs ${TEMPLATE_IMAGES[req.template]} image(s)`);
       if (req.template === "ugc-video" && !req.cta) throw new VideoRenderError("ugc-video needs a CTA video");
@@ -288,7 +294,7 @@ export function localVideoProvider(options: LocalVideoOptions): VideoProvider {
           // Tiles are cover-fitted to their 540x960 cell in a short first ffmpeg run: the animation run then
           // decodes four small pictures instead of four full frames (bench/README.md: peak memory).
           const tiles = images.map((_, i) => path.join(dir, `tile-${i}.png`));
-          await runFfmpeg(ffmpeg, tileArgs(images, tiles), { timeoutMs, signal });
+          await runFfmpeg(ffmpeg, tileArgs(images, tiles), { timeoutMs, signal, maxMemoryBytes });
           images.splice(0, images.length, ...tiles);
         }
         const overlay = path.join(dir, "hook.png");
@@ -308,14 +314,14 @@ export function localVideoProvider(options: LocalVideoOptions): VideoProvider {
         else {
           const ctaFile = path.join(dir, "cta.mp4");
           await writeBounded(await req.cta!.open(), ctaFile, MAX_CLIP_BYTES);
-          const cta = await probeVideo(ctaFile, { ffprobePath: ffprobe });
+          const cta = await probeVideo(ctaFile, { ffprobePath: ffprobe, maxMemoryBytes });
           let hook: Parameters<typeof ugcArgs>[0];
           if (options.hookClip) {
             const clip = await options.hookClip.generate(
               { prompt: req.hook, seconds: TEMPLATE_SECONDS["ugc-video"], dir },
               signal,
             );
-            const info = await probeVideo(clip, { ffprobePath: ffprobe });
+            const info = await probeVideo(clip, { ffprobePath: ffprobe, maxMemoryBytes });
             if (info.durationSeconds < HOOK_MIN_SECONDS)
               throw new VideoRenderError(
                 `the generated hook clip is shorter than ${HOOK_MIN_SECONDS} seconds`,
@@ -344,8 +350,8 @@ export function localVideoProvider(options: LocalVideoOptions): VideoProvider {
             req.seed,
           );
         }
-        await runFfmpeg(ffmpeg, args, { timeoutMs, signal });
-        const info = await probeVideo(req.outputFile, { ffprobePath: ffprobe });
+        await runFfmpeg(ffmpeg, args, { timeoutMs, signal, maxMemoryBytes });
+        const info = await probeVideo(req.outputFile, { ffprobePath: ffprobe, maxMemoryBytes });
         const size = (await stat(req.outputFile)).size;
         return {
           provider: name,

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { rowBinding } from "../../../src/crypto/seal.ts";
 import { connectSocialAccount } from "../../../src/domain/social/accounts.ts";
 import { runDeliveryStep, runDueDeliveries } from "../../../src/domain/social/engine.ts";
 import { refreshExpiringTokens } from "../../../src/domain/social/refresh.ts";
@@ -277,7 +278,10 @@ test("tokens are refreshed before expiry; a refused refresh -> needs_reconnect; 
   assert.notEqual(after.access_token_sealed, before.access_token_sealed);
   assert.ok(after.token_expires_at > before.token_expires_at);
   assert.equal(
-    app.ctx.sealer.open(after.refresh_token_sealed),
+    app.ctx.sealer.open(
+      after.refresh_token_sealed,
+      rowBinding("social_accounts", "refresh_token_sealed", soon),
+    ),
     "refresh-Soon",
     "refresh token kept when none is sent",
   );

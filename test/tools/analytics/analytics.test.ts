@@ -148,8 +148,12 @@ test("best performing content ranks by available views, at most 5, within a publ
   const out = await inline(app, me, best, {});
   assert.equal(out.data.items.length, 5, "at most five items");
   assert.equal(out.data.ranked_by, "views");
-  assert.ok(out.data.items.every((i) => i.network === "instagram"));
-  assert.ok(out.data.items.every((i) => i.source === "sandbox" && i.coverage === "complete"));
+  assert.ok(out.data.items.every((i) => i.deliveries.every((d) => d.network === "instagram")));
+  assert.ok(
+    out.data.items.every(
+      (i) => i.coverage === "complete" && i.deliveries.every((d) => d.source === "sandbox"),
+    ),
+  );
   const views = out.data.items.map((i) => i.views);
   assert.deepEqual(
     views,
@@ -169,8 +173,8 @@ test("best performing content ranks by available views, at most 5, within a publ
     published_to: "2026-01-31T23:59:59Z",
   });
   assert.deepEqual(
-    january.data.items.map((i) => i.delivery_id),
-    [old.id],
+    january.data.items.map((i) => i.deliveries.map((d) => d.delivery_id)),
+    [[old.id]],
   );
   assert.equal(january.data.items[0]!.caption_excerpt, "Post number 0");
   const inverted = await toolError(
@@ -178,6 +182,51 @@ test("best performing content ranks by available views, at most 5, within a publ
   );
   assert.equal(inverted.code, "validation_failed");
   assert.deepEqual((await inline(app, me, best, { network: "x" })).data.items, []);
+});
+
+test("a post published to several networks is one item: its views summed, each network's inside", async () => {
+  const x = await account(app, me, "x", "X");
+  const both = await imagePost(app, me, "Everywhere at once");
+  await reviewed(app, me, publish, { post_id: both, social_account_ids: [insta, x], idempotency_key: key() });
+  await syncAnalytics(app.ctx);
+  const deliveries = await app.ctx
+    .db("deliveries as d")
+    .join("post_metrics as m", "m.delivery_id", "d.id")
+    .where("d.post_id", both)
+    .select("d.id", "m.views");
+  assert.equal(deliveries.length, 2);
+  const total = deliveries.reduce((sum: number, d: { views: string }) => sum + Number(d.views), 0);
+  // Give the post the most views of all, so that it ranks first whatever the sandbox counted elsewhere.
+  await app.ctx
+    .db("post_metrics")
+    .whereIn(
+      "delivery_id",
+      deliveries.map((d: { id: string }) => d.id),
+    )
+    .increment("views", 1_000_000);
+  const out = await inline(app, me, best, {});
+  const ids = out.data.items.map((i) => i.post_id);
+  assert.equal(new Set(ids).size, ids.length, "each post at most once");
+  const first = out.data.items[0]!;
+  assert.equal(first.post_id, both);
+  assert.equal(first.views, total + 2_000_000, "views summed over its deliveries");
+  assert.deepEqual(first.deliveries.map((d) => d.network).sort(), ["instagram", "x"]);
+  assert.equal(
+    first.deliveries.reduce((sum, d) => sum + d.views, 0),
+    first.views,
+  );
+  assert.equal(first.caption_excerpt, "Everywhere at once");
+  const onlyX = await inline(app, me, best, { network: "x" });
+  assert.equal(onlyX.data.items[0]!.post_id, both);
+  assert.deepEqual(
+    onlyX.data.items[0]!.deliveries.map((d) => d.network),
+    ["x"],
+  );
+  assert.equal(
+    onlyX.data.items[0]!.views,
+    onlyX.data.items[0]!.deliveries[0]!.views,
+    "only that network counts",
+  );
 });
 
 test("other users see none of it; foreign posts and accounts are not_found", async () => {

@@ -179,6 +179,26 @@ test("automation slots are shared account-wide across workspaces and freed by de
   await inline(app, creator, create, grid(p));
 });
 
+test("Growth allows 6 automations: the 7th create_automation is refused (service spec 8)", async () => {
+  const growth = await app.user({ plan: "growth" });
+  const p = await product(app, growth);
+  const grid = () => ({
+    kind: "video" as const,
+    name: "Grid",
+    configuration: { type: "grid-video" as const, template_id: "2x2-grid" as const, product_id: p },
+    idempotency_key: key(),
+  });
+  for (let i = 0; i < 6; i++) await inline(app, growth, create, grid());
+  const seventh = await toolError(inline(app, growth, create, grid()));
+  assert.equal(seventh.code, "forbidden");
+  assert.match(seventh.message, /allows 6 automations and 6 are in use/);
+  assert.equal(
+    (await app.ctx.db("automations").where({ user_id: growth.user_id }).whereNull("deleted_at")).length,
+    6,
+    "nothing saved",
+  );
+});
+
 test("update_automation validates at call time and applies after approval; the kind never changes", async () => {
   const a = await inline(app, me, create, ugc());
   const { description, result } = await reviewed(app, me, update, {

@@ -1,6 +1,7 @@
 /** list_connected_social_accounts, publish_post and list_deliveries over a real database and the sandbox connector. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { rowBinding } from "../../../src/crypto/seal.ts";
 import { handler as listAccountsHandler } from "../../../src/tools/social/list_connected_social_accounts.ts";
 import { handler as listDeliveriesHandler } from "../../../src/tools/social/list_deliveries.ts";
 import { handler as publishHandler } from "../../../src/tools/social/publish_post.ts";
@@ -52,7 +53,10 @@ test("list_connected_social_accounts returns the safe projection of my accounts 
   assert.ok(!text.includes("secret"), "no token or provider metadata in the projection");
   const row = await app.ctx.db("social_accounts").where({ id: insta }).first();
   assert.ok(!row.access_token_sealed.includes("secret"), "tokens are sealed at rest");
-  const token = app.ctx.sealer.open<string>(row.access_token_sealed);
+  const token = app.ctx.sealer.open<string>(
+    row.access_token_sealed,
+    rowBinding("social_accounts", "access_token_sealed", row.id),
+  );
   assert.ok(token.length > 40, "a sandbox access token is stored sealed");
   assert.ok(!text.includes(token) && !text.includes(row.access_token_sealed), "and never listed");
   assert.equal(out.data.items.find((a) => a.social_account_id === expired)!.status, "expired");

@@ -75,11 +75,14 @@ export function sandboxPostUrl(publicBaseUrl: string, network: Network, delivery
   return `${publicBaseUrl}/sandbox/${network}/${deliveryId}`;
 }
 
+/** The sandbox's codes and tokens are sealed for this purpose only (src/crypto/seal.ts). */
+const SANDBOX_BINDING = { purpose: "sandbox-token" } as const;
+
 const S256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
 
 function openAs<T extends { t: string }>(deps: AdapterDeps, sealed: string, kind: T["t"]): T | undefined {
   try {
-    const v = deps.sealer.open<T>(sealed);
+    const v = deps.sealer.open<T>(sealed, SANDBOX_BINDING);
     return v && v.t === kind ? v : undefined;
   } catch {
     return undefined;
@@ -106,7 +109,7 @@ export function mintSandboxCode(
     cc: input.codeChallenge,
     exp: deps.now().getTime() + SANDBOX_CODE_TTL * 1000,
   };
-  return deps.sealer.seal(code);
+  return deps.sealer.seal(code, SANDBOX_BINDING);
 }
 
 /** The sandbox adapter of `network`. */
@@ -121,9 +124,13 @@ export function sandboxAdapter(network: Network, deps: AdapterDeps): NetworkAdap
       jti: randomUUID(),
     };
     const refreshToken =
-      refresh ?? deps.sealer.seal({ t: "sandbox-refresh", n: network, names, exp: null, jti: randomUUID() });
+      refresh ??
+      deps.sealer.seal(
+        { t: "sandbox-refresh", n: network, names, exp: null, jti: randomUUID() },
+        SANDBOX_BINDING,
+      );
     return {
-      accessToken: deps.sealer.seal(access),
+      accessToken: deps.sealer.seal(access, SANDBOX_BINDING),
       refreshToken,
       expiresAt: new Date(access.exp!),
       scopes: [SANDBOX_SCOPE],
