@@ -3,7 +3,7 @@
  * self-contained HTML document (MCP Apps spec 2026-01-26 "UI Resource Format": a valid HTML5 document; the
  * host's default CSP allows inline script and style and nothing remote). The view's script
  * (`src/mcp/views/<name>/main.ts` and what it imports) is bundled and minified by esbuild into one inline
- * module script; the stylesheet (`src/mcp/views/shared/style.css`, then the view's own `style.css` if any)
+ * module script; the stylesheet (`src/mcp/views/common/style.css`, then the view's own `style.css` if any)
  * is minified into one inline `<style>`. No remote script, style, font or image. Deterministic: the same
  * sources and esbuild version give the same bytes (`--check` compares them).
  */
@@ -38,7 +38,7 @@ async function script(view: ViewSpec): Promise<string> {
 }
 
 async function style(view: ViewSpec): Promise<string> {
-  const files = [path.join(VIEWS_SRC, "shared/style.css"), path.join(VIEWS_SRC, view.name, "style.css")];
+  const files = [path.join(VIEWS_SRC, "common/style.css"), path.join(VIEWS_SRC, view.name, "style.css")];
   const css = (await Promise.all(files.filter((f) => existsSync(f)).map((f) => readFile(f, "utf8")))).join(
     "\n",
   );

@@ -11,7 +11,7 @@ import { signedMediaUrl } from "../../domain/media/public-url.ts";
 import type { PostMedia } from "../../domain/social/validate.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import { isNetwork } from "../../providers/social/types.ts";
-import type { ViewApproval, ViewMedia } from "../views/shared/data.ts";
+import type { ViewApproval, ViewMedia } from "../views/common/data.ts";
 
 /** The name of `network` as people write it ("Instagram"), or the value itself when it is not a network. */
 export function networkLabel(network: string): string {

@@ -1,5 +1,5 @@
 /**
- * The view data of a tool result (`_meta["social-mcp/view"]`, src/mcp/views/shared/data.ts), built after the
+ * The view data of a tool result (`_meta["social-mcp/view"]`, src/mcp/views/common/data.ts), built after the
  * call for clients that show views (./client.ts), from the caller's own records: the records the call named
  * in its arguments or created, read again with the caller's owner scope. A tool whose result a view shows
  * (tools.yaml `_meta.ui.resourceUri`) has one builder here. Failed calls get none. Reading is done with the
@@ -20,7 +20,7 @@ import type {
   VideoViewData,
   ViewApproval,
   ViewData,
-} from "../views/shared/data.ts";
+} from "../views/common/data.ts";
 import { approvalOf, type MediaSigner, mediaSigner } from "./view-common.ts";
 import { networkPreview, previewNetworks, viewPost } from "./view-post.ts";
 

@@ -12,7 +12,7 @@ import { type PostMedia, postMedia } from "../../domain/social/validate.ts";
 import { captionLength, checkNetworkRules } from "../../providers/social/rule-check.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import { isNetwork, NETWORKS, type Network } from "../../providers/social/types.ts";
-import type { NetworkPreview, ViewPost } from "../views/shared/data.ts";
+import type { NetworkPreview, ViewPost } from "../views/common/data.ts";
 import type { MediaSigner } from "./view-common.ts";
 
 /** The longest prefix of `caption` (in code points) that `network` accepts, and the rest. */

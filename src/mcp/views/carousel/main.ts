@@ -4,8 +4,8 @@
  * and, for approve_carousel, the approval block. While a run is queued or running it refreshes through
  * get_carousel at the polling pace. Shows generate_carousel, get_carousel and approve_carousel results.
  */
-import type { CarouselViewData } from "../shared/data.ts";
-import { badge, credits, h } from "../shared/dom.ts";
+import type { CarouselViewData } from "../common/data.ts";
+import { badge, credits, h } from "../common/dom.ts";
 import {
   type Envelope,
   failure,
@@ -13,7 +13,7 @@ import {
   startView,
   type ViewHandle,
   type ViewState,
-} from "../shared/view.ts";
+} from "../common/view.ts";
 
 type State = ViewState<CarouselViewData>;
 

@@ -6,9 +6,9 @@
  * Shows get_post, create_text_post, create_image_post, publish_post, schedule_post and list_deliveries
  * results (list_deliveries without a post: the deliveries alone).
  */
-import type { NetworkPreview, PostViewData, ViewDelivery, ViewMedia } from "../shared/data.ts";
-import { badge, h, when } from "../shared/dom.ts";
-import { failure, footer, link, startView, type ViewHandle, type ViewState } from "../shared/view.ts";
+import type { NetworkPreview, PostViewData, ViewDelivery, ViewMedia } from "../common/data.ts";
+import { badge, h, when } from "../common/dom.ts";
+import { failure, footer, link, startView, type ViewHandle, type ViewState } from "../common/view.ts";
 
 type State = ViewState<PostViewData>;
 

@@ -4,9 +4,9 @@
  * the approval block (what the run will do). While a run is queued or running it refreshes through
  * get_automation_run at the polling pace. Shows run_automation and get_automation_run results.
  */
-import type { VideoViewData, ViewPost } from "../shared/data.ts";
-import { badge, credits, duration, h, when } from "../shared/dom.ts";
-import { failure, footer, link, startView, type ViewHandle, type ViewState } from "../shared/view.ts";
+import type { VideoViewData, ViewPost } from "../common/data.ts";
+import { badge, credits, duration, h, when } from "../common/dom.ts";
+import { failure, footer, link, startView, type ViewHandle, type ViewState } from "../common/view.ts";
 
 type State = ViewState<VideoViewData>;
 
