@@ -6,6 +6,7 @@
  * Usage: npm test [-- <file or glob> ...]
  */
 import { spawn } from "node:child_process";
+import { existsSync, globSync, readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +25,33 @@ async function reachable(url: string): Promise<boolean> {
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/** Where test/file-times.ts's table of the last measured run is kept (committed; docs/testing.md). */
+const TIMES = "test/file-times.json";
+
+/**
+ * The files in the order the runner starts them: the slowest of the last measured run first (a new file, not
+ * in the table yet, counts as slow), so that no long file starts last and holds the run's end alone.
+ */
+function slowestFirst(files: string[]): string[] {
+  const times = new Map<string, number>();
+  if (existsSync(TIMES))
+    for (const row of JSON.parse(readFileSync(TIMES, "utf8")) as Array<{ file: string; testMs: number }>)
+      times.set(row.file, row.testMs);
+  const cost = (f: string) => times.get(f) ?? Number.MAX_SAFE_INTEGER;
+  return [...files].sort((a, b) => cost(b) - cost(a) || a.localeCompare(b));
+}
+
+/** The spec reporter, plus the per-file times reporter (test/file-times.ts) when TEST_FILE_TIMES names a file. */
+function reporters(): string[] {
+  if (!process.env.TEST_FILE_TIMES) return [];
+  return [
+    "--test-reporter=spec",
+    "--test-reporter-destination=stdout",
+    "--test-reporter=./test/file-times.ts",
+    "--test-reporter-destination=stdout",
+  ];
 }
 
 async function main(): Promise<number> {
@@ -52,16 +80,27 @@ async function main(): Promise<number> {
   await db.destroy();
 
   const files = process.argv.slice(2);
-  const targets = files.length > 0 ? files : ["test/**/*.test.ts"];
-  const concurrency = process.env.TEST_CONCURRENCY ?? "3";
+  const targets = files.length > 0 ? files : slowestFirst(globSync("test/**/*.test.ts"));
+  const concurrency = process.env.TEST_CONCURRENCY ?? "4";
   const code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, "--test-timeout=300000", ...targets],
+      [
+        "--import",
+        "tsx",
+        "--test",
+        `--test-concurrency=${concurrency}`,
+        "--test-timeout=300000",
+        ...reporters(),
+        ...targets,
+      ],
       {
         stdio: "inherit",
         env: {
           ...process.env,
+          // V8's code cache for every module the test processes load (all of src/ in each of them).
+          NODE_COMPILE_CACHE:
+            process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), "smcp-test-compile-cache"),
           TEST_ADMIN_DATABASE_URL: adminUrl,
           TEST_TEMPLATE_DATABASE: template,
           LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
