@@ -35,15 +35,18 @@ export function createApp(ctx: AppContext): { app: Express; mcp: McpEndpoint } {
   });
   const mcp = mcpEndpoint(ctx);
   app.use(mcp.router);
-  app.use(oauthRoutes(ctx));
-  app.use(developerRoutes(ctx));
-  app.use(browserRoutes(ctx));
-  app.use(operationRoutes(ctx));
-  app.use(previewRoutes(ctx));
-  app.use(mediaPublicRoutes(ctx));
-  app.use(mediaRoutes(ctx));
-  app.use(socialSettingsRoutes(ctx));
-  app.use(sandboxRoutes(ctx));
+  const areas = [
+    oauthRoutes,
+    developerRoutes,
+    browserRoutes,
+    operationRoutes,
+    previewRoutes,
+    mediaPublicRoutes,
+    mediaRoutes,
+    socialSettingsRoutes,
+    sandboxRoutes,
+  ];
+  for (const routes of areas) app.use(routes(ctx));
   app.use((_req, res) => {
     res.status(404).type("text/plain").send("Not found");
   });

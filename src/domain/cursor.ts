@@ -122,6 +122,29 @@ export async function keysetPage<R extends { id: string }>(
   };
 }
 
+/** The options of a bounded full-text search (web-search syntax `query`; `limit`, `cursor` as in lists). */
+export interface SearchRequest {
+  query: string;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/**
+ * Reads a search request whose results stop at row `max`: the trimmed query, the page size (see `pageSize`)
+ * and the offset of the page (from an offset cursor, else 0), ready for `rankedPage`.
+ * @throws ToolError validation_failed for a bad limit, an empty query or a bad cursor.
+ */
+export function searchPage(
+  req: SearchRequest,
+  max: number,
+): { query: string; limit: number; offset: number; max: number } {
+  const limit = pageSize(req.limit);
+  const query = req.query.trim();
+  if (!query) throw new ToolError("validation_failed", "query must not be empty");
+  const offset = req.cursor ? decodeOffset(req.cursor, max) : 0;
+  return { query, limit, offset, max };
+}
+
 /**
  * Runs one page of a ranked list (search): orders `q` by `rank desc, created_at desc, id desc`, skips
  * `page.offset` rows (from `decodeOffset`) and fetches at most `page.limit + 1`, never reaching past row

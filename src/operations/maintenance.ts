@@ -70,6 +70,19 @@ export interface MaintenanceReport {
 const REDISPATCH_BATCH = 500;
 
 /**
+ * Writes `changes` to every operation in `state` whose time column passed (`column op now`, e.g.
+ * `["deadline_at", "<", now]`) and returns how many moved.
+ */
+function moveTimedOut(
+  ctx: AppContext,
+  state: string,
+  [column, op, now]: [string, "<" | "<=", Date],
+  changes: Record<string, unknown>,
+): Promise<number> {
+  return ctx.db("operations").where({ state }).where(column, op, now).update(changes);
+}
+
+/**
  * Runs one maintenance pass at `ctx.clock.now()`. Safe to run concurrently with itself and with workers.
  * @throws after all steps ran, when one of the independent steps (4 to 9) failed; database errors of
  *   steps 1 to 3 propagate at once.
@@ -78,17 +91,13 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
   const now = ctx.clock.now();
   const { worker } = ctx.config;
 
-  const expired = await ctx
-    .db("operations")
-    .where({ state: "approval_required" })
-    .where("approval_expires_at", "<=", now)
-    .update({
-      state: "denied",
-      decision: "expired",
-      decided_at: now,
-      updated_at: now,
-      error_message: "The approval request expired before it was approved.",
-    });
+  const expired = await moveTimedOut(ctx, "approval_required", ["approval_expires_at", "<=", now], {
+    state: "denied",
+    decision: "expired",
+    decided_at: now,
+    updated_at: now,
+    error_message: "The approval request expired before it was approved.",
+  });
 
   const strandedBefore = new Date(now.getTime() - worker.strandedAfterSeconds * 1000);
   const stranded = (await ctx
@@ -111,18 +120,14 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
     if (state === "dispatch_failed") redispatchFailed += 1;
   }
 
-  const overdue = await ctx
-    .db("operations")
-    .where({ state: "running" })
-    .where("deadline_at", "<", now)
-    .update({
-      state: "outcome_unknown",
-      error_code: "outcome_unknown",
-      error_message:
-        "The worker stopped or the operation ran past its deadline; inspect existing records before retrying.",
-      finished_at: now,
-      updated_at: now,
-    });
+  const overdue = await moveTimedOut(ctx, "running", ["deadline_at", "<", now], {
+    state: "outcome_unknown",
+    error_code: "outcome_unknown",
+    error_message:
+      "The worker stopped or the operation ran past its deadline; inspect existing records before retrying.",
+    finished_at: now,
+    updated_at: now,
+  });
 
   const failed: string[] = [];
   const step = async (name: string, fn: () => Promise<number>): Promise<number> => {

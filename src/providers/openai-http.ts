@@ -23,6 +23,37 @@ export function postJson(url: string, body: string, apiKey: string | undefined, 
   });
 }
 
+/** Where and how an openai-compatible adapter calls: its config section's values, checked. */
+export interface OpenAiEndpoint {
+  baseUrl: string;
+  apiKey: string | undefined;
+  model: string;
+  /** Per request, seconds. */
+  timeoutSeconds: number;
+}
+
+/**
+ * The endpoint in the config section of an openai-compatible provider (`config.ai`, `config.image`,
+ * `config.video`), whose environment variables start with `envPrefix` (`AI_TEXT`, `AI_IMAGE`, `AI_VIDEO`).
+ * @throws Error naming the variables when the base URL or the model is missing (config also checks).
+ */
+export function openAiEndpoint(
+  section: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string | undefined;
+    timeoutSeconds: number;
+  },
+  envPrefix: string,
+): OpenAiEndpoint {
+  const { baseUrl, apiKey, model, timeoutSeconds } = section;
+  if (!baseUrl || !model)
+    throw new Error(
+      `${envPrefix}_BASE_URL and ${envPrefix}_MODEL are required for the openai-compatible provider`,
+    );
+  return { baseUrl, apiKey, model, timeoutSeconds };
+}
+
 /** The safe part of a provider's error answer. */
 export interface Refusal {
   /** HTTP status. */

@@ -7,7 +7,13 @@ import { randomUUID } from "node:crypto";
 import type { Knex } from "../db/knex.ts";
 import { ToolError } from "../errors.ts";
 import { afterCommit } from "./after-commit.ts";
-import type { Envelope, RegisteredTool, ToolContext } from "../tool-contract.ts";
+import type {
+  ApprovalDescription,
+  Envelope,
+  RegisteredTool,
+  ToolContext,
+  ToolOutput,
+} from "../tool-contract.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { approvalUrl, insertOperation, type NewOperation } from "../domain/operations/store.ts";
 
@@ -33,6 +39,45 @@ function startedBy(
 }
 
 /**
+ * A path of a tools/call that starts an operation (review or queued): runs in the call's transaction `trx`,
+ * records the operation and returns the call's envelope.
+ */
+export type OperationPath = (
+  tctx: ToolContext,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  trx: Knex.Transaction,
+) => Promise<Envelope>;
+
+/** What each handler step returns. */
+interface StepOutput {
+  describe: ApprovalDescription;
+  accept: ToolOutput<Record<string, unknown>>;
+}
+
+/** The internal error of a tool registered on a path without the step it needs. */
+const MISSING_STEP = { describe: "cannot be reviewed", accept: "has no accept step" } as const;
+
+/**
+ * Runs the handler's `step` (`describe` of a review tool, `accept` of a queued one) with the call's context in
+ * `trx`, under the operation id the call carries (a worker's retry) or a new one.
+ * @throws ToolError from the step; `internal_error` when the tool has no such step.
+ */
+async function runStep<S extends keyof StepOutput>(
+  tctx: ToolContext,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  trx: Knex.Transaction,
+  step: S,
+): Promise<{ operationId: string; output: StepOutput[S] }> {
+  const run = tool.handler[step] as ((args: unknown, ctx: ToolContext) => Promise<StepOutput[S]>) | undefined;
+  if (!run) throw new ToolError("internal_error", `tool ${tool.name} ${MISSING_STEP[step]}`);
+  const operationId = tctx.operationId ?? randomUUID();
+  const output = await run.call(tool.handler, args, { ...tctx, operationId, db: trx });
+  return { operationId, output };
+}
+
+/**
  * Review path: runs `tool.handler.describe` (validates ownership: `not_found` for records the caller does
  * not own; builds the approval page text), records an operation in `approval_required` with the sealed
  * arguments and description, expiring `config.worker.approvalTtlSeconds` (1800 s) from now, and returns
@@ -40,17 +85,9 @@ function startedBy(
  * approves in the browser (src/operations/approvals.ts).
  * @throws ToolError from `describe`; `internal_error` when the tool has no `describe`.
  */
-export async function startReview(
-  tctx: ToolContext,
-  tool: RegisteredTool,
-  args: Record<string, unknown>,
-  trx: Knex.Transaction,
-): Promise<Envelope> {
+export const startReview: OperationPath = async (tctx, tool, args, trx) => {
   const ctx = tctx.app;
-  if (!tool.handler.describe) throw new ToolError("internal_error", `tool ${tool.name} cannot be reviewed`);
-  const operationId = tctx.operationId ?? randomUUID();
-  const opCtx: ToolContext = { ...tctx, operationId, db: trx };
-  const description = await tool.handler.describe(args, opCtx);
+  const { operationId, output: description } = await runStep(tctx, tool, args, trx, "describe");
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + ctx.config.worker.approvalTtlSeconds * 1000);
   await insertOperation(ctx, trx, {
@@ -67,7 +104,7 @@ export async function startReview(
     operation_id: operationId,
     approval_url: approvalUrl(ctx, operationId),
   };
-}
+};
 
 /**
  * Queued path: runs `tool.handler.accept` in `trx` (creates the native records, charges credits, returns
@@ -77,17 +114,9 @@ export async function startReview(
  * the identical call with the same key, or maintenance, dispatches it again).
  * @throws ToolError from `accept`; `internal_error` when the tool has no `accept`.
  */
-export async function startQueued(
-  tctx: ToolContext,
-  tool: RegisteredTool,
-  args: Record<string, unknown>,
-  trx: Knex.Transaction,
-): Promise<Envelope> {
+export const startQueued: OperationPath = async (tctx, tool, args, trx) => {
   const ctx = tctx.app;
-  if (!tool.handler.accept) throw new ToolError("internal_error", `tool ${tool.name} has no accept step`);
-  const operationId = tctx.operationId ?? randomUUID();
-  const opCtx: ToolContext = { ...tctx, operationId, db: trx };
-  const accepted = await tool.handler.accept(args, opCtx);
+  const { operationId, output: accepted } = await runStep(tctx, tool, args, trx, "accept");
   await insertOperation(ctx, trx, {
     ...startedBy(tctx, tool, operationId),
     state: "queued",
@@ -106,4 +135,4 @@ export async function startQueued(
   };
   if (accepted.credits_charged !== undefined) envelope.credits_charged = accepted.credits_charged;
   return envelope;
-}
+};

@@ -318,13 +318,7 @@ function auditCall(
 }
 
 /** callTool without the give-back of an unused prepaid unit. */
-async function runCall(
-  rt: Runtime,
-  auth: AuthContext,
-  name: string,
-  rawArgs: unknown,
-  options: CallOptions,
-): Promise<CallOutcome> {
+const runCall: typeof callTool = async (rt, auth, name, rawArgs, options) => {
   const { ctx } = rt;
   const started = performance.now();
   const requestId = options.requestId ?? randomUUID();
@@ -408,4 +402,4 @@ async function runCall(
   }
   await auditCall(ctx, requestId, auth, tool, rawArgs, started, envelope);
   return { kind: "result", envelope, isError: envelope.error !== undefined };
-}
+};

@@ -13,12 +13,11 @@ import { accountOverview } from "../domain/account/overview.ts";
 import { PRICES } from "../domain/account/prices.ts";
 import type { Quota } from "../domain/account/quotas.ts";
 import { userTimeZone } from "../domain/account/time-zone.ts";
-import { rateLimit } from "../runtime/rate-limit.ts";
 import { isScope, SCOPES } from "../scopes.ts";
 import { ACCOUNT_STATUS_WORDS, networkLabel, statusBadge } from "./badges.ts";
 import { html, page, type RawHtml, stackTable } from "./html.ts";
-import { pageHeaders } from "./security.ts";
-import { type BrowserSession, requireSession } from "./session.ts";
+import { signedInPage } from "./guards.ts";
+import type { BrowserSession } from "./session.ts";
 import { SETTINGS_PATH } from "./settings.ts";
 import { timeZoneForm } from "./time-zone-setting.ts";
 
@@ -131,9 +130,7 @@ export function accountSettingsRoutes(ctx: AppContext): Router {
   const router = Router();
   router.get(
     ACCOUNT_SETTINGS_PATH,
-    pageHeaders(ctx),
-    rateLimit(ctx, "settings", ctx.config.limits.browser),
-    requireSession(ctx),
+    ...signedInPage(ctx, "settings"),
     async (_req: Request, res: Response) => {
       res.type("html").send(await renderSettings(ctx, res.locals.session as BrowserSession));
     },

@@ -10,10 +10,9 @@ import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { clientName } from "../domain/account/connections.ts";
 import { userTimeZone } from "../domain/account/time-zone.ts";
-import { rateLimit } from "../runtime/rate-limit.ts";
 import { page } from "./html.ts";
-import { pageHeaders } from "./security.ts";
-import { type BrowserSession, requireCsrf, requireSession } from "./session.ts";
+import { signedInPage } from "./guards.ts";
+import { type BrowserSession, requireCsrf } from "./session.ts";
 import { DECISION_NOTICES, renderApprovalPage } from "./approval-page.ts";
 import { type Decision, decideOperation } from "../operations/approvals.ts";
 import { loadOperation, openDescription } from "../domain/operations/store.ts";
@@ -24,11 +23,7 @@ const PATH = "/settings/integrations/mcp/requests/:id";
 /** The approval routes for `ctx`. */
 export function operationRoutes(ctx: AppContext): Router {
   const router = Router();
-  const guard = [
-    pageHeaders(ctx),
-    rateLimit(ctx, "browser:requests", ctx.config.limits.browser),
-    requireSession(ctx),
-  ];
+  const guard = signedInPage(ctx, "browser:requests");
   router.get(PATH, ...guard, (req, res) => show(ctx, req, res));
   router.post(
     PATH,

@@ -19,12 +19,11 @@ import { listPostActivity, scheduleActivity, schedulesBetween } from "../domain/
 import { cancelSchedule } from "../domain/social/schedules.ts";
 import { ToolError } from "../errors.ts";
 import { isNetwork } from "../providers/social/types.ts";
-import { rateLimit } from "../runtime/rate-limit.ts";
 import { problemPage } from "./html.ts";
 import { pickWorkspace } from "./media.ts";
 import { cancelable, POSTS_PATH, renderCancelPage, renderPostsPage } from "./posts-page.ts";
-import { pageHeaders } from "./security.ts";
-import { type BrowserSession, requireCsrf, requireSession } from "./session.ts";
+import { signedInPage } from "./guards.ts";
+import { type BrowserSession, requireCsrf } from "./session.ts";
 import { zonedWeek } from "./time.ts";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
@@ -39,11 +38,7 @@ function problem(res: Response, status: number, title: string, message: string, 
 /** The router of /posts. */
 export function postsRoutes(ctx: AppContext): Router {
   const router = Router();
-  const guard = [
-    pageHeaders(ctx),
-    rateLimit(ctx, "browser:posts", ctx.config.limits.browser),
-    requireSession(ctx),
-  ];
+  const guard = signedInPage(ctx, "browser:posts");
   const form = express.urlencoded({ extended: false, limit: "4kb", parameterLimit: 10 });
 
   /** The owner of the request (session user, chosen workspace), or undefined after answering 404. */

@@ -17,13 +17,16 @@ import { timeZoneRoutes } from "./time-zone-setting.ts";
  */
 export function browserRoutes(ctx: AppContext): Router {
   const router = Router();
+  const pages = [
+    homeRoutes,
+    loginRoutes,
+    settingsRoutes,
+    accountSettingsRoutes,
+    timeZoneRoutes,
+    reviewRoutes,
+    postsRoutes,
+  ];
   router.use(assetRoutes());
-  router.use(homeRoutes(ctx));
-  router.use(loginRoutes(ctx));
-  router.use(settingsRoutes(ctx));
-  router.use(accountSettingsRoutes(ctx));
-  router.use(timeZoneRoutes(ctx));
-  router.use(reviewRoutes(ctx));
-  router.use(postsRoutes(ctx));
+  for (const routes of pages) router.use(routes(ctx));
   return router;
 }

@@ -7,10 +7,9 @@ import express, { Router } from "express";
 import type { AppContext } from "../context.ts";
 import { knownTimeZones, setUserTimeZone } from "../domain/account/time-zone.ts";
 import { ToolError } from "../errors.ts";
-import { rateLimit } from "../runtime/rate-limit.ts";
 import { html, page, type RawHtml } from "./html.ts";
-import { pageHeaders } from "./security.ts";
-import { type BrowserSession, requireCsrf, requireSession } from "./session.ts";
+import { signedInPage } from "./guards.ts";
+import { type BrowserSession, requireCsrf } from "./session.ts";
 
 export const TIME_ZONE_PATH = "/settings/time-zone";
 
@@ -31,9 +30,7 @@ export function timeZoneRoutes(ctx: AppContext): Router {
   const router = Router();
   router.post(
     TIME_ZONE_PATH,
-    pageHeaders(ctx),
-    rateLimit(ctx, "settings", ctx.config.limits.browser),
-    requireSession(ctx),
+    ...signedInPage(ctx, "settings"),
     express.urlencoded({ extended: false, limit: "2kb", parameterLimit: 5 }),
     requireCsrf(),
     async (req, res) => {

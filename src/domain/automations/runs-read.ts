@@ -4,6 +4,7 @@
  */
 import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
+import { pick, pickOrNull } from "../../db/rows.ts";
 import { notFound } from "../../errors.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
 import { type Owner, ownedBy } from "../owner.ts";
@@ -30,14 +31,8 @@ const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : nul
 export function automationRunView(r: any): AutomationRunView {
   return {
     run_id: r.id,
-    automation_id: r.automation_id,
-    kind: r.kind,
-    trigger: r.trigger,
-    status: r.status,
-    credits_charged: r.credits_charged,
-    post_id: r.post_id ?? null,
-    result: r.result ?? null,
-    error: r.error ?? null,
+    ...pick(r, ["automation_id", "kind", "trigger", "status", "credits_charged"]),
+    ...pickOrNull(r, ["post_id", "result", "error"]),
     started_at: iso(r.started_at),
     finished_at: iso(r.finished_at),
     created_at: new Date(r.created_at).toISOString(),

@@ -3,6 +3,7 @@
  * and every slide); `getCarouselOutline` returns the saved plan, which is not a generation job.
  */
 import type { Knex } from "../../db/knex.ts";
+import { pick, pickOrNull } from "../../db/rows.ts";
 import { ToolError } from "../../errors.ts";
 import type { Outline } from "./outline.ts";
 import { ownedCarousel } from "./carousels.ts";
@@ -54,10 +55,7 @@ export interface CarouselView {
 function runView(r: any): RunView {
   return {
     run_id: r.id,
-    kind: r.kind,
-    status: r.status,
-    credits_charged: r.credits_charged,
-    slide_count: r.slide_count,
+    ...pick(r, ["kind", "status", "credits_charged", "slide_count"]),
     error: r.error ?? null,
     created_at: new Date(r.created_at).toISOString(),
     updated_at: new Date(r.updated_at).toISOString(),
@@ -93,13 +91,8 @@ export async function getCarousel(db: Knex, owner: Owner, postId: string): Promi
     },
     latest_run: runView(latest),
     slides: slides.map((s: any) => ({
-      position: s.position,
-      status: s.status,
-      source: s.source,
-      headline: s.headline ?? null,
-      body: s.body ?? null,
-      image_asset_id: s.image_asset_id ?? null,
-      error: s.error ?? null,
+      ...pick(s, ["position", "status", "source"]),
+      ...pickOrNull(s, ["headline", "body", "image_asset_id", "error"]),
     })),
   };
 }

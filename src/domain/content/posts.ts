@@ -9,6 +9,7 @@ import type { Network } from "../../providers/social/types.ts";
 import type { DeliveryStatus } from "../social/deliveries.ts";
 import type { RunStatus } from "../runs.ts";
 import type { Knex } from "../../db/knex.ts";
+import { pick, pickOrNull } from "../../db/rows.ts";
 import { ToolError } from "../../errors.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
 import { requireOwnedAssets } from "../media/media.ts";
@@ -62,11 +63,8 @@ function owned(db: Knex, owner: Owner) {
 export function toPostSummary(row: Record<string, any>): PostSummary {
   return {
     post_id: row.id,
-    type: row.type,
-    status: row.status,
-    title: row.title ?? null,
-    caption: row.caption ?? null,
-    product_id: row.product_id ?? null,
+    ...pick(row, ["type", "status"]),
+    ...pickOrNull(row, ["title", "caption", "product_id"]),
     media_asset_ids: Array.isArray(row.media_asset_ids) ? row.media_asset_ids : [],
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),

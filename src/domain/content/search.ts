@@ -5,8 +5,7 @@
  * (`websearch_to_tsquery`: quotes, OR, -word), so no query text can break the SQL.
  */
 import type { Knex } from "../../db/knex.ts";
-import { ToolError } from "../../errors.ts";
-import { decodeOffset, pageSize, rankedPage } from "../cursor.ts";
+import { rankedPage, type SearchRequest, searchPage } from "../cursor.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { type PostStatus, type PostSummary, type PostType, toPostSummary } from "./posts.ts";
 
@@ -25,18 +24,10 @@ export interface SearchHit extends PostSummary {
 export async function searchContent(
   db: Knex,
   owner: Owner,
-  opts: {
-    query: string;
-    limit?: number | undefined;
-    cursor?: string | undefined;
-    status?: PostStatus | undefined;
-    type?: PostType | undefined;
-  },
+  opts: SearchRequest & { status?: PostStatus | undefined; type?: PostType | undefined },
 ): Promise<{ items: SearchHit[]; next_cursor: string | null }> {
-  const limit = pageSize(opts.limit);
-  const query = opts.query.trim();
-  if (!query) throw new ToolError("validation_failed", "query must not be empty");
-  const offset = opts.cursor ? decodeOffset(opts.cursor, MAX_CONTENT_RESULTS) : 0;
+  const page = searchPage(opts, MAX_CONTENT_RESULTS);
+  const { query } = page;
   const q = db("posts")
     .where(ownedBy(owner))
     .whereNull("deleted_at")
@@ -44,9 +35,9 @@ export async function searchContent(
     .select("*", db.raw("ts_rank(search, websearch_to_tsquery('english', ?)) as rank", [query]));
   if (opts.status) q.where({ status: opts.status });
   if (opts.type) q.where({ type: opts.type });
-  const page = await rankedPage<Record<string, any>>(q, { limit, offset, max: MAX_CONTENT_RESULTS });
+  const ranked = await rankedPage<Record<string, any>>(q, page);
   return {
-    items: page.rows.map((r) => ({ ...toPostSummary(r), rank: Number(r.rank) })),
-    next_cursor: page.next_cursor,
+    items: ranked.rows.map((r) => ({ ...toPostSummary(r), rank: Number(r.rank) })),
+    next_cursor: ranked.next_cursor,
   };
 }

@@ -5,8 +5,9 @@
  */
 import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
+import { pick, pickOrNull } from "../../db/rows.ts";
 import { ToolError } from "../../errors.ts";
-import { decodeOffset, keysetPage, pageSize, rankedPage } from "../cursor.ts";
+import { keysetPage, pageSize, rankedPage, type SearchRequest, searchPage } from "../cursor.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 
 export type MediaKind = "image" | "video";
@@ -47,11 +48,9 @@ const COLUMNS = [
 export function toMediaAsset(row: Record<string, any>): MediaAsset {
   return {
     asset_id: row.id,
-    kind: row.kind,
-    mime_type: row.mime_type,
+    ...pick(row, ["kind", "mime_type"]),
     bytes: Number(row.bytes),
-    width: row.width ?? null,
-    height: row.height ?? null,
+    ...pickOrNull(row, ["width", "height"]),
     duration_seconds:
       row.duration_seconds === null || row.duration_seconds === undefined
         ? null
@@ -93,26 +92,19 @@ export const MAX_SEARCH_RESULTS = 500;
 export async function searchMedia(
   db: Knex,
   owner: Owner,
-  opts: {
-    query: string;
-    limit?: number | undefined;
-    cursor?: string | undefined;
-    kind?: MediaKind | undefined;
-  },
+  opts: SearchRequest & { kind?: MediaKind | undefined },
 ): Promise<MediaPage<MediaAsset & { rank: number }>> {
-  const limit = pageSize(opts.limit);
-  const offset = opts.cursor ? decodeOffset(opts.cursor, MAX_SEARCH_RESULTS) : 0;
-  const query = opts.query.trim();
-  if (!query) throw new ToolError("validation_failed", "query must not be empty");
+  const page = searchPage(opts, MAX_SEARCH_RESULTS);
+  const { query } = page;
   const q = owned(db, owner)
     .select(COLUMNS)
     .select(db.raw("ts_rank(search, websearch_to_tsquery('simple', ?)) as rank", [query]))
     .whereRaw("search @@ websearch_to_tsquery('simple', ?)", [query]);
   if (opts.kind) q.where({ kind: opts.kind });
-  const page = await rankedPage<Record<string, any>>(q, { limit, offset, max: MAX_SEARCH_RESULTS });
+  const ranked = await rankedPage<Record<string, any>>(q, page);
   return {
-    items: page.rows.map((r) => ({ ...toMediaAsset(r), rank: Number(r.rank) })),
-    next_cursor: page.next_cursor,
+    items: ranked.rows.map((r) => ({ ...toMediaAsset(r), rank: Number(r.rank) })),
+    next_cursor: ranked.next_cursor,
   };
 }
 

@@ -12,6 +12,7 @@ import { isUuid } from "../../ids.ts";
 import { randomUUID } from "node:crypto";
 import { rowBinding, type SealedColumn, type Sealer } from "../../crypto/seal.ts";
 import type { Knex } from "../../db/knex.ts";
+import { pick } from "../../db/rows.ts";
 import { notFound, ToolError } from "../../errors.ts";
 import type { NetworkAccount, TokenSet } from "../../providers/social/network.ts";
 import { isNetwork, type Network, NETWORKS, type ProviderAccount } from "../../providers/social/types.ts";
@@ -47,13 +48,7 @@ type SafeRow = {
 };
 
 function project(row: SafeRow): SafeSocialAccount {
-  return {
-    social_account_id: row.id,
-    network: row.network,
-    display_name: row.display_name,
-    handle: row.handle,
-    status: row.status,
-  };
+  return { social_account_id: row.id, ...pick(row, ["network", "display_name", "handle", "status"]) };
 }
 
 /** Lists the owner's accounts that are not disconnected (safe projection), ordered by network and name. */
@@ -323,21 +318,15 @@ export async function disconnectAccount(
   accountId: string,
   now: Date,
 ): Promise<boolean> {
-  if (!isUuid(accountId)) return false;
-  const n = await db("social_accounts")
-    .where(ownedBy(owner))
-    .where({ id: accountId })
-    .whereNot({ status: "disconnected" })
-    .update({
-      status: "disconnected",
-      access_token_sealed: null,
-      refresh_token_sealed: null,
-      provider_metadata_sealed: null,
-      token_expires_at: null,
-      refresh_expires_at: null,
-      updated_at: now,
-    });
-  return n > 0;
+  return updateOwnedAccount(db, owner, accountId, {
+    status: "disconnected",
+    access_token_sealed: null,
+    refresh_token_sealed: null,
+    provider_metadata_sealed: null,
+    token_expires_at: null,
+    refresh_expires_at: null,
+    updated_at: now,
+  });
 }
 
 /**
@@ -351,12 +340,30 @@ export async function updateAccountSettings(
   settings: Record<string, string>,
   now: Date,
 ): Promise<boolean> {
+  return updateOwnedAccount(
+    db,
+    owner,
+    accountId,
+    { settings: JSON.stringify(settings), updated_at: now },
+    { disconnected: true },
+  );
+}
+
+/**
+ * Writes `changes` to one of the owner's accounts; a disconnected one only when `options.disconnected`.
+ * @returns false when the owner has no such account (a malformed id included).
+ */
+async function updateOwnedAccount(
+  db: Knex,
+  owner: Owner,
+  accountId: string,
+  changes: Record<string, unknown>,
+  options: { disconnected?: boolean } = {},
+): Promise<boolean> {
   if (!isUuid(accountId)) return false;
-  const n = await db("social_accounts")
-    .where(ownedBy(owner))
-    .where({ id: accountId })
-    .update({ settings: JSON.stringify(settings), updated_at: now });
-  return n > 0;
+  const q = db("social_accounts").where(ownedBy(owner)).where({ id: accountId });
+  if (!options.disconnected) q.whereNot({ status: "disconnected" });
+  return (await q.update(changes)) > 0;
 }
 
 export interface ConnectAccount {

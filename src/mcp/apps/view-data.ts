@@ -6,6 +6,7 @@
  * root database after the call committed; a record gone in between (`not_found`) gives no view data.
  */
 import type { AppContext } from "../../context.ts";
+import { pick, pickOrNull } from "../../db/rows.ts";
 import { getCarousel } from "../../domain/carousels/read.ts";
 import { getPost } from "../../domain/content/posts.ts";
 import { automationView, ownedAutomation } from "../../domain/automations/automations.ts";
@@ -133,14 +134,8 @@ async function video(
       template_id: typeof configuration.template_id === "string" ? configuration.template_id : null,
     },
     run: run && {
-      run_id: run.run_id,
-      kind: run.kind,
-      status: run.status,
-      trigger: run.trigger,
-      credits_charged: run.credits_charged,
-      created_at: run.created_at,
-      finished_at: run.finished_at ?? null,
-      error: run.error ?? null,
+      ...pick(run, ["run_id", "kind", "status", "trigger", "credits_charged", "created_at"]),
+      ...pickOrNull(run, ["finished_at", "error"]),
     },
     video: clip,
     posts: produced ? [produced.post] : [],

@@ -1,29 +1,12 @@
 /**
  * enable_automation (review): `describe` checks ownership at call time and names the automation; `execute`
  * (worker, after approval) sets its status to `enabled` after validating the definition again (the CTA video or
- * product may have gone since the draft was saved).
+ * product may have gone since the draft was saved; ./status-handler.ts).
  */
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
-import { setAutomationStatus } from "../../domain/automations/automations.ts";
-import { ownerOf } from "../../domain/owner.ts";
-import { describeAutomation } from "./describe-automation.ts";
+import { automationStatusHandler } from "./status-handler.ts";
 
-export const handler: ToolHandlers["enable_automation"] = {
-  async describe(input, ctx) {
-    return describeAutomation(
-      ctx,
-      input.automation_id,
-      (name, kind) => `Enable the ${kind} automation “${name}” so it runs at its daily times.`,
-    );
-  },
-  async execute(input, ctx) {
-    const a = await setAutomationStatus(
-      ctx.db,
-      ownerOf(ctx.auth),
-      input.automation_id,
-      "enabled",
-      ctx.app.clock.now(),
-    );
-    return { data: { automation_id: a.automation_id, status: a.status } };
-  },
-};
+export const handler: ToolHandlers["enable_automation"] = automationStatusHandler(
+  "enabled",
+  (name, kind) => `Enable the ${kind} automation “${name}” so it runs at its daily times.`,
+);

@@ -3,6 +3,7 @@
  * changes; ugc-video still needs its CTA video); `execute` (worker, after approval) validates and saves again.
  */
 import type { ToolHandlers, ToolInputs } from "../../../generated/tool-types.ts";
+import { pick } from "../../db/rows.ts";
 import {
   type AutomationChanges,
   automationView,
@@ -15,13 +16,7 @@ import { automationDestinations, automationSettings } from "./describe-automatio
 type Input = ToolInputs["update_automation"];
 
 function changes(input: Input): AutomationChanges {
-  return {
-    name: input.name,
-    configuration: input.configuration,
-    cta_asset_id: input.cta_asset_id,
-    daily_times: input.daily_times,
-    time_zone: input.time_zone,
-  };
+  return pick(input, ["name", "configuration", "cta_asset_id", "daily_times", "time_zone"]);
 }
 
 export const handler: ToolHandlers["update_automation"] = {

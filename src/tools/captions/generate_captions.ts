@@ -18,12 +18,9 @@ export const handler: ToolHandlers["generate_captions"] = {
       ownerOf(ctx.auth),
       ctx.app.providers.text,
       {
-        post_id: input.post_id,
-        product_id: input.product_id,
-        brief: input.brief,
+        ...input,
         count: input.count ?? 3,
         tone: input.tone ?? "friendly",
-        network: input.network,
         include_hashtags: input.include_hashtags ?? true,
       },
       ctx.signal,

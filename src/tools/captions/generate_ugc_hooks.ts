@@ -13,12 +13,7 @@ export const handler: ToolHandlers["generate_ugc_hooks"] = {
       ctx.db,
       ownerOf(ctx.auth),
       ctx.app.providers.text,
-      {
-        product_id: input.product_id,
-        brief: input.brief,
-        count: input.count ?? 5,
-        tone: input.tone ?? "bold",
-      },
+      { ...input, count: input.count ?? 5, tone: input.tone ?? "bold" },
       ctx.signal,
     );
     return { data: { hooks: hooks.map((text) => ({ text })) }, credits_charged: TEXT_GENERATION_PRICE };

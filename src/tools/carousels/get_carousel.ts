@@ -2,6 +2,7 @@
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { getCarousel } from "../../domain/carousels/read.ts";
 import { ownerOf } from "../../domain/owner.ts";
+import { pick } from "../../db/rows.ts";
 
 export const handler: ToolHandlers["get_carousel"] = {
   async execute(input, ctx) {
@@ -10,19 +11,8 @@ export const handler: ToolHandlers["get_carousel"] = {
       data: {
         post_id: c.post_id,
         status: c.post_status,
-        run: {
-          run_id: c.latest_run.run_id,
-          status: c.latest_run.status,
-          kind: c.latest_run.kind,
-          credits_charged: c.latest_run.credits_charged,
-        },
-        slides: c.slides.map((s) => ({
-          position: s.position,
-          status: s.status,
-          headline: s.headline,
-          body: s.body,
-          image_asset_id: s.image_asset_id,
-        })),
+        run: pick(c.latest_run, ["run_id", "status", "kind", "credits_charged"]),
+        slides: c.slides.map((s) => pick(s, ["position", "status", "headline", "body", "image_asset_id"])),
       },
     };
   },

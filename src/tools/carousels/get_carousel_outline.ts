@@ -2,16 +2,15 @@
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { getCarouselOutline } from "../../domain/carousels/read.ts";
 import { ownerOf } from "../../domain/owner.ts";
+import { pick } from "../../db/rows.ts";
 
 export const handler: ToolHandlers["get_carousel_outline"] = {
   async execute(input, ctx) {
     const o = await getCarouselOutline(ctx.db, ownerOf(ctx.auth), input.post_id);
     return {
       data: {
-        post_id: o.post_id,
-        design_id: o.design_id,
-        slide_count: o.slide_count,
-        slides: o.slides.map((s) => ({ position: s.position, headline: s.headline, body: s.body })),
+        ...pick(o, ["post_id", "design_id", "slide_count"]),
+        slides: o.slides.map((s) => pick(s, ["position", "headline", "body"])),
       },
     };
   },

@@ -5,13 +5,7 @@ import { createImagePost } from "../../domain/content/posts.ts";
 
 export const handler: ToolHandlers["create_image_post"] = {
   async execute(input, ctx) {
-    const post = await createImagePost(ctx.db, ownerOf(ctx.auth), {
-      media_asset_ids: input.media_asset_ids,
-      caption: input.caption,
-      status: input.status,
-      title: input.title,
-      product_id: input.product_id,
-    });
+    const post = await createImagePost(ctx.db, ownerOf(ctx.auth), input);
     const { carousel: _c, deliveries: _d, ...summary } = post;
     return { data: summary };
   },

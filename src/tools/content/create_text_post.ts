@@ -5,12 +5,7 @@ import { createTextPost } from "../../domain/content/posts.ts";
 
 export const handler: ToolHandlers["create_text_post"] = {
   async execute(input, ctx) {
-    const post = await createTextPost(ctx.db, ownerOf(ctx.auth), {
-      caption: input.caption,
-      status: input.status,
-      title: input.title,
-      product_id: input.product_id,
-    });
+    const post = await createTextPost(ctx.db, ownerOf(ctx.auth), input);
     const { carousel: _c, deliveries: _d, ...summary } = post;
     return { data: summary };
   },

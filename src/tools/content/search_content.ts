@@ -5,12 +5,7 @@ import { searchContent } from "../../domain/content/search.ts";
 
 export const handler: ToolHandlers["search_content"] = {
   async execute(input, ctx) {
-    const { items } = await searchContent(ctx.db, ownerOf(ctx.auth), {
-      query: input.query,
-      limit: input.limit,
-      status: input.status,
-      type: input.type,
-    });
+    const { items } = await searchContent(ctx.db, ownerOf(ctx.auth), input);
     return { data: { items } };
   },
 };

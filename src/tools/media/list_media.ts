@@ -5,11 +5,6 @@ import { ownerOf } from "../../domain/owner.ts";
 
 export const handler: ToolHandlers["list_media"] = {
   async execute(input, ctx) {
-    const page = await listMedia(ctx.db, ownerOf(ctx.auth), {
-      limit: input.limit,
-      cursor: input.cursor,
-      kind: input.kind,
-    });
-    return { data: page };
+    return { data: await listMedia(ctx.db, ownerOf(ctx.auth), input) };
   },
 };

@@ -5,11 +5,7 @@ import { ownerOf } from "../../domain/owner.ts";
 
 export const handler: ToolHandlers["search_media"] = {
   async execute(input, ctx) {
-    const { items } = await searchMedia(ctx.db, ownerOf(ctx.auth), {
-      query: input.query,
-      limit: input.limit,
-      kind: input.kind,
-    });
+    const { items } = await searchMedia(ctx.db, ownerOf(ctx.auth), input);
     return { data: { items } };
   },
 };

@@ -5,11 +5,6 @@ import { listProducts } from "../../domain/products/products.ts";
 
 export const handler: ToolHandlers["list_products"] = {
   async execute(input, ctx) {
-    const page = await listProducts(ctx.db, ownerOf(ctx.auth), {
-      limit: input.limit,
-      cursor: input.cursor,
-      query: input.query,
-    });
-    return { data: page };
+    return { data: await listProducts(ctx.db, ownerOf(ctx.auth), input) };
   },
 };

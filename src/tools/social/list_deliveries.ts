@@ -5,11 +5,6 @@ import { ownerOf } from "../../domain/owner.ts";
 
 export const handler: ToolHandlers["list_deliveries"] = {
   async execute(input, ctx) {
-    const page = await listDeliveries(ctx.db, ownerOf(ctx.auth), {
-      post_id: input.post_id,
-      limit: input.limit,
-      cursor: input.cursor,
-    });
-    return { data: page };
+    return { data: await listDeliveries(ctx.db, ownerOf(ctx.auth), input) };
   },
 };
