@@ -3,7 +3,11 @@
  * they appear; request bodies are never logged (service spec 7 rule 7).
  */
 import { type DestinationStream, type Logger, pino } from "pino";
-import pretty from "pino-pretty";
+import type Pretty from "pino-pretty";
+import { lazyRequire } from "./lazy-require.ts";
+
+/** pino-pretty, loaded only when entries are formatted for a terminal. */
+const pretty = lazyRequire<typeof Pretty>("pino-pretty");
 
 export type { Logger };
 
@@ -40,7 +44,7 @@ export function createLogger(
   if (human) {
     return pino(
       base,
-      pretty({
+      pretty()({
         colorize: destination === undefined,
         sync: true,
         ignore: "pid,hostname,service",

@@ -4,7 +4,11 @@
  * meta tags (`<title>`, `meta name=description`). Parsed with cheerio (htmlparser2), with the work per page capped; the page text is untrusted data: it is
  * only copied into bounded string fields, never interpreted (service spec 5.14).
  */
-import * as cheerio from "cheerio";
+import type * as Cheerio from "cheerio";
+import { lazyRequire } from "../../lazy-require.ts";
+
+/** cheerio, loaded on the first product page parsed. */
+const cheerio = lazyRequire<typeof Cheerio>("cheerio");
 
 /** What the analysis found. Absent fields were not on the page. */
 export interface ProductDetails {
@@ -175,7 +179,7 @@ function absolute(urls: string[], base: string): string[] {
 export function extractProductDetails(html: string, pageUrl: string): ProductDetails {
   // htmlparser2 (cheerio's `xml` option with `xmlMode: false`) parses HTML several times faster than parse5
   // and tolerates the same malformed markup; we need elements and attributes, not a spec-exact tree.
-  const $ = cheerio.load(html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html, {
+  const $ = cheerio().load(html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html, {
     xml: { xmlMode: false, decodeEntities: true },
   });
   const found: Omit<ProductDetails, "image_urls" | "sources"> = {};

@@ -8,7 +8,8 @@
  */
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupFunction } from "node:net";
-import { Agent, request } from "undici";
+import type * as Undici from "undici";
+import { lazyRequire } from "../../lazy-require.ts";
 import {
   type BlockReason,
   checkDestination,
@@ -16,6 +17,9 @@ import {
   effectivePort,
   normaliseAddress,
 } from "./address-policy.ts";
+
+/** undici (the pinned-address agent), loaded on the first guarded fetch. */
+const undici = lazyRequire<typeof Undici>("undici");
 
 /** Resolves a host name to its addresses (injectable for tests). */
 export type Resolver = (hostname: string) => Promise<string[]>;
@@ -112,13 +116,13 @@ export async function resolveChecked(
 }
 
 /** An agent whose every connection goes to `pinned`, whatever name it was asked to resolve. */
-function pinnedAgent(pinned: { address: string; family: 4 | 6 }, timeoutMs: number): Agent {
+function pinnedAgent(pinned: { address: string; family: 4 | 6 }, timeoutMs: number): Undici.Agent {
   const lookup: LookupFunction = (_hostname, opts, callback) => {
     if ((opts as { all?: boolean }).all)
       (callback as any)(null, [{ address: pinned.address, family: pinned.family }]);
     else callback(null, pinned.address, pinned.family);
   };
-  return new Agent({
+  return new (undici().Agent)({
     connect: { lookup, timeout: timeoutMs },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
@@ -150,19 +154,21 @@ export async function guardedFetchHtml(
     const pinned = await resolveChecked(url, options);
     const agent = pinnedAgent(pinned, timeoutMs);
     try {
-      const res = await request(url, {
-        method: "GET",
-        dispatcher: agent,
-        signal,
-        headers: { accept: "text/html", "user-agent": "SocialMCP-ProductFetcher/1.0" },
-      }).catch((err: unknown) => {
-        throw signal.aborted
-          ? new GuardedFetchError("timeout", "the page did not answer within the time limit")
-          : new GuardedFetchError(
-              "network",
-              `the page could not be fetched (${(err as { code?: string })?.code ?? "network error"})`,
-            );
-      });
+      const res = await undici()
+        .request(url, {
+          method: "GET",
+          dispatcher: agent,
+          signal,
+          headers: { accept: "text/html", "user-agent": "SocialMCP-ProductFetcher/1.0" },
+        })
+        .catch((err: unknown) => {
+          throw signal.aborted
+            ? new GuardedFetchError("timeout", "the page did not answer within the time limit")
+            : new GuardedFetchError(
+                "network",
+                `the page could not be fetched (${(err as { code?: string })?.code ?? "network error"})`,
+              );
+        });
       if (res.statusCode >= 300 && res.statusCode < 400 && res.statusCode !== 304) {
         await res.body.dump().catch(() => {});
         const location = headerValue(res.headers.location);

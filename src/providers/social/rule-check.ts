@@ -5,9 +5,13 @@
  * publish_post / schedule_post validation at the call and the approval page's warnings
  * (src/domain/social/validate.ts), and by the sandbox and the fakes for the networks' own counting.
  */
-import twitterText from "twitter-text";
+import type TwitterText from "twitter-text";
+import { lazyRequire } from "../../lazy-require.ts";
 import { type AspectKind, MB, NETWORK_RULES, type NetworkRules } from "./rules.ts";
 import type { Network } from "./types.ts";
+
+/** twitter-text (weighted length, hashtags), loaded on the first X caption weighed. */
+const twitterText = lazyRequire<typeof TwitterText>("twitter-text");
 
 /** One media item as validation sees it. */
 export interface RuleMedia {
@@ -47,7 +51,7 @@ export interface RuleViolation {
  */
 export function captionLength(network: Network, caption: string): number {
   const counting = NETWORK_RULES[network].caption.counting;
-  if (counting === "x-weighted") return twitterText.parseTweet(caption).weightedLength;
+  if (counting === "x-weighted") return twitterText().parseTweet(caption).weightedLength;
   // YouTube refuses `<` and `>`: they are sent as `‹` and `›`, 3 bytes each (youtube/metadata.ts).
   if (counting === "utf8-bytes") return Buffer.byteLength(caption.replace(/[<>]/g, "‹"));
   return [...caption].length;
@@ -111,7 +115,7 @@ export function textViolations(
       message: `${what} is ${length} ${unit}; ${r.label} accepts at most ${r.caption.maxLength}`,
     });
   }
-  const hashtags = twitterText.extractHashtags(post.caption).length;
+  const hashtags = twitterText().extractHashtags(post.caption).length;
   if (r.caption.maxHashtags !== undefined && hashtags > r.caption.maxHashtags)
     out.push({
       rule: "hashtag_count",
