@@ -25,7 +25,7 @@ function section(id: string): string {
   return h.nextUntil("h2").text().replace(/\s+/g, " ");
 }
 
-test("the rules for agents are the server's instructions, word for word", async () => {
+test("the rules for agents are the server's instructions, word for word, on every revision", async () => {
   const text = section("rules-for-agents");
   // Markdown renders `code` spans without their backticks.
   for (const r of AGENT_RULES)
@@ -34,6 +34,20 @@ test("the rules for agents are the server's instructions, word for word", async 
   const { token } = await connect(app, me, ["read:profile"]);
   const discover = await rpc(app.resource, "server/discover", {}, { token });
   assert.equal(discover.body.result.instructions, INSTRUCTIONS);
+  for (const revision of ["2025-11-25", "2025-06-18"] as const) {
+    const init = await rpc(
+      app.resource,
+      "initialize",
+      {
+        protocolVersion: revision,
+        capabilities: {},
+        clientInfo: { name: "social-mcp-tests", version: "1.0.0" },
+      },
+      { token, revision },
+    );
+    assert.equal(init.body.result.protocolVersion, revision);
+    assert.equal(init.body.result.instructions, INSTRUCTIONS, `initialize on ${revision}`);
+  }
 });
 
 test("the views section names each view, what it shows and its tools", () => {

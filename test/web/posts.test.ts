@@ -344,3 +344,41 @@ test("canceling one schedule of a post published elsewhere leaves the post publi
   assert.equal((await db("posts").where({ id: post.post_id }).first()).status, "published");
   await assert.rejects(cancelSchedule(app.ctx, theirs, s.schedule_id), { code: "not_found" });
 });
+
+test("a failed delivery says why in plain words and what to do; a disconnected account says to connect it again", async () => {
+  const post = await createTextPost(db, owner, { caption: "Will fail", title: null, product_id: null });
+  const sent = await publishPost(
+    app.ctx,
+    owner,
+    { post_id: post.post_id, social_account_ids: [linkedin, x] },
+    undefined,
+  );
+  const [onLinkedin, onX] = sent.deliveries;
+  await db("deliveries")
+    .where({ id: onLinkedin!.delivery_id })
+    .update({ status: "failed", error: "LinkedIn refused the image: it is larger than 36 megapixels" });
+  await db("deliveries")
+    .where({ id: onX!.delivery_id })
+    .update({ status: "failed", error: "the token was revoked" });
+  const xAccount = await account(owner, "x", "alice_x_old");
+  await db("deliveries").where({ id: onX!.delivery_id }).update({ social_account_id: xAccount });
+  await db("social_accounts").where({ id: xAccount }).update({ status: "disconnected" });
+
+  const { $ } = await get("/posts");
+  const row = (network: string) => $(`#post-${post.post_id} tr[data-network="${network}"]`);
+  assert.equal(row("linkedin").attr("data-status"), "failed");
+  assert.match(row("linkedin").find(".badge").text(), /Failed/);
+  assert.equal(
+    row("linkedin").find(".reason").text(),
+    "LinkedIn refused the image: it is larger than 36 megapixels.",
+  );
+  assert.match(
+    row("linkedin").find(".advice").text(),
+    /Fix what the reason says, then ask your assistant to publish/,
+  );
+  assert.match(
+    row("x").find(".advice").text(),
+    /The account was disconnected\. Connect it again on Social accounts/,
+  );
+  assert.equal(row("x").find(".advice a").attr("href"), "/settings/social");
+});
