@@ -9,7 +9,21 @@
  */
 import type { Design } from "./designs.ts";
 import { fill, image, label, type Layer, pill, productImage, type Rect, rgba } from "./layers.ts";
-import type { SlideContent } from "./slide.ts";
+
+/** What a slide says. */
+export interface SlideContent {
+  headline: string;
+  /** Supporting text; layouts without a body area ignore it. */
+  body?: string | undefined;
+  /** 1-based position and slide count, shown as "position/total". */
+  position: number;
+  total: number;
+  /** `hook` opens the carousel (names the product), `cta` closes it; the rest are `content`. */
+  kind: "hook" | "content" | "cta";
+  productName: string;
+  /** CTA slide: the link text on the button (e.g. "Shop at example.com"). */
+  linkText?: string | undefined;
+}
 
 /** A laid-out slide: its layers and the text boxes (pixels). */
 export interface Laid {

@@ -9,26 +9,12 @@ import { boundedSharp as sharp } from "../media-limits.ts";
 import { type Design, designFor, type FontChoice } from "./designs.ts";
 import { type FitRequest, type FitResult, fitText, textStyle } from "./fit.ts";
 import { compose, fill, type ImageLayer, type Layer, pill, type Rect, rasterise, rgba } from "./layers.ts";
-import { ctaLayout, LAYOUTS } from "./layouts.ts";
+import { ctaLayout, LAYOUTS, type SlideContent } from "./layouts.ts";
 import { paletteFromPhoto } from "./photo-accent.ts";
 import { box, h, type Node } from "./tree.ts";
 
 export type { Rect } from "./layers.ts";
-
-/** What a slide says. */
-export interface SlideContent {
-  headline: string;
-  /** Supporting text; layouts without a body area ignore it. */
-  body?: string | undefined;
-  /** 1-based position and slide count, shown as "position/total". */
-  position: number;
-  total: number;
-  /** `hook` opens the carousel (names the product), `cta` closes it; the rest are `content`. */
-  kind: "hook" | "content" | "cta";
-  productName: string;
-  /** CTA slide: the link text on the button (e.g. "Shop at example.com"). */
-  linkText?: string | undefined;
-}
+export type { SlideContent } from "./layouts.ts";
 
 export interface SlideRequest {
   design: Design | string;
