@@ -178,3 +178,47 @@ export function summary(p: Probed) {
     duration: Number(p.format.duration),
   };
 }
+
+/** The frame at `seconds` of `file` scaled to 108x192, as 8-bit RGB pixels (row-major, 3 bytes a pixel). */
+export async function rgbFrameAt(file: string, seconds: number): Promise<Buffer> {
+  const { stdout } = await run(
+    ffmpeg,
+    [
+      "-loglevel",
+      "error",
+      "-ss",
+      String(seconds),
+      "-i",
+      file,
+      "-frames:v",
+      "1",
+      "-vf",
+      "scale=108:192",
+      "-pix_fmt",
+      "rgb24",
+      "-f",
+      "rawvideo",
+      "-",
+    ],
+    { encoding: "buffer" },
+  );
+  return stdout;
+}
+
+/**
+ * The shares (0..1) of pixels of a 108x192 RGB frame inside the region [x0, x1) x [y0, y1) that are the
+ * test product photo's magenta backdrop and its green square (test/fixtures/product-photo.ts).
+ */
+export function photoShares(frame: Buffer, x0: number, y0: number, x1: number, y1: number) {
+  let magenta = 0;
+  let green = 0;
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) {
+      const i = (y * 108 + x) * 3;
+      const [r, g, b] = [frame[i]!, frame[i + 1]!, frame[i + 2]!];
+      if (r > 150 && g < 90 && b > 90) magenta += 1;
+      else if (g > 150 && r < 110 && b < 110) green += 1;
+    }
+  const n = (x1 - x0) * (y1 - y0);
+  return { magenta: magenta / n, green: green / n };
+}
