@@ -68,6 +68,13 @@ const stacked = (x: number, w: number, top: number, hh: number, gap: number, bot
   body: { x, y: top + hh + gap, w, h: bottom - (top + hh + gap) },
 });
 
+/**
+ * A headline height for a text column from `top` to `bottom` (body below it, `gap` apart): `max`, but at most
+ * 60% of the column, so that a short (square) slide keeps room for its body.
+ */
+const headlineHeight = (top: number, bottom: number, gap: number, max: number) =>
+  Math.round(Math.min(max, (bottom - top - gap) * 0.6));
+
 /** The common text settings: headline in the text colour, body in the muted colour. */
 const colours = (d: Design, headlineMax: number, bodyMax: number) => ({
   headlineColor: d.palette.text,
@@ -236,7 +243,14 @@ export const LAYOUTS: Record<Design["layout"], LayoutFn> = {
           ),
         ),
       ],
-      ...stacked(pad, W - 2 * pad, top + 20, Math.round(H * 0.24), 24, H - pad - ph - 40),
+      ...stacked(
+        pad,
+        W - 2 * pad,
+        top + 20,
+        headlineHeight(top + 20, H - pad - ph - 40, 24, H * 0.24),
+        24,
+        H - pad - ph - 40,
+      ),
       ...colours(d, 110, 40),
       number: { x: W - pad - 110, y: pad + 20 },
     };
@@ -264,7 +278,14 @@ export const LAYOUTS: Record<Design["layout"], LayoutFn> = {
           { alignItems: "center" },
         ),
       ],
-      ...stacked(pad, W - 2 * pad, top, Math.round(H * 0.42), 24, H - pad - avatar - 40),
+      ...stacked(
+        pad,
+        W - 2 * pad,
+        top,
+        headlineHeight(top, H - pad - avatar - 40, 24, H * 0.42),
+        24,
+        H - pad - avatar - 40,
+      ),
       ...colours(d, 120, 36),
       headlineValign: "center",
       number: { x: W - pad - 110, y: pad },
@@ -275,8 +296,10 @@ export const LAYOUTS: Record<Design["layout"], LayoutFn> = {
 /** The closing call-to-action slide, drawn in the design's palette and fonts, the product photo framed. */
 export const ctaLayout: LayoutFn = (d, W, H, c, visual, photo) => {
   const pad = Math.round(W * 0.08);
-  const circle = Math.round(W * 0.4);
+  // The photo circle shrinks on square slides so that the body keeps its room above the button.
+  const circle = Math.round(Math.min(W * 0.4, H * 0.3));
   const top = pad + 70 + circle + 50;
+  const button = H - pad - 110;
   const hh = Math.round(H * 0.2);
   const link = (c.linkText ?? "Shop now").slice(0, 48);
   const centred = { justifyContent: "center", letterSpacing: 3 };
@@ -300,7 +323,12 @@ export const ctaLayout: LayoutFn = (d, W, H, c, visual, photo) => {
     ...colours(d, 130, 38),
     headlineAlign: "center",
     headlineValign: "center",
-    body: { x: pad, y: top + hh + 20, w: W - 2 * pad, h: Math.round(H * 0.1) },
+    body: {
+      x: pad,
+      y: top + hh + 20,
+      w: W - 2 * pad,
+      h: Math.min(Math.round(H * 0.1), button - 20 - (top + hh + 20)),
+    },
     bodyAlign: "center",
     extras: [
       label(
