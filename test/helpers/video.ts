@@ -127,9 +127,9 @@ export async function lastFrame(file: string): Promise<Buffer> {
   return stdout.subarray(stdout.length - frame);
 }
 
-/** The frame at `seconds` of `file`, as 36x64 8-bit grey pixels. */
-export async function frameAt(file: string, seconds: number): Promise<Buffer> {
-  const { stdout } = await run(
+/** One frame at `seconds` of `file` through the filter `vf`, as raw pixels of `pixFmt`. */
+async function grab(file: string, seconds: number, vf: string, pixFmt: string): Promise<Buffer> {
+  const out = await run(
     ffmpeg,
     [
       "-loglevel",
@@ -141,14 +141,21 @@ export async function frameAt(file: string, seconds: number): Promise<Buffer> {
       "-frames:v",
       "1",
       "-vf",
-      `${FIT},scale=${THUMB.w}:${THUMB.h},format=gray`,
+      vf,
+      "-pix_fmt",
+      pixFmt,
       "-f",
       "rawvideo",
       "-",
     ],
     { encoding: "buffer" },
   );
-  return stdout;
+  return out.stdout;
+}
+
+/** The frame at `seconds` of `file`, as 36x64 8-bit grey pixels. */
+export function frameAt(file: string, seconds: number): Promise<Buffer> {
+  return grab(file, seconds, `${FIT},scale=${THUMB.w}:${THUMB.h},format=gray`, "gray");
 }
 
 /** Mean absolute difference of two equally sized grey images (0 = identical, 255 = opposite). */
@@ -180,29 +187,8 @@ export function summary(p: Probed) {
 }
 
 /** The frame at `seconds` of `file` scaled to 108x192, as 8-bit RGB pixels (row-major, 3 bytes a pixel). */
-export async function rgbFrameAt(file: string, seconds: number): Promise<Buffer> {
-  const { stdout } = await run(
-    ffmpeg,
-    [
-      "-loglevel",
-      "error",
-      "-ss",
-      String(seconds),
-      "-i",
-      file,
-      "-frames:v",
-      "1",
-      "-vf",
-      "scale=108:192",
-      "-pix_fmt",
-      "rgb24",
-      "-f",
-      "rawvideo",
-      "-",
-    ],
-    { encoding: "buffer" },
-  );
-  return stdout;
+export function rgbFrameAt(file: string, seconds: number): Promise<Buffer> {
+  return grab(file, seconds, "scale=108:192", "rgb24");
 }
 
 /**

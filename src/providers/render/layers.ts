@@ -78,14 +78,14 @@ export const productImage = (
   style: Omit<Parameters<typeof image>[2] & object, "fit"> = {},
 ) => image(photo, r, { ...style, fit: "product" });
 
+/** `bytes` shrunk to a `size` x `size` thumbnail (`fit` as sharp's), as raw sRGB pixels (3 bytes each). */
+export function thumbnailRgb(bytes: Buffer, size: number, fit: "fill" | "cover"): Promise<Buffer> {
+  return sharp(bytes).resize(size, size, { fit }).toColourspace("srgb").removeAlpha().raw().toBuffer();
+}
+
 /** The mean colour of the photo's four corners (its backdrop, for framing it seamlessly). */
 async function backdropColour(bytes: Buffer) {
-  const px = await sharp(bytes)
-    .resize(16, 16, { fit: "fill" })
-    .toColourspace("srgb")
-    .removeAlpha()
-    .raw()
-    .toBuffer();
+  const px = await thumbnailRgb(bytes, 16, "fill");
   const at = [0, 15, 240, 255].map((i) => i * 3);
   const mean = (c: number) => Math.round(at.reduce((s, i) => s + px[i + c]!, 0) / at.length);
   return { r: mean(0), g: mean(1), b: mean(2), alpha: 1 };

@@ -1,13 +1,13 @@
 /**
  * A design's accent colour taken from the product photo (issue 21 section 3): the photo's dominant saturated
- * colour, read from a 48 x 48 thumbnail decoded with boundedSharp (pixels binned by hue; greys, near-blacks
+ * colour, read from a 48 x 48 thumbnail decoded with boundedSharp (./layers.ts; pixels binned by hue; greys, near-blacks
  * and near-whites skipped, so a white studio backdrop does not win), then lightened or darkened until it
  * reaches WCAG 2.1 AA contrast (4.5:1, https://www.w3.org/TR/WCAG21/#contrast-minimum) against the design's
  * background: the accent is drawn as text on the background (labels, numbers) and the background colour as
  * text on the accent (the CTA button), the same pair of colours.
  */
-import { boundedSharp as sharp } from "../media-limits.ts";
 import type { Palette } from "./designs.ts";
+import { thumbnailRgb } from "./layers.ts";
 
 type RGB = [number, number, number];
 
@@ -40,12 +40,7 @@ const MIN_SHARE = 0.04;
 
 /** The photo's dominant saturated colour as `#rrggbb`, or undefined for a grey or colourless photo. */
 export async function dominantColour(photo: Buffer): Promise<string | undefined> {
-  const px = await sharp(photo)
-    .resize(48, 48, { fit: "cover" })
-    .toColourspace("srgb")
-    .removeAlpha()
-    .raw()
-    .toBuffer();
+  const px = await thumbnailRgb(photo, 48, "cover");
   const bins = Array.from({ length: 24 }, () => ({ n: 0, r: 0, g: 0, b: 0 }));
   for (let i = 0; i < px.length; i += 3) {
     const [r, g, b] = [px[i]!, px[i + 1]!, px[i + 2]!];

@@ -121,16 +121,7 @@ test("AI UGC uses the product's stored image for the local hook clip (no image g
   const png = path.join(os.tmpdir(), `smcp-product-${key()}.png`);
   await makeImage(png, "smptebars");
   const bytes = await readFile(png);
-  const storageKey = app.ctx.providers.storage.newKey("png");
-  await app.ctx.providers.storage.putBytes(storageKey, bytes);
-  const asset = await createMediaAsset(
-    app.ctx.db,
-    { userId: me.user_id, workspaceId: me.workspace_id },
-    { kind: "image", mimeType: "image/png", bytes: bytes.length, width: 1080, height: 1920, storageKey },
-  );
-  await app.ctx
-    .db("product_assets")
-    .insert({ product_id: productId, media_asset_id: asset.asset_id, role: "image" });
+  await linkImage(productId, bytes, 1080, 1920);
   const cta = await storedCta(app, me, 3);
   const out = await inline(app, me, create, {
     kind: "video",
@@ -155,20 +146,25 @@ test("AI UGC uses the product's stored image for the local hook clip (no image g
   assert.ok(Math.abs(row.result.video.duration_seconds - 7) < 0.2, `${row.result.video.duration_seconds}`);
 });
 
+/** Stores the PNG `bytes` (`width` x `height` pixels) as the owner's image asset and links it to `productId`. */
+async function linkImage(productId: string, bytes: Buffer, width: number, height: number) {
+  const storageKey = app.ctx.providers.storage.newKey("png");
+  await app.ctx.providers.storage.putBytes(storageKey, bytes);
+  const asset = await createMediaAsset(
+    app.ctx.db,
+    { userId: me.user_id, workspaceId: me.workspace_id },
+    { kind: "image", mimeType: "image/png", bytes: bytes.length, width, height, storageKey },
+  );
+  await app.ctx
+    .db("product_assets")
+    .insert({ product_id: productId, media_asset_id: asset.asset_id, role: "image" });
+}
+
 /** A product whose only image asset is the distinctive test photo (test/fixtures/product-photo.ts). */
 async function photographedProduct(): Promise<{ id: string; photo: Buffer }> {
   const id = await product(app, me, { name: "Summit Bottle" });
   const photo = await productPhotoPng();
-  const storageKey = app.ctx.providers.storage.newKey("png");
-  await app.ctx.providers.storage.putBytes(storageKey, photo);
-  const asset = await createMediaAsset(
-    app.ctx.db,
-    { userId: me.user_id, workspaceId: me.workspace_id },
-    { kind: "image", mimeType: "image/png", bytes: photo.length, width: 1080, height: 1350, storageKey },
-  );
-  await app.ctx
-    .db("product_assets")
-    .insert({ product_id: id, media_asset_id: asset.asset_id, role: "image" });
+  await linkImage(id, photo, 1080, 1350);
   return { id, photo };
 }
 
