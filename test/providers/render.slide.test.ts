@@ -73,18 +73,20 @@ const isGreen = (r: number, g: number, b: number) => g > 160 && r < 110 && b < 1
 async function greenIn(bytes: Buffer, box: { x: number; y: number; w: number; h: number }) {
   const { data, info } = await raw(bytes);
   let n = 0;
+  let sumG = 0;
   const bb = { x0: Number.POSITIVE_INFINITY, y0: Number.POSITIVE_INFINITY, x1: -1, y1: -1 };
   for (let y = box.y; y < box.y + box.h; y++)
     for (let x = box.x; x < box.x + box.w; x++) {
       const i = (y * info.width + x) * 3;
       if (!isGreen(data[i]!, data[i + 1]!, data[i + 2]!)) continue;
       n += 1;
+      sumG += data[i + 1]!;
       bb.x0 = Math.min(bb.x0, x);
       bb.y0 = Math.min(bb.y0, y);
       bb.x1 = Math.max(bb.x1, x);
       bb.y1 = Math.max(bb.y1, y);
     }
-  return { n, w: bb.x1 - bb.x0 + 1, h: bb.y1 - bb.y0 + 1 };
+  return { n, w: bb.x1 - bb.x0 + 1, h: bb.y1 - bb.y0 + 1, meanG: sumG / Math.max(1, n) };
 }
 
 test("HEADLINE_120 is 120 characters", () => assert.equal(HEADLINE_120.length, 120));
@@ -120,6 +122,8 @@ for (const [format, width, height] of [
         const green = await greenIn(out.bytes, out.photo);
         // The square covers 9% of the photo; cover-fitting or framing keeps at least a third of that share.
         assert.ok(green.n > out.photo.w * out.photo.h * 0.03, `${where}: ${green.n} green pixels in the box`);
+        // Shown as is, not veiled: the square keeps its own green (#1fd11f: 209) within JPEG error.
+        assert.ok(green.meanG > 195, `${where}: the photo is not veiled (mean green ${green.meanG})`);
         const aspect = green.w / green.h;
         assert.ok(
           aspect > 0.92 && aspect < 1.08,

@@ -101,10 +101,11 @@ export const LAYOUTS: Record<Design["layout"], LayoutFn> = {
         fill(whole(W, H), {
           backgroundImage: `linear-gradient(180deg, ${(hook
             ? [
-                [0.3, 0],
-                [0.2, 38],
-                [0.88, 58],
-                [0.96, 100],
+                [0.35, 0],
+                [0, 10],
+                [0, 40],
+                [1, 57],
+                [1, 100],
               ]
             : [
                 [0.1, 0],
