@@ -127,9 +127,9 @@ export async function lastFrame(file: string): Promise<Buffer> {
   return stdout.subarray(stdout.length - frame);
 }
 
-/** The frame at `seconds` of `file`, as 36x64 8-bit grey pixels. */
-export async function frameAt(file: string, seconds: number): Promise<Buffer> {
-  const { stdout } = await run(
+/** One frame at `seconds` of `file` through the filter `vf`, as raw pixels of `pixFmt`. */
+async function grab(file: string, seconds: number, vf: string, pixFmt: string): Promise<Buffer> {
+  const out = await run(
     ffmpeg,
     [
       "-loglevel",
@@ -141,14 +141,21 @@ export async function frameAt(file: string, seconds: number): Promise<Buffer> {
       "-frames:v",
       "1",
       "-vf",
-      `${FIT},scale=${THUMB.w}:${THUMB.h},format=gray`,
+      vf,
+      "-pix_fmt",
+      pixFmt,
       "-f",
       "rawvideo",
       "-",
     ],
     { encoding: "buffer" },
   );
-  return stdout;
+  return out.stdout;
+}
+
+/** The frame at `seconds` of `file`, as 36x64 8-bit grey pixels. */
+export function frameAt(file: string, seconds: number): Promise<Buffer> {
+  return grab(file, seconds, `${FIT},scale=${THUMB.w}:${THUMB.h},format=gray`, "gray");
 }
 
 /** Mean absolute difference of two equally sized grey images (0 = identical, 255 = opposite). */
@@ -177,4 +184,27 @@ export function summary(p: Probed) {
     audio: a ? a.codec_name : null,
     duration: Number(p.format.duration),
   };
+}
+
+/** The frame at `seconds` of `file` scaled to 108x192, as 8-bit RGB pixels (row-major, 3 bytes a pixel). */
+export function rgbFrameAt(file: string, seconds: number): Promise<Buffer> {
+  return grab(file, seconds, "scale=108:192", "rgb24");
+}
+
+/**
+ * The shares (0..1) of pixels of a 108x192 RGB frame inside the region [x0, x1) x [y0, y1) that are the
+ * test product photo's magenta backdrop and its green square (test/fixtures/product-photo.ts).
+ */
+export function photoShares(frame: Buffer, x0: number, y0: number, x1: number, y1: number) {
+  let magenta = 0;
+  let green = 0;
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) {
+      const i = (y * 108 + x) * 3;
+      const [r, g, b] = [frame[i]!, frame[i + 1]!, frame[i + 2]!];
+      if (r > 150 && g < 90 && b > 90) magenta += 1;
+      else if (g > 150 && r < 110 && b < 110) green += 1;
+    }
+  const n = (x1 - x0) * (y1 - y0);
+  return { magenta: magenta / n, green: green / n };
 }

@@ -53,6 +53,42 @@ async function distinctColours(bytes: Buffer): Promise<number> {
   return seen.size;
 }
 
+/**
+ * A distinctive product photo (800 x 1000, portrait): a magenta backdrop with a green square of 300 px
+ * centred on it. The green square is found in the slide's photo box, and stays square (no distortion).
+ */
+const productPhoto = await sharp({ create: { width: 800, height: 1000, channels: 3, background: "#d81b8c" } })
+  .composite([
+    {
+      input: { create: { width: 300, height: 300, channels: 3, background: "#1fd11f" } },
+      left: 250,
+      top: 350,
+    },
+  ])
+  .png()
+  .toBuffer();
+const isGreen = (r: number, g: number, b: number) => g > 160 && r < 110 && b < 110;
+
+/** The green pixels inside `box` of the JPEG `bytes`: how many and their bounding box. */
+async function greenIn(bytes: Buffer, box: { x: number; y: number; w: number; h: number }) {
+  const { data, info } = await raw(bytes);
+  let n = 0;
+  let sumG = 0;
+  const bb = { x0: Number.POSITIVE_INFINITY, y0: Number.POSITIVE_INFINITY, x1: -1, y1: -1 };
+  for (let y = box.y; y < box.y + box.h; y++)
+    for (let x = box.x; x < box.x + box.w; x++) {
+      const i = (y * info.width + x) * 3;
+      if (!isGreen(data[i]!, data[i + 1]!, data[i + 2]!)) continue;
+      n += 1;
+      sumG += data[i + 1]!;
+      bb.x0 = Math.min(bb.x0, x);
+      bb.y0 = Math.min(bb.y0, y);
+      bb.x1 = Math.max(bb.x1, x);
+      bb.y1 = Math.max(bb.y1, y);
+    }
+  return { n, w: bb.x1 - bb.x0 + 1, h: bb.y1 - bb.y0 + 1, meanG: sumG / Math.max(1, n) };
+}
+
 test("HEADLINE_120 is 120 characters", () => assert.equal(HEADLINE_120.length, 120));
 
 for (const [format, width, height] of [
@@ -60,7 +96,7 @@ for (const [format, width, height] of [
   ["portrait", 1080, 1350],
   ["story", 1080, 1920],
 ] as const) {
-  test(`every design renders a ${format} JPEG of exactly ${width}x${height}, sRGB, many colours, < 8 MB`, async () => {
+  test(`every design renders a ${format} JPEG of exactly ${width}x${height}, sRGB, many colours, < 8 MB, the product photo undistorted on the hook, content and CTA slides`, async () => {
     for (const id of Object.keys(DESIGNS)) {
       const visual = await visualFor(id, width, height);
       for (const kind of ["hook", "content", "cta"] as const) {
@@ -69,8 +105,8 @@ for (const [format, width, height] of [
           width,
           height,
           visual,
-          photo,
-          content: content({ kind }),
+          photo: productPhoto,
+          content: content({ kind, position: kind === "hook" ? 1 : kind === "cta" ? 6 : 3 }),
         });
         const meta = await sharp(out.bytes).metadata();
         assert.deepEqual(
@@ -81,6 +117,20 @@ for (const [format, width, height] of [
         assert.ok(out.bytes.length < 8 * 1024 * 1024);
         assert.ok((await distinctColours(out.bytes)) > 300, `${id} ${kind} is not flat`);
         assert.ok(out.headline.fit.fits, `${id} ${kind} headline fits`);
+        const where = `${id} ${kind}`;
+        assert.ok(out.photo, `${where}: the slide reports a photo box`);
+        const green = await greenIn(out.bytes, out.photo);
+        // The square covers 9% of the photo; cover-fitting or framing keeps at least a third of that share.
+        assert.ok(green.n > out.photo.w * out.photo.h * 0.03, `${where}: ${green.n} green pixels in the box`);
+        // Shown as is, not veiled: the square keeps its own green (#1fd11f: 209) within JPEG error.
+        assert.ok(green.meanG > 195, `${where}: the photo is not veiled (mean green ${green.meanG})`);
+        const aspect = green.w / green.h;
+        assert.ok(
+          aspect > 0.92 && aspect < 1.08,
+          `${where}: the square stays square (${green.w}x${green.h})`,
+        );
+        const outside = await greenIn(out.bytes, { x: 0, y: 0, w: width, h: height });
+        assert.ok(outside.n - green.n < green.n * 0.05, `${where}: the photo stays in its box`);
       }
     }
   });
@@ -169,4 +219,44 @@ test("renderTextOverlay: a transparent PNG of the frame size with the text on an
   const alphaAt = (x: number, y: number) => data[(y * 1080 + x) * 4 + 3]!;
   assert.equal(alphaAt(540, 100), 0, "transparent above the band");
   assert.ok(alphaAt(540, 1920 - 300) > 100, "the band is drawn near the bottom");
+});
+
+test("the accent colour comes from the photo (WCAG AA against the background), or stays the design's", async () => {
+  const { DESIGNS: all } = await import("../../src/providers/render/designs.ts");
+  const { contrastRatio, dominantColour } = await import("../../src/providers/render/photo-accent.ts");
+  assert.equal(
+    await dominantColour(productPhoto),
+    "#d81b8c",
+    "the backdrop is the dominant saturated colour",
+  );
+  const grey = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#f4f4f4" } })
+    .png()
+    .toBuffer();
+  assert.equal(await dominantColour(grey), undefined, "a colourless photo gives no accent");
+  for (const d of Object.values(all)) {
+    const out = await renderSlide({
+      design: d.id,
+      width: 1080,
+      height: 1080,
+      photo: productPhoto,
+      content: content({ kind: "cta", position: 6 }),
+    });
+    if (!d.accentFromPhoto) {
+      assert.equal(out.accent, d.palette.accent, d.id);
+      continue;
+    }
+    const n = Number.parseInt(out.accent.slice(1), 16);
+    const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+    assert.ok(r > g + 40 && b > g + 20, `${d.id}: ${out.accent} is a magenta like the photo`);
+    assert.ok(contrastRatio(out.accent, d.palette.background) >= 4.5, `${d.id}: ${out.accent} readable`);
+    // The CTA button is drawn in that accent: its centre pixel (between the words' lines) matches it.
+    const { data } = await raw(out.bytes);
+    const pad = Math.round(1080 * 0.08);
+    const i = ((1080 - pad - 12) * 1080 + pad + 60) * 3;
+    const px = [data[i]!, data[i + 1]!, data[i + 2]!];
+    assert.ok(
+      Math.abs(px[0]! - r) + Math.abs(px[1]! - g) + Math.abs(px[2]! - b) < 30,
+      `${d.id}: button ${px} is the accent ${out.accent}`,
+    );
+  }
 });

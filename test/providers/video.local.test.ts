@@ -13,6 +13,7 @@ import sharp from "sharp";
 import { localVideoProvider } from "../../src/providers/video/local.ts";
 import { MIN_FONT_PX, renderHookOverlay } from "../../src/providers/video/overlay.ts";
 import { VideoRenderError, type VideoTemplate } from "../../src/providers/video/types.ts";
+import { productPhotoPng } from "../fixtures/product-photo.ts";
 import {
   binaries,
   frameAt,
@@ -20,7 +21,9 @@ import {
   makeClip,
   makeImage,
   meanAbsDiff,
+  photoShares,
   probe,
+  rgbFrameAt,
   summary,
   topLevelAtoms,
 } from "../helpers/video.ts";
@@ -33,11 +36,14 @@ await makeImage(path.join(dir, "b.png"), "smptebars");
 const a = await readFile(path.join(dir, "a.png"));
 const b = await readFile(path.join(dir, "b.png"));
 
-async function render(template: VideoTemplate, images: Buffer[], cta?: string) {
+const photo = await productPhotoPng();
+
+async function render(template: VideoTemplate, images: Buffer[], cta?: string, zooms?: number[]) {
   const outputFile = path.join(dir, `${template}-${Math.random().toString(36).slice(2)}.mp4`);
   const result = await provider.render({
     template,
     images,
+    zooms,
     hook: "POV: you just found the serum everyone keeps asking about",
     caption: "Glow Serum",
     cta: cta ? { open: async () => createReadStream(cta) } : undefined,
@@ -139,3 +145,52 @@ test("overlay: transparent outside the text box, long hooks shrink to fit", asyn
   const centre = (960 * 1080 + 540) * 4;
   assert.ok(data[centre + 3]! > 100, "the text box is opaque enough to read");
 });
+
+test("2x2 grid of a product photo whole and as a close-up: both tiles show it, the close-up larger", async () => {
+  const grey = await sharp({ create: { width: 1080, height: 1920, channels: 3, background: "#808080" } })
+    .png()
+    .toBuffer();
+  const { outputFile } = await render("2x2-grid", [photo, photo, grey, grey], undefined, [1, 1.8]);
+  // At 2.5 s every tile is in and the hook has not faded in yet; the frame is 108x192, tiles 54x96.
+  const frame = await rgbFrameAt(outputFile, 2.5);
+  const whole = photoShares(frame, 2, 2, 52, 94);
+  const close = photoShares(frame, 56, 2, 106, 94);
+  assert.ok(whole.magenta > 0.4 && whole.green > 0.06, `whole photo tile: ${JSON.stringify(whole)}`);
+  assert.ok(close.green > whole.green * 2, `close-up: ${JSON.stringify(close)} vs ${JSON.stringify(whole)}`);
+  const generated = photoShares(frame, 2, 98, 52, 190);
+  assert.ok(generated.magenta + generated.green < 0.05, "the other tiles are the other images");
+});
+
+test("single fade of the product photo: the photo fills the frame under the hook", async () => {
+  const { outputFile } = await render("single-fade", [photo]);
+  const shares = photoShares(await rgbFrameAt(outputFile, 3), 10, 100, 98, 180);
+  assert.ok(shares.magenta > 0.3 && shares.green > 0.1, JSON.stringify(shares));
+});
+
+test("AI UGC local hook clip moves over the product photo (zoom and pan), not a still", async () => {
+  const cta = path.join(dir, "cta-motion.mp4");
+  await makeClip(cta, { seconds: 3, size: "640x480", rate: 25 });
+  const { outputFile } = await render("ugc-video", [photo], cta);
+  for (const t of [0.5, 2, 3.5]) {
+    const shares = photoShares(await rgbFrameAt(outputFile, t), 10, 100, 98, 180);
+    assert.ok(shares.magenta > 0.2 && shares.green > 0.1, `${t} s: ${JSON.stringify(shares)}`);
+  }
+  // The green square grows (zoom) and its centre moves sideways (pan) between 0.5 s and 3.5 s.
+  const early = greenSpot(await rgbFrameAt(outputFile, 0.5));
+  const late = greenSpot(await rgbFrameAt(outputFile, 3.5));
+  assert.ok(late.n > early.n * 1.2, `zoom: ${early.n} -> ${late.n} green pixels`);
+  assert.ok(Math.abs(late.x - early.x) > 2, `pan: centre x ${early.x} -> ${late.x}`);
+  assert.ok(meanAbsDiff(await frameAt(outputFile, 1), await frameAt(outputFile, 3)) > 0.5, "frames differ");
+});
+
+/** The green square in a 108x192 RGB frame: its pixel count and mean x. */
+function greenSpot(frame: Buffer) {
+  let n = 0;
+  let sx = 0;
+  for (let i = 0; i < frame.length; i += 3)
+    if (frame[i + 1]! > 150 && frame[i]! < 110 && frame[i + 2]! < 110) {
+      n += 1;
+      sx += (i / 3) % 108;
+    }
+  return { n, x: sx / Math.max(1, n) };
+}

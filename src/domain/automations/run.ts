@@ -16,6 +16,8 @@ import { TEMPLATE_IMAGES, VideoRenderError } from "../../providers/video/types.t
 import { renderAndStoreVideo } from "../media/generated-video.ts";
 import { buildSubject } from "../captions/captions.ts";
 import { validateSettings, type TemplateId } from "./config.ts";
+import { ownFrames } from "./video-frames.ts";
+import { productPhotos } from "../carousels/slide-inputs.ts";
 import { automationView, ownedAutomation } from "./automations.ts";
 import { acceptCarouselGeneration } from "../carousels/carousels.ts";
 import { executeCarouselRun } from "../carousels/run.ts";
@@ -254,30 +256,8 @@ async function finish(
     });
 }
 
-/** The owner's product image bytes for the AI UGC hook clip (first linked image), or undefined. */
-async function productImage(app: AppContext, owner: Owner, productId: unknown): Promise<Buffer | undefined> {
-  if (typeof productId !== "string") return undefined;
-  const row = await app
-    .db("product_assets as pa")
-    .join("media_assets as m", "m.id", "pa.media_asset_id")
-    .where({ "pa.product_id": productId, "pa.role": "image", "m.kind": "image" })
-    .where({ "m.user_id": owner.userId, "m.workspace_id": owner.workspaceId })
-    .whereNull("m.deleted_at")
-    .orderBy([{ column: "pa.position" }, { column: "pa.created_at" }])
-    .first("m.storage_key");
-  if (!row) return undefined;
-  try {
-    const { stream } = await app.providers.storage.read(row.storage_key);
-    const chunks: Buffer[] = [];
-    for await (const c of stream) chunks.push(c as Buffer);
-    return Buffer.concat(chunks);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * Generates the images (through the AI image provider; AI UGC uses the product's image when it has one),
+ * Generates the images (through the AI image provider, after the product's own photos: ./video-frames.ts),
  * takes the hook (the configured one, else one from the AI text provider for this product), renders the
  * MP4 through the video provider, stores it as a video asset and saves a draft video post carrying it.
  * @throws ImageGenerationError / VideoRenderError (the caller marks the run failed and refunds).
@@ -296,10 +276,10 @@ async function renderVideo(
     product_id: typeof configuration.product_id === "string" ? configuration.product_id : undefined,
   });
   const title = subject.name ?? name;
-  const images: Buffer[] = [];
+  const photos = await productPhotos(app, owner, configuration.product_id, TEMPLATE_IMAGES[template]);
+  const own = ownFrames(template, photos);
+  const images: Buffer[] = [...own.images];
   const frames: string[] = [];
-  const own = template === "ugc-video" ? await productImage(app, owner, configuration.product_id) : undefined;
-  if (own) images.push(own);
   for (let i = images.length; i < TEMPLATE_IMAGES[template]; i++) {
     signal?.throwIfAborted();
     const image = await app.providers.image.generate(
@@ -308,6 +288,7 @@ async function renderVideo(
         seed: `${runId}:${i}`,
         width: 1080,
         height: 1920,
+        reference: photos[0],
       },
       signal,
     );
@@ -343,6 +324,7 @@ async function renderVideo(
     {
       template,
       images,
+      zooms: own.zooms,
       hook,
       caption: subject.name,
       cta: cta ? { open: async () => (await app.providers.storage.read(cta.storage_key)).stream } : undefined,

@@ -37,20 +37,39 @@ export async function productPhoto(
   owner: Owner,
   productId: string,
 ): Promise<Buffer | undefined> {
-  const row = await app
+  return (await productPhotos(app, owner, productId, 1))[0];
+}
+
+/**
+ * The bytes of the product's first `limit` live image assets, in the product's order (position, then
+ * creation); a file missing from storage is skipped. Empty when the product has none or `productId` is not
+ * a string.
+ */
+export async function productPhotos(
+  app: AppContext,
+  owner: Owner,
+  productId: unknown,
+  limit: number,
+): Promise<Buffer[]> {
+  if (typeof productId !== "string") return [];
+  const rows: Array<{ storage_key: string }> = await app
     .db("product_assets as pa")
     .join("media_assets as m", "m.id", "pa.media_asset_id")
     .where({ "pa.product_id": productId, "pa.role": "image", "m.kind": "image" })
     .where(ownedBy(owner, "m"))
     .whereNull("m.deleted_at")
-    .orderBy("pa.position")
-    .first("m.storage_key");
-  if (!row) return undefined;
-  try {
-    return await readStored(app, row.storage_key);
-  } catch {
-    return undefined; // a missing file: the layout falls back to the slide's visual
+    .orderBy([{ column: "pa.position" }, { column: "pa.created_at" }])
+    .limit(limit)
+    .select("m.storage_key");
+  const photos: Buffer[] = [];
+  for (const row of rows) {
+    try {
+      photos.push(await readStored(app, row.storage_key));
+    } catch {
+      // a missing file: the layout falls back to the slide's visual, a video to a generated image
+    }
   }
+  return photos;
 }
 
 /** The product's facts as the text provider's subject, with `brief` (untrusted data). */

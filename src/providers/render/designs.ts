@@ -31,6 +31,12 @@ export interface Design {
   fonts: { headline: FontChoice; body: FontChoice };
   /** Headline case transform (display faces read best in capitals). */
   uppercase: boolean;
+  /**
+   * Whether the accent colour comes from the product photo when the slide has one (its dominant saturated
+   * colour, kept at WCAG AA contrast against the background: ../render/photo-accent.ts); the editorial and
+   * quote designs keep their own palettes.
+   */
+  accentFromPhoto: boolean;
 }
 
 /** Every design, by id. */
@@ -48,6 +54,7 @@ export const DESIGNS: Record<string, Design> = {
     },
     fonts: { headline: { family: "Bebas Neue", weight: 400 }, body: { family: "Inter", weight: 400 } },
     uppercase: true,
+    accentFromPhoto: true,
   },
   "product-showcase": {
     id: "product-showcase",
@@ -62,6 +69,7 @@ export const DESIGNS: Record<string, Design> = {
     },
     fonts: { headline: { family: "Inter", weight: 800 }, body: { family: "Inter", weight: 400 } },
     uppercase: false,
+    accentFromPhoto: true,
   },
   "story-steps": {
     id: "story-steps",
@@ -76,6 +84,7 @@ export const DESIGNS: Record<string, Design> = {
     },
     fonts: { headline: { family: "Inter", weight: 700 }, body: { family: "Inter", weight: 400 } },
     uppercase: false,
+    accentFromPhoto: true,
   },
   "split-frame": {
     id: "split-frame",
@@ -90,6 +99,7 @@ export const DESIGNS: Record<string, Design> = {
     },
     fonts: { headline: { family: "Inter", weight: 800 }, body: { family: "Inter", weight: 400 } },
     uppercase: false,
+    accentFromPhoto: true,
   },
   "editorial-serif": {
     id: "editorial-serif",
@@ -107,6 +117,7 @@ export const DESIGNS: Record<string, Design> = {
       body: { family: "Playfair Display", weight: 400 },
     },
     uppercase: false,
+    accentFromPhoto: false,
   },
   "quote-card": {
     id: "quote-card",
@@ -121,6 +132,7 @@ export const DESIGNS: Record<string, Design> = {
     },
     fonts: { headline: { family: "DM Serif Display", weight: 400 }, body: { family: "Inter", weight: 400 } },
     uppercase: false,
+    accentFromPhoto: false,
   },
 };
 

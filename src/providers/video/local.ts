@@ -2,9 +2,10 @@
  * The local video provider (default; offline) and the ffmpeg compositor every video provider uses
  * (README "Media stack"). Templates, all MP4 H.264 High / yuv420p / 1080x1920 / 30 fps with an AAC track
  * (silent `anullsrc` when there is no sound) and `-movflags +faststart`:
- *   - 2x2-grid (8 s): four images slide into a 2x2 grid one after another, then the hook fades in.
+ *   - 2x2-grid (8 s): four images slide into a 2x2 grid one after another, then the hook fades in; a tile may
+ *     be a close-up of its picture (`zooms`: a product with one photo shows it whole and close up).
  *   - single-fade (6 s): one image with a slow zoom (zoompan), faded in and out, with the hook.
- *   - ugc-video: a 4 s hook clip (the product image with a push-in and the hook as on-screen text, or a
+ *   - ugc-video: a 4 s hook clip (the product image with a push-in and a sideways pan, the hook as on-screen text, or a
  *     clip from a video model via `hookClip`, trimmed to 3..5 s) followed by the stored CTA video scaled and
  *     padded to 1080x1920 with its own audio (silence when it has none): the CTA is the final segment.
  * Text is a transparent PNG from ./overlay.ts composited with ffmpeg's `overlay` filter (no drawtext). Only
@@ -148,22 +149,40 @@ function seeded(seed: string, salt: number): number {
 
 /**
  * Slow push-in over a still: zoompan turns the one input frame into `frames` output frames (its `d`),
- * working on a 1.25x upscale so that the whole-pixel crop steps stay small.
+ * working on a 1.25x upscale so that the whole-pixel crop steps stay small. With `pan` the view also drifts
+ * sideways by that share of the visible width over the clip (negative: to the left; the direction comes
+ * from the seed), kept inside the picture.
  */
-function zoomIn(frames: number, to: number, panSalt: number): string {
+function zoomIn(frames: number, to: number, panSalt: number, pan = 0): string {
   const sw = Math.round(W * 1.25);
   const sh = Math.round(H * 1.25);
   const step = ((to - 1) / frames).toFixed(6);
-  const dx = panSalt < 0.5 ? "iw/2-(iw/zoom/2)" : `iw/2-(iw/zoom/2)+(iw/zoom)*0.04*on/${frames}`;
+  const drift = panSalt < 0.5 ? -pan : pan;
+  const dx =
+    drift === 0
+      ? panSalt < 0.5
+        ? "iw/2-(iw/zoom/2)"
+        : `iw/2-(iw/zoom/2)+(iw/zoom)*0.04*on/${frames}`
+      : `max(0,min(iw-iw/zoom,iw/2-(iw/zoom/2)+(iw/zoom)*${drift}*on/${frames}))`;
   return `${cover(sw, sh)},zoompan=z='min(1+${step}*on,${to})':x='${dx}':y='ih/2-(ih/zoom/2)':d=${frames}:s=${W}x${H}:fps=${FPS},setpts=N/${FPS}/TB`;
 }
 
-/** Builds the ffmpeg arguments that cover-fit each image to a 540x960 grid cell (one PNG per image). */
-function tileArgs(images: string[], tiles: string[]): string[] {
+/** Largest tile zoom (a close-up of the middle quarter of the picture). */
+const MAX_ZOOM = 4;
+
+/**
+ * Builds the ffmpeg arguments that cover-fit each image to a 540x960 grid cell (one PNG per image), zoomed
+ * into its centre by `zooms[i]` (1 = the whole picture; clamped to 1..MAX_ZOOM).
+ */
+function tileArgs(images: string[], tiles: string[], zooms: number[] = []): string[] {
   const args: string[] = [];
   for (const img of images) args.push("-i", img);
   images.forEach((_, i) => {
-    args.push("-map", `${i}:v`, "-vf", cover(W / 2, H / 2), "-frames:v", "1", "-f", "image2", tiles[i]!);
+    const z = Math.min(Math.max(Number.isFinite(zooms[i]) ? zooms[i]! : 1, 1), MAX_ZOOM);
+    const even = (n: number) => 2 * Math.round(n / 2);
+    const fit =
+      z === 1 ? cover(W / 2, H / 2) : `${cover(even((W / 2) * z), even((H / 2) * z))},crop=${W / 2}:${H / 2}`;
+    args.push("-map", `${i}:v`, "-vf", fit, "-frames:v", "1", "-f", "image2", tiles[i]!);
   });
   return args;
 }
@@ -232,7 +251,7 @@ function ugcArgs(
   const fit = `scale=${W}:${H}:force_original_aspect_ratio=decrease,pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1`;
   const hookVideo =
     hook.kind === "image"
-      ? `[0:v]${zoomIn(hookFrames, 1.2, seeded(seed, 2))}`
+      ? `[0:v]${zoomIn(hookFrames, 1.25, seeded(seed, 2), 0.1)}`
       : `[0:v]${fit},fps=${FPS},trim=duration=${hs.toFixed(3)},setpts=PTS-STARTPTS`;
   const graph = [
     `${hookVideo},format=yuv420p[hv]`,
@@ -294,7 +313,7 @@ export function localVideoProvider(options: LocalVideoOptions): VideoProvider {
           // Tiles are cover-fitted to their 540x960 cell in a short first ffmpeg run: the animation run then
           // decodes four small pictures instead of four full frames (bench/README.md: peak memory).
           const tiles = images.map((_, i) => path.join(dir, `tile-${i}.png`));
-          await runFfmpeg(ffmpeg, tileArgs(images, tiles), { timeoutMs, signal, maxMemoryBytes });
+          await runFfmpeg(ffmpeg, tileArgs(images, tiles, req.zooms), { timeoutMs, signal, maxMemoryBytes });
           images.splice(0, images.length, ...tiles);
         }
         const overlay = path.join(dir, "hook.png");
@@ -303,7 +322,8 @@ export function localVideoProvider(options: LocalVideoOptions): VideoProvider {
           caption: req.caption,
           width: W,
           height: H,
-          position: req.template === "ugc-video" ? "center" : req.template === "2x2-grid" ? "center" : "top",
+          // Over a single picture the hook sits at the top, clear of the product and of the networks' bottom UI.
+          position: req.template === "2x2-grid" ? "center" : "top",
         });
         await writeFile(overlay, text.png, { mode: 0o600 });
         let args: string[];

@@ -91,20 +91,17 @@ function textBox(req: OverlayRequest, fontSize: number, boxWidth: number): Node 
         children: req.caption,
       },
     });
+  return column(
+    { width: boxWidth, padding: "36px 44px", borderRadius: 28, backgroundColor: "rgba(10, 10, 14, 0.62)" },
+    children,
+  );
+}
+
+/** A flex column of `children`, centred across, with `style` added. */
+function column(style: Record<string, unknown>, children: Node[]): Node {
   return {
     type: "div",
-    props: {
-      style: {
-        display: "flex",
-        flexDirection: "column",
-        alignItems: "center",
-        width: boxWidth,
-        padding: "36px 44px",
-        borderRadius: 28,
-        backgroundColor: "rgba(10, 10, 14, 0.62)",
-      },
-      children,
-    },
+    props: { style: { display: "flex", flexDirection: "column", alignItems: "center", ...style }, children },
   };
 }
 
@@ -136,21 +133,15 @@ export async function renderHookOverlay(req: OverlayRequest): Promise<Overlay> {
   }
   const fontSize = lo;
   const justify = { top: "flex-start", center: "center", bottom: "flex-end" }[req.position];
-  const frame: Node = {
-    type: "div",
-    props: {
-      style: {
-        display: "flex",
-        flexDirection: "column",
-        alignItems: "center",
-        justifyContent: justify,
-        width: req.width,
-        height: req.height,
-        padding: `${Math.round(req.height * 0.12)}px 0`,
-      },
-      children: [textBox({ ...req, text }, fontSize, boxWidth)],
+  const frame = column(
+    {
+      justifyContent: justify,
+      width: req.width,
+      height: req.height,
+      padding: `${Math.round(req.height * 0.12)}px 0`,
     },
-  };
+    [textBox({ ...req, text }, fontSize, boxWidth)],
+  );
   const svg = await satori(frame as never, { width: req.width, height: req.height, fonts: f });
   const png = new Resvg(svg, { fitTo: { mode: "original" }, background: "rgba(0,0,0,0)" }).render().asPng();
   return { png: Buffer.from(png), fontSize };

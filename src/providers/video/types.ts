@@ -30,6 +30,12 @@ export interface VideoRequest {
   template: VideoTemplate;
   /** Image files' bytes (JPEG, PNG or WEBP), `TEMPLATE_IMAGES[template]` of them, in order. */
   images: Uint8Array[];
+  /**
+   * 2x2 grid: per image, how far its tile zooms into the picture's centre (1, the default, shows the whole
+   * picture cover-fitted; 2 shows its middle half): a product with one photo fills a second tile with a
+   * close-up of it. At most 4.
+   */
+  zooms?: number[] | undefined;
   /** On-screen hook text from the AI text provider; data, never logged. */
   hook: string;
   /** A small line under the hook (the product name); data, never logged. */

@@ -19,7 +19,9 @@ import { loadConfig } from "../../../src/config.ts";
 import { localImageProvider } from "../../../src/providers/ai-image/local.ts";
 import type { ImageRequest } from "../../../src/providers/ai-image/types.ts";
 import { createMediaAsset } from "../../../src/domain/media/media.ts";
-import { makeImage } from "../../helpers/video.ts";
+import { makeImage, photoShares, rgbFrameAt } from "../../helpers/video.ts";
+import { productPhotoPng } from "../../fixtures/product-photo.ts";
+import { rm, writeFile } from "node:fs/promises";
 import { storedCta } from "./video-fixtures.ts";
 import { readFile } from "node:fs/promises";
 import os from "node:os";
@@ -119,16 +121,7 @@ test("AI UGC uses the product's stored image for the local hook clip (no image g
   const png = path.join(os.tmpdir(), `smcp-product-${key()}.png`);
   await makeImage(png, "smptebars");
   const bytes = await readFile(png);
-  const storageKey = app.ctx.providers.storage.newKey("png");
-  await app.ctx.providers.storage.putBytes(storageKey, bytes);
-  const asset = await createMediaAsset(
-    app.ctx.db,
-    { userId: me.user_id, workspaceId: me.workspace_id },
-    { kind: "image", mimeType: "image/png", bytes: bytes.length, width: 1080, height: 1920, storageKey },
-  );
-  await app.ctx
-    .db("product_assets")
-    .insert({ product_id: productId, media_asset_id: asset.asset_id, role: "image" });
+  await linkImage(productId, bytes, 1080, 1920);
   const cta = await storedCta(app, me, 3);
   const out = await inline(app, me, create, {
     kind: "video",
@@ -151,4 +144,82 @@ test("AI UGC uses the product's stored image for the local hook clip (no image g
   assert.deepEqual(row.result.video.frame_asset_ids, []);
   assert.equal(row.result.video.hook_clip, "local");
   assert.ok(Math.abs(row.result.video.duration_seconds - 7) < 0.2, `${row.result.video.duration_seconds}`);
+});
+
+/** Stores the PNG `bytes` (`width` x `height` pixels) as the owner's image asset and links it to `productId`. */
+async function linkImage(productId: string, bytes: Buffer, width: number, height: number) {
+  const storageKey = app.ctx.providers.storage.newKey("png");
+  await app.ctx.providers.storage.putBytes(storageKey, bytes);
+  const asset = await createMediaAsset(
+    app.ctx.db,
+    { userId: me.user_id, workspaceId: me.workspace_id },
+    { kind: "image", mimeType: "image/png", bytes: bytes.length, width, height, storageKey },
+  );
+  await app.ctx
+    .db("product_assets")
+    .insert({ product_id: productId, media_asset_id: asset.asset_id, role: "image" });
+}
+
+/** A product whose only image asset is the distinctive test photo (test/fixtures/product-photo.ts). */
+async function photographedProduct(): Promise<{ id: string; photo: Buffer }> {
+  const id = await product(app, me, { name: "Summit Bottle" });
+  const photo = await productPhotoPng();
+  await linkImage(id, photo, 1080, 1350);
+  return { id, photo };
+}
+
+/** Runs a `type` automation of product `productId`; returns the run's result row and a copy of its MP4. */
+async function runVideo(type: "grid-video" | "fade-video", productId: string) {
+  const template = type === "grid-video" ? "2x2-grid" : "single-fade";
+  const out = await inline(app, me, create, {
+    kind: "video",
+    name: type,
+    configuration: { type, template_id: template, product_id: productId } as never,
+    idempotency_key: key(),
+  });
+  const { result } = await reviewed(app, me, run, {
+    automation_id: out.data.automation_id,
+    idempotency_key: key(),
+  });
+  assert.equal(result.data.status, "succeeded");
+  const row = await app.ctx.db("automation_runs").where({ id: result.data.run_id }).first();
+  const asset = await app.ctx
+    .db("media_assets")
+    .where({ id: row.result.video.asset_id })
+    .first("storage_key");
+  const { stream } = await app.ctx.providers.storage.read(asset.storage_key);
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(Buffer.from(c as Uint8Array));
+  const file = path.join(os.tmpdir(), `smcp-run-${key()}.mp4`);
+  await writeFile(file, Buffer.concat(chunks));
+  return { row, file };
+}
+
+test("2x2 grid of a product with one photo: the photo whole and close up, two generated images, seen in the video", async () => {
+  const { id, photo } = await photographedProduct();
+  const generatedBefore = imagesGenerated;
+  const { row, file } = await runVideo("grid-video", id);
+  assert.equal(imagesGenerated - generatedBefore, 2, "two images generated for the other tiles");
+  assert.equal(row.result.video.frame_asset_ids.length, 2);
+  const request = rendered.at(-1)!;
+  assert.deepEqual([Buffer.from(request.images[0]!), Buffer.from(request.images[1]!)], [photo, photo]);
+  assert.deepEqual(request.zooms, [1, 1.8]);
+  // At 2.5 s every tile is in, the hook not yet: the top tiles (54x96 each in the 108x192 frame) are the photo.
+  const frame = await rgbFrameAt(file, 2.5);
+  const whole = photoShares(frame, 2, 2, 52, 94);
+  const close = photoShares(frame, 56, 2, 106, 94);
+  assert.ok(whole.magenta > 0.4 && whole.green > 0.06, JSON.stringify(whole));
+  assert.ok(close.green > whole.green * 2, JSON.stringify(close));
+  await rm(file, { force: true });
+});
+
+test("single fade of a product with a photo uses the photo (no image generated)", async () => {
+  const { id, photo } = await photographedProduct();
+  const generatedBefore = imagesGenerated;
+  const { file } = await runVideo("fade-video", id);
+  assert.equal(imagesGenerated, generatedBefore);
+  assert.deepEqual(Buffer.from(rendered.at(-1)!.images[0]!), photo);
+  const shares = photoShares(await rgbFrameAt(file, 3), 10, 100, 98, 180);
+  assert.ok(shares.magenta > 0.3 && shares.green > 0.1, JSON.stringify(shares));
+  await rm(file, { force: true });
 });

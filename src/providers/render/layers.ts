@@ -1,0 +1,245 @@
+/**
+ * The slide renderer's drawing layers (./slide.ts): satori nodes (boxes, labels, pills) and pictures. Pictures
+ * are scaled and masked with sharp (through boundedSharp) and composited between the satori-drawn rasters
+ * (resvg is slow at drawing large embedded bitmaps), keeping the layout's z-order. A product photo is never
+ * distorted: it is cover-fitted when its aspect is close to its box's, else framed (contained whole on its
+ * own backdrop colour, so a tall bottle in a wide box is shown entire, not cut to a band).
+ */
+import { Resvg } from "@resvg/resvg-js";
+import satori from "satori";
+import { boundedSharp as sharp, type OverlayOptions } from "../media-limits.ts";
+import type { Design } from "./designs.ts";
+import { loadFonts } from "./fonts.ts";
+import { box, h, type Node } from "./tree.ts";
+
+/** A rectangle in pixels. */
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** A picture placed in the layout. */
+export interface ImageLayer {
+  kind: "image";
+  bytes: Buffer;
+  rect: Rect;
+  /** `cover` fills the box (cropping); `product` covers when the aspects are close, else frames it whole. */
+  fit: "cover" | "product";
+  /** Corner radius, pixels; `top` rounds only the top corners. */
+  radius?: number | undefined;
+  top?: boolean | undefined;
+  opacity?: number | undefined;
+  /** A CSS border drawn over the picture's edge, e.g. "6px solid #ffcc00". */
+  border?: string | undefined;
+}
+
+export type Layer = Node | ImageLayer | null;
+
+/** `#rrggbb` at `alpha` as a CSS rgba() colour. */
+export const rgba = (hex: string, alpha: number) => {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+};
+
+/** Largest aspect ratio between a product photo and its box that is still cover-fitted (else framed). */
+const COVER_ASPECT_SLACK = 1.2;
+
+/** A picture layer of `bytes` in `r` (null when there are no bytes). */
+export function image(
+  bytes: Buffer | undefined,
+  r: Rect,
+  style: {
+    borderRadius?: number;
+    top?: boolean;
+    border?: string;
+    opacity?: number;
+    fit?: ImageLayer["fit"];
+  } = {},
+): ImageLayer | null {
+  if (!bytes) return null;
+  return {
+    kind: "image",
+    bytes,
+    rect: { x: Math.round(r.x), y: Math.round(r.y), w: Math.round(r.w), h: Math.round(r.h) },
+    fit: style.fit ?? "cover",
+    radius: style.borderRadius,
+    top: style.top,
+    opacity: style.opacity,
+    border: style.border,
+  };
+}
+
+/** The product photo in `r`: cover-fitted or framed, never distorted (see ImageLayer.fit). */
+export const productImage = (
+  photo: Buffer | undefined,
+  r: Rect,
+  style: Omit<Parameters<typeof image>[2] & object, "fit"> = {},
+) => image(photo, r, { ...style, fit: "product" });
+
+/** `bytes` shrunk to a `size` x `size` thumbnail (`fit` as sharp's), as raw sRGB pixels (3 bytes each). */
+export function thumbnailRgb(bytes: Buffer, size: number, fit: "fill" | "cover"): Promise<Buffer> {
+  return sharp(bytes).resize(size, size, { fit }).toColourspace("srgb").removeAlpha().raw().toBuffer();
+}
+
+/** The mean colour of the photo's four corners (its backdrop, for framing it seamlessly). */
+async function backdropColour(bytes: Buffer) {
+  const px = await thumbnailRgb(bytes, 16, "fill");
+  const at = [0, 15, 240, 255].map((i) => i * 3);
+  const mean = (c: number) => Math.round(at.reduce((s, i) => s + px[i + c]!, 0) / at.length);
+  return { r: mean(0), g: mean(1), b: mean(2), alpha: 1 };
+}
+
+/** `bytes` resized into `w` x `h` without distortion, per `fit`, as an sRGB pipeline. */
+async function fitted(bytes: Buffer, w: number, hgt: number, fit: ImageLayer["fit"]) {
+  const src = sharp(bytes);
+  if (fit === "product") {
+    const meta = await src.metadata();
+    const ratio = (meta.width ?? w) / (meta.height ?? hgt) / (w / hgt);
+    if (Math.max(ratio, 1 / ratio) > COVER_ASPECT_SLACK) {
+      return src.resize(w, hgt, { fit: "contain", background: await backdropColour(bytes) });
+    }
+  }
+  return src.resize(w, hgt, { fit: "cover" });
+}
+
+/** The picture fitted to its box, with its opacity and rounded corners, as raw RGBA. */
+async function pictureRaw(layer: ImageLayer): Promise<Buffer> {
+  const { w, h: hgt } = layer.rect;
+  const raw = await (await fitted(layer.bytes, Math.max(1, w), Math.max(1, hgt), layer.fit))
+    .toColourspace("srgb")
+    .removeAlpha()
+    .ensureAlpha(layer.opacity ?? 1)
+    .raw()
+    .toBuffer();
+  if (!layer.radius) return raw;
+  const r = layer.radius;
+  const mask = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${hgt}"><rect width="${w}" height="${hgt}" rx="${r}" ry="${r}" fill="#fff"/>${layer.top ? `<rect y="${r}" width="${w}" height="${hgt - r}" fill="#fff"/>` : ""}</svg>`,
+  );
+  return sharp(raw, { raw: { width: w, height: hgt, channels: 4 } })
+    .composite([{ input: mask, blend: "dest-in" }])
+    .raw()
+    .toBuffer();
+}
+
+/** A box of `r` with a CSS `style` (a colour, a gradient, a border). */
+export const fill = (r: Rect, style: Record<string, unknown>): Node =>
+  h("div", { style: { ...box(r.x, r.y, r.w, r.h), ...style } });
+
+/** A single-line text label in `r`: `font` is [family, size px, weight], in `color`, with extra `style`. */
+export const label = (
+  r: Rect,
+  text: string,
+  color: string,
+  font: [family: string, size: number, weight?: number],
+  style: Record<string, unknown> = {},
+): Node =>
+  h(
+    "div",
+    {
+      style: {
+        ...box(r.x, r.y, r.w, r.h),
+        color,
+        fontFamily: font[0],
+        fontSize: font[1],
+        ...(font[2] ? { fontWeight: font[2] } : {}),
+        ...style,
+      },
+    },
+    text,
+  );
+
+/** A rounded pill of `text` at (x, y): translucent background, or the accent colour when `inverted`. */
+export function pill(
+  text: string,
+  x: number,
+  y: number,
+  design: Design,
+  size: number,
+  inverted = false,
+): Node {
+  return h(
+    "div",
+    {
+      style: {
+        position: "absolute",
+        left: x,
+        top: y,
+        display: "flex",
+        padding: `${Math.round(size * 0.35)}px ${Math.round(size * 0.7)}px`,
+        borderRadius: size * 2,
+        backgroundColor: inverted ? design.palette.accent : rgba(design.palette.background, 0.72),
+        color: inverted ? design.palette.background : design.palette.text,
+        fontFamily: "Inter",
+        fontWeight: 700,
+        fontSize: size,
+        lineHeight: 1,
+      },
+    },
+    text,
+  );
+}
+
+/** Rasterises satori nodes on a transparent `W` x `H` canvas: raw RGBA pixels. */
+async function rasteriseRaw(nodes: Node[], W: number, H: number): Promise<Buffer> {
+  const tree = h("div", { style: { display: "flex", position: "relative", width: W, height: H } }, ...nodes);
+  const svg = await satori(tree as never, { width: W, height: H, fonts: loadFonts() });
+  return Buffer.from(
+    new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().pixels,
+  );
+}
+
+/** Rasterises a satori tree to RGBA PNG bytes of `W` x `H` (transparent where nothing is drawn). */
+export async function rasterise(tree: Node, W: number, H: number): Promise<Buffer> {
+  const svg = await satori(tree as never, { width: W, height: H, fonts: loadFonts() });
+  return new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().asPng();
+}
+
+/**
+ * Composites `layers` in order over a `bg` canvas: consecutive satori nodes become one transparent raster,
+ * pictures are placed by sharp; a picture's border is drawn in the raster above it. @returns raw RGBA.
+ */
+export async function compose(layers: Layer[], W: number, H: number, bg: string): Promise<Buffer> {
+  const inputs: OverlayOptions[] = [];
+  let pending: Node[] = [];
+  const flush = async () => {
+    if (pending.length === 0) return;
+    inputs.push({
+      input: await rasteriseRaw(pending, W, H),
+      raw: { width: W, height: H, channels: 4 },
+      left: 0,
+      top: 0,
+    });
+    pending = [];
+  };
+  for (const layer of layers) {
+    if (!layer) continue;
+    if ("kind" in layer && layer.kind === "image") {
+      await flush();
+      const r = layer.rect;
+      inputs.push({
+        input: await pictureRaw(layer),
+        raw: { width: r.w, height: r.h, channels: 4 },
+        left: r.x,
+        top: r.y,
+      });
+      if (layer.border)
+        pending.push(
+          fill(r, {
+            border: layer.border,
+            borderRadius: layer.radius ?? 0,
+            ...(layer.top ? { borderBottomLeftRadius: 0, borderBottomRightRadius: 0 } : {}),
+          }),
+        );
+    } else {
+      pending.push(layer as Node);
+    }
+  }
+  await flush();
+  return sharp({ create: { width: W, height: H, channels: 4, background: bg } })
+    .composite(inputs)
+    .raw()
+    .toBuffer();
+}
