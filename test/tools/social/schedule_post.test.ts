@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { publishDueSchedules } from "../../../src/domain/social/schedules.ts";
+import { handler as publishHandler } from "../../../src/tools/social/publish_post.ts";
 import { handler as getScheduleHandler } from "../../../src/tools/social/get_schedule.ts";
 import { handler as scheduleHandler } from "../../../src/tools/social/schedule_post.ts";
 import {
@@ -19,6 +20,7 @@ import {
 
 const schedule = named("schedule_post", scheduleHandler);
 const getSchedule = named("get_schedule", getScheduleHandler);
+const publish = named("publish_post", publishHandler);
 
 const { app, me, other, peer } = await setup();
 const insta = await account(app, me, "instagram", "Shop Insta");
@@ -117,4 +119,74 @@ test("publishDueSchedules publishes a schedule whose time has come, exactly once
   assert.equal(read.data.deliveries[0]!.status, "published");
   const d = read.data.deliveries[0]!;
   assert.equal(d.post_url, `${app.url}/sandbox/instagram/${d.delivery_id}`, "the sandbox post page");
+});
+
+test("a destination where the post is already scheduled or on its way is refused, naming the account; nothing changes", async () => {
+  const postId = await imagePost(app, me, "Twice?");
+  const first = await reviewed(app, me, schedule, {
+    post_id: postId,
+    scheduled_for: inAnHour(),
+    social_account_ids: [insta],
+    idempotency_key: key(),
+  });
+  const scheduleId = first.result.data.schedule_id;
+  const deliveriesBefore = await app.ctx
+    .db("deliveries")
+    .where({ post_id: postId })
+    .count<{ count: string }[]>();
+  const again = {
+    post_id: postId,
+    scheduled_for: inAnHour(),
+    social_account_ids: [insta, pinterest],
+    idempotency_key: key(),
+  };
+  for (const refused of [
+    () => schedule.describe!(again, toolContext(app, me)),
+    () => schedule.execute(again, toolContext(app, me)),
+    () =>
+      publish.describe!(
+        { post_id: postId, social_account_ids: [insta], idempotency_key: key() },
+        toolContext(app, me),
+      ),
+  ]) {
+    const err = await toolError(refused());
+    assert.equal(err.code, "validation_failed");
+    assert.match(
+      err.message,
+      new RegExp(
+        `"Shop Insta" \\(instagram, social_account_id ${insta}\\): already scheduled there \\(schedule_id ${scheduleId}\\)`,
+      ),
+    );
+    assert.doesNotMatch(err.message, /Shop Pins/);
+  }
+
+  // A delivery on its way without a schedule (publish_post) is named with its delivery id and state.
+  const direct = await imagePost(app, me, "On its way");
+  const [delivery] = await app.ctx
+    .db("deliveries")
+    .insert({
+      post_id: direct,
+      social_account_id: insta,
+      status: "uploading",
+      workspace_id: me.workspace_id,
+      user_id: me.user_id,
+    })
+    .returning("id");
+  const onItsWay = await toolError(
+    publish.describe!(
+      { post_id: direct, social_account_ids: [insta], idempotency_key: key() },
+      toolContext(app, me),
+    ),
+  );
+  assert.equal(onItsWay.code, "validation_failed");
+  assert.match(
+    onItsWay.message,
+    new RegExp(`already on its way there \\(delivery_id ${delivery!.id}, uploading\\)`),
+  );
+  assert.deepEqual(
+    await app.ctx.db("deliveries").where({ post_id: postId }).count<{ count: string }[]>(),
+    deliveriesBefore,
+  );
+  const [schedules] = await app.ctx.db("schedules").where({ post_id: postId }).count<{ count: string }[]>();
+  assert.equal(Number(schedules!.count), 1);
 });
