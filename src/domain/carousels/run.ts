@@ -6,6 +6,8 @@
  * slide `ready`; a slide whose image fails stays `failed` for `retry_carousel` (checkpoint retry). A
  * regeneration that redoes `copy` or `layout` reuses the slide's stored visual (no image is generated).
  * The run ends `succeeded` when all its slides are ready, else `failed`; the post's media follow the slides.
+ * Slides are drawn up to AI_IMAGE_CONCURRENCY at once (src/domain/concurrency.ts), each checkpointed as it
+ * finishes; their renders take turns one at a time (memory).
  */
 import { rowBinding } from "../../crypto/seal.ts";
 import type { RunStatus } from "../runs.ts";
@@ -17,6 +19,7 @@ import { LIMITS, type SlideCopy } from "../../providers/ai-text/types.ts";
 import { renderSlide } from "../../providers/render/slide.ts";
 import { boundedSharp as sharp } from "../../providers/media-limits.ts";
 import { type Owner, ownedBy } from "../owner.ts";
+import { createLimiter, type Limiter, mapWithConcurrency } from "../concurrency.ts";
 import type { Outline } from "./outline.ts";
 import { copyRequest, linkText, ownedImageBytes, productPhoto, readStored } from "./slide-inputs.ts";
 
@@ -84,7 +87,11 @@ export async function executeCarouselRun(
   }
   const pending = slides.length;
   let done = 0;
-  for (const slide of slides) {
+  // Up to AI_IMAGE_CONCURRENCY slides are drawn at once; each is checkpointed (`ready`, or `failed` for
+  // retry_carousel) as soon as it finishes. The slide renders themselves (CPU and memory: decoded visuals,
+  // satori, resvg) take turns in `drawing`, one at a time: concurrency adds waiting requests, not pixels.
+  const drawing = createLimiter(1);
+  await mapWithConcurrency(slides, app.config.image.concurrency, async (slide) => {
     signal?.throwIfAborted();
     await app
       .db("carousel_slides")
@@ -93,7 +100,7 @@ export async function executeCarouselRun(
     try {
       const update =
         slide.source === "cta_artwork"
-          ? await ctaArtworkSlide(app, owner, run, slide, size)
+          ? await ctaArtworkSlide(app, owner, run, slide, size, drawing)
           : await renderedSlide(app, owner, {
               run,
               slide,
@@ -104,6 +111,7 @@ export async function executeCarouselRun(
               copy: copies.get(slide.position),
               role: outline.slides.find((o) => o.position === slide.position)?.role,
               signal,
+              drawing,
             });
       await app
         .db("carousel_slides")
@@ -118,7 +126,7 @@ export async function executeCarouselRun(
     }
     done += 1;
     opts.progress?.(done, pending);
-  }
+  });
   const outcome = await summarize(app, run.post_id, runId);
   const failed = outcome.slides_failed > 0;
   await app
@@ -225,10 +233,12 @@ async function ctaArtworkSlide(
   run: Record<string, any>,
   slide: Record<string, any>,
   size: Size,
+  drawing: Limiter,
 ): Promise<Record<string, unknown>> {
   const art = run.cta_asset_id ? await ownedImageBytes(app, owner, run.cta_asset_id) : undefined;
   if (!art) throw new ImageGenerationError("the stored CTA artwork is missing");
   let bytes: Buffer;
+  const turn = await drawing.acquire();
   try {
     bytes = await sharp(art)
       .resize(size.width, size.height, { fit: "cover" })
@@ -239,6 +249,8 @@ async function ctaArtworkSlide(
       .toBuffer();
   } catch {
     throw new ImageGenerationError("the stored CTA artwork could not be decoded");
+  } finally {
+    turn();
   }
   const assetId = await storeGeneratedImage(
     app,
@@ -266,6 +278,8 @@ async function renderedSlide(
     copy: SlideCopy | undefined;
     role: string | undefined;
     signal: AbortSignal | undefined;
+    /** The run's render lane: one slide drawn at a time (memory), while images are fetched concurrently. */
+    drawing: Limiter;
   },
 ): Promise<Record<string, unknown>> {
   const { run, slide, size } = a;
@@ -315,6 +329,7 @@ async function renderedSlide(
   const productName = String(a.product?.name ?? "");
   const last = slide.position === a.total;
   let rendered: Awaited<ReturnType<typeof renderSlide>>;
+  const turn = await a.drawing.acquire();
   try {
     rendered = await renderSlide({
       design,
@@ -334,6 +349,8 @@ async function renderedSlide(
     });
   } catch {
     throw new ImageGenerationError("the slide could not be rendered from its visual");
+  } finally {
+    turn();
   }
   update.image_asset_id = await storeGeneratedImage(app, owner, rendered, {
     title: `Carousel slide ${slide.position}: ${headline}`,
