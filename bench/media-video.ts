@@ -13,11 +13,12 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { createReadStream } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { treeRss } from "./proc.ts";
 import { mediaBinaries } from "../src/providers/media-binaries.ts";
 import { probeVideo } from "../src/providers/media-probe.ts";
 import { encodeArgs, localVideoProvider } from "../src/providers/video/local.ts";
@@ -70,22 +71,6 @@ async function runCase(name: Case): Promise<void> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** Resident set size in bytes of `pid` and all its descendants (Linux /proc/<pid>/task/<tid>/children). */
-async function treeRss(pid: number): Promise<number> {
-  let total = 0;
-  try {
-    const status = await readFile(`/proc/${pid}/status`, "utf8");
-    total += Number(/VmRSS:\s+([0-9]+) kB/.exec(status)?.[1] ?? 0) * 1024;
-    for (const tid of await readdir(`/proc/${pid}/task`)) {
-      const kids = (await readFile(`/proc/${pid}/task/${tid}/children`, "utf8")).trim();
-      for (const kid of kids ? kids.split(" ") : []) total += await treeRss(Number(kid));
-    }
-  } catch {
-    // the process ended meanwhile
-  }
-  return total;
 }
 
 /** CPU seconds (user + system) of this process and its reaped children, from /proc/self/stat. */

@@ -6,15 +6,15 @@
  * slide `ready`; a slide whose image fails stays `failed` for `retry_carousel` (checkpoint retry). A
  * regeneration that redoes `copy` or `layout` reuses the slide's stored visual (no image is generated).
  * The run ends `succeeded` when all its slides are ready, else `failed`; the post's media follow the slides.
- * Slides are drawn up to AI_IMAGE_CONCURRENCY at once (src/domain/concurrency.ts), each checkpointed as it
- * finishes; their renders take turns one at a time (memory).
+ * Up to AI_IMAGE_CONCURRENCY slide images are requested at once (src/domain/concurrency.ts), each slide
+ * checkpointed as it finishes; the slide renders take turns one at a time (memory).
  */
 import { rowBinding } from "../../crypto/seal.ts";
 import type { RunStatus } from "../runs.ts";
 import type { AppContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
 import { storeGeneratedImage } from "../media/generated-image.ts";
-import { FORMAT_SIZES, ImageGenerationError } from "../../providers/ai-image/types.ts";
+import { FORMAT_SIZES, ImageGenerationError, type ImageProvider } from "../../providers/ai-image/types.ts";
 import { LIMITS, type SlideCopy } from "../../providers/ai-text/types.ts";
 import { renderSlide } from "../../providers/render/slide.ts";
 import { boundedSharp as sharp } from "../../providers/media-limits.ts";
@@ -87,11 +87,13 @@ export async function executeCarouselRun(
   }
   const pending = slides.length;
   let done = 0;
-  // Up to AI_IMAGE_CONCURRENCY slides are drawn at once; each is checkpointed (`ready`, or `failed` for
-  // retry_carousel) as soon as it finishes. The slide renders themselves (CPU and memory: decoded visuals,
-  // satori, resvg) take turns in `drawing`, one at a time: concurrency adds waiting requests, not pixels.
+  // Every pending slide is under way at once, but at most AI_IMAGE_CONCURRENCY image requests are in flight
+  // (`images`), and the slide renders (CPU and memory: decoded visuals, satori, resvg) take turns one at a
+  // time (`drawing`): concurrency adds waiting requests, not pixels. Each slide is checkpointed (`ready`, or
+  // `failed` for retry_carousel) as soon as it finishes.
+  const images = limitedImages(app, app.config.image.concurrency);
   const drawing = createLimiter(1);
-  await mapWithConcurrency(slides, app.config.image.concurrency, async (slide) => {
+  await mapWithConcurrency(slides, Math.max(1, slides.length), async (slide) => {
     signal?.throwIfAborted();
     await app
       .db("carousel_slides")
@@ -111,6 +113,7 @@ export async function executeCarouselRun(
               copy: copies.get(slide.position),
               role: outline.slides.find((o) => o.position === slide.position)?.role,
               signal,
+              images,
               drawing,
             });
       await app
@@ -152,6 +155,20 @@ export async function executeCarouselRun(
       updated_at: app.clock.now(),
     });
   return { ...outcome, status: failed ? "failed" : "succeeded" };
+}
+
+/** The configured image provider with at most `limit` requests in flight (the others wait their turn). */
+function limitedImages(app: AppContext, limit: number): ImageProvider {
+  const requests = createLimiter(limit);
+  const provider = app.providers.image;
+  return {
+    name: provider.name,
+    generate: (request, signal) =>
+      requests.run(() => {
+        signal?.throwIfAborted();
+        return provider.generate(request, signal);
+      }),
+  };
 }
 
 async function summarize(app: AppContext, postId: string, runId: string): Promise<RunOutcome> {
@@ -278,6 +295,8 @@ async function renderedSlide(
     copy: SlideCopy | undefined;
     role: string | undefined;
     signal: AbortSignal | undefined;
+    /** The run's image provider, at most AI_IMAGE_CONCURRENCY requests in flight. */
+    images: ImageProvider;
     /** The run's render lane: one slide drawn at a time (memory), while images are fetched concurrently. */
     drawing: Limiter;
   },
@@ -300,7 +319,7 @@ async function renderedSlide(
           rowBinding("carousel_slides", "image_prompt_sealed", slide.id),
         )
       : String(slide.headline ?? "");
-    const image = await app.providers.image.generate(
+    const image = await a.images.generate(
       {
         prompt,
         seed: `${run.post_id}:${slide.position}:${run.id}`,
