@@ -12,7 +12,7 @@
  * before the run, and its own peak (getrusage maxRSS). Reported: wall time of the run, the time until its
  * last image arrived, both as ratios of the single image, and the peak RSS. Targets (issue 21, 2 cores): carousel <= 2.5x one
  * image, the grid's images <= 1.5x, peak RSS <= 300 MB each. `AI_IMAGE_CONCURRENCY` is passed to the
- * children (default 4). A throwaway database is created and dropped (DATABASE_URL: an admin URL, default
+ * children (default 4); `BENCH_PARALLEL_CASES=carousel-6` limits the cases run. A throwaway database is created and dropped (DATABASE_URL: an admin URL, default
  * postgres://postgres@127.0.0.1:5432/postgres). Results: bench/README.md.
  */
 import { spawn } from "node:child_process";
@@ -37,6 +37,7 @@ import { treeRss } from "./proc.ts";
 const CASES = ["single-image", "carousel-6", "2x2-grid"] as const;
 type Case = (typeof CASES)[number];
 const LATENCY_MS = Number(process.env.BENCH_IMAGE_LATENCY_MS ?? 2000);
+const ARENAS = process.env.MALLOC_ARENA_MAX ?? "2";
 
 /** The adapter against the fake, noting when the last image arrived (ms, performance.now()). */
 function timedImages(baseUrl: string): { provider: ImageProvider; lastAt: () => number } {
@@ -73,7 +74,12 @@ async function runCase(name: Case, databaseUrl: string, imageBase: string): Prom
   }
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "smcp-bench-parallel-"));
   const booted = await boot({
-    env: { DATABASE_URL: databaseUrl, LOG_LEVEL: "silent", DATA_DIR: dataDir },
+    env: {
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: "silent",
+      DATA_DIR: dataDir,
+      AI_IMAGE_CONCURRENCY: process.env.AI_IMAGE_CONCURRENCY,
+    },
     migrate: false,
     providers: { image: images.provider },
   });
@@ -156,7 +162,8 @@ async function measure(name: Case, databaseUrl: string, imageBase: string) {
   const child = spawn(
     process.execPath,
     [...process.execArgv, fileURLToPath(import.meta.url), "--case", name, databaseUrl, imageBase],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    // The service's start script and image run with MALLOC_ARENA_MAX=2 (bench/README.md): so do the cases.
+    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, MALLOC_ARENA_MAX: ARENAS } },
   );
   let out = "";
   child.stdout.on("data", (c) => {
@@ -195,13 +202,14 @@ async function main(): Promise<void> {
     await migrate(migrator);
     await migrator.destroy();
     console.log(
-      `images in parallel: image fake latency ${LATENCY_MS} ms, AI_IMAGE_CONCURRENCY ${process.env.AI_IMAGE_CONCURRENCY ?? "4 (default)"}, ${os.availableParallelism()} CPU(s), load average ${os.loadavg()[0]!.toFixed(1)}`,
+      `images in parallel: image fake latency ${LATENCY_MS} ms, AI_IMAGE_CONCURRENCY ${process.env.AI_IMAGE_CONCURRENCY ?? "4 (default)"}, MALLOC_ARENA_MAX ${ARENAS}, ${os.availableParallelism()} CPU(s), load average ${os.loadavg()[0]!.toFixed(1)}`,
     );
     console.log(
       "case            wall s   x one image   images s   x one image   peak RSS MB   node: before run   node: peak",
     );
     let base = 0;
-    for (const c of CASES) {
+    const only = process.env.BENCH_PARALLEL_CASES?.split(",");
+    for (const c of CASES.filter((x) => x === "single-image" || !only || only.includes(x))) {
       const r = await measure(c, url.toString(), fake.baseUrl);
       if (c === "single-image") base = r.seconds;
       console.log(
