@@ -15,7 +15,6 @@
  * children (default 4); `BENCH_PARALLEL_CASES=carousel-6` limits the cases run. A throwaway database is created and dropped (DATABASE_URL: an admin URL, default
  * postgres://postgres@127.0.0.1:5432/postgres). Results: bench/README.md.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -32,7 +31,7 @@ import { executeCarouselRun } from "../src/domain/carousels/run.ts";
 import { openAiCompatibleImage } from "../src/providers/ai-image/openai-compatible.ts";
 import type { ImageProvider } from "../src/providers/ai-image/types.ts";
 import { startFakeImageServer } from "../test/fakes/openai-images.ts";
-import { treeRss } from "./proc.ts";
+import { runMeasured } from "./proc.ts";
 
 const CASES = ["single-image", "carousel-6", "2x2-grid"] as const;
 type Case = (typeof CASES)[number];
@@ -159,23 +158,13 @@ async function runCase(name: Case, databaseUrl: string, imageBase: string): Prom
 
 /** Runs a case in a child process; returns its report and the peak RSS of its process tree (bytes). */
 async function measure(name: Case, databaseUrl: string, imageBase: string) {
-  const child = spawn(
-    process.execPath,
-    [...process.execArgv, fileURLToPath(import.meta.url), "--case", name, databaseUrl, imageBase],
-    // The service's start script and image run with MALLOC_ARENA_MAX=2 (bench/README.md): so do the cases.
-    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, MALLOC_ARENA_MAX: ARENAS } },
+  // The service's start script and image run with MALLOC_ARENA_MAX=2 (bench/README.md): so do the cases.
+  const { out, peak } = await runMeasured(
+    name,
+    fileURLToPath(import.meta.url),
+    ["--case", name, databaseUrl, imageBase],
+    { ...process.env, MALLOC_ARENA_MAX: ARENAS },
   );
-  let out = "";
-  child.stdout.on("data", (c) => {
-    out += c;
-  });
-  let peak = 0;
-  const sampler = setInterval(async () => {
-    if (child.pid) peak = Math.max(peak, await treeRss(child.pid));
-  }, 20);
-  const code: number = await new Promise((resolve) => child.on("close", (c) => resolve(c ?? 1)));
-  clearInterval(sampler);
-  if (code !== 0) throw new Error(`${name} failed (exit ${code})`);
   const report = JSON.parse(out) as {
     seconds: number;
     imagesSeconds: number;

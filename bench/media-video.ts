@@ -11,14 +11,14 @@
  * (/proc/self/stat cutime/cstime; Linux). `BENCH_VIDEO_CASES=2x2-grid,...` limits the templates run.
  * See bench/README.md.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createReadStream } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { treeRss } from "./proc.ts";
+import { runMeasured } from "./proc.ts";
 import { mediaBinaries } from "../src/providers/media-binaries.ts";
 import { probeVideo } from "../src/providers/media-probe.ts";
 import { encodeArgs, localVideoProvider } from "../src/providers/video/local.ts";
@@ -84,25 +84,8 @@ async function cpuSeconds(): Promise<number> {
 /** Runs a case in a child process; returns wall time (s), output duration (s) and peak tree RSS (bytes). */
 async function measure(name: Case) {
   const started = process.hrtime.bigint();
-  const child = spawn(
-    process.execPath,
-    [...process.execArgv, fileURLToPath(import.meta.url), "--case", name],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  let out = "";
-  child.stdout.on("data", (c) => {
-    out += c;
-  });
-  let peak = 0;
-  const sampler = setInterval(async () => {
-    if (child.pid) peak = Math.max(peak, await treeRss(child.pid));
-  }, 20);
-  const code: number = await new Promise((resolve) => child.on("close", (c) => resolve(c ?? 1)));
-  clearInterval(sampler);
+  const { out, peak } = await runMeasured(name, fileURLToPath(import.meta.url), ["--case", name]);
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
-  if (code !== 0) throw new Error(`${name} failed (exit ${code})`);
   const result = JSON.parse(out) as { seconds: number; cpu: number };
   return { wall, seconds: result.seconds, cpu: result.cpu, peak };
 }

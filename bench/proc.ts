@@ -1,4 +1,5 @@
 /** Process measurements the media benches share (Linux /proc). */
+import { spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 
 /** Resident set size in bytes of `pid` and all its descendants (Linux /proc/<pid>/task/<tid>/children). */
@@ -15,4 +16,33 @@ export async function treeRss(pid: number): Promise<number> {
     // the process ended meanwhile
   }
   return total;
+}
+
+/**
+ * Runs `script` with `args` in a child node process (this process's loader flags, e.g. tsx's), sampling the
+ * RSS of its process tree every 20 ms. @returns its stdout and the peak tree RSS (bytes).
+ * @throws Error naming `label` when the child exits non-zero.
+ */
+export async function runMeasured(
+  label: string,
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ out: string; peak: number }> {
+  const child = spawn(process.execPath, [...process.execArgv, script, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env,
+  });
+  let out = "";
+  child.stdout.on("data", (c) => {
+    out += c;
+  });
+  let peak = 0;
+  const sampler = setInterval(async () => {
+    if (child.pid) peak = Math.max(peak, await treeRss(child.pid));
+  }, 20);
+  const code: number = await new Promise((resolve) => child.on("close", (c) => resolve(c ?? 1)));
+  clearInterval(sampler);
+  if (code !== 0) throw new Error(`${label} failed (exit ${code})`);
+  return { out, peak };
 }
