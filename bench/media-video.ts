@@ -11,13 +11,14 @@
  * (/proc/self/stat cutime/cstime; Linux). `BENCH_VIDEO_CASES=2x2-grid,...` limits the templates run.
  * See bench/README.md.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createReadStream } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { runMeasured } from "./proc.ts";
 import { mediaBinaries } from "../src/providers/media-binaries.ts";
 import { probeVideo } from "../src/providers/media-probe.ts";
 import { encodeArgs, localVideoProvider } from "../src/providers/video/local.ts";
@@ -72,22 +73,6 @@ async function runCase(name: Case): Promise<void> {
   }
 }
 
-/** Resident set size in bytes of `pid` and all its descendants (Linux /proc/<pid>/task/<tid>/children). */
-async function treeRss(pid: number): Promise<number> {
-  let total = 0;
-  try {
-    const status = await readFile(`/proc/${pid}/status`, "utf8");
-    total += Number(/VmRSS:\s+([0-9]+) kB/.exec(status)?.[1] ?? 0) * 1024;
-    for (const tid of await readdir(`/proc/${pid}/task`)) {
-      const kids = (await readFile(`/proc/${pid}/task/${tid}/children`, "utf8")).trim();
-      for (const kid of kids ? kids.split(" ") : []) total += await treeRss(Number(kid));
-    }
-  } catch {
-    // the process ended meanwhile
-  }
-  return total;
-}
-
 /** CPU seconds (user + system) of this process and its reaped children, from /proc/self/stat. */
 async function cpuSeconds(): Promise<number> {
   const stat = await readFile("/proc/self/stat", "utf8");
@@ -99,25 +84,8 @@ async function cpuSeconds(): Promise<number> {
 /** Runs a case in a child process; returns wall time (s), output duration (s) and peak tree RSS (bytes). */
 async function measure(name: Case) {
   const started = process.hrtime.bigint();
-  const child = spawn(
-    process.execPath,
-    [...process.execArgv, fileURLToPath(import.meta.url), "--case", name],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  let out = "";
-  child.stdout.on("data", (c) => {
-    out += c;
-  });
-  let peak = 0;
-  const sampler = setInterval(async () => {
-    if (child.pid) peak = Math.max(peak, await treeRss(child.pid));
-  }, 20);
-  const code: number = await new Promise((resolve) => child.on("close", (c) => resolve(c ?? 1)));
-  clearInterval(sampler);
+  const { out, peak } = await runMeasured(name, fileURLToPath(import.meta.url), ["--case", name]);
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
-  if (code !== 0) throw new Error(`${name} failed (exit ${code})`);
   const result = JSON.parse(out) as { seconds: number; cpu: number };
   return { wall, seconds: result.seconds, cpu: result.cpu, peak };
 }

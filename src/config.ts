@@ -76,6 +76,7 @@ export const EnvSchema = Type.Object({
   AI_IMAGE_MODEL: Type.Optional(Type.String({ minLength: 1 })),
   AI_IMAGE_TIMEOUT_SECONDS: Int(120, 1, 600),
   AI_IMAGE_SIZE: Type.Optional(Type.String({ pattern: "^(auto|[1-9][0-9]{1,4}x[1-9][0-9]{1,4})$" })),
+  AI_IMAGE_CONCURRENCY: Int(4, 1, 16),
   MEDIA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   MEDIA_MAX_IMAGE_BYTES: Int(20 * 1024 * 1024, 1),
   MEDIA_MAX_VIDEO_BYTES: Int(200 * 1024 * 1024, 1),
@@ -228,6 +229,11 @@ export interface Config {
     model: string | undefined;
     timeoutSeconds: number;
     size: string | undefined;
+    /**
+     * Images of one carousel run or video automation run generated at once (AI_IMAGE_CONCURRENCY, 1..16,
+     * default 4; src/domain/concurrency.ts). Each finished image is checkpointed as it finishes.
+     */
+    concurrency: number;
   };
   media: {
     dir: string;
@@ -536,6 +542,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: picked.AI_IMAGE_MODEL,
       timeoutSeconds: num("AI_IMAGE_TIMEOUT_SECONDS", 120),
       size: picked.AI_IMAGE_SIZE,
+      concurrency: num("AI_IMAGE_CONCURRENCY", 4),
     },
     media: {
       dir: picked.MEDIA_DIR ?? `${dataDir}/media`,

@@ -46,6 +46,9 @@ const bad: Array<[Record<string, string>, string]> = [
   [{ AI_IMAGE_PROVIDER: "openai-compatible" }, "AI_IMAGE_BASE_URL"],
   [{ AI_IMAGE_PROVIDER: "dall-e" }, "AI_IMAGE_PROVIDER"],
   [{ AI_IMAGE_TIMEOUT_SECONDS: "0" }, "AI_IMAGE_TIMEOUT_SECONDS"],
+  [{ AI_IMAGE_CONCURRENCY: "0" }, "AI_IMAGE_CONCURRENCY"],
+  [{ AI_IMAGE_CONCURRENCY: "17" }, "AI_IMAGE_CONCURRENCY"],
+  [{ AI_IMAGE_CONCURRENCY: "two" }, "AI_IMAGE_CONCURRENCY"],
   [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
   [{ NODE_ENV: "production", FETCH_ALLOW_LOOPBACK_PORT: "8080" }, "FETCH_ALLOW_LOOPBACK_PORT"],
 ];
@@ -59,6 +62,12 @@ for (const [env, variable] of bad) {
     );
   });
 }
+
+test("AI_IMAGE_CONCURRENCY: images generated at once per run, 4 by default, 1 to 16", () => {
+  assert.equal(loadConfig({}).image.concurrency, 4);
+  assert.equal(loadConfig({ AI_IMAGE_CONCURRENCY: "1" }).image.concurrency, 1);
+  assert.equal(loadConfig({ AI_IMAGE_CONCURRENCY: "16" }).image.concurrency, 16);
+});
 
 test("TRUST_PROXY: off by default, a hop count, or proxy addresses/CIDRs; `true` and junk are refused", () => {
   assert.equal(loadConfig({}).trustProxy, false);

@@ -8,7 +8,9 @@
  * - `GET /v1/models` answers `{object: "list", data: [{id, object: "model", created, owned_by}]}` with the
  *   models the key can use (a fake built with `modelsEndpoint: false` answers 404 there, as some gateways
  *   do);
- * - `faults` are answered before the route runs (scripted 429s and server errors).
+ * - `faults` are answered before the route runs (scripted 429s and server errors);
+ * - test instruments (no API behaviour): `latencyMs` before every answer, `inFlight` / `maxInFlight`
+ *   (requests received and not yet answered), `gate` to hold chosen requests.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -105,6 +107,15 @@ export interface OpenAiFake {
   faults: Fault[];
   /** Fixed delay before each answer of a route, milliseconds (default 0). */
   latencyMs: number;
+  /** Requests (other than `GET /v1/models`) received and not yet answered. */
+  inFlight: number;
+  /** The most requests ever in flight at once (what a caller's concurrency bound is checked against). */
+  maxInFlight: number;
+  /**
+   * Awaited before each request (other than `GET /v1/models`) is answered: `n` is its 1-based order of
+   * arrival. A test holds chosen requests with it (a promise that never settles holds one forever).
+   */
+  gate: ((request: { n: number; body: any }) => Promise<void>) | undefined;
   close(): Promise<void>;
 }
 
@@ -137,6 +148,9 @@ export async function startOpenAiFake(
     requests: [],
     faults: [],
     latencyMs: 0,
+    inFlight: 0,
+    maxInFlight: 0,
+    gate: undefined,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -149,6 +163,7 @@ export async function startOpenAiFake(
     json: unknown,
     headers: Record<string, string> = {},
   ) => res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(json));
+  let arrived = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -179,6 +194,13 @@ export async function startOpenAiFake(
           })),
         });
       }
+      fake.inFlight += 1;
+      fake.maxInFlight = Math.max(fake.maxInFlight, fake.inFlight);
+      res.on("close", () => {
+        fake.inFlight -= 1;
+      });
+      arrived += 1;
+      if (fake.gate) await fake.gate({ n: arrived, body });
       if (fake.latencyMs > 0) await new Promise((r) => setTimeout(r, fake.latencyMs));
       const fault = fake.faults.shift();
       if (fault) {

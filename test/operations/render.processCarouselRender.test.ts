@@ -84,10 +84,11 @@ test("a render whose lease ran out is taken over and finished from its checkpoin
   assert.equal(before - (await balance(app, me)), g.credits);
   hang.on = true;
   const first = processCarouselRender(app.ctx, g.run_id);
-  // Two slides done, the third being drawn: then the worker is taken for dead (its lease is past).
+  // The slides are drawn at once (AI_IMAGE_CONCURRENCY 4): three done and checkpointed while the third
+  // is still being drawn; then the worker is taken for dead (its lease is past).
   await waitFor(
     () => slides(g.post_id),
-    (rows) => rows.filter((s: { status: string }) => s.status === "ready").length === 2,
+    (rows) => rows.filter((s: { status: string }) => s.status === "ready").length === 3,
   );
   await waitFor(
     async () => calls.get(3) ?? 0,
@@ -99,7 +100,11 @@ test("a render whose lease ran out is taken over and finished from its checkpoin
   // The paused renderer's next heartbeat finds the run taken: it stops without touching the slides.
   assert.equal((await first).claimed, true);
   const readyBefore = (await slides(g.post_id)).filter((s: { status: string }) => s.status === "ready");
-  assert.equal(readyBefore.length, 2);
+  assert.deepEqual(
+    readyBefore.map((s: { position: number }) => s.position),
+    [1, 2, 4],
+    "the slides that finished are checkpointed while another hangs",
+  );
 
   hang.on = false;
   assert.deepEqual(await processCarouselRender(app.ctx, g.run_id), { claimed: true, status: "succeeded" });

@@ -15,6 +15,7 @@ import { ImageGenerationError } from "../../providers/ai-image/types.ts";
 import { TEMPLATE_IMAGES, VideoRenderError } from "../../providers/video/types.ts";
 import { renderAndStoreVideo } from "../media/generated-video.ts";
 import { buildSubject } from "../captions/captions.ts";
+import { mapWithConcurrency } from "../concurrency.ts";
 import { validateSettings, type TemplateId } from "./config.ts";
 import { ownFrames } from "./video-frames.ts";
 import { productPhotos } from "../carousels/slide-inputs.ts";
@@ -280,7 +281,12 @@ async function renderVideo(
   const own = ownFrames(template, photos);
   const images: Buffer[] = [...own.images];
   const frames: string[] = [];
-  for (let i = images.length; i < TEMPLATE_IMAGES[template]; i++) {
+  // Up to AI_IMAGE_CONCURRENCY images at once; each is stored (a frame asset) as soon as it is generated.
+  const wanted = Array.from(
+    { length: TEMPLATE_IMAGES[template] - images.length },
+    (_, k) => images.length + k,
+  );
+  const generated = await mapWithConcurrency(wanted, app.config.image.concurrency, async (i) => {
     signal?.throwIfAborted();
     const image = await app.providers.image.generate(
       {
@@ -292,13 +298,15 @@ async function renderVideo(
       },
       signal,
     );
-    images.push(image.bytes);
-    frames.push(
-      await storeGeneratedImage(app, owner, image, {
-        title: `${name}: frame ${i + 1}`,
-        labels: ["automation", template],
-      }),
-    );
+    const frame = await storeGeneratedImage(app, owner, image, {
+      title: `${name}: frame ${i + 1}`,
+      labels: ["automation", template],
+    });
+    return { bytes: image.bytes, frame };
+  });
+  for (const g of generated) {
+    images.push(g.bytes);
+    frames.push(g.frame);
   }
   const hook =
     typeof configuration.hook === "string" && configuration.hook.trim()

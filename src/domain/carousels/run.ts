@@ -6,17 +6,20 @@
  * slide `ready`; a slide whose image fails stays `failed` for `retry_carousel` (checkpoint retry). A
  * regeneration that redoes `copy` or `layout` reuses the slide's stored visual (no image is generated).
  * The run ends `succeeded` when all its slides are ready, else `failed`; the post's media follow the slides.
+ * Up to AI_IMAGE_CONCURRENCY slide images are requested at once (src/domain/concurrency.ts), each slide
+ * checkpointed as it finishes; the slide renders take turns one at a time (memory).
  */
 import { rowBinding } from "../../crypto/seal.ts";
 import type { RunStatus } from "../runs.ts";
 import type { AppContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
 import { storeGeneratedImage } from "../media/generated-image.ts";
-import { FORMAT_SIZES, ImageGenerationError } from "../../providers/ai-image/types.ts";
+import { FORMAT_SIZES, ImageGenerationError, type ImageProvider } from "../../providers/ai-image/types.ts";
 import { LIMITS, type SlideCopy } from "../../providers/ai-text/types.ts";
 import { renderSlide } from "../../providers/render/slide.ts";
 import { boundedSharp as sharp } from "../../providers/media-limits.ts";
 import { type Owner, ownedBy } from "../owner.ts";
+import { createLimiter, type Limiter, mapWithConcurrency } from "../concurrency.ts";
 import type { Outline } from "./outline.ts";
 import { copyRequest, linkText, ownedImageBytes, productPhoto, readStored } from "./slide-inputs.ts";
 
@@ -84,7 +87,13 @@ export async function executeCarouselRun(
   }
   const pending = slides.length;
   let done = 0;
-  for (const slide of slides) {
+  // Every pending slide is under way at once, but at most AI_IMAGE_CONCURRENCY image requests are in flight
+  // (`images`), and the slide renders (CPU and memory: decoded visuals, satori, resvg) take turns one at a
+  // time (`drawing`): concurrency adds waiting requests, not pixels. Each slide is checkpointed (`ready`, or
+  // `failed` for retry_carousel) as soon as it finishes.
+  const images = limitedImages(app, app.config.image.concurrency);
+  const drawing = createLimiter(1);
+  await mapWithConcurrency(slides, Math.max(1, slides.length), async (slide) => {
     signal?.throwIfAborted();
     await app
       .db("carousel_slides")
@@ -93,7 +102,7 @@ export async function executeCarouselRun(
     try {
       const update =
         slide.source === "cta_artwork"
-          ? await ctaArtworkSlide(app, owner, run, slide, size)
+          ? await ctaArtworkSlide(app, owner, run, slide, size, drawing)
           : await renderedSlide(app, owner, {
               run,
               slide,
@@ -104,6 +113,8 @@ export async function executeCarouselRun(
               copy: copies.get(slide.position),
               role: outline.slides.find((o) => o.position === slide.position)?.role,
               signal,
+              images,
+              drawing,
             });
       await app
         .db("carousel_slides")
@@ -118,7 +129,7 @@ export async function executeCarouselRun(
     }
     done += 1;
     opts.progress?.(done, pending);
-  }
+  });
   const outcome = await summarize(app, run.post_id, runId);
   const failed = outcome.slides_failed > 0;
   await app
@@ -144,6 +155,20 @@ export async function executeCarouselRun(
       updated_at: app.clock.now(),
     });
   return { ...outcome, status: failed ? "failed" : "succeeded" };
+}
+
+/** The configured image provider with at most `limit` requests in flight (the others wait their turn). */
+function limitedImages(app: AppContext, limit: number): ImageProvider {
+  const requests = createLimiter(limit);
+  const provider = app.providers.image;
+  return {
+    name: provider.name,
+    generate: (request, signal) =>
+      requests.run(() => {
+        signal?.throwIfAborted();
+        return provider.generate(request, signal);
+      }),
+  };
 }
 
 async function summarize(app: AppContext, postId: string, runId: string): Promise<RunOutcome> {
@@ -225,10 +250,12 @@ async function ctaArtworkSlide(
   run: Record<string, any>,
   slide: Record<string, any>,
   size: Size,
+  drawing: Limiter,
 ): Promise<Record<string, unknown>> {
   const art = run.cta_asset_id ? await ownedImageBytes(app, owner, run.cta_asset_id) : undefined;
   if (!art) throw new ImageGenerationError("the stored CTA artwork is missing");
   let bytes: Buffer;
+  const turn = await drawing.acquire();
   try {
     bytes = await sharp(art)
       .resize(size.width, size.height, { fit: "cover" })
@@ -239,6 +266,8 @@ async function ctaArtworkSlide(
       .toBuffer();
   } catch {
     throw new ImageGenerationError("the stored CTA artwork could not be decoded");
+  } finally {
+    turn();
   }
   const assetId = await storeGeneratedImage(
     app,
@@ -266,6 +295,10 @@ async function renderedSlide(
     copy: SlideCopy | undefined;
     role: string | undefined;
     signal: AbortSignal | undefined;
+    /** The run's image provider, at most AI_IMAGE_CONCURRENCY requests in flight. */
+    images: ImageProvider;
+    /** The run's render lane: one slide drawn at a time (memory), while images are fetched concurrently. */
+    drawing: Limiter;
   },
 ): Promise<Record<string, unknown>> {
   const { run, slide, size } = a;
@@ -286,7 +319,7 @@ async function renderedSlide(
           rowBinding("carousel_slides", "image_prompt_sealed", slide.id),
         )
       : String(slide.headline ?? "");
-    const image = await app.providers.image.generate(
+    const image = await a.images.generate(
       {
         prompt,
         seed: `${run.post_id}:${slide.position}:${run.id}`,
@@ -315,6 +348,7 @@ async function renderedSlide(
   const productName = String(a.product?.name ?? "");
   const last = slide.position === a.total;
   let rendered: Awaited<ReturnType<typeof renderSlide>>;
+  const turn = await a.drawing.acquire();
   try {
     rendered = await renderSlide({
       design,
@@ -334,6 +368,8 @@ async function renderedSlide(
     });
   } catch {
     throw new ImageGenerationError("the slide could not be rendered from its visual");
+  } finally {
+    turn();
   }
   update.image_asset_id = await storeGeneratedImage(app, owner, rendered, {
     title: `Carousel slide ${slide.position}: ${headline}`,

@@ -1,0 +1,48 @@
+/** Process measurements the media benches share (Linux /proc). */
+import { spawn } from "node:child_process";
+import { readdir, readFile } from "node:fs/promises";
+
+/** Resident set size in bytes of `pid` and all its descendants (Linux /proc/<pid>/task/<tid>/children). */
+export async function treeRss(pid: number): Promise<number> {
+  let total = 0;
+  try {
+    const status = await readFile(`/proc/${pid}/status`, "utf8");
+    total += Number(/VmRSS:\s+([0-9]+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    for (const tid of await readdir(`/proc/${pid}/task`)) {
+      const kids = (await readFile(`/proc/${pid}/task/${tid}/children`, "utf8")).trim();
+      for (const kid of kids ? kids.split(" ") : []) total += await treeRss(Number(kid));
+    }
+  } catch {
+    // the process ended meanwhile
+  }
+  return total;
+}
+
+/**
+ * Runs `script` with `args` in a child node process (this process's loader flags, e.g. tsx's), sampling the
+ * RSS of its process tree every 20 ms. @returns its stdout and the peak tree RSS (bytes).
+ * @throws Error naming `label` when the child exits non-zero.
+ */
+export async function runMeasured(
+  label: string,
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ out: string; peak: number }> {
+  const child = spawn(process.execPath, [...process.execArgv, script, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env,
+  });
+  let out = "";
+  child.stdout.on("data", (c) => {
+    out += c;
+  });
+  let peak = 0;
+  const sampler = setInterval(async () => {
+    if (child.pid) peak = Math.max(peak, await treeRss(child.pid));
+  }, 20);
+  const code: number = await new Promise((resolve) => child.on("close", (c) => resolve(c ?? 1)));
+  clearInterval(sampler);
+  if (code !== 0) throw new Error(`${label} failed (exit ${code})`);
+  return { out, peak };
+}

@@ -1,0 +1,138 @@
+/**
+ * Images in parallel (issue 21 section 5): a carousel render draws up to AI_IMAGE_CONCURRENCY slides at once
+ * through the openai-compatible image adapter against the strict Images API fake (test/fakes/openai-images.ts,
+ * which counts the requests in flight and can hold chosen ones), checkpoints each slide as it finishes,
+ * charges credits once per generated image (at the call, as before) and leaves only the failed slides to
+ * retry_carousel. No timing is asserted: the fake's gate holds requests until the state under test is
+ * reached.
+ */
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+import { grantCredits } from "../../src/domain/account/credits.ts";
+import { processCarouselRender } from "../../src/operations/render.ts";
+import { openAiCompatibleImage } from "../../src/providers/ai-image/openai-compatible.ts";
+import { handler as generateHandler } from "../../src/tools/carousels/generate_carousel.ts";
+import { handler as retryHandler } from "../../src/tools/carousels/retry_carousel.ts";
+import { invalidValue } from "../fakes/openai-api.ts";
+import { startFakeImageServer } from "../fakes/openai-images.ts";
+import { startTestApp } from "../helpers/app.ts";
+import { waitFor } from "../operations/helpers.ts";
+import { balance, key, product, toolContext } from "../tools/carousels/fixtures.ts";
+
+const CONCURRENCY = 3;
+const fake = await startFakeImageServer();
+const image = openAiCompatibleImage({ baseUrl: fake.baseUrl, model: "gpt-image-1.5", timeoutSeconds: 60 });
+const app = await startTestApp({
+  queue: false,
+  providers: { image },
+  env: { AI_IMAGE_CONCURRENCY: String(CONCURRENCY) },
+});
+const me = await app.user();
+await grantCredits(app.ctx.db, me.user_id, 500, "test:grant");
+after(() => fake.close());
+
+/** Accepts generate_carousel (the credits are charged here) and hands the run over, as the pipeline does. */
+async function accepted(slideCount: 4 | 6) {
+  const input = {
+    product_id: await product(app, me),
+    slide_count: slideCount,
+    design_id: "bold-minimal",
+    idempotency_key: key(),
+  };
+  const a = await app.ctx.db.transaction((trx) => generateHandler.accept(input, toolContext(app, me, trx)));
+  await generateHandler.execute(input, toolContext(app, me), a.data);
+  return { postId: a.data.post_id, runId: a.data.run_id, credits: a.credits_charged };
+}
+
+const slides = (
+  postId: string,
+): Promise<Array<{ position: number; status: string; image_asset_id: string }>> =>
+  app.ctx.db("carousel_slides").where({ post_id: postId }).orderBy("position");
+const imageRequests = () => fake.requests.filter((r) => r.path === "/v1/images/generations").length;
+
+/** Holds each request until `CONCURRENCY` are in flight (or 20 s pass: then the bound was never reached). */
+const untilFull = async () => {
+  await waitFor(
+    async () => fake.inFlight,
+    (n) => n >= CONCURRENCY,
+    20_000,
+    10,
+  ).catch(() => {});
+};
+
+test("a render keeps at most AI_IMAGE_CONCURRENCY image requests in flight, and reaches that many", async () => {
+  fake.maxInFlight = 0;
+  fake.gate = untilFull;
+  try {
+    const before = await balance(app, me);
+    const g = await accepted(6);
+    assert.equal(before - (await balance(app, me)), 30, "5 credits per generated image, charged at the call");
+    const requests = imageRequests();
+    assert.deepEqual(await processCarouselRender(app.ctx, g.runId), { claimed: true, status: "succeeded" });
+    assert.equal(fake.maxInFlight, CONCURRENCY);
+    assert.equal(imageRequests() - requests, 6, "one image per slide");
+    assert.equal(before - (await balance(app, me)), 30, "nothing more charged by the render");
+  } finally {
+    fake.gate = undefined;
+  }
+});
+
+test("slides are checkpointed as they finish: one image held forever, the others are ready; a takeover draws only it", async () => {
+  const g = await accepted(4);
+  const before = await balance(app, me);
+  const first = imageRequests();
+  let release: (() => void) | undefined;
+  // The second image request of the render is held until the test lets it go; the others are answered.
+  fake.gate = ({ n }) =>
+    n === first + 2 ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
+  const stopping = new AbortController();
+  const rendering = processCarouselRender(app.ctx, g.runId, { signal: stopping.signal });
+  const three = await waitFor(
+    () => slides(g.postId),
+    (rows) => rows.filter((s) => s.status === "ready").length === 3,
+  );
+  const held = three.find((s) => s.status !== "ready")!;
+  assert.equal(held.status, "generating");
+  // The worker stops: the run is given back with its three checkpoints.
+  stopping.abort(new Error("worker stopping"));
+  assert.equal((await rendering).claimed, true);
+  release?.();
+  fake.gate = undefined;
+  assert.equal((await app.ctx.db("carousel_runs").where({ id: g.runId }).first()).status, "queued");
+  const resumed = imageRequests();
+  assert.deepEqual(await processCarouselRender(app.ctx, g.runId), { claimed: true, status: "succeeded" });
+  assert.equal(imageRequests() - resumed, 1, "only the unfinished slide is drawn again");
+  const done = await slides(g.postId);
+  for (const s of three.filter((x) => x.status === "ready"))
+    assert.equal(done.find((x) => x.position === s.position)!.image_asset_id, s.image_asset_id);
+  assert.ok(done.every((s) => s.status === "ready"));
+  assert.equal(await balance(app, me), before, "the takeover charges nothing");
+});
+
+test("one image refused does not lose the others' checkpoints; retry_carousel draws and charges only it", async () => {
+  const g = await accepted(6);
+  // The first image request is refused (a 400 with the API's error body); the five others succeed.
+  fake.faults.push(invalidValue("size", "1x1", "'auto'"));
+  assert.deepEqual(await processCarouselRender(app.ctx, g.runId), { claimed: true, status: "failed" });
+  const rows = await slides(g.postId);
+  assert.equal(rows.filter((s) => s.status === "ready").length, 5);
+  const failed = rows.filter((s) => s.status === "failed").map((s) => s.position);
+  assert.equal(failed.length, 1);
+
+  const before = await balance(app, me);
+  const requests = imageRequests();
+  const input = { post_id: g.postId, idempotency_key: key() };
+  const r = await app.ctx.db.transaction((trx) => retryHandler.accept!(input, toolContext(app, me, trx)));
+  assert.equal(r.credits_charged, 5);
+  await retryHandler.execute(input, toolContext(app, me), r.data);
+  assert.deepEqual(await processCarouselRender(app.ctx, r.data.run_id), {
+    claimed: true,
+    status: "succeeded",
+  });
+  assert.equal(imageRequests() - requests, 1, "only the failed slide is drawn again");
+  assert.equal(before - (await balance(app, me)), 5);
+  const done = await slides(g.postId);
+  assert.ok(done.every((s) => s.status === "ready"));
+  for (const s of rows.filter((x) => x.status === "ready"))
+    assert.equal(done.find((x) => x.position === s.position)!.image_asset_id, s.image_asset_id);
+});
