@@ -14,12 +14,12 @@
  * parallel.
  */
 import assert from "node:assert/strict";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { BrowserContext, Page } from "playwright-core";
 import { runDemo } from "../../src/cli/demo.ts";
 import { callbackUrl } from "../../src/domain/social/connect.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { launchBrowser, openSignedIn } from "../helpers/browser.ts";
+import { pageProblems } from "../helpers/page-checks.ts";
 import { authorizeQuery, HIGH_LIMITS, pkce, register } from "../oauth/support.ts";
 
 export const app = await startTestApp({ queue: false, env: HIGH_LIMITS });
@@ -136,49 +136,6 @@ const SIGNED_IN: Visit[] = [
   { name: "sign out", open: "/logout" },
 ];
 
-/** What is wrong with the page now loaded in `page` (empty when nothing). */
-async function problems(page: Page, phone: boolean): Promise<string[]> {
-  const out: string[] = [];
-  // Legacy mode runs the same rules in one call instead of opening a blank page per run for axe's finishRun
-  // (half the time); these pages have no cross-origin frames, the one thing only the new mode reaches.
-  const axe = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
-  for (const v of axe.violations)
-    if (v.impact === "serious" || v.impact === "critical")
-      out.push(
-        `axe ${v.impact} ${v.id}: ${v.nodes
-          .slice(0, 3)
-          .map((n) => n.target.join(" "))
-          .join(" | ")}`,
-      );
-  // No named functions inside evaluate: the test runner's transpiler would wrap them in a helper the page
-  // does not have.
-  const layout = await page.evaluate(() => {
-    return {
-      scroll: document.documentElement.scrollWidth,
-      client: document.documentElement.clientWidth,
-      shortButtons: Array.from(
-        document.querySelectorAll('button, [role="button"], input[type="submit"], select'),
-      )
-        .filter((el) => {
-          const r = el.getBoundingClientRect();
-          return r.width > 0 && r.height > 0 && r.height < 44 && getComputedStyle(el).visibility !== "hidden";
-        })
-        .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? "").trim().slice(0, 30)}"`),
-      inlineStyles: document.querySelectorAll("[style], style").length,
-      silentBadges: Array.from(document.querySelectorAll(".badge"))
-        .filter((el) => (el.textContent ?? "").trim() === "")
-        .map((el) => el.outerHTML.slice(0, 80)),
-    };
-  });
-  if (phone && layout.scroll > layout.client)
-    out.push(`wider than the viewport: ${layout.scroll} > ${layout.client}`);
-  if (phone && layout.shortButtons.length > 0)
-    out.push(`buttons under 44 px: ${layout.shortButtons.join(", ")}`);
-  if (layout.inlineStyles > 0) out.push(`${layout.inlineStyles} inline style attributes or blocks`);
-  if (layout.silentBadges.length > 0) out.push(`badges without words: ${layout.silentBadges.join(", ")}`);
-  return out;
-}
-
 async function walk(
   context: BrowserContext,
   visits: Visit[],
@@ -198,7 +155,7 @@ async function walk(
       if (typeof visit.open === "string")
         assert.equal(status, visit.status ?? 200, `${visit.name}: HTTP status`);
       if (signedIn) assert.notEqual(new URL(page.url()).pathname, "/login", `${visit.name}: signed in`);
-      for (const p of await problems(page, phone)) found.push(`${visit.name}: ${p}`);
+      for (const p of await pageProblems(page, phone)) found.push(`${visit.name}: ${p}`);
     } finally {
       await page.close();
     }
