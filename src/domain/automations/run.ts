@@ -15,6 +15,8 @@ import { ImageGenerationError } from "../../providers/ai-image/types.ts";
 import { TEMPLATE_IMAGES, VideoRenderError } from "../../providers/video/types.ts";
 import { renderAndStoreVideo } from "../media/generated-video.ts";
 import { buildSubject } from "../captions/captions.ts";
+import { generatedCaption } from "../captions/post-caption.ts";
+import { type TextSubject, TONES } from "../../providers/ai-text/types.ts";
 import { validateSettings, type TemplateId } from "./config.ts";
 import { automationView, ownedAutomation } from "./automations.ts";
 import { acceptCarouselGeneration } from "../carousels/carousels.ts";
@@ -279,7 +281,8 @@ async function productImage(app: AppContext, owner: Owner, productId: unknown): 
 /**
  * Generates the images (through the AI image provider; AI UGC uses the product's image when it has one),
  * takes the hook (the configured one, else one from the AI text provider for this product), renders the
- * MP4 through the video provider, stores it as a video asset and saves a draft video post carrying it.
+ * MP4 through the video provider, stores it as a video asset and saves a draft video post carrying it, with
+ * a caption written by the AI text provider (`videoCaption`).
  * @throws ImageGenerationError / VideoRenderError (the caller marks the run failed and refunds).
  */
 async function renderVideo(
@@ -351,6 +354,7 @@ async function renderVideo(
     { title: `${name}: ${template} video`, labels: ["automation", template] },
     signal,
   );
+  const caption = await videoCaption(app, owner, subject, configuration, hook, signal);
   const now = app.clock.now();
   const postId = randomUUID();
   await app.db("posts").insert({
@@ -359,6 +363,7 @@ async function renderVideo(
     type: "video",
     status: "draft",
     title: `${name}`.slice(0, 200),
+    caption,
     product_id: typeof configuration.product_id === "string" ? configuration.product_id : null,
     media_asset_ids: JSON.stringify([video.asset_id]),
     automation_run_id: runId,
@@ -373,4 +378,34 @@ async function renderVideo(
     },
     postId,
   };
+}
+
+/**
+ * The caption of a video run's post (issue 21 section 1; docs/operations.md "Captions of generated posts"):
+ * written by the AI text provider (`postCaption`, in the automation's `caption_tone`) from the product
+ * (name, facts, price, link) and the video's hook, once the video is stored and just before the post is
+ * saved; nothing is charged for it (src/domain/captions/post-caption.ts).
+ */
+async function videoCaption(
+  app: AppContext,
+  owner: Owner,
+  subject: TextSubject,
+  configuration: Record<string, unknown>,
+  hook: string,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const product =
+    typeof configuration.product_id === "string"
+      ? await app
+          .db("products")
+          .where(ownedBy(owner))
+          .where({ id: configuration.product_id })
+          .first("product_url")
+      : undefined;
+  const tone = TONES.find((t) => t === configuration.caption_tone);
+  return generatedCaption(
+    app,
+    { subject, productUrl: product?.product_url ?? undefined, slides: [{ headline: hook, body: "" }], tone },
+    signal,
+  );
 }

@@ -18,6 +18,7 @@ import { renderSlide } from "../../providers/render/slide.ts";
 import { boundedSharp as sharp } from "../../providers/media-limits.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import type { Outline } from "./outline.ts";
+import { writeCarouselCaption } from "./caption.ts";
 import { copyRequest, linkText, ownedImageBytes, productPhoto, readStored } from "./slide-inputs.ts";
 
 export interface RunOutcome {
@@ -82,6 +83,7 @@ export async function executeCarouselRun(
         .where({ id: slide.id })
         .update({ headline: copy.headline, body: copy.body });
   }
+  await writeCarouselCaption(app, run, product, brief, signal);
   const pending = slides.length;
   let done = 0;
   for (const slide of slides) {

@@ -10,6 +10,7 @@ export const handler: ToolHandlers["get_carousel"] = {
       data: {
         post_id: c.post_id,
         status: c.post_status,
+        caption: c.caption,
         run: {
           run_id: c.latest_run.run_id,
           status: c.latest_run.status,
