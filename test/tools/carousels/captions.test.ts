@@ -10,7 +10,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as cheerio from "cheerio";
-import type { OperationRow } from "../../../src/domain/operations/store.ts";
 import { processCarouselRender } from "../../../src/operations/render.ts";
 import { handler as approveHandler } from "../../../src/tools/carousels/approve_carousel.ts";
 import { handler as generateHandler } from "../../../src/tools/carousels/generate_carousel.ts";
@@ -18,7 +17,7 @@ import { handler as getCarouselHandler } from "../../../src/tools/carousels/get_
 import { handler as getPostHandler } from "../../../src/tools/content/get_post.ts";
 import { handler as publishHandler } from "../../../src/tools/social/publish_post.ts";
 import type { ApprovalDescription } from "../../../src/tool-contract.ts";
-import { renderApprovalPage } from "../../../src/web/approval-page.ts";
+import { renderApproval } from "../../helpers/approval-page.ts";
 import { PRODUCT_FIXTURES } from "../../fixtures/product-descriptions.ts";
 import {
   account,
@@ -45,25 +44,7 @@ const { id: _fixtureId, ...bottle } = PRODUCT_FIXTURES.find((p) => p.id === "bot
 const bottleId = await product(app, me, { ...bottle, tags: JSON.stringify(bottle.tags) });
 const insta = await account(app, me, "instagram", "Shop Insta");
 
-function page(description: ApprovalDescription): string {
-  const now = new Date();
-  const op = {
-    id: "00000000-0000-4000-8000-000000000001",
-    tool: "approve_carousel",
-    state: "approval_required",
-    created_at: now,
-    approval_expires_at: new Date(now.getTime() + 600_000),
-  } as unknown as OperationRow;
-  return renderApprovalPage({
-    op,
-    toolTitle: "Approve carousel",
-    clientName: "Helpful Agent",
-    clientVerified: false,
-    description,
-    csrfToken: "t",
-    now,
-  });
-}
+const page = (d: ApprovalDescription) => renderApproval(d, "approve_carousel");
 
 async function carousel(extra: Record<string, unknown> = {}) {
   const { accepted, render } = await queued(app, me, generate, {
