@@ -65,9 +65,11 @@ export const handler: ToolHandlers["approve_carousel"] = {
       .orderBy("position")
       .select("position", "headline", "image_asset_id");
     const content = withCaption(await approvedContent(ctx.db, input.post_id, []), caption);
+    // Named by its title (the product's name) when it has one: the caption is shown in full below.
+    const label = postLabel(post.title ? { ...post, caption: null } : post);
     return {
-      summary: `Approve the ${view.slide_count}-slide carousel “${postLabel(post)}” so it can be published or scheduled.`,
-      resources: [{ kind: "post", id: input.post_id, label: postLabel(post) }],
+      summary: `Approve the ${view.slide_count}-slide carousel “${label}” so it can be published or scheduled.`,
+      resources: [{ kind: "post", id: input.post_id, label }],
       destinations: [],
       images: slides.map((s) => ({
         asset_id: s.image_asset_id,
