@@ -147,7 +147,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Approve carousel",
       group: "carousels",
       description:
-        "Approves a carousel whose slides are all ready, after browser approval (approval_required); the post becomes `approved` and can be published or scheduled. The approval binds the slides and caption shown: a change before the decision makes it stale.",
+        "Approves a carousel whose slides are all ready, after browser approval (approval_required); the post becomes `approved` and can be published or scheduled. The approval binds the slides and caption shown: a change before the decision makes it stale. Pass `caption` to replace the post's caption: the page shows exactly that caption and the post keeps it once approved (refused while the post has a pending schedule or delivery).",
       scope: "manage:carousels",
       access: "write",
       review: true,
@@ -166,6 +166,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         additionalProperties: false,
         properties: {
           post_id: { type: "string", format: "uuid", maxLength: 36 },
+          caption: {
+            type: "string",
+            minLength: 1,
+            maxLength: 5000,
+            description:
+              "Replaces the post's caption with the approval. No control characters other than newline; each network's own limit is checked at publish_post and schedule_post.",
+          },
           idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
         },
         required: ["post_id", "idempotency_key"],
@@ -1839,7 +1846,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Generate carousel",
       group: "carousels",
       description:
-        "Queued: starts an AI carousel for an owned product in a design, format and slide count from list_carousel_formats (`prompt` only adds guidance). Charges 5 credits per generated image at the call (6 slides = 30; 25 with `use_cta_artwork`, which reuses the stored CTA artwork as the last slide); too few credits is forbidden. The operation queues a render job and succeeds with the post and run ids; the slides render in the background (resumed by another worker if one stops). Poll get_carousel.",
+        "Queued: starts an AI carousel for an owned product in a design, format and slide count from list_carousel_formats (`prompt` only adds guidance). Charges 5 credits per generated image at the call (6 slides = 30; 25 with `use_cta_artwork`, which reuses the stored CTA artwork as the last slide); too few credits is forbidden. The operation queues a render job and succeeds with the post and run ids; the slides render in the background (resumed by another worker if one stops). Poll get_carousel. The post gets a caption written from the product, the prompt and the slides' copy (a hook, short value lines, a call to action with the product link, hashtags) unless you pass your own `caption` (for example from generate_captions), which is kept exactly as given.",
       scope: "create:carousels",
       access: "write",
       review: false,
@@ -1872,6 +1879,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             default: false,
             description:
               "Reuse the product's stored CTA artwork (list_product_assets role cta_artwork) as the last slide.",
+          },
+          caption: {
+            type: "string",
+            minLength: 1,
+            maxLength: 5000,
+            description:
+              "Your own caption for the post, used as given instead of a generated one. No control characters other than newline; each network's own limit is checked at publish_post and schedule_post.",
           },
           idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
         },
@@ -2952,7 +2966,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get carousel",
       group: "carousels",
       description:
-        "Returns a carousel post by `post_id`: post status, latest run (status, kind, credits charged) and each slide (status, headline, body, image asset). Poll it after generate_carousel, regenerate_carousel_slide or retry_carousel until the run is succeeded or failed: their render is a job of its own, and a worker that stops is replaced, keeping the slides already ready.",
+        "Returns a carousel post by `post_id`: post status, caption (null until the render has written it), latest run (status, kind, credits charged) and each slide (status, headline, body, image asset). Poll it after generate_carousel, regenerate_carousel_slide or retry_carousel until the run is succeeded or failed: their render is a job of its own, and a worker that stops is replaced, keeping the slides already ready.",
       scope: "read:content",
       access: "read",
       review: false,
@@ -2997,6 +3011,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 enum: ["draft", "needs_review", "approved", "scheduled", "publishing", "published", "failed"],
                 maxLength: 16,
               },
+              caption: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
               run: {
                 type: "object",
                 additionalProperties: false,
@@ -3036,7 +3051,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 },
               },
             },
-            required: ["post_id", "status", "run", "slides"],
+            required: ["post_id", "status", "caption", "run", "slides"],
           },
           operation_id: {
             type: "string",

@@ -12,6 +12,8 @@ export interface components {
     approve_carousel_input: {
       /** Format: uuid */
       post_id: string;
+      /** @description Replaces the post's caption with the approval. No control characters other than newline; each network's own limit is checked at publish_post and schedule_post. */
+      caption?: string;
       /** Format: uuid */
       idempotency_key: string;
     };
@@ -456,6 +458,8 @@ export interface components {
        * @default false
        */
       use_cta_artwork?: boolean;
+      /** @description Your own caption for the post, used as given instead of a generated one. No control characters other than newline; each network's own limit is checked at publish_post and schedule_post. */
+      caption?: string;
       /** Format: uuid */
       idempotency_key: string;
     };
@@ -738,6 +742,7 @@ export interface components {
       post_id: string;
       /** @enum {string} */
       status: "draft" | "needs_review" | "approved" | "scheduled" | "publishing" | "published" | "failed";
+      caption: string | null;
       /** @description The latest generation run of this carousel. */
       run: {
         /** Format: uuid */

@@ -7,15 +7,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as cheerio from "cheerio";
-import type { OperationRow } from "../../src/domain/operations/store.ts";
 import { handler as createHandler } from "../../src/tools/automations/create_automation.ts";
 import { handler as enableHandler } from "../../src/tools/automations/enable_automation.ts";
 import { handler as runHandler } from "../../src/tools/automations/run_automation.ts";
 import { handler as updateHandler } from "../../src/tools/automations/update_automation.ts";
 import { handler as scheduleHandler } from "../../src/tools/social/schedule_post.ts";
 import { handler as approveHandler } from "../../src/tools/carousels/approve_carousel.ts";
-import type { ApprovalDescription } from "../../src/tool-contract.ts";
-import { renderApprovalPage } from "../../src/web/approval-page.ts";
+import { renderApproval } from "../helpers/approval-page.ts";
 import {
   account,
   inline,
@@ -28,27 +26,6 @@ import {
 
 const create = named("create_automation", createHandler);
 const { app, me, productId } = await setupWithProduct("growth", 10);
-
-function render(description: ApprovalDescription, tool: string, timeZone?: string): string {
-  const now = new Date();
-  const op = {
-    id: "00000000-0000-4000-8000-000000000001",
-    tool,
-    state: "approval_required",
-    created_at: now,
-    approval_expires_at: new Date(now.getTime() + 600_000),
-  } as unknown as OperationRow;
-  return renderApprovalPage({
-    op,
-    toolTitle: tool,
-    clientName: "Helpful Agent",
-    clientVerified: false,
-    description,
-    csrfToken: "t",
-    now,
-    timeZone,
-  });
-}
 
 /** The account names of the page's destinations table, in order. */
 const destinationNames = (html: string) => {
@@ -90,7 +67,7 @@ test("schedule_post: the post's picture, the full caption, the destinations and 
     } as any,
     toolContext(app, me),
   );
-  const html = render(d, "schedule_post");
+  const html = renderApproval(d, "schedule_post");
   for (const id of images) assert.ok(html.includes(`src="/media/${id}/file"`));
   assert.ok(caption.length > 300);
   assert.ok(html.includes("Long caption sentence about the serum. ".repeat(8).trim()), "the whole caption");
@@ -124,7 +101,7 @@ test("automation pages: enable shows configuration, destinations and daily times
   } as any);
   const id = a.data.automation_id;
 
-  const enabled = render(
+  const enabled = renderApproval(
     await enableHandler.describe!({ automation_id: id, idempotency_key: key() }, toolContext(app, me)),
     "enable_automation",
   );
@@ -133,14 +110,14 @@ test("automation pages: enable shows configuration, destinations and daily times
   assert.match(enabled, /design id<\/th><td>bold-minimal/);
   assert.match(enabled, /slide count<\/th><td>4/);
 
-  const ran = render(
+  const ran = renderApproval(
     await runHandler.describe!({ automation_id: id, idempotency_key: key() }, toolContext(app, me)),
     "run_automation",
   );
   assert.ok(destinationNames(ran).includes("Brand FB"));
   assert.match(ran, /slide count<\/th><td>4/);
 
-  const updated = render(
+  const updated = renderApproval(
     await updateHandler.describe!(
       { automation_id: id, daily_times: ["20:00"], name: "Evening carousel", idempotency_key: key() },
       toolContext(app, me),
@@ -179,7 +156,7 @@ test("publishing pages show every slide, the full caption, every destination, th
     } as any,
     toolContext(app, me),
   );
-  const html = render(d, "schedule_post", "Europe/Berlin");
+  const html = renderApproval(d, "schedule_post", "Europe/Berlin");
   const $ = cheerio.load(html);
   assert.deepEqual(
     $("#slides img")
@@ -219,7 +196,7 @@ test("publishing pages show every slide, the full caption, every destination, th
   assert.equal(d.content.destinations[1]!.link, "https://shop.example/glow?a=1&b=2");
 
   // Without a chosen time zone: UTC, and where to choose one.
-  const utcOnly = cheerio.load(render(d, "schedule_post"));
+  const utcOnly = cheerio.load(renderApproval(d, "schedule_post"));
   assert.equal(utcOnly("#when-local").length, 0);
   assert.match(utcOnly("#when").text(), /09:30 .*\(UTC\).*settings/);
 });
@@ -264,7 +241,7 @@ test("approve_carousel warns per connected account whose caption limit the capti
     { post_id: post.id, idempotency_key: key() },
     toolContext(app, me),
   );
-  const $ = cheerio.load(render(d, "approve_carousel"));
+  const $ = cheerio.load(renderApproval(d, "approve_carousel"));
   assert.equal($("#slides img").length, 4);
   const pinsWarning = $("#warnings > ul > li").filter((_, li) => $(li).find("strong").text() === "Long Pins");
   assert.equal(pinsWarning.length, 1, $("#warnings").text());

@@ -16,6 +16,8 @@ import { TEMPLATE_IMAGES, VideoRenderError } from "../../providers/video/types.t
 import { renderAndStoreVideo } from "../media/generated-video.ts";
 import { buildSubject } from "../captions/captions.ts";
 import { mapWithConcurrency } from "../concurrency.ts";
+import { generatedCaption } from "../captions/post-caption.ts";
+import { type TextSubject, TONES } from "../../providers/ai-text/types.ts";
 import { validateSettings, type TemplateId } from "./config.ts";
 import { ownFrames } from "./video-frames.ts";
 import { productPhotos } from "../carousels/slide-inputs.ts";
@@ -260,7 +262,8 @@ async function finish(
 /**
  * Generates the images (through the AI image provider, after the product's own photos: ./video-frames.ts),
  * takes the hook (the configured one, else one from the AI text provider for this product), renders the
- * MP4 through the video provider, stores it as a video asset and saves a draft video post carrying it.
+ * MP4 through the video provider, stores it as a video asset and saves a draft video post carrying it, with
+ * a caption written by the AI text provider (`videoCaption`).
  * @throws ImageGenerationError / VideoRenderError (the caller marks the run failed and refunds).
  */
 async function renderVideo(
@@ -341,6 +344,7 @@ async function renderVideo(
     { title: `${name}: ${template} video`, labels: ["automation", template] },
     signal,
   );
+  const caption = await videoCaption(app, owner, subject, configuration, hook, signal);
   const now = app.clock.now();
   const postId = randomUUID();
   await app.db("posts").insert({
@@ -349,6 +353,7 @@ async function renderVideo(
     type: "video",
     status: "draft",
     title: `${name}`.slice(0, 200),
+    caption,
     product_id: typeof configuration.product_id === "string" ? configuration.product_id : null,
     media_asset_ids: JSON.stringify([video.asset_id]),
     automation_run_id: runId,
@@ -363,4 +368,34 @@ async function renderVideo(
     },
     postId,
   };
+}
+
+/**
+ * The caption of a video run's post (issue 21 section 1; docs/operations.md "Captions of generated posts"):
+ * written by the AI text provider (`postCaption`, in the automation's `caption_tone`) from the product
+ * (name, facts, price, link) and the video's hook, once the video is stored and just before the post is
+ * saved; nothing is charged for it (src/domain/captions/post-caption.ts).
+ */
+async function videoCaption(
+  app: AppContext,
+  owner: Owner,
+  subject: TextSubject,
+  configuration: Record<string, unknown>,
+  hook: string,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const product =
+    typeof configuration.product_id === "string"
+      ? await app
+          .db("products")
+          .where(ownedBy(owner))
+          .where({ id: configuration.product_id })
+          .first("product_url")
+      : undefined;
+  const tone = TONES.find((t) => t === configuration.caption_tone);
+  return generatedCaption(
+    app,
+    { subject, productUrl: product?.product_url ?? undefined, slides: [{ headline: hook, body: "" }], tone },
+    signal,
+  );
 }

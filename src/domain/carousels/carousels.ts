@@ -16,6 +16,7 @@ import { chargeCredits } from "../account/credits.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { carouselPrice, carouselWithCtaPrice, PRICES } from "../account/prices.ts";
 import { assertContentUnlocked } from "../social/content.ts";
+import { assertCaptionArgument } from "../captions/post-caption.ts";
 
 export interface CarouselDesign {
   design_id: string;
@@ -109,6 +110,8 @@ export interface GenerateCarousel {
   prompt?: string | undefined;
   /** Reuse the product's stored CTA artwork (product asset role `cta_artwork`) as the last slide. */
   use_cta_artwork?: boolean | undefined;
+  /** The agent's own caption, stored as given instead of a generated one (checked by assertCaptionArgument). */
+  caption?: string | undefined;
 }
 
 /**
@@ -148,8 +151,9 @@ export interface RunMeta {
 
 /**
  * Accepts a carousel generation: owned product (required; a prompt never replaces it), active design,
- * supported slide count and format; charges 5 credits per generated image (the CTA slide is free), then
- * creates the draft carousel post, the queued run with its outline, and pending slides.
+ * supported slide count and format, the agent's `caption` when given; charges 5 credits per generated image
+ * (the CTA slide is free), then creates the draft carousel post (with the agent's caption, else none until
+ * the render writes one), the queued run with its outline, and pending slides.
  * @throws ToolError not_found / validation_failed / forbidden (insufficient credits; nothing written).
  */
 export async function acceptCarouselGeneration(
@@ -158,6 +162,7 @@ export async function acceptCarouselGeneration(
   input: GenerateCarousel,
   meta: RunMeta,
 ): Promise<Accepted> {
+  if (input.caption !== undefined) assertCaptionArgument(input.caption);
   const product = await ownedProduct(trx, owner, input.product_id);
   const design = await resolveDesign(trx, input.design_id, input.slide_count, input.format);
   const ctaId = input.use_cta_artwork ? await productCtaArtwork(trx, owner, product.id) : undefined;
@@ -192,6 +197,8 @@ export async function acceptCarouselGeneration(
     type: "carousel",
     status: "draft",
     title: String(product.name).slice(0, 200),
+    // The agent's caption, or null until the render writes one (src/domain/carousels/caption.ts).
+    caption: input.caption ?? null,
     product_id: product.id,
     created_at: meta.now,
     updated_at: meta.now,

@@ -41,6 +41,8 @@ export interface RunView {
 export interface CarouselView {
   post_id: string;
   post_status: PostStatus;
+  /** The post's caption: the agent's, the generated one, or null until the render has written it. */
+  caption: string | null;
   product_id: string | null;
   design_id: string;
   format: CarouselFormat;
@@ -77,6 +79,7 @@ export async function getCarousel(db: Knex, owner: Owner, postId: string): Promi
   return {
     post_id: post.id,
     post_status: post.status,
+    caption: post.caption ?? null,
     product_id: first.product_id ?? null,
     design_id: first.design_id,
     format: first.format ?? "square",
@@ -133,13 +136,24 @@ export async function assertApprovable(db: Knex, owner: Owner, postId: string) {
 
 /**
  * Approves the owner's carousel (the approved effect of `approve_carousel`, service spec 3.1): the post moves
- * to `approved`. Re-checks readiness at execution time.
+ * to `approved`, with `caption` (the approved one, already checked) replacing its caption when given.
+ * Re-checks readiness at execution time.
  * @throws ToolError not_found / validation_failed.
  */
-export async function approveCarousel(db: Knex, owner: Owner, postId: string, now: Date) {
+export async function approveCarousel(
+  db: Knex,
+  owner: Owner,
+  postId: string,
+  now: Date,
+  caption?: string | undefined,
+) {
   const view = await assertApprovable(db, owner, postId);
-  if (view.post_status === "draft" || view.post_status === "needs_review") {
-    await db("posts").where({ id: postId }).update({ status: "approved", updated_at: now });
+  const update: Record<string, unknown> = caption === undefined ? {} : { caption };
+  if (view.post_status === "draft" || view.post_status === "needs_review") update.status = "approved";
+  if (Object.keys(update).length > 0) {
+    await db("posts")
+      .where({ id: postId })
+      .update({ ...update, updated_at: now });
   }
   const post = await db("posts").where({ id: postId }).first("status");
   const status: PostStatus = post.status;

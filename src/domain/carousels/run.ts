@@ -21,6 +21,7 @@ import { boundedSharp as sharp } from "../../providers/media-limits.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { createLimiter, type Limiter, mapWithConcurrency } from "../concurrency.ts";
 import type { Outline } from "./outline.ts";
+import { writeCarouselCaption } from "./caption.ts";
 import { copyRequest, linkText, ownedImageBytes, productPhoto, readStored } from "./slide-inputs.ts";
 
 export interface RunOutcome {
@@ -85,6 +86,7 @@ export async function executeCarouselRun(
         .where({ id: slide.id })
         .update({ headline: copy.headline, body: copy.body });
   }
+  await writeCarouselCaption(app, run, product, brief, signal);
   const pending = slides.length;
   let done = 0;
   // Every pending slide is under way at once, but at most AI_IMAGE_CONCURRENCY image requests are in flight

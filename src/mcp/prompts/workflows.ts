@@ -66,8 +66,8 @@ async function carouselForProduct(c: PromptCaller, args: Record<string, string>)
         "4. Poll get_carousel (post_id) about 2 s after the call, then every 5-10 s, until the run is succeeded or failed. " +
           "Show me the carousel (clients with MCP Apps show it inline) and its caption. A failed slide: offer " +
           "regenerate_carousel_slide or retry_carousel.",
-        "5. Ask me whether it is right. When I say yes, call approve_carousel and give me the approval_url to approve in " +
-          "my browser. Do not publish or schedule it unless I ask.",
+        "5. Ask me whether it is right. When I say yes, call approve_carousel (with caption set when I changed the " +
+          "caption) and give me the approval_url to approve in my browser. Do not publish or schedule it unless I ask.",
         "",
         KEEP,
       ].join("\n"),

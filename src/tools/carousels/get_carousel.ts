@@ -11,6 +11,7 @@ export const handler: ToolHandlers["get_carousel"] = {
       data: {
         post_id: c.post_id,
         status: c.post_status,
+        caption: c.caption,
         run: pick(c.latest_run, ["run_id", "status", "kind", "credits_charged"]),
         slides: c.slides.map((s) => pick(s, ["position", "status", "headline", "body", "image_asset_id"])),
       },
