@@ -14,6 +14,8 @@ import { handler as updateHandler } from "../../src/tools/automations/update_aut
 import { handler as scheduleHandler } from "../../src/tools/social/schedule_post.ts";
 import { handler as approveHandler } from "../../src/tools/carousels/approve_carousel.ts";
 import { renderApproval } from "../helpers/approval-page.ts";
+import { launchBrowser } from "../helpers/browser.ts";
+import { pageProblems } from "../helpers/page-checks.ts";
 import {
   account,
   inline,
@@ -26,6 +28,8 @@ import {
 
 const create = named("create_automation", createHandler);
 const { app, me, productId } = await setupWithProduct("growth", 10);
+/** The approval pages the tests below render, checked in Chromium by the last test. */
+const rendered: Array<{ name: string; html: string }> = [];
 
 /** The account names of the page's destinations table, in order. */
 const destinationNames = (html: string) => {
@@ -68,6 +72,7 @@ test("schedule_post: the post's picture, the full caption, the destinations and 
     toolContext(app, me),
   );
   const html = renderApproval(d, "schedule_post");
+  rendered.push({ name: "schedule_post", html });
   for (const id of images) assert.ok(html.includes(`src="/media/${id}/file"`));
   assert.ok(caption.length > 300);
   assert.ok(html.includes("Long caption sentence about the serum. ".repeat(8).trim()), "the whole caption");
@@ -128,6 +133,11 @@ test("automation pages: enable shows configuration, destinations and daily times
   assert.match(updated, /<del>09:00, 18:30<\/del> → 20:00/);
   assert.match(updated, /Time zone<\/th><td>Europe\/Paris/, "unchanged values are shown without a strike");
   assert.match(updated, /daily at 20:00 \(Europe\/Paris\)/);
+  rendered.push(
+    { name: "enable_automation", html: enabled },
+    { name: "run_automation", html: ran },
+    { name: "update_automation", html: updated },
+  );
 });
 
 test("publishing pages show every slide, the full caption, every destination, the Pinterest link, the time in the owner's zone and UTC, the credits", async () => {
@@ -241,7 +251,9 @@ test("approve_carousel warns per connected account whose caption limit the capti
     { post_id: post.id, idempotency_key: key() },
     toolContext(app, me),
   );
-  const $ = cheerio.load(renderApproval(d, "approve_carousel"));
+  const carouselPage = renderApproval(d, "approve_carousel");
+  rendered.push({ name: "approve_carousel", html: carouselPage });
+  const $ = cheerio.load(carouselPage);
   assert.equal($("#slides img").length, 4);
   const pinsWarning = $("#warnings > ul > li").filter((_, li) => $(li).find("strong").text() === "Long Pins");
   assert.equal(pinsWarning.length, 1, $("#warnings").text());
@@ -253,4 +265,44 @@ test("approve_carousel warns per connected account whose caption limit the capti
     "Facebook allows 63,206 characters",
   );
   assert.equal(d.content?.slide_asset_ids.length, 4);
+});
+
+test("every approval page rendered above passes the page checks in Chromium at desktop and phone size", async () => {
+  assert.deepEqual(rendered.map((r) => r.name).sort(), [
+    "approve_carousel",
+    "enable_automation",
+    "run_automation",
+    "schedule_post",
+    "update_automation",
+  ]);
+  const browser = await launchBrowser();
+  const found: string[] = [];
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    const phone = width < 600;
+    const context = await browser.newContext({ viewport: { width, height } });
+    try {
+      for (const { name, html } of rendered) {
+        const page = await context.newPage();
+        if (phone) await page.emulateMedia({ colorScheme: "dark" });
+        // On the service's origin, so the page's stylesheets (/assets/...) load as they do in the browser.
+        await page.goto(`${app.url}/login`);
+        await page.setContent(html, { waitUntil: "load" });
+        const sheets = await page.evaluate(() =>
+          Array.from(document.styleSheets).map((sheet) => sheet.cssRules.length),
+        );
+        assert.ok(
+          sheets.length >= 2 && sheets.every((rules) => rules > 0),
+          `${name}: the stylesheets loaded`,
+        );
+        for (const p of await pageProblems(page, phone)) found.push(`${name} at ${width}px: ${p}`);
+        await page.close();
+      }
+    } finally {
+      await context.close();
+    }
+  }
+  assert.deepEqual(found, []);
 });
