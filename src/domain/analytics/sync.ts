@@ -21,12 +21,12 @@
  */
 import type { AppContext } from "../../context.ts";
 import {
-  type CountersRead,
   type MetricsPost,
   type NetworkAdapter,
   NetworkAuthError,
   NetworkError,
   type NetworkIds,
+  type PostBatchRead,
   type RefusedMetric,
 } from "../../providers/social/network.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
@@ -199,16 +199,16 @@ async function syncAccount(
   if (!metrics) return failAll(`the ${label} adapter reads no metrics`);
   const account = adapterAccount(await openAccount(app.db, app.sealer, row.social_account_id));
 
-  /** Runs one paced read and saves its counters (with the network's refusals as note), or its failure. */
-  const read = async <C>(
-    call: () => Promise<CountersRead<C>>,
-    save: (counters: C, note: string | undefined) => Promise<void>,
+  /** Runs one paced read and saves its answer, or its failure. */
+  const read = async <A>(
+    call: () => Promise<A>,
+    save: (answer: A) => Promise<void>,
     fail: (reason: string) => Promise<void>,
     what: Record<string, string>,
   ): Promise<ReadOutcome> => {
-    let counters: CountersRead<C>;
+    let answer: A;
     try {
-      counters = await pacer.run(call);
+      answer = await pacer.run(call);
     } catch (err) {
       const name = (err as Error)?.name;
       app.log.warn({ ...what, network: row.network, err: { name } }, "analytics sync: read failed");
@@ -228,38 +228,62 @@ async function syncAccount(
       await fail(outcome.reason);
       return outcome;
     }
-    const { refused, ...values } = counters;
-    await save(values as C, refusedNote(label, refused));
+    await save(answer);
     return { ok: true };
   };
 
   const accountRead = await read(
     () => metrics.account(account, signal),
-    (c, note) => saveAccountCounters(app.db, accountKey(row), c, source, at, note),
+    ({ refused, ...c }) =>
+      saveAccountCounters(app.db, accountKey(row), c, source, at, refusedNote(label, refused)),
     (reason) => saveAccountFailure(app.db, accountKey(row), source, reason, at),
     { social_account_id: row.social_account_id },
   );
   if (accountRead.ok) counts.accounts_synced += 1;
   else counts.accounts_failed += 1;
   if (!accountRead.ok && accountRead.stop) return failPosts(posts, accountRead.reason);
-  for (const [i, p] of posts.entries()) {
-    const post: MetricsPost = {
-      networkPostId: p.provider_post_id,
-      networkIds: p.network_ids ?? {},
-      type: p.type,
-      publishedAt: p.published_at ?? p.updated_at,
-    };
-    const postRead = await read(
-      () => metrics.post(account, post, signal),
-      (c, note) => savePostCounters(app.db, deliveryKey(p), c, source, at, note),
-      (reason) => savePostFailure(app.db, deliveryKey(p), source, reason, at),
-      { delivery_id: p.delivery_id },
+  // Posts in batches of the network's size (one call per batch), one by one where the API reads one id.
+  const batch = metrics.readPostMetricsBatch?.bind(metrics);
+  const size = batch ? Math.max(1, metrics.postBatchSize ?? 1) : 1;
+  for (let i = 0; i < posts.length; i += size) {
+    const chunk = posts.slice(i, i + size);
+    const asPosts = chunk.map(metricsPost);
+    const postsRead = await read<PostBatchRead>(
+      batch
+        ? () => batch(account, asPosts, signal)
+        : async () => {
+            const { refused, ...counters } = await metrics.post(account, asPosts[0]!, signal);
+            return new Map([[asPosts[0]!.networkPostId, { ...counters, refused }]]);
+          },
+      async (answers) => {
+        // Each batch's counters are saved as it arrives.
+        for (const p of chunk) {
+          const one = answers.get(p.provider_post_id);
+          if (one && !(one instanceof Error)) {
+            const { refused, ...values } = one;
+            await savePostCounters(app.db, deliveryKey(p), values, source, at, refusedNote(label, refused));
+            counts.posts_synced += 1;
+          } else {
+            const reason = one?.message ?? `${label} did not answer for the post`;
+            await savePostFailure(app.db, deliveryKey(p), source, reason, at);
+            counts.posts_failed += 1;
+          }
+        }
+      },
+      (reason) => failPosts(chunk, reason),
+      { delivery_ids: chunk.map((p) => p.delivery_id).join(",") },
     );
-    if (postRead.ok) counts.posts_synced += 1;
-    else counts.posts_failed += 1;
-    if (!postRead.ok && postRead.stop) return failPosts(posts.slice(i + 1), postRead.reason);
+    if (!postsRead.ok && postsRead.stop) return failPosts(posts.slice(i + size), postsRead.reason);
   }
 }
+
+/** The delivery as the adapter's metrics read it. */
+const metricsPost = (p: DeliveryRow): MetricsPost => ({
+  networkPostId: p.provider_post_id,
+  networkIds: p.network_ids ?? {},
+  type: p.type,
+  publishedAt: p.published_at ?? p.updated_at,
+});
 
 /**
  * The sync error of a read the network answered in part: each refused counter with the network's reason and
