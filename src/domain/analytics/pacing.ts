@@ -26,11 +26,24 @@ export interface PacerOptions {
   retries?: number;
   /** Aborts the waits (worker shutdown). */
   signal?: AbortSignal | undefined;
+  /** The clock of the stop's `until` (default the system clock). */
+  now?: (() => Date) | undefined;
+  /** Starts stopped with this reason (the app was stopped by another job: no call is made). */
+  stopped?: string | undefined;
+}
+
+/** Why the pacer stopped: the reason, whose budget the network said ran out, and until when. */
+export interface PacerStop {
+  reason: string;
+  scope: "token" | "app";
+  until: Date;
 }
 
 export interface NetworkPacer {
   /** The reason this network was stopped for the run, once it was. */
   readonly stopped: string | undefined;
+  /** The network's stop answer (scope: token or app; until when), when a rate limit stopped it. */
+  readonly stop: PacerStop | undefined;
   /**
    * Runs `call` after the pause, waiting out rate limits as above.
    * @throws SyncStopped once the network is stopped; whatever else `call` throws.
@@ -44,10 +57,14 @@ export function networkPacer(label: string, options: PacerOptions): NetworkPacer
   const sleep = (ms: number) =>
     ms > 0 ? delay(ms, undefined, { signal: options.signal }) : Promise.resolve();
   let calls = 0;
-  let stopped: string | undefined;
+  let stopped: string | undefined = options.stopped;
+  let stop: PacerStop | undefined;
   return {
     get stopped() {
       return stopped;
+    },
+    get stop() {
+      return stop;
     },
     async run<T>(call: () => Promise<T>): Promise<T> {
       for (let attempt = 0; ; attempt++) {
@@ -59,7 +76,13 @@ export function networkPacer(label: string, options: PacerOptions): NetworkPacer
           if (!(err instanceof NetworkRateLimitError)) throw err;
           const wait = err.retryAfterSeconds;
           if (wait > options.maxWaitSeconds || attempt >= retries) {
-            stopped = `${label} rate limited the sync (retry after ${wait} s); the next sync reads it again`;
+            const whose = err.scope === "app" ? "the app's" : "this account's";
+            stopped = `${label} rate limited ${whose} reads (retry after ${wait} s); the next sync reads it again`;
+            stop = {
+              reason: stopped,
+              scope: err.scope,
+              until: new Date((options.now?.() ?? new Date()).getTime() + wait * 1000),
+            };
             throw new SyncStopped(stopped);
           }
           await sleep(wait * 1000);

@@ -220,12 +220,35 @@ export async function runSyncJob(
     if (row) {
       const at = new Date(run.synced_at);
       const posts = await deliveryRows(app, row.social_account_id, at);
+      // An app the network stopped (another job read its answer) is not called until then.
+      const appKey = `${row.network}:app`;
+      const appStop =
+        row.mode === "live"
+          ? await app
+              .db("analytics_rate_stops")
+              .where({ scope_key: appKey })
+              .where("until", ">", app.clock.now())
+              .first()
+          : undefined;
       const pacer = networkPacer(NETWORK_RULES[row.network].label, {
         pauseMs: app.config.analytics.syncPauseMs,
         maxWaitSeconds: app.config.analytics.syncMaxWaitSeconds,
         signal: options.signal,
+        now: () => app.clock.now(),
+        stopped: appStop?.reason,
       });
       outcome = await syncAccount(app, { row, posts, pacer, counts, at }, options.signal);
+      if (pacer.stop?.scope === "app")
+        await app
+          .db("analytics_rate_stops")
+          .insert({
+            scope_key: appKey,
+            until: pacer.stop.until,
+            reason: pacer.stop.reason,
+            updated_at: app.clock.now(),
+          })
+          .onConflict("scope_key")
+          .merge();
     }
   } catch (err) {
     // Not a network answer (the database, a token that cannot be opened): this account only.

@@ -403,9 +403,16 @@ export class NetworkAuthError extends NetworkError {
 /** HTTP 429 or a usage header at its limit (X-App-Usage, X-Business-Use-Case-Usage). */
 export class NetworkRateLimitError extends NetworkError {
   override name = "NetworkRateLimitError";
+  /**
+   * @param retryAfterSeconds how long the network asks to wait.
+   * @param scope whose budget ran out, as the network states it: `token` (this account's token: Meta's
+   *   user/Page limits 17, 32; X's per-user `x-rate-limit-*`) or `app` (every account of our app: Meta's
+   *   app limit 4 / `X-App-Usage` at 100; YouTube's project quota). The metrics sync stops only that.
+   */
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    readonly scope: "token" | "app" = "token",
   ) {
     super(message);
   }
