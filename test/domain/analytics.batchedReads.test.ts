@@ -3,6 +3,7 @@
  * `readPostMetricsBatch`): YouTube `videos.list` reads up to 50 videos per call and X `GET /2/tweets` up to
  * 100 posts per call, against fakes that refuse bigger batches with the networks' error bodies and count the
  * calls; each post's counters are saved, a post the network no longer lists is partial with its reason.
+ * YouTube's daily quota units (ANALYTICS_YOUTUBE_DAILY_QUOTA) are counted and, once spent, stop the app.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -22,7 +23,10 @@ import { startTestApp } from "../helpers/app.ts";
 const server = await startFakeNetworks();
 const yt = youtubeFake(server, FAKE_APPS.youtube);
 const x = xFake(server, FAKE_APPS.x);
-const app = await startTestApp({ env: liveNetworkEnv(server, ["youtube", "x"]) });
+// 6 YouTube units a day: the first sync spends 4 (channels.list + 3 videos.list), the next runs out.
+const app = await startTestApp({
+  env: { ...liveNetworkEnv(server, ["youtube", "x"]), ANALYTICS_YOUTUBE_DAILY_QUOTA: "6" },
+});
 const me = await app.user({ plan: "pro" });
 const owner = { userId: me.user_id, workspaceId: me.workspace_id };
 const db = app.ctx.db;
@@ -139,4 +143,27 @@ test("the fakes refuse a batch over the networks' limits with the networks' erro
   const xBody = (await x101.json()) as { type: string; errors: Array<{ message: string }> };
   assert.equal(xBody.type, "https://api.twitter.com/2/problems/invalid-request");
   assert.match(xBody.errors[0]!.message, /\[101\] is not between 1 and 100/);
+});
+
+test("YouTube quota units: once the day's units are spent, the app's YouTube reads stop until midnight Pacific", async () => {
+  const calls = server.counter("youtube.videos.list");
+  const report = await syncAnalytics(app.ctx);
+  // Units 5 and 6: channels.list and the first videos.list; the 7th call is not made.
+  assert.equal(server.counter("youtube.videos.list") - calls, 1);
+  assert.deepEqual(report.networks.youtube, {
+    accounts_synced: 1,
+    accounts_failed: 0,
+    posts_synced: 50,
+    posts_failed: 70,
+  });
+  // Oldest first: the 50 oldest were read, the newest 70 wait for the next sync.
+  const last = await db("post_metrics").where({ delivery_id: ytDeliveries[0] }).first();
+  assert.match(
+    last.last_error,
+    /daily YouTube quota for the sync \(6 units, ANALYTICS_YOUTUBE_DAILY_QUOTA\) is used up/,
+  );
+  assert.equal(last.views, 1000, "the saved value stays");
+  const stop = await db("analytics_rate_stops").where({ scope_key: "youtube:app" }).first();
+  assert.ok(stop && new Date(stop.until).getTime() > Date.now());
+  assert.equal(report.networks.x?.posts_synced, 249, "X is not held up");
 });

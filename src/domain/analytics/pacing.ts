@@ -28,6 +28,11 @@ export interface PacerOptions {
   signal?: AbortSignal | undefined;
   /** The clock of the stop's `until` (default the system clock). */
   now?: (() => Date) | undefined;
+  /**
+   * Spends the budget of one call before it is made (YouTube's quota units); a stop it returns stops the
+   * pacer as a rate limit would, without the call.
+   */
+  charge?: (() => Promise<PacerStop | undefined>) | undefined;
   /** Starts stopped with this reason (the app was stopped by another job: no call is made). */
   stopped?: string | undefined;
 }
@@ -70,6 +75,12 @@ export function networkPacer(label: string, options: PacerOptions): NetworkPacer
       for (let attempt = 0; ; attempt++) {
         if (stopped) throw new SyncStopped(stopped);
         if (calls++ > 0) await sleep(options.pauseMs);
+        const spent = await options.charge?.();
+        if (spent) {
+          stop = spent;
+          stopped = spent.reason;
+          throw new SyncStopped(stopped);
+        }
         try {
           return await call();
         } catch (err) {

@@ -20,6 +20,7 @@ import type { AppContext } from "../../context.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { Network } from "../../providers/social/types.ts";
 import { refreshExpiringTokens } from "../social/refresh.ts";
+import { appStop, chargeYouTubeUnit, recordAppStop } from "./budgets.ts";
 import { networkPacer } from "./pacing.ts";
 import {
   type AccountOutcome,
@@ -221,34 +222,17 @@ export async function runSyncJob(
       const at = new Date(run.synced_at);
       const posts = await deliveryRows(app, row.social_account_id, at);
       // An app the network stopped (another job read its answer) is not called until then.
-      const appKey = `${row.network}:app`;
-      const appStop =
-        row.mode === "live"
-          ? await app
-              .db("analytics_rate_stops")
-              .where({ scope_key: appKey })
-              .where("until", ">", app.clock.now())
-              .first()
-          : undefined;
+      const live = row.mode === "live";
       const pacer = networkPacer(NETWORK_RULES[row.network].label, {
         pauseMs: app.config.analytics.syncPauseMs,
         maxWaitSeconds: app.config.analytics.syncMaxWaitSeconds,
         signal: options.signal,
         now: () => app.clock.now(),
-        stopped: appStop?.reason,
+        stopped: live ? await appStop(app, row.network) : undefined,
+        charge: live && row.network === "youtube" ? () => chargeYouTubeUnit(app) : undefined,
       });
       outcome = await syncAccount(app, { row, posts, pacer, counts, at }, options.signal);
-      if (pacer.stop?.scope === "app")
-        await app
-          .db("analytics_rate_stops")
-          .insert({
-            scope_key: appKey,
-            until: pacer.stop.until,
-            reason: pacer.stop.reason,
-            updated_at: app.clock.now(),
-          })
-          .onConflict("scope_key")
-          .merge();
+      if (pacer.stop?.scope === "app") await recordAppStop(app, row.network, pacer.stop);
     }
   } catch (err) {
     // Not a network answer (the database, a token that cannot be opened): this account only.
