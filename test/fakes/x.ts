@@ -104,6 +104,16 @@ export interface XFakeOptions {
   processingPolls?: number;
 }
 
+/** A new post's public metrics. */
+const NO_METRICS: XPublicMetrics = {
+  impression_count: 0,
+  like_count: 0,
+  reply_count: 0,
+  retweet_count: 0,
+  quote_count: 0,
+  bookmark_count: 0,
+};
+
 const problem = (status: number, title: string, detail: string, type = "about:blank"): FakeResponse => ({
   status,
   headers: { "content-type": "application/problem+json" },
@@ -219,15 +229,7 @@ export class XFake {
       createdAt: new Date(),
       mediaIds: [],
       mediaKeys: [],
-      metrics: {
-        impression_count: 0,
-        like_count: 0,
-        reply_count: 0,
-        retweet_count: 0,
-        quote_count: 0,
-        bookmark_count: 0,
-        ...metrics,
-      },
+      metrics: { ...NO_METRICS, ...metrics },
       hiddenReads: 0,
     });
     return id;
@@ -574,14 +576,7 @@ export class XFake {
       createdAt: new Date(this.now()),
       mediaIds: media.map((m) => m.id),
       mediaKeys: media.map((m) => m.key),
-      metrics: {
-        impression_count: 0,
-        like_count: 0,
-        reply_count: 0,
-        retweet_count: 0,
-        quote_count: 0,
-        bookmark_count: 0,
-      },
+      metrics: { ...NO_METRICS },
       hiddenReads: this.timelineLag,
     };
     this.tweets.set(t.id, t);
