@@ -7,18 +7,13 @@
  * Options: `--accounts N` (default 10000), `--posts N` (default 100000). Prints the wall time, the run's
  * progress, the network calls per post per network and the process's peak RSS. Not part of `npm test`.
  */
-import { mkdtemp } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
-import { boot } from "../src/bootstrap.ts";
-import { createDb, migrate } from "../src/db/knex.ts";
 import { createUser } from "../src/domain/account/accounts.ts";
 import { startNightlyRun } from "../src/domain/analytics/sync.ts";
 import { upsertConnectedAccount } from "../src/domain/social/accounts.ts";
 import { ANALYTICS_ACCOUNT_QUEUE, createBoss } from "../src/operations/boss.ts";
 import { startWorker } from "../src/operations/worker.ts";
+import { freshService } from "./fresh-db.ts";
 import { FAKE_APPS, liveNetworkEnv } from "../test/fakes/live-env.ts";
 import { startFakeNetworks } from "../test/fakes/server.ts";
 import { X_API_HOST, xFake } from "../test/fakes/x.ts";
@@ -36,26 +31,8 @@ async function main() {
   const yt = youtubeFake(server, FAKE_APPS.youtube);
   const x = xFake(server, FAKE_APPS.x);
 
-  const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const name = `bench_sync_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const migrator = createDb(url.toString(), 2);
-  await migrate(migrator);
-  await migrator.destroy();
-  const booted = await boot({
-    env: {
-      ...liveNetworkEnv(server, ["youtube", "x"]),
-      DATABASE_URL: url.toString(),
-      LOG_LEVEL: "silent",
-      DATA_DIR: await mkdtemp(path.join(os.tmpdir(), "smcp-bench-")),
-    },
-    migrate: false,
-  });
-  const { ctx } = booted;
+  const service = await freshService("bench_sync", liveNetworkEnv(server, ["youtube", "x"]));
+  const { ctx } = service;
   const workers: Array<{ stop(): Promise<void> }> = [];
   try {
     const seedStart = Date.now();
@@ -189,9 +166,7 @@ async function main() {
     );
   } finally {
     for (const w of workers) await w.stop();
-    await booted.close();
-    await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
-    await admin.end();
+    await service.close();
     await server.close();
   }
 }
