@@ -124,6 +124,7 @@ export const EnvSchema = Type.Object({
   OAUTH_UNUSED_CLIENT_TTL_SECONDS: Int(7 * 24 * 3600, 3600),
   ANALYTICS_SYNC_PAUSE_MS: Int(200, 0, 60_000),
   ANALYTICS_SYNC_MAX_WAIT_SECONDS: Int(120, 0, 3600),
+  ANALYTICS_YOUTUBE_DAILY_QUOTA: Int(10_000, 1, 100_000_000),
   SOCIAL_HTTP_OVERRIDE: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+/?$" })),
   DELIVERY_LEASE_SECONDS: Int(300, 10, 3600),
   LINKEDIN_VERSION: Type.Optional(Type.String({ pattern: "^20[0-9]{2}(0[1-9]|1[0-2])$" })),
@@ -305,6 +306,12 @@ export interface Config {
      * asks for longer is left for the next sync (its remaining accounts and posts are marked partial).
      */
     syncMaxWaitSeconds: number;
+    /**
+     * `ANALYTICS_YOUTUBE_DAILY_QUOTA`: the YouTube Data API units per quota day (midnight Pacific) the sync may
+     * spend for the app, counted across workers (`videos.list` / `channels.list`: 1 unit each; default 10,000,
+     * Google's default project quota). Beyond it, the app's YouTube accounts wait for the next sync.
+     */
+    youtubeDailyQuotaUnits: number;
   };
   social: {
     /**
@@ -613,6 +620,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     analytics: {
       syncPauseMs: num("ANALYTICS_SYNC_PAUSE_MS", 200),
       syncMaxWaitSeconds: num("ANALYTICS_SYNC_MAX_WAIT_SECONDS", 120),
+      youtubeDailyQuotaUnits: num("ANALYTICS_YOUTUBE_DAILY_QUOTA", 10_000),
     },
     social: {
       httpOverride: picked.SOCIAL_HTTP_OVERRIDE ? stripSlash(picked.SOCIAL_HTTP_OVERRIDE) : undefined,

@@ -26,6 +26,11 @@ export const RENDER_QUEUE = "carousel-render";
 export const MAINTENANCE_QUEUE = "operations-maintenance";
 /** Scheduled daily at midnight America/New_York (service spec 6.3): the provider metrics sync. */
 export const ANALYTICS_SYNC_QUEUE = "analytics-sync";
+/**
+ * One job per account of an analytics sync run (src/domain/analytics/sync.ts): data `{sync_job_id}`, the
+ * singleton key `{run key}:{account}`; policy `exclusive`, so one job per key is waiting or active.
+ */
+export const ANALYTICS_ACCOUNT_QUEUE = "analytics-sync-account";
 
 /**
  * Scheduled every minute: daily automation slots and due post schedules (src/operations/scheduler.ts).
@@ -106,6 +111,8 @@ export async function ensureQueues(ctx: AppContext, boss: PgBoss): Promise<void>
   const scheduled = { retryLimit: 0, expireInSeconds: 15 * 60, deleteAfterSeconds: 24 * 3600 };
   await boss.createQueue(MAINTENANCE_QUEUE, scheduled);
   await boss.createQueue(ANALYTICS_SYNC_QUEUE, { ...scheduled, expireInSeconds: 3 * 3600 });
+  // Account jobs of a sync run: never redelivered by pg-boss (a lost job is found by its lease).
+  await boss.createQueue(ANALYTICS_ACCOUNT_QUEUE, { ...operations, policy: "exclusive" });
   // Scheduled automation runs generate content inside the pass: allow an hour (one tick's job may overlap
   // the next ones; the slot claims keep every run single).
   await boss.createQueue(SCHEDULER_QUEUE, { ...scheduled, expireInSeconds: 3600 });

@@ -8,8 +8,15 @@
  */
 import type { Job, PgBoss } from "pg-boss";
 import type { AppContext } from "../context.ts";
-import { syncAnalytics } from "../domain/analytics/sync.ts";
 import {
+  requeueExpiredSyncJobs,
+  resumeSyncRuns,
+  runSyncJob,
+  type SendSyncJob,
+  startNightlyRun,
+} from "../domain/analytics/sync.ts";
+import {
+  ANALYTICS_ACCOUNT_QUEUE,
   ANALYTICS_SYNC_CRON,
   ANALYTICS_SYNC_QUEUE,
   ANALYTICS_SYNC_TZ,
@@ -65,10 +72,18 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
   await boss.work(SCHEDULER_QUEUE, { pollingIntervalSeconds: 5 }, async () => {
     await runSchedulerPass(ctx);
   });
+  // The metrics sync: the nightly job plans the night's run and sends one job per account; every worker
+  // takes account jobs; a job whose lease ran out is queued again by any worker's reaper.
+  const sendSyncJob: SendSyncJob = (jobId, singletonKey) =>
+    boss.send(ANALYTICS_ACCOUNT_QUEUE, { sync_job_id: jobId }, { singletonKey });
+  await consume(ctx, boss, ANALYTICS_ACCOUNT_QUEUE, "sync_job_id", (id, signal) =>
+    runSyncJob(ctx, id, { signal }),
+  );
   await boss.work(ANALYTICS_SYNC_QUEUE, { pollingIntervalSeconds: 10 }, async () => {
     ctx.log.info("analytics sync started");
-    await syncAnalytics(ctx);
+    await startNightlyRun(ctx, sendSyncJob);
   });
+  await resumeSyncRuns(ctx, sendSyncJob);
   if (options.schedules !== false) {
     await boss.schedule(MAINTENANCE_QUEUE, MAINTENANCE_CRON, null, { tz: "UTC" });
     await boss.schedule(SCHEDULER_QUEUE, SCHEDULER_CRON, null, { tz: "UTC" });
@@ -78,7 +93,11 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
   // outcome_unknown (src/operations/leases.ts), their carousel renders go to another worker (./render.ts).
   const reaper = setInterval(
     () => {
-      Promise.all([reapExpiredLeases(ctx), reapExpiredRenders(ctx)]).catch((err) =>
+      Promise.all([
+        reapExpiredLeases(ctx),
+        reapExpiredRenders(ctx),
+        requeueExpiredSyncJobs(ctx).then((ids) => (ids.length > 0 ? resumeSyncRuns(ctx, sendSyncJob) : 0)),
+      ]).catch((err) =>
         ctx.log.warn({ errName: (err as Error)?.name }, "lease reaping failed; next pass retries"),
       );
     },
@@ -106,7 +125,7 @@ async function consume(
   ctx: AppContext,
   boss: PgBoss,
   queue: string,
-  key: "operation_id" | "run_id",
+  key: "operation_id" | "run_id" | "sync_job_id",
   run: (id: string, signal: AbortSignal) => Promise<unknown>,
 ): Promise<void> {
   await boss.work<Record<string, unknown>>(

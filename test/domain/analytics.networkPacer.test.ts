@@ -38,7 +38,7 @@ test("a Retry-After within the limit is waited out and the call tried again, at 
     SyncStopped,
   );
   assert.equal(tries, 4, "the call and 3 retries");
-  assert.match(always.stopped ?? "", /^Busy rate limited the sync \(retry after 0 s\)/);
+  assert.match(always.stopped ?? "", /^Busy rate limited this account's reads \(retry after 0 s\)/);
 });
 
 test("a wait beyond the limit stops the network for the run; other errors pass through", async () => {

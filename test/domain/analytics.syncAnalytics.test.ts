@@ -370,7 +370,7 @@ test("429 with a short Retry-After is waited out; a long one leaves the network 
   const accounts = await accountsOut();
   assert.match(
     accounts.get(igAccount)!.sync_error ?? "",
-    /Instagram rate limited the sync \(retry after 3600 s\)/,
+    /Instagram rate limited this account's reads \(retry after 3600 s\)/,
   );
   assert.equal(accounts.get(igAccount)!.coverage, "partial");
   assert.equal(accounts.get(igAccount)!.followers, 1200, "previous value kept");

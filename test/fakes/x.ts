@@ -104,6 +104,16 @@ export interface XFakeOptions {
   processingPolls?: number;
 }
 
+/** A new post's public metrics. */
+const NO_METRICS: XPublicMetrics = {
+  impression_count: 0,
+  like_count: 0,
+  reply_count: 0,
+  retweet_count: 0,
+  quote_count: 0,
+  bookmark_count: 0,
+};
+
 const problem = (status: number, title: string, detail: string, type = "about:blank"): FakeResponse => ({
   status,
   headers: { "content-type": "application/problem+json" },
@@ -208,6 +218,23 @@ export class XFake {
   }
 
   /** The posts of `userId`, oldest first. */
+  /** Adds a post of `userId` with `metrics` (as if published earlier through X); its id. */
+  addTweet(userId: string, metrics: Partial<XPublicMetrics> = {}): string {
+    const id = String(1_800_000_000_000_000_000n + BigInt(this.tweets.size + 1) * 7919n);
+    this.tweets.set(id, {
+      id,
+      authorId: userId,
+      sent: `Post ${id}`,
+      text: `Post ${id}`,
+      createdAt: new Date(),
+      mediaIds: [],
+      mediaKeys: [],
+      metrics: { ...NO_METRICS, ...metrics },
+      hiddenReads: 0,
+    });
+    return id;
+  }
+
   postsOf(userId: string): XTweet[] {
     return [...this.tweets.values()].filter((t) => t.authorId === userId);
   }
@@ -549,14 +576,7 @@ export class XFake {
       createdAt: new Date(this.now()),
       mediaIds: media.map((m) => m.id),
       mediaKeys: media.map((m) => m.key),
-      metrics: {
-        impression_count: 0,
-        like_count: 0,
-        reply_count: 0,
-        retweet_count: 0,
-        quote_count: 0,
-        bookmark_count: 0,
-      },
+      metrics: { ...NO_METRICS },
       hiddenReads: this.timelineLag,
     };
     this.tweets.set(t.id, t);
@@ -581,7 +601,11 @@ export class XFake {
     const rec = this.auth(req, ["tweet.read", "users.read"]);
     if (!("userId" in rec)) return rec;
     const ids = (req.query.get("ids") ?? "").split(",").filter(Boolean);
-    if (ids.length < 1 || ids.length > 100) return invalid("ids must hold 1 to 100 ids.");
+    if (ids.length < 1 || ids.length > 100)
+      return invalid(
+        `The number of values in the \`ids\` query parameter list [${ids.length}] is not between 1 and 100`,
+      );
+    this.server.count("x.tweets.lookup");
     const fields = (req.query.get("tweet.fields") ?? "").split(",");
     const data = ids.flatMap((id) =>
       this.tweets.has(id) ? [this.tweetView(this.tweets.get(id)!, fields)] : [],

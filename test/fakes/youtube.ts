@@ -245,6 +245,27 @@ export class YouTubeFake {
     return user;
   }
 
+  /** Adds a processed public video of `channelId` with `statistics` (as if published long ago); its id. */
+  addVideo(channelId: string, statistics: FakeVideo["statistics"]): string {
+    const id = youtubeId(11);
+    this.videos.set(id, {
+      id,
+      channelId,
+      title: "Video",
+      description: "",
+      privacyStatus: "public",
+      madeForKids: false,
+      publishedAt: new Date().toISOString(),
+      uploadStatus: "processed",
+      outcome: { uploadStatus: "processed" },
+      pollsLeft: 0,
+      bytes: 1,
+      statistics,
+    });
+    for (const u of this.users.values()) if (u.channel?.id === channelId) u.channel.videos.push(id);
+    return id;
+  }
+
   /** The user removes the app's access (myaccount.google.com): every token is refused. */
   revokeUser(userId: string): void {
     for (const t of this.tokens.values()) if (t.userId === userId) t.revoked = true;
@@ -553,6 +574,16 @@ export class YouTubeFake {
     if (!Array.isArray(parts)) return parts;
     const ids = (req.query.get("id") ?? "").split(",").filter(Boolean);
     if (ids.length === 0) return googleError(400, "missingRequiredParameter", "No filter selected.");
+    // videos.list's `id` takes at most 50 ids (reference: "a comma-separated list"; the 50 cap is the
+    // documented maxResults; the API answers more with a 400 in its error envelope).
+    if (ids.length > 50)
+      return googleError(
+        400,
+        "invalidParameter",
+        "The request specifies more than 50 video IDs.",
+        "youtube.parameter",
+      );
+    this.server.count("youtube.videos.list");
     const mine = this.ownerOf(rec);
     const items: Record<string, unknown>[] = [];
     for (const id of ids) {

@@ -7,7 +7,13 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { createAutomation } from "../../src/domain/automations/automations.ts";
 import { grantCredits } from "../../src/domain/account/credits.ts";
-import { ANALYTICS_SYNC_QUEUE, BOSS_SCHEMA, createBoss, SCHEDULER_QUEUE } from "../../src/operations/boss.ts";
+import {
+  ANALYTICS_ACCOUNT_QUEUE,
+  ANALYTICS_SYNC_QUEUE,
+  BOSS_SCHEMA,
+  createBoss,
+  SCHEDULER_QUEUE,
+} from "../../src/operations/boss.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { account, product } from "../tools/carousels/fixtures.ts";
 import { waitFor } from "./helpers.ts";
@@ -43,6 +49,18 @@ test("an analytics-sync job saves the account's lifetime counters (no manual wir
   assert.equal(row.user_id, me.user_id);
   assert.ok(row.synced_at instanceof Date);
   assert.equal(row.source, "sandbox", "a sandbox account's numbers are labelled sandbox");
+  // The night's run was planned and its account job went through the analytics-sync-account queue with
+  // the singleton key {night}:{account}.
+  const run = await waitFor(
+    () => app.ctx.db("analytics_sync_runs").orderBy("created_at", "desc").first(),
+    (r) => r?.finished_at != null,
+    45_000,
+  );
+  assert.match(run.run_key, /^\d{4}-\d{2}-\d{2}$/);
+  const sent = await app.ctx.db.raw(`select singleton_key from ${BOSS_SCHEMA}.job where name = ?`, [
+    ANALYTICS_ACCOUNT_QUEUE,
+  ]);
+  assert.ok(sent.rows.some((r: { singleton_key: string }) => r.singleton_key === `${run.run_key}:${insta}`));
 });
 
 test("a scheduler job starts the run of an automation slot that just came due", async () => {

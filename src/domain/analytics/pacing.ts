@@ -26,11 +26,29 @@ export interface PacerOptions {
   retries?: number;
   /** Aborts the waits (worker shutdown). */
   signal?: AbortSignal | undefined;
+  /** The clock of the stop's `until` (default the system clock). */
+  now?: (() => Date) | undefined;
+  /**
+   * Spends the budget of one call before it is made (YouTube's quota units); a stop it returns stops the
+   * pacer as a rate limit would, without the call.
+   */
+  charge?: (() => Promise<PacerStop | undefined>) | undefined;
+  /** Starts stopped with this reason (the app was stopped by another job: no call is made). */
+  stopped?: string | undefined;
+}
+
+/** Why the pacer stopped: the reason, whose budget the network said ran out, and until when. */
+export interface PacerStop {
+  reason: string;
+  scope: "token" | "app";
+  until: Date;
 }
 
 export interface NetworkPacer {
   /** The reason this network was stopped for the run, once it was. */
   readonly stopped: string | undefined;
+  /** The network's stop answer (scope: token or app; until when), when a rate limit stopped it. */
+  readonly stop: PacerStop | undefined;
   /**
    * Runs `call` after the pause, waiting out rate limits as above.
    * @throws SyncStopped once the network is stopped; whatever else `call` throws.
@@ -44,22 +62,38 @@ export function networkPacer(label: string, options: PacerOptions): NetworkPacer
   const sleep = (ms: number) =>
     ms > 0 ? delay(ms, undefined, { signal: options.signal }) : Promise.resolve();
   let calls = 0;
-  let stopped: string | undefined;
+  let stopped: string | undefined = options.stopped;
+  let stop: PacerStop | undefined;
   return {
     get stopped() {
       return stopped;
+    },
+    get stop() {
+      return stop;
     },
     async run<T>(call: () => Promise<T>): Promise<T> {
       for (let attempt = 0; ; attempt++) {
         if (stopped) throw new SyncStopped(stopped);
         if (calls++ > 0) await sleep(options.pauseMs);
+        const spent = await options.charge?.();
+        if (spent) {
+          stop = spent;
+          stopped = spent.reason;
+          throw new SyncStopped(stopped);
+        }
         try {
           return await call();
         } catch (err) {
           if (!(err instanceof NetworkRateLimitError)) throw err;
           const wait = err.retryAfterSeconds;
           if (wait > options.maxWaitSeconds || attempt >= retries) {
-            stopped = `${label} rate limited the sync (retry after ${wait} s); the next sync reads it again`;
+            const whose = err.scope === "app" ? "the app's" : "this account's";
+            stopped = `${label} rate limited ${whose} reads (retry after ${wait} s); the next sync reads it again`;
+            stop = {
+              reason: stopped,
+              scope: err.scope,
+              until: new Date((options.now?.() ?? new Date()).getTime() + wait * 1000),
+            };
             throw new SyncStopped(stopped);
           }
           await sleep(wait * 1000);

@@ -1,57 +1,42 @@
 /**
- * The daily metrics sync (service spec 6.3: midnight America/New_York, src/operations/worker.ts; once on
- * demand with `admin analytics sync --now`): reads each social account's lifetime counters and those of
- * each of its published deliveries (only content published through the service) through the account's
- * network adapter (`NetworkMetrics` of ctx.providers.networks: the live adapter for live accounts, the
- * sandbox connector's labelled sandbox numbers for sandbox accounts) into `account_metrics` and
- * `post_metrics` (./saved-metrics.ts). A metric the network does not report is saved as null and listed as
- * missing, never 0; a counter the network refused in a read that gave the others (a permission the grant
- * lacks) is null with the refusal as the row's sync error (`refusedNote`), the others saved.
- *
- * Per network, calls go one at a time with a pause between them and rate limits waited out (./pacing.ts);
- * networks run side by side. An account or delivery whose read fails keeps its previous values with the
- * reason (`last_error`), which makes its coverage partial:
- * - `NetworkAuthError`: the account becomes `needs_reconnect` (markNeedsReconnect); its posts are not read;
- * - a network that rate limits for longer than `ANALYTICS_SYNC_MAX_WAIT_SECONDS`: the rest of that network
- *   is left for the next sync;
- * - anything else: that account or post only.
- * Accounts that are not connected are not read (reason recorded); disconnected ones and deleted posts are
- * skipped. Tokens about to expire are refreshed first (src/domain/social/refresh.ts). Idempotent: upserts
- * keyed by account and delivery.
+ * The metrics sync as runs of queued work (service spec 6.3; issue 27.2; docs/analytics.md "Runs"). A run
+ * (`analytics_sync_runs`) has a key, a time (`synced_at` of everything it saves) and one job per account
+ * (`analytics_sync_jobs`); each job reads one account and its posts (./sync-account.ts):
+ * - the nightly run (`startNightlyRun`, the worker's `analytics-sync` schedule, midnight America/New_York) is
+ *   keyed by the night's date there (`nightKey`) and sends each account's job to the pg-boss queue
+ *   `analytics-sync-account` with the singleton key `{night}:{account}`, so any worker takes a share; a
+ *   second start the same night plans nothing new and re-sends only what is still queued;
+ * - `admin analytics sync --now` (`syncAnalytics`) plans a run keyed `now-{ISO time}` and works through it
+ *   in its own process (`drainSyncRun`); workers running at the same time may take some of its jobs;
+ * - a job is claimed by one conditional UPDATE (`queued` -> `running`, a lease of WORKER_LEASE_SECONDS
+ *   extended while it reads); a job whose lease ran out lost its worker and is queued again
+ *   (`requeueExpiredSyncJobs`, every worker's reaper; after MAX_SYNC_ATTEMPTS claims it fails); its
+ *   deliveries already read by the run are not read again; a job that ended is never read again;
+ * - the run row counts accounts planned, done, failed (the account read failed), skipped (not connected)
+ *   and gets `finished_at` when every planned account ended (`syncRunStatus`, `admin analytics sync
+ *   --status`).
  */
 import type { AppContext } from "../../context.ts";
-import {
-  type CountersRead,
-  type MetricsPost,
-  type NetworkAdapter,
-  NetworkAuthError,
-  NetworkError,
-  type NetworkIds,
-  type RefusedMetric,
-} from "../../providers/social/network.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { Network } from "../../providers/social/types.ts";
-import { adapterAccount } from "../social/account-settings.ts";
-import { markNeedsReconnect, openAccount } from "../social/accounts.ts";
 import { refreshExpiringTokens } from "../social/refresh.ts";
-import { type NetworkPacer, networkPacer, SyncStopped } from "./pacing.ts";
+import { appStop, chargeYouTubeUnit, recordAppStop } from "./budgets.ts";
+import { networkPacer } from "./pacing.ts";
 import {
-  type AccountKey,
-  type DeliveryKey,
-  type MetricsSource,
-  saveAccountCounters,
-  saveAccountFailure,
-  savePostCounters,
-  savePostFailure,
-} from "./saved-metrics.ts";
+  type AccountOutcome,
+  accountRows,
+  deliveryRows,
+  type NetworkSyncCounts,
+  syncAccount,
+} from "./sync-account.ts";
 
-/** What one run did for one network. */
-export interface NetworkSyncCounts {
-  accounts_synced: number;
-  accounts_failed: number;
-  posts_synced: number;
-  posts_failed: number;
-}
+export { type NetworkSyncCounts, refusedNote } from "./sync-account.ts";
+
+/** The time zone of the nightly run and of its key. */
+export const SYNC_TIME_ZONE = "America/New_York";
+
+/** Claims of one account's job before it is failed rather than taken over again. */
+export const MAX_SYNC_ATTEMPTS = 3;
 
 export interface SyncReport {
   /** The run's time (ISO 8601): `synced_at` of everything it saved. */
@@ -60,245 +45,328 @@ export interface SyncReport {
   networks: Partial<Record<Network, NetworkSyncCounts>>;
 }
 
-interface AccountRow extends AccountKey {
-  network: Network;
-  mode: string;
-  status: string;
+/** A run's row: its key, time and progress. */
+export interface SyncRun {
+  id: string;
+  run_key: string;
+  synced_at: Date;
+  accounts_planned: number;
+  accounts_done: number;
+  accounts_failed: number;
+  accounts_skipped: number;
+  finished_at: Date | null;
 }
 
-interface DeliveryRow extends DeliveryKey {
-  social_account_id: string;
-  provider_post_id: string;
-  network_ids: NetworkIds | null;
-  type: string;
-  published_at: Date | null;
-  updated_at: Date;
+/** Sends the job `jobId` to the account queue with `singletonKey` (the worker's pg-boss producer). */
+export type SendSyncJob = (jobId: string, singletonKey: string) => Promise<unknown>;
+
+/** The night of `at` in America/New_York as `YYYY-MM-DD` (the nightly run's key). */
+export function nightKey(at: Date): string {
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone: SYNC_TIME_ZONE,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(at);
 }
 
 /**
- * Runs the sync once over every workspace.
- * @param app the application context (database, sealer, clock, providers, config.analytics, logger).
- * @param options.signal aborts waits and network calls (worker shutdown).
- * @returns the counts per network and the run's time.
+ * Creates the run `runKey` at time `at` if it does not exist, with one queued job per account that is not
+ * disconnected (an existing run keeps its jobs and progress).
+ * @returns the run and its jobs still queued (id, account).
+ */
+export async function planSyncRun(
+  app: AppContext,
+  runKey: string,
+  at: Date,
+): Promise<{ run: SyncRun; queued: Array<{ id: string; social_account_id: string }> }> {
+  await app
+    .db("analytics_sync_runs")
+    .insert({ run_key: runKey, synced_at: at })
+    .onConflict("run_key")
+    .ignore();
+  const run: SyncRun = await app.db("analytics_sync_runs").where({ run_key: runKey }).first();
+  if (run.accounts_planned === 0 && !run.finished_at) {
+    const accounts = await accountRows(app);
+    if (accounts.length > 0)
+      await app
+        .db("analytics_sync_jobs")
+        .insert(
+          accounts.map((a) => ({
+            run_id: run.id,
+            social_account_id: a.social_account_id,
+            network: a.network,
+          })),
+        )
+        .onConflict(["run_id", "social_account_id"])
+        .ignore();
+    const [counted] = await app.db("analytics_sync_jobs").where({ run_id: run.id }).count({ n: "*" });
+    const planned = Number(counted?.n ?? 0);
+    await app
+      .db("analytics_sync_runs")
+      .where({ id: run.id })
+      .update({
+        accounts_planned: planned,
+        finished_at: planned === 0 ? app.clock.now() : null,
+        updated_at: app.clock.now(),
+      });
+    Object.assign(run, await app.db("analytics_sync_runs").where({ id: run.id }).first());
+  }
+  const queued = await app
+    .db("analytics_sync_jobs")
+    .where({ run_id: run.id, status: "queued" })
+    .select("id", "social_account_id")
+    .orderBy("social_account_id");
+  return { run, queued };
+}
+
+/**
+ * The nightly run (the worker's schedule): refreshes expiring tokens, plans the night's run (or finds it)
+ * and sends each queued job through `send` with the singleton key `{night}:{account}`.
+ * @returns the run.
+ */
+export async function startNightlyRun(app: AppContext, send: SendSyncJob): Promise<SyncRun> {
+  await refreshExpiringTokens(app);
+  const now = app.clock.now();
+  const { run, queued } = await planSyncRun(app, nightKey(now), now);
+  for (const job of queued) await send(job.id, `${run.run_key}:${job.social_account_id}`);
+  app.log.info(
+    { run_key: run.run_key, planned: run.accounts_planned, sent: queued.length },
+    "analytics sync planned",
+  );
+  return run;
+}
+
+/**
+ * Continues the unfinished runs (a worker starting, the reaper): jobs whose lease ran out are queued again
+ * and every queued job is sent again (a job still waiting in pg-boss is not duplicated: its singleton key).
+ * @returns the number of jobs sent.
+ */
+export async function resumeSyncRuns(app: AppContext, send: SendSyncJob): Promise<number> {
+  await requeueExpiredSyncJobs(app);
+  const jobs: Array<{ id: string; social_account_id: string; run_key: string }> = await app
+    .db("analytics_sync_jobs as j")
+    .join("analytics_sync_runs as r", "r.id", "j.run_id")
+    .whereNull("r.finished_at")
+    .where("j.status", "queued")
+    .select("j.id", "j.social_account_id", "r.run_key");
+  for (const j of jobs) await send(j.id, `${j.run_key}:${j.social_account_id}`);
+  return jobs.length;
+}
+
+/** A claimed account job: the claim's attempt number is its fence (a job taken over is no longer ours). */
+export interface SyncJobClaim {
+  id: string;
+  run_id: string;
+  social_account_id: string;
+  network: string;
+  attempts: number;
+}
+
+/**
+ * Claims the queued job `jobId` for this worker: `running`, one more attempt, a lease of
+ * WORKER_LEASE_SECONDS from now. @returns the claim, or undefined when the job is not queued.
+ */
+export async function claimSyncJob(app: AppContext, jobId: string): Promise<SyncJobClaim | undefined> {
+  const now = app.clock.now();
+  const [claim] = await app
+    .db("analytics_sync_jobs")
+    .where({ id: jobId, status: "queued" })
+    .update({
+      status: "running",
+      attempts: app.db.raw("attempts + 1"),
+      lease_expires_at: new Date(now.getTime() + app.config.worker.leaseSeconds * 1000),
+      updated_at: now,
+    })
+    .returning(["id", "run_id", "social_account_id", "network", "attempts"]);
+  return claim;
+}
+
+/**
+ * Runs the job `jobId` if it is queued: claims it, reads its account under a lease extended every third of
+ * WORKER_LEASE_SECONDS, and records how it ended on the job and the run.
+ * @returns the outcome, or undefined when the job was not queued (taken, or ended).
+ */
+export async function runSyncJob(
+  app: AppContext,
+  jobId: string,
+  options: { signal?: AbortSignal | undefined } = {},
+): Promise<AccountOutcome | undefined> {
+  const leaseSeconds = app.config.worker.leaseSeconds;
+  const leaseEnd = () => new Date(app.clock.now().getTime() + leaseSeconds * 1000);
+  const claim = await claimSyncJob(app, jobId);
+  if (!claim) return undefined;
+  const mine = { id: claim.id, status: "running", attempts: claim.attempts };
+  const run: SyncRun = await app.db("analytics_sync_runs").where({ id: claim.run_id }).first();
+  const counts: NetworkSyncCounts = {
+    accounts_synced: 0,
+    accounts_failed: 0,
+    posts_synced: 0,
+    posts_failed: 0,
+  };
+  const renew = setInterval(
+    () => {
+      app
+        .db("analytics_sync_jobs")
+        .where(mine)
+        .update({ lease_expires_at: leaseEnd() })
+        .catch((err) => app.log.warn({ errName: (err as Error)?.name }, "analytics sync lease not extended"));
+    },
+    (leaseSeconds * 1000) / 3,
+  );
+  renew.unref();
+  let outcome: AccountOutcome = "skipped";
+  try {
+    const [row] = await accountRows(app, [claim.social_account_id]);
+    if (row) {
+      const at = new Date(run.synced_at);
+      const posts = await deliveryRows(app, row.social_account_id, at);
+      // An app the network stopped (another job read its answer) is not called until then.
+      const live = row.mode === "live";
+      const pacer = networkPacer(NETWORK_RULES[row.network].label, {
+        pauseMs: app.config.analytics.syncPauseMs,
+        maxWaitSeconds: app.config.analytics.syncMaxWaitSeconds,
+        signal: options.signal,
+        now: () => app.clock.now(),
+        stopped: live ? await appStop(app, row.network) : undefined,
+        charge: live && row.network === "youtube" ? () => chargeYouTubeUnit(app) : undefined,
+      });
+      outcome = await syncAccount(app, { row, posts, pacer, counts, at }, options.signal);
+      if (pacer.stop?.scope === "app") await recordAppStop(app, row.network, pacer.stop);
+    }
+  } catch (err) {
+    // Not a network answer (the database, a token that cannot be opened): this account only.
+    app.log.error(
+      { social_account_id: claim.social_account_id, err: { name: (err as Error)?.name } },
+      "analytics sync: account failed",
+    );
+    outcome = "failed";
+  } finally {
+    clearInterval(renew);
+  }
+  await endSyncJob(app, mine, claim.run_id, outcome, counts);
+  return outcome;
+}
+
+/** Ends the job `mine` (still held) as `outcome`, counting it on its run; finishes the run when all ended. */
+async function endSyncJob(
+  app: AppContext,
+  mine: { id: string; status: string; attempts: number },
+  runId: string,
+  outcome: AccountOutcome,
+  counts: NetworkSyncCounts | null,
+): Promise<boolean> {
+  const now = app.clock.now();
+  return app.db.transaction(async (trx) => {
+    const n = await trx("analytics_sync_jobs")
+      .where(mine)
+      .update({
+        status: outcome,
+        lease_expires_at: null,
+        counts: counts && JSON.stringify(counts),
+        updated_at: now,
+      });
+    if (n === 0) return false;
+    const column = { done: "accounts_done", failed: "accounts_failed", skipped: "accounts_skipped" }[outcome];
+    await trx("analytics_sync_runs")
+      .where({ id: runId })
+      .update({ [column]: trx.raw("?? + 1", [column]), updated_at: now });
+    await trx("analytics_sync_runs")
+      .where({ id: runId })
+      .whereNull("finished_at")
+      .whereRaw("accounts_done + accounts_failed + accounts_skipped >= accounts_planned")
+      .update({ finished_at: now });
+    return true;
+  });
+}
+
+/**
+ * Jobs whose lease ran out lost their worker: queued again for another worker (their deliveries already
+ * read by the run stay read), or failed after MAX_SYNC_ATTEMPTS claims. Each move is conditional, so
+ * concurrent reapers never both take a job. @returns the ids queued again.
+ */
+export async function requeueExpiredSyncJobs(app: AppContext): Promise<string[]> {
+  const now = app.clock.now();
+  const expired: Array<{ id: string; run_id: string; attempts: number }> = await app
+    .db("analytics_sync_jobs")
+    .where({ status: "running" })
+    .where("lease_expires_at", "<", now)
+    .select("id", "run_id", "attempts")
+    .limit(500);
+  const requeued: string[] = [];
+  for (const job of expired) {
+    const mine = { id: job.id, status: "running", attempts: job.attempts };
+    if (job.attempts >= MAX_SYNC_ATTEMPTS) {
+      await endSyncJob(app, mine, job.run_id, "failed", null);
+      continue;
+    }
+    const n = await app
+      .db("analytics_sync_jobs")
+      .where(mine)
+      .where("lease_expires_at", "<", now)
+      .update({ status: "queued", lease_expires_at: null, updated_at: now });
+    if (n > 0) requeued.push(job.id);
+  }
+  if (expired.length > 0) app.log.warn({ requeued: requeued.length }, "analytics sync jobs taken over");
+  return requeued;
+}
+
+/** Works through the queued jobs of run `runId` in this process until none is left queued. */
+export async function drainSyncRun(
+  app: AppContext,
+  runId: string,
+  options: { signal?: AbortSignal | undefined } = {},
+): Promise<void> {
+  for (;;) {
+    const jobs: Array<{ id: string }> = await app
+      .db("analytics_sync_jobs")
+      .where({ run_id: runId, status: "queued" })
+      .select("id")
+      .orderBy("social_account_id");
+    if (jobs.length === 0) return;
+    for (const j of jobs) {
+      options.signal?.throwIfAborted();
+      await runSyncJob(app, j.id, options);
+    }
+  }
+}
+
+/** The run `runKey`, or the latest run when omitted; undefined when there is none. */
+export async function syncRunStatus(app: AppContext, runKey?: string): Promise<SyncRun | undefined> {
+  const q = app.db("analytics_sync_runs");
+  if (runKey) q.where({ run_key: runKey });
+  return q.orderBy("created_at", "desc").first();
+}
+
+/**
+ * `admin analytics sync --now`: refreshes expiring tokens, plans a run keyed `now-{ISO time}` and works
+ * through it here.
+ * @param options.signal aborts waits and network calls.
+ * @returns the counts per network of the jobs this run ended, and the run's time.
  */
 export async function syncAnalytics(
   app: AppContext,
   options: { signal?: AbortSignal | undefined } = {},
 ): Promise<SyncReport> {
-  // Tokens about to expire are refreshed first (the worker's pass does it every minute; a sync run from the
-  // command line after a pause of the worker must not read with expired tokens).
   await refreshExpiringTokens(app);
   const at = app.clock.now();
+  const { run } = await planSyncRun(app, `now-${at.toISOString()}`, at);
+  await drainSyncRun(app, run.id, options);
   const report: SyncReport = { synced_at: at.toISOString(), networks: {} };
-  const accounts: AccountRow[] = await app
-    .db("social_accounts")
-    .whereNot({ status: "disconnected" })
-    .select({ social_account_id: "id" }, "workspace_id", "user_id", "network", "mode", "status")
-    .orderBy("id");
-  const deliveries: DeliveryRow[] = await app
-    .db("deliveries as d")
-    .join("posts as p", "p.id", "d.post_id")
-    .where("d.status", "published")
-    .whereNotNull("d.provider_post_id")
-    .whereNull("p.deleted_at")
-    .select(
-      { delivery_id: "d.id" },
-      "d.workspace_id",
-      "d.user_id",
-      "d.post_id",
-      "d.social_account_id",
-      "d.provider_post_id",
-      "d.network_ids",
-      "d.published_at",
-      "d.updated_at",
-      "p.type",
-    )
-    .orderBy([{ column: "d.published_at" }, { column: "d.id" }]);
-  const postsOf = groupBy(deliveries, (d) => d.social_account_id);
-  const byNetwork = groupBy(accounts, (a) => a.network);
-
-  await Promise.all(
-    [...byNetwork].map(async ([network, rows]) => {
-      const counts = { accounts_synced: 0, accounts_failed: 0, posts_synced: 0, posts_failed: 0 };
-      report.networks[network] = counts;
-      const pacer = networkPacer(NETWORK_RULES[network].label, {
-        pauseMs: app.config.analytics.syncPauseMs,
-        maxWaitSeconds: app.config.analytics.syncMaxWaitSeconds,
-        signal: options.signal,
-      });
-      for (const row of rows) {
-        const posts = postsOf.get(row.social_account_id) ?? [];
-        try {
-          await syncAccount(app, { row, posts, pacer, counts, at }, options.signal);
-        } catch (err) {
-          // Not a network answer (the database, a token that cannot be opened): this account only.
-          app.log.error(
-            { social_account_id: row.social_account_id, err: { name: (err as Error)?.name } },
-            "analytics sync: account skipped",
-          );
-        }
-      }
-    }),
-  );
+  const jobs: Array<{ network: Network; counts: NetworkSyncCounts | null }> = await app
+    .db("analytics_sync_jobs")
+    .where({ run_id: run.id })
+    .select("network", "counts");
+  for (const j of jobs) {
+    const sum = report.networks[j.network] ?? {
+      accounts_synced: 0,
+      accounts_failed: 0,
+      posts_synced: 0,
+      posts_failed: 0,
+    };
+    report.networks[j.network] = sum;
+    for (const k of Object.keys(sum) as Array<keyof NetworkSyncCounts>) sum[k] += j.counts?.[k] ?? 0;
+  }
   app.log.info({ synced_at: report.synced_at, networks: report.networks }, "analytics sync finished");
   return report;
-}
-
-interface AccountJob {
-  row: AccountRow;
-  posts: DeliveryRow[];
-  pacer: NetworkPacer;
-  counts: NetworkSyncCounts;
-  at: Date;
-}
-
-/** How the reason of a skipped account words its status. */
-const NOT_CONNECTED: Record<string, string> = {
-  needs_reconnect: "needs reconnecting",
-  expired: "has expired",
-  error: "is in error",
-};
-
-/** The outcome of one read: its failure is already saved; `stop` ends the account's remaining reads. */
-type ReadOutcome = { ok: true } | { ok: false; stop: boolean; reason: string };
-
-/** Reads one account and then its posts (see the module comment for what a failure does). */
-async function syncAccount(
-  app: AppContext,
-  { row, posts, pacer, counts, at }: AccountJob,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  const label = NETWORK_RULES[row.network].label;
-  let source: MetricsSource = row.mode === "live" ? "network" : "sandbox";
-  const failPosts = async (rest: DeliveryRow[], reason: string) => {
-    for (const p of rest) {
-      await savePostFailure(app.db, deliveryKey(p), source, reason, at);
-      counts.posts_failed += 1;
-    }
-  };
-  const failAll = async (reason: string) => {
-    await saveAccountFailure(app.db, accountKey(row), source, reason, at);
-    counts.accounts_failed += 1;
-    await failPosts(posts, reason);
-  };
-  if (pacer.stopped) return failAll(pacer.stopped);
-  if (row.status !== "connected")
-    return failAll(
-      `the ${label} account ${NOT_CONNECTED[row.status] ?? `is ${row.status}`}: reconnect it on /settings/social`,
-    );
-  let adapter: NetworkAdapter;
-  try {
-    adapter = app.providers.networks.forAccount(row.network, row.mode === "live" ? "live" : "sandbox");
-  } catch {
-    return failAll(
-      `no ${label} app is configured (${row.network.toUpperCase()}_CLIENT_ID) to read this account`,
-    );
-  }
-  source = adapter.mode === "live" ? "network" : "sandbox";
-  const metrics = adapter.metrics;
-  if (!metrics) return failAll(`the ${label} adapter reads no metrics`);
-  const account = adapterAccount(await openAccount(app.db, app.sealer, row.social_account_id));
-
-  /** Runs one paced read and saves its counters (with the network's refusals as note), or its failure. */
-  const read = async <C>(
-    call: () => Promise<CountersRead<C>>,
-    save: (counters: C, note: string | undefined) => Promise<void>,
-    fail: (reason: string) => Promise<void>,
-    what: Record<string, string>,
-  ): Promise<ReadOutcome> => {
-    let counters: CountersRead<C>;
-    try {
-      counters = await pacer.run(call);
-    } catch (err) {
-      const name = (err as Error)?.name;
-      app.log.warn({ ...what, network: row.network, err: { name } }, "analytics sync: read failed");
-      let outcome: ReadOutcome;
-      if (err instanceof NetworkAuthError) {
-        await markNeedsReconnect(app.db, row.social_account_id, err.message, app.clock.now());
-        outcome = {
-          ok: false,
-          stop: true,
-          reason: `the ${label} account needs to be reconnected on /settings/social: ${err.message}`,
-        };
-      } else if (err instanceof SyncStopped) outcome = { ok: false, stop: true, reason: err.message };
-      else {
-        const reason = err instanceof NetworkError ? err.message : `internal error (${name})`;
-        outcome = { ok: false, stop: false, reason };
-      }
-      await fail(outcome.reason);
-      return outcome;
-    }
-    const { refused, ...values } = counters;
-    await save(values as C, refusedNote(label, refused));
-    return { ok: true };
-  };
-
-  const accountRead = await read(
-    () => metrics.account(account, signal),
-    (c, note) => saveAccountCounters(app.db, accountKey(row), c, source, at, note),
-    (reason) => saveAccountFailure(app.db, accountKey(row), source, reason, at),
-    { social_account_id: row.social_account_id },
-  );
-  if (accountRead.ok) counts.accounts_synced += 1;
-  else counts.accounts_failed += 1;
-  if (!accountRead.ok && accountRead.stop) return failPosts(posts, accountRead.reason);
-  for (const [i, p] of posts.entries()) {
-    const post: MetricsPost = {
-      networkPostId: p.provider_post_id,
-      networkIds: p.network_ids ?? {},
-      type: p.type,
-      publishedAt: p.published_at ?? p.updated_at,
-    };
-    const postRead = await read(
-      () => metrics.post(account, post, signal),
-      (c, note) => savePostCounters(app.db, deliveryKey(p), c, source, at, note),
-      (reason) => savePostFailure(app.db, deliveryKey(p), source, reason, at),
-      { delivery_id: p.delivery_id },
-    );
-    if (postRead.ok) counts.posts_synced += 1;
-    else counts.posts_failed += 1;
-    if (!postRead.ok && postRead.stop) return failPosts(posts.slice(i + 1), postRead.reason);
-  }
-}
-
-/**
- * The sync error of a read the network answered in part: each refused counter with the network's reason and
- * the permission that would fill it ("Facebook did not report comments (...; the pages_read_user_content
- * permission would fill it)"); undefined when nothing was refused.
- */
-export function refusedNote(
-  label: string,
-  refused: readonly RefusedMetric[] | undefined,
-): string | undefined {
-  if (!refused || refused.length === 0) return undefined;
-  return `${label} did not report ${refused
-    .map(
-      (r) =>
-        `${r.metric} (${r.reason}${r.permission ? `; the ${r.permission} permission would fill it` : ""})`,
-    )
-    .join("; ")}`;
-}
-
-const accountKey = (r: AccountRow): AccountKey => ({
-  workspace_id: r.workspace_id,
-  user_id: r.user_id,
-  social_account_id: r.social_account_id,
-});
-
-const deliveryKey = (r: DeliveryRow): DeliveryKey => ({
-  workspace_id: r.workspace_id,
-  user_id: r.user_id,
-  delivery_id: r.delivery_id,
-  post_id: r.post_id,
-});
-
-/** `rows` grouped by `key`, in their order. */
-function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
-  const out = new Map<K, T[]>();
-  for (const r of rows) {
-    const list = out.get(key(r));
-    if (list) list.push(r);
-    else out.set(key(r), [r]);
-  }
-  return out;
 }

@@ -487,21 +487,43 @@ export async function advanceDeliveries(
 /**
  * One pass of the delivery worker: steps every due delivery (active, due, not leased, or leased by a worker
  * that died), at most `limit`. Called by the scheduler pass every minute and by tests.
+ * Fair across networks (issue 27.4): the `limit` is shared round-robin between the networks that have due
+ * deliveries (each network's own oldest first), and each network's deliveries are stepped in their own lane,
+ * the lanes side by side, so one slow network does not hold the others. Each step still takes the delivery's
+ * lease (`runDeliveryStep`), so two workers never step the same delivery at once.
  * @returns how many deliveries were stepped.
  */
 export async function runDueDeliveries(app: AppContext, limit = 50, signal?: AbortSignal): Promise<number> {
   const now = app.clock.now();
-  const due: Array<{ id: string }> = await scheduleStarted(app.db("deliveries"))
-    .whereIn("status", ACTIVE_STATES as DeliveryState[])
-    .where((q) => q.whereNull("next_attempt_at").orWhere("next_attempt_at", "<=", now))
-    .where((q) => q.whereNull("locked_until").orWhere("locked_until", "<", now))
-    .orderByRaw("next_attempt_at asc nulls first")
+  const ranked = scheduleStarted(app.db("deliveries"))
+    .join("social_accounts", "social_accounts.id", "deliveries.social_account_id")
+    .whereIn("deliveries.status", ACTIVE_STATES as DeliveryState[])
+    .where((q) => q.whereNull("deliveries.next_attempt_at").orWhere("deliveries.next_attempt_at", "<=", now))
+    .where((q) => q.whereNull("deliveries.locked_until").orWhere("deliveries.locked_until", "<", now))
+    .select(
+      "deliveries.id",
+      "social_accounts.network",
+      "deliveries.next_attempt_at",
+      app.db.raw(
+        "row_number() over (partition by social_accounts.network order by deliveries.next_attempt_at asc nulls first, deliveries.id) as turn",
+      ),
+    )
+    .as("ranked");
+  const due: Array<{ id: string; network: string }> = await app.db
+    .from(ranked)
+    .orderBy([{ column: "turn" }, { column: "network" }])
     .limit(limit)
-    .select("id");
+    .select("id", "network");
+  const lanes = new Map<string, string[]>();
+  for (const d of due) lanes.set(d.network, [...(lanes.get(d.network) ?? []), d.id]);
   let n = 0;
-  for (const { id } of due) {
-    if (signal?.aborted) break;
-    if ((await runDeliveryStep(app, id, signal)) !== undefined) n += 1;
-  }
+  await Promise.all(
+    [...lanes.values()].map(async (ids) => {
+      for (const id of ids) {
+        if (signal?.aborted) break;
+        if ((await runDeliveryStep(app, id, signal)) !== undefined) n += 1;
+      }
+    }),
+  );
   return n;
 }

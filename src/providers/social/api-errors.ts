@@ -87,6 +87,10 @@ export function apiError(api: ApiTable, failure: ApiFailure, context: ErrorConte
       return new NetworkRateLimitError(
         `rate limited by ${name} (${label}): ${failure.text}`,
         rateLimitWait(api.errors, failure.headers, context.now),
+        (failure.code !== undefined && api.errors.appRateLimit?.includes(failure.code)) ||
+          appUsageFull(failure.headers)
+          ? "app"
+          : "token",
       );
     case "transient":
       return new NetworkTransientError(
@@ -97,5 +101,22 @@ export function apiError(api: ApiTable, failure: ApiFailure, context: ErrorConte
       const reason = `${name} refused the request (${label}): ${failure.text}`;
       return context.rejected?.(reason) ?? new NetworkRejectedError(reason);
     }
+  }
+}
+
+/**
+ * Whether Meta's `X-App-Usage` header (`{"call_count":N,"total_cputime":N,"total_time":N}`, percent of the
+ * app's hourly budget; https://developers.facebook.com/docs/graph-api/overview/rate-limiting) says a budget
+ * is used up (any value at 100 or more).
+ */
+export function appUsageFull(headers: Headers): boolean {
+  const v = headers.get("x-app-usage");
+  if (!v) return false;
+  try {
+    return Object.values(JSON.parse(v) as Record<string, unknown>).some(
+      (n) => typeof n === "number" && n >= 100,
+    );
+  } catch {
+    return false;
   }
 }

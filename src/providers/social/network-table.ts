@@ -68,6 +68,12 @@ export interface ErrorTable {
   rateLimit: readonly ErrorCode[];
   /** Codes that mean the network failed for now (its internal errors). */
   transient: readonly ErrorCode[];
+  /**
+   * Of the rate limit codes, those that stop every account of the app rather than one token (Meta: 4,
+   * "Application request limit reached"). A rate limit answer whose `X-App-Usage` header holds a value at
+   * 100 (percent) is app-wide too.
+   */
+  appRateLimit?: readonly ErrorCode[];
   /** An error answer without any code of the network is transient (TikTok: not its envelope, a proxy). */
   uncodedIsTransient?: boolean;
   /**

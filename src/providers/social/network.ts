@@ -257,7 +257,25 @@ export interface NetworkMetrics {
   account(account: AdapterAccount, signal?: AbortSignal): Promise<CountersRead<AccountCounters>>;
   /** One published post's counters: views, reach, likes, comments, shares, saves. */
   post(account: AdapterAccount, post: MetricsPost, signal?: AbortSignal): Promise<CountersRead<PostCounters>>;
+  /**
+   * The most posts `readPostMetricsBatch` takes in one call (the network's own limit: YouTube `videos.list`
+   * 50 ids, X `GET /2/tweets` 100 ids). Set exactly when `readPostMetricsBatch` is.
+   */
+  readonly postBatchSize?: number | undefined;
+  /**
+   * Optional, for networks whose API reads several posts in ONE call: the counters of `posts` (at most
+   * `postBatchSize`), keyed by `networkPostId`; a post the network answered nothing for maps to the
+   * `NetworkError` saying why (e.g. deleted). The whole call failing throws as `post` does.
+   */
+  readPostMetricsBatch?(
+    account: AdapterAccount,
+    posts: readonly MetricsPost[],
+    signal?: AbortSignal,
+  ): Promise<PostBatchRead>;
 }
+
+/** What `readPostMetricsBatch` answers: per `networkPostId`, the counters or why there are none. */
+export type PostBatchRead = Map<string, CountersRead<PostCounters> | NetworkError>;
 
 /**
  * A counter the network refused to report in one read although it could (a permission the account's grant
@@ -385,9 +403,16 @@ export class NetworkAuthError extends NetworkError {
 /** HTTP 429 or a usage header at its limit (X-App-Usage, X-Business-Use-Case-Usage). */
 export class NetworkRateLimitError extends NetworkError {
   override name = "NetworkRateLimitError";
+  /**
+   * @param retryAfterSeconds how long the network asks to wait.
+   * @param scope whose budget ran out, as the network states it: `token` (this account's token: Meta's
+   *   user/Page limits 17, 32; X's per-user `x-rate-limit-*`) or `app` (every account of our app: Meta's
+   *   app limit 4 / `X-App-Usage` at 100; YouTube's project quota). The metrics sync stops only that.
+   */
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    readonly scope: "token" | "app" = "token",
   ) {
     super(message);
   }

@@ -30,6 +30,7 @@ export const META_GRAPH_API: ApiTable = {
   errors: {
     auth: [190, 102, 10, ...codeRange(200, 299)],
     rateLimit: [4, 17, 32, 613, ...codeRange(80001, 80014)],
+    appRateLimit: [4],
     transient: [1, 2],
     rateLimitWait: (headers, now) =>
       retryAfterSeconds(headers, now) ?? bucWait(headers) ?? DEFAULT_RATE_LIMIT_SECONDS,

@@ -8,11 +8,20 @@
  *   account-level views, likes received, comments or shares: null (the user's `like_count` counts the
  *   likes the user GAVE, so it is not mapped).
  * A counter X leaves out is null, never 0.
+ * Posts are read in batches: `GET /2/tweets` takes 1 to 100 comma-separated `ids` in one call, so
+ * `readPostMetricsBatch` reads up to `X_POSTS_PER_CALL` posts per call; a post X answers with an entry in
+ * `errors` (deleted, protected) instead of `data` maps to a NetworkRejectedError with X's detail.
  */
 import type { SocialHttp } from "../http.ts";
-import { type NetworkMetrics, NetworkRejectedError } from "../network.ts";
+import {
+  type AdapterAccount,
+  type MetricsPost,
+  type NetworkMetrics,
+  NetworkRejectedError,
+  type PostBatchRead,
+} from "../network.ts";
 import type { AccountCounters, PostCounters } from "../types.ts";
-import { problemText, xRequest } from "./api.ts";
+import { problemText, type XProblem, xRequest } from "./api.ts";
 
 interface PublicMetrics {
   impression_count?: number;
@@ -24,10 +33,64 @@ interface PublicMetrics {
   followers_count?: number;
 }
 
+/** The most ids `GET /2/tweets` takes (https://docs.x.com/x-api/posts/get-posts-by-ids). */
+export const X_POSTS_PER_CALL = 100;
+
+/** A post's counters from its `public_metrics` (see the module comment). */
+function postCounters(m: PublicMetrics): PostCounters {
+  const retweets = count(m.retweet_count);
+  const quotes = count(m.quote_count);
+  return {
+    views: count(m.impression_count),
+    reach: null,
+    likes: count(m.like_count),
+    comments: count(m.reply_count),
+    shares: retweets === null && quotes === null ? null : (retweets ?? 0) + (quotes ?? 0),
+    saves: count(m.bookmark_count),
+  };
+}
+
 const count = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** The X counters; requests go through `http` (../http.ts), `now` is the service clock. */
 export function xMetrics(http: SocialHttp, now: () => Date): NetworkMetrics {
+  /** One `GET /2/tweets?ids=` call for up to 100 posts. */
+  const readPostMetricsBatch = async (
+    account: AdapterAccount,
+    posts: readonly MetricsPost[],
+    signal?: AbortSignal,
+  ): Promise<PostBatchRead> => {
+    if (posts.length > X_POSTS_PER_CALL)
+      throw new RangeError(`GET /2/tweets takes at most ${X_POSTS_PER_CALL} ids, not ${posts.length}`);
+    const ids = posts.map((p) => p.networkPostId);
+    const r = await xRequest<Array<{ id: string; public_metrics?: PublicMetrics }>>(
+      http,
+      {
+        method: "GET",
+        path: "/2/tweets",
+        query: { ids: ids.join(","), "tweet.fields": "public_metrics" },
+        accessToken: account.tokens.accessToken,
+        signal,
+      },
+      now,
+    );
+    const found = new Map((r.data ?? []).map((t) => [t.id, t]));
+    type PostError = NonNullable<XProblem["errors"]>[number] & { resource_id?: string; value?: string };
+    const errors = r.errors as PostError[] | undefined;
+    return new Map<string, PostCounters | NetworkRejectedError>(
+      ids.map((id) => {
+        const tweet = found.get(id);
+        if (tweet) return [id, postCounters(tweet.public_metrics ?? {})];
+        const own = errors?.filter((e) => e.resource_id === id || e.value === id);
+        return [
+          id,
+          new NetworkRejectedError(
+            `X did not return the post (${problemText(200, { errors: own?.length ? own : r.errors })})`,
+          ),
+        ];
+      }),
+    );
+  };
   return {
     async account(account, signal): Promise<AccountCounters> {
       const r = await xRequest<{ public_metrics?: PublicMetrics }>(
@@ -51,34 +114,11 @@ export function xMetrics(http: SocialHttp, now: () => Date): NetworkMetrics {
     },
 
     async post(account, post, signal): Promise<PostCounters> {
-      const r = await xRequest<Array<{ id: string; public_metrics?: PublicMetrics }>>(
-        http,
-        {
-          method: "GET",
-          path: "/2/tweets",
-          query: { ids: post.networkPostId, "tweet.fields": "public_metrics" },
-          accessToken: account.tokens.accessToken,
-          signal,
-        },
-        now,
-      );
-      const tweet = (r.data ?? []).find((t) => t.id === post.networkPostId);
-      if (!tweet) {
-        throw new NetworkRejectedError(
-          `X did not return the post (${problemText(200, { errors: r.errors })})`,
-        );
-      }
-      const m = tweet.public_metrics ?? {};
-      const retweets = count(m.retweet_count);
-      const quotes = count(m.quote_count);
-      return {
-        views: count(m.impression_count),
-        reach: null,
-        likes: count(m.like_count),
-        comments: count(m.reply_count),
-        shares: retweets === null && quotes === null ? null : (retweets ?? 0) + (quotes ?? 0),
-        saves: count(m.bookmark_count),
-      };
+      const read = (await readPostMetricsBatch(account, [post], signal)).get(post.networkPostId);
+      if (!read || read instanceof Error) throw read ?? new NetworkRejectedError("X did not return the post");
+      return read;
     },
+    postBatchSize: X_POSTS_PER_CALL,
+    readPostMetricsBatch,
   };
 }

@@ -116,7 +116,7 @@ export function quotaError(reason: string, mode: QuotaMode, now: Date): NetworkE
   const why = `the app's daily YouTube API quota is used up (${reason}); it resets at midnight Pacific time (${formatUtc(at)})`;
   return mode === "fail"
     ? new NetworkRejectedError(`${why}: publish again after that`)
-    : new NetworkRateLimitError(`${why}: waiting until then`, secondsUntilQuotaReset(now));
+    : new NetworkRateLimitError(`${why}: waiting until then`, secondsUntilQuotaReset(now), "app");
 }
 
 /** Google's message without HTML tags, trimmed, token-like strings removed. */

@@ -1,0 +1,143 @@
+/**
+ * `npm run bench:publish` (issue 27.5): N posts due in the same minute, published by 2 workers against the
+ * X fake of test/fakes/x.ts (`POST /2/tweets`, 50 ms per call), spread over 100 accounts. Each worker runs
+ * delivery passes (`runDueDeliveries`, 50 deliveries a pass, fair across networks, one lane per network)
+ * back to back until nothing is due, as the scheduler pass would if it were run continuously; every
+ * delivery's lease keeps its post single. Prints the time to publish all, the p50/p95/max delay from the
+ * scheduled minute to `published_at`, and the posts X made (exactly one per delivery expected).
+ * Options: `--posts N` (default 1000), `--accounts N` (default 100). Not part of `npm test`.
+ */
+import { parseArgs } from "node:util";
+import { createUser } from "../src/domain/account/accounts.ts";
+import { upsertConnectedAccount } from "../src/domain/social/accounts.ts";
+import { runDueDeliveries } from "../src/domain/social/engine.ts";
+import { X_CAPABILITIES, X_SCOPES } from "../src/providers/social/x/oauth.ts";
+import { liveNetworkEnv } from "../test/fakes/live-env.ts";
+import { startFakeNetworks } from "../test/fakes/server.ts";
+import { X_API_HOST, xFake } from "../test/fakes/x.ts";
+import { FAKE_APPS } from "../test/fakes/live-env.ts";
+import { freshService } from "./fresh-db.ts";
+
+const { values } = parseArgs({ options: { posts: { type: "string" }, accounts: { type: "string" } } });
+const POSTS = Number(values.posts ?? 1000);
+const ACCOUNTS = Number(values.accounts ?? 100);
+
+function percentile(sorted: number[], p: number): number {
+  return (
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN
+  );
+}
+
+async function main() {
+  const server = await startFakeNetworks();
+  server.fault(
+    { host: X_API_HOST, path: /.*/, times: Number.MAX_SAFE_INTEGER },
+    { kind: "slow", delayMs: 50 },
+  );
+  const x = xFake(server, FAKE_APPS.x);
+  const service = await freshService("bench_publish", liveNetworkEnv(server, ["x"]));
+  const { ctx } = service;
+  try {
+    const who = await createUser(ctx.db, {
+      email: "bench-publish@example.test",
+      password: "benchmark password",
+      workspace: "Bench",
+    });
+    const accounts: string[] = [];
+    for (let i = 0; i < ACCOUNTS; i++) {
+      const user = x.addUser({ username: `bench${i}` });
+      const { account } = await upsertConnectedAccount(
+        ctx.db,
+        ctx.sealer,
+        { userId: who.user_id, workspaceId: who.workspace_id },
+        {
+          network: "x",
+          mode: "live",
+          account: {
+            networkAccountId: user.id,
+            handle: user.username,
+            capabilities: X_CAPABILITIES,
+            metadata: { username: user.username },
+          },
+          tokens: {
+            accessToken: user.accessToken,
+            refreshToken: user.refreshToken,
+            expiresAt: new Date(Date.now() + 7200_000),
+            scopes: [...X_SCOPES],
+          },
+          now: new Date(),
+        },
+      );
+      accounts.push(account.social_account_id);
+    }
+    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    const posts = await ctx
+      .db("posts")
+      .insert(
+        Array.from({ length: POSTS }, (_, i) => ({
+          workspace_id: who.workspace_id,
+          user_id: who.user_id,
+          type: "text",
+          status: "approved",
+          caption: `Same minute ${i}`,
+        })),
+      )
+      .returning("id");
+    await ctx.db("deliveries").insert(
+      posts.map((p, i) => ({
+        workspace_id: who.workspace_id,
+        user_id: who.user_id,
+        post_id: p.id,
+        social_account_id: accounts[i % accounts.length],
+        status: "pending",
+        next_attempt_at: minute,
+      })),
+    );
+    const before = x.created;
+    const started = Date.now();
+    const worker = async () => {
+      while ((await runDueDeliveries(ctx)) > 0) {}
+    };
+    await Promise.all([worker(), worker()]);
+    const seconds = (Date.now() - started) / 1000;
+    const rows: Array<{ status: string; published_at: Date | null }> = await ctx
+      .db("deliveries")
+      .select("status", "published_at");
+    const delays = rows
+      .filter((r) => r.status === "published" && r.published_at)
+      .map((r) => (new Date(r.published_at!).getTime() - minute.getTime()) / 1000)
+      .sort((a, b) => a - b);
+    console.log(
+      JSON.stringify(
+        {
+          posts: POSTS,
+          accounts: ACCOUNTS,
+          latency_ms: 50,
+          workers: 2,
+          seconds_to_publish_all: seconds,
+          published: delays.length,
+          not_published: rows.filter((r) => r.status !== "published").map((r) => r.status),
+          x_posts_made: x.created - before,
+          delay_from_scheduled_minute_s: {
+            p50: percentile(delays, 50),
+            p95: percentile(delays, 95),
+            max: delays.at(-1),
+          },
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await service.close();
+    await server.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
