@@ -33,8 +33,7 @@ import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { Network } from "../../providers/social/types.ts";
 import { adapterAccount } from "../social/account-settings.ts";
 import { markNeedsReconnect, openAccount } from "../social/accounts.ts";
-import { refreshExpiringTokens } from "../social/refresh.ts";
-import { type NetworkPacer, networkPacer, SyncStopped } from "./pacing.ts";
+import { type NetworkPacer, SyncStopped } from "./pacing.ts";
 import {
   type AccountKey,
   type DeliveryKey,
