@@ -5,7 +5,7 @@
  * origin's stylesheets). Used by the page walk (test/web/pages-walk.ts) and the approval-page tests.
  */
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 
 /** What is wrong with the page now loaded in `page` (empty when nothing). */
 export async function pageProblems(page: Page, phone: boolean): Promise<string[]> {
@@ -48,4 +48,43 @@ export async function pageProblems(page: Page, phone: boolean): Promise<string[]
   if (layout.inlineStyles > 0) out.push(`${layout.inlineStyles} inline style attributes or blocks`);
   if (layout.silentBadges.length > 0) out.push(`badges without words: ${layout.silentBadges.join(", ")}`);
   return out;
+}
+
+/** A page to check: a label for its problems, and the steps that load it in `page`. */
+export interface PageVisit {
+  label: string;
+  open(page: Page): Promise<void>;
+}
+
+/**
+ * Loads every visit in its own page at a desktop size (1280 x 800, light) and a phone size (390 x 844, dark),
+ * each size in a fresh context prepared by `prepare` (cookies, for example), and returns the problems
+ * `pageProblems` finds, each as `label at WIDTHpx: problem` (empty when none).
+ */
+export async function problemsAtEverySize(
+  browser: Browser,
+  visits: PageVisit[],
+  prepare: (context: BrowserContext) => Promise<void> = async () => {},
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    const phone = width < 600;
+    const context = await browser.newContext({ viewport: { width, height } });
+    try {
+      await prepare(context);
+      for (const visit of visits) {
+        const page = await context.newPage();
+        if (phone) await page.emulateMedia({ colorScheme: "dark" });
+        await visit.open(page);
+        for (const p of await pageProblems(page, phone)) found.push(`${visit.label} at ${width}px: ${p}`);
+        await page.close();
+      }
+    } finally {
+      await context.close();
+    }
+  }
+  return found;
 }

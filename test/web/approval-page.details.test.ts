@@ -15,7 +15,7 @@ import { handler as scheduleHandler } from "../../src/tools/social/schedule_post
 import { handler as approveHandler } from "../../src/tools/carousels/approve_carousel.ts";
 import { renderApproval } from "../helpers/approval-page.ts";
 import { launchBrowser } from "../helpers/browser.ts";
-import { pageProblems } from "../helpers/page-checks.ts";
+import { problemsAtEverySize } from "../helpers/page-checks.ts";
 import {
   account,
   inline,
@@ -275,18 +275,11 @@ test("every approval page rendered above passes the page checks in Chromium at d
     "schedule_post",
     "update_automation",
   ]);
-  const browser = await launchBrowser();
-  const found: string[] = [];
-  for (const [width, height] of [
-    [1280, 800],
-    [390, 844],
-  ] as const) {
-    const phone = width < 600;
-    const context = await browser.newContext({ viewport: { width, height } });
-    try {
-      for (const { name, html } of rendered) {
-        const page = await context.newPage();
-        if (phone) await page.emulateMedia({ colorScheme: "dark" });
+  const found = await problemsAtEverySize(
+    await launchBrowser(),
+    rendered.map(({ name, html }) => ({
+      label: name,
+      async open(page) {
         // On the service's origin, so the page's stylesheets (/assets/...) load as they do in the browser.
         await page.goto(`${app.url}/login`);
         await page.setContent(html, { waitUntil: "load" });
@@ -297,12 +290,8 @@ test("every approval page rendered above passes the page checks in Chromium at d
           sheets.length >= 2 && sheets.every((rules) => rules > 0),
           `${name}: the stylesheets loaded`,
         );
-        for (const p of await pageProblems(page, phone)) found.push(`${name} at ${width}px: ${p}`);
-        await page.close();
-      }
-    } finally {
-      await context.close();
-    }
-  }
+      },
+    })),
+  );
   assert.deepEqual(found, []);
 });

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import * as cheerio from "cheerio";
 import { createWorkspace } from "../../src/domain/account/workspaces.ts";
 import { browserSession, launchBrowser } from "../helpers/browser.ts";
-import { pageProblems } from "../helpers/page-checks.ts";
+import { problemsAtEverySize } from "../helpers/page-checks.ts";
 import { account, setup, storedImage } from "../tools/carousels/fixtures.ts";
 
 const { app, me } = await setup("pro");
@@ -85,26 +85,20 @@ test("the user's other, active workspace still works", async () => {
 });
 
 test("the suspended page passes the page checks in Chromium at desktop and phone size", async () => {
-  const browser = await launchBrowser();
   const [name, value] = s.cookie.split("=") as [string, string];
-  const found: string[] = [];
-  for (const [width, height] of [
-    [1280, 800],
-    [390, 844],
-  ] as const) {
-    const phone = width < 600;
-    const context = await browser.newContext({ viewport: { width, height } });
-    try {
-      await context.addCookies([{ name, value, url: app.url }]);
-      const page = await context.newPage();
-      if (phone) await page.emulateMedia({ colorScheme: "dark" });
-      const res = await page.goto(`${app.url}/settings/social?workspace_id=${me.workspace_id}`);
-      assert.equal(res?.status(), 403);
-      assert.equal(await page.locator("h1").textContent(), "This workspace is suspended");
-      for (const p of await pageProblems(page, phone)) found.push(`${width}px: ${p}`);
-    } finally {
-      await context.close();
-    }
-  }
+  const found = await problemsAtEverySize(
+    await launchBrowser(),
+    [
+      {
+        label: "suspended",
+        async open(page) {
+          const res = await page.goto(`${app.url}/settings/social?workspace_id=${me.workspace_id}`);
+          assert.equal(res?.status(), 403);
+          assert.equal(await page.locator("h1").textContent(), "This workspace is suspended");
+        },
+      },
+    ],
+    (context) => context.addCookies([{ name, value, url: app.url }]),
+  );
   assert.deepEqual(found, []);
 });
