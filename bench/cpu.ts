@@ -36,11 +36,13 @@ export class CpuProbe {
    * shortens it for quick runs (the transactions per request are then undercounted; CPU is exact).
    */
   static readonly SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 11_000);
+  private readonly admin: pg.Client;
+  private readonly dbName: string;
 
-  constructor(
-    private readonly admin: pg.Client,
-    private readonly dbName: string,
-  ) {}
+  constructor(admin: pg.Client, dbName: string) {
+    this.admin = admin;
+    this.dbName = dbName;
+  }
 
   /**
    * Takes a reading. `settleMs`: how long to wait first for idle backends to report their transaction

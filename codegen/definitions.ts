@@ -17,8 +17,10 @@ export class DefinitionExpander {
   readonly issues: Issue[] = [];
   private readonly used = new Set<string>();
   private readonly expanded = new Map<string, unknown>();
+  private readonly definitions: Record<string, unknown>;
 
-  constructor(private readonly definitions: Record<string, unknown>) {
+  constructor(definitions: Record<string, unknown>) {
+    this.definitions = definitions;
     for (const [name, schema] of Object.entries(definitions)) {
       if (!NAME.test(name))
         this.issues.push({ path: pathOf(["definitions", name]), message: `name must match ${NAME.source}` });

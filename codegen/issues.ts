@@ -14,8 +14,10 @@ export interface Issue {
 
 /** Thrown by the loader when tools.yaml is invalid; `issues` lists every bad field, in document order. */
 export class CodegenError extends Error {
-  constructor(readonly issues: Issue[]) {
+  readonly issues: Issue[];
+  constructor(issues: Issue[]) {
     super(`tools.yaml is invalid:\n${issues.map((i) => `  ${formatIssue(i)}`).join("\n")}`);
+    this.issues = issues;
     this.name = "CodegenError";
   }
 }

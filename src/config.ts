@@ -159,11 +159,10 @@ export type Env = Static<typeof EnvSchema>;
 
 /** Thrown for a bad setting; `variable` names the env variable. */
 export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
+  readonly variable: string;
+  constructor(variable: string, message: string) {
     super(`${variable}: ${message}`);
+    this.variable = variable;
     this.name = "ConfigError";
   }
 }

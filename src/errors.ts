@@ -41,13 +41,14 @@ export interface ValidationIssue {
  * The message must be safe to show: never a secret, token, prompt, caption or provider text.
  */
 export class ToolError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: unknown,
-    readonly retryAfter?: number,
-  ) {
+  readonly code: ErrorCode;
+  readonly details?: unknown;
+  readonly retryAfter?: number;
+  constructor(code: ErrorCode, message: string, details?: unknown, retryAfter?: number) {
     super(message);
+    this.code = code;
+    this.details = details;
+    this.retryAfter = retryAfter;
     this.name = "ToolError";
   }
 

@@ -33,13 +33,14 @@ export interface JsonRpcMessage {
  * `message` is a short, safe sentence; `data` is structured detail (never secrets or argument values).
  */
 export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly status = 200,
-    readonly data?: unknown,
-  ) {
+  readonly code: number;
+  readonly status: number;
+  readonly data?: unknown;
+  constructor(code: number, message: string, status: number = 200, data?: unknown) {
     super(message);
+    this.code = code;
+    this.status = status;
+    this.data = data;
     this.name = "RpcError";
   }
 }

@@ -16,12 +16,17 @@ function abortUnfinished(this: Response & { [ABORT]?: AbortController }): void {
 export class Reply {
   private streaming = false;
   private lastProgress = Number.NEGATIVE_INFINITY;
+  private readonly res: Response;
+  readonly progressToken: string | number | undefined;
 
   constructor(
-    private readonly res: Response,
+    res: Response,
     /** The request's `_meta.progressToken` when the client accepts SSE; undefined otherwise. */
-    readonly progressToken: string | number | undefined,
-  ) {}
+    progressToken: string | number | undefined,
+  ) {
+    this.res = res;
+    this.progressToken = progressToken;
+  }
 
   /** The HTTP request's id (`res.locals.requestId`, set by the access log), when it has one. */
   get requestId(): string | undefined {

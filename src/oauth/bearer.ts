@@ -21,12 +21,13 @@ import { signingKeys } from "./keys.ts";
 
 /** Why authentication failed; only `tokenPresented` reaches the wire (as `error="invalid_token"`). */
 export class BearerError extends Error {
-  constructor(
-    readonly tokenPresented: boolean,
-    /** Internal reason for the logs; never sent to the client. */
-    readonly reason = tokenPresented ? "invalid token" : "no token",
-  ) {
+  readonly tokenPresented: boolean;
+  /** Internal reason for the logs; never sent to the client. */
+  readonly reason: string;
+  constructor(tokenPresented: boolean, reason: string = tokenPresented ? "invalid token" : "no token") {
     super(tokenPresented ? "invalid token" : "no token");
+    this.tokenPresented = tokenPresented;
+    this.reason = reason;
     this.name = "BearerError";
   }
 }

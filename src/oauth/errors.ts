@@ -26,11 +26,12 @@ export type OAuthErrorCode = keyof typeof OAUTH_ERRORS;
 /** An RFC 6749 error; `status` is the HTTP status of a JSON error response. */
 export class OAuthError extends Error {
   readonly status: number;
-  constructor(
-    readonly code: OAuthErrorCode,
-    readonly description: string,
-  ) {
+  readonly code: OAuthErrorCode;
+  readonly description: string;
+  constructor(code: OAuthErrorCode, description: string) {
     super(description);
+    this.code = code;
+    this.description = description;
     this.name = "OAuthError";
     this.status = OAUTH_ERRORS[code];
   }

@@ -111,8 +111,10 @@ function requireResource(ctx: AppContext, resource: string | undefined, expected
 
 /** A deferred side effect that must commit even though the request fails (revocation on misuse). */
 class FailAfterCommit extends Error {
-  constructor(readonly error: OAuthError) {
+  readonly error: OAuthError;
+  constructor(error: OAuthError) {
     super(error.message);
+    this.error = error;
   }
 }
 

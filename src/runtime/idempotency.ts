@@ -38,8 +38,10 @@ export function argumentsHash(args: Record<string, unknown>): string {
 }
 
 class ErrorEnvelope extends Error {
-  constructor(readonly envelope: Envelope) {
+  readonly envelope: Envelope;
+  constructor(envelope: Envelope) {
     super("error envelope");
+    this.envelope = envelope;
   }
 }
 

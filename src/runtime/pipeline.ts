@@ -109,8 +109,10 @@ export function prepayableBudget(
 
 /** Thrown inside the idempotency transaction when the handler's output breaks the schema (rolls it back). */
 class OutputMismatch extends Error {
-  constructor(readonly issues: SchemaIssue[]) {
+  readonly issues: SchemaIssue[];
+  constructor(issues: SchemaIssue[]) {
     super("tool output does not match its output schema");
+    this.issues = issues;
   }
 }
 

@@ -24,7 +24,10 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): RawHt
 }
 
 export class RawHtml {
-  constructor(readonly value: string) {}
+  readonly value: string;
+  constructor(value: string) {
+    this.value = value;
+  }
   toString(): string {
     return this.value;
   }

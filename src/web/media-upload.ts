@@ -29,11 +29,10 @@ import type { MediaStorage } from "../providers/storage.ts";
 /** A refused upload: HTTP status and a message safe to show. */
 export class UploadError extends Error {
   override name = "UploadError";
-  constructor(
-    readonly status: 400 | 403 | 413 | 415 | 503,
-    message: string,
-  ) {
+  readonly status: 400 | 403 | 413 | 415 | 503;
+  constructor(status: 400 | 403 | 413 | 415 | 503, message: string) {
     super(message);
+    this.status = status;
   }
 }
 

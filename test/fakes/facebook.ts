@@ -139,11 +139,12 @@ export class FacebookFake {
    * create call is answered once the returned promise settles. Tests use it to kill the caller mid-create.
    */
   onPostCreated: ((post: FeedPost) => void | Promise<void>) | undefined;
+  readonly server: FakeNetworkServer;
+  readonly options: FacebookFakeOptions;
 
-  constructor(
-    readonly server: FakeNetworkServer,
-    readonly options: FacebookFakeOptions,
-  ) {
+  constructor(server: FakeNetworkServer, options: FacebookFakeOptions) {
+    this.server = server;
+    this.options = options;
     this.processingPolls = options.processingPolls ?? 0;
     this.mount();
   }

@@ -110,11 +110,12 @@ export class InstagramFake {
   denyNext = false;
   processingPolls: number;
   quotaTotal: number;
+  readonly server: FakeNetworkServer;
+  readonly options: InstagramFakeOptions;
 
-  constructor(
-    readonly server: FakeNetworkServer,
-    readonly options: InstagramFakeOptions,
-  ) {
+  constructor(server: FakeNetworkServer, options: InstagramFakeOptions) {
+    this.server = server;
+    this.options = options;
     this.processingPolls = options.processingPolls ?? 0;
     this.quotaTotal = options.quotaTotal ?? 100;
     this.mount();

@@ -208,11 +208,12 @@ export class LinkedInFake {
   private loggedIn: string | undefined;
   denyNext = false;
   processingPolls: number;
+  readonly server: FakeNetworkServer;
+  readonly options: LinkedInFakeOptions;
 
-  constructor(
-    readonly server: FakeNetworkServer,
-    readonly options: LinkedInFakeOptions,
-  ) {
+  constructor(server: FakeNetworkServer, options: LinkedInFakeOptions) {
+    this.server = server;
+    this.options = options;
     this.processingPolls = options.processingPolls ?? 1;
     this.grantedScopes = options.appScopes ?? LI_APP_SCOPES;
     this.mount();

@@ -150,11 +150,12 @@ export class PinterestFake {
   processingPolls: number;
   /** Most items one page holds whatever `page_size` asks (Pinterest may answer shorter pages). */
   pageLimit = 250;
+  readonly server: FakeNetworkServer;
+  readonly options: PinterestFakeOptions;
 
-  constructor(
-    readonly server: FakeNetworkServer,
-    readonly options: PinterestFakeOptions,
-  ) {
+  constructor(server: FakeNetworkServer, options: PinterestFakeOptions) {
+    this.server = server;
+    this.options = options;
     this.processingPolls = options.processingPolls ?? 1;
     this.mount();
   }

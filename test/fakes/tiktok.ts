@@ -142,11 +142,12 @@ export class TikTokFake {
   postIdPolls: number;
   /** The verified URL prefixes now (see `TikTokFakeOptions.verifiedUrlPrefixes`); a test may verify later. */
   verifiedUrlPrefixes: string[];
+  readonly server: FakeNetworkServer;
+  readonly options: TikTokFakeOptions;
 
-  constructor(
-    readonly server: FakeNetworkServer,
-    readonly options: TikTokFakeOptions,
-  ) {
+  constructor(server: FakeNetworkServer, options: TikTokFakeOptions) {
+    this.server = server;
+    this.options = options;
     this.processingPolls = options.processingPolls ?? 1;
     this.postIdPolls = options.postIdPolls ?? 1;
     this.verifiedUrlPrefixes = options.verifiedUrlPrefixes ?? [];

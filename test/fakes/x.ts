@@ -160,11 +160,12 @@ export class XFake {
   timelineLag = 0;
   /** The fake's clock, milliseconds (tests move it to expire media). */
   now: () => number = () => Date.now();
+  readonly server: FakeNetworkServer;
+  readonly options: XFakeOptions;
 
-  constructor(
-    readonly server: FakeNetworkServer,
-    readonly options: XFakeOptions,
-  ) {
+  constructor(server: FakeNetworkServer, options: XFakeOptions) {
+    this.server = server;
+    this.options = options;
     this.processingPolls = options.processingPolls ?? 1;
     this.mount();
   }

@@ -178,11 +178,12 @@ export class YouTubeFake {
   outcomeNext: FakeVideo["outcome"] | undefined;
   /** Called after each chunk is stored (tests inject faults from here). */
   onChunk: ((session: UploadSession) => void) | undefined;
+  readonly server: FakeNetworkServer;
+  readonly options: YouTubeFakeOptions;
 
-  constructor(
-    readonly server: FakeNetworkServer,
-    readonly options: YouTubeFakeOptions,
-  ) {
+  constructor(server: FakeNetworkServer, options: YouTubeFakeOptions) {
+    this.server = server;
+    this.options = options;
     this.processingPolls = options.processingPolls ?? 1;
     this.insertQuota = options.insertQuota ?? Number.POSITIVE_INFINITY;
     this.mount();

@@ -32,11 +32,12 @@ export class InMemoryOAuthProvider implements OAuthClientProvider {
   verifier = "";
   authorizationUrl: URL | undefined;
   readonly expectedState: string;
+  readonly redirect: string;
+  readonly metadataOverrides: Partial<OAuthClientMetadata>;
 
-  constructor(
-    readonly redirect: string,
-    readonly metadataOverrides: Partial<OAuthClientMetadata> = {},
-  ) {
+  constructor(redirect: string, metadataOverrides: Partial<OAuthClientMetadata> = {}) {
+    this.redirect = redirect;
+    this.metadataOverrides = metadataOverrides;
     this.expectedState = crypto.randomUUID();
   }
 

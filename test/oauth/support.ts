@@ -10,7 +10,10 @@ import type { TestApp } from "../helpers/app.ts";
 /** A minimal browser: keeps cookies per name, never follows redirects. */
 export class Jar {
   readonly cookies = new Map<string, string>();
-  constructor(readonly base: string) {}
+  readonly base: string;
+  constructor(base: string) {
+    this.base = base;
+  }
 
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);

@@ -11,15 +11,18 @@ import type { Plan } from "../account/plans.ts";
 /** Refused: recording `bytes` more would exceed the workspace's quota. The message is safe to show. */
 export class StorageQuotaError extends Error {
   override name = "StorageQuotaError";
-  constructor(
-    readonly plan: Plan,
-    readonly usedBytes: number,
-    readonly quotaBytes: number,
-    readonly bytes: number,
-  ) {
+  readonly plan: Plan;
+  readonly usedBytes: number;
+  readonly quotaBytes: number;
+  readonly bytes: number;
+  constructor(plan: Plan, usedBytes: number, quotaBytes: number, bytes: number) {
     super(
       `This workspace's media storage is full for the ${plan} plan: ${formatBytes(usedBytes)} of ${formatBytes(quotaBytes)} used, and the file is ${formatBytes(bytes)}; delete media or upgrade the plan`,
     );
+    this.plan = plan;
+    this.usedBytes = usedBytes;
+    this.quotaBytes = quotaBytes;
+    this.bytes = bytes;
   }
 }
 

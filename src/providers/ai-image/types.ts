@@ -27,8 +27,10 @@ export interface GeneratedImage {
 
 /** Raised by a provider for one failed image; `reason` is a safe, provider-neutral text. */
 export class ImageGenerationError extends Error {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+  constructor(reason: string) {
     super(reason);
+    this.reason = reason;
     this.name = "ImageGenerationError";
   }
 }

@@ -53,11 +53,10 @@ export type FetchFailure =
 /** A refused or failed fetch. `reason` is stable; `message` is safe to show (no page content). */
 export class GuardedFetchError extends Error {
   override name = "GuardedFetchError";
-  constructor(
-    readonly reason: FetchFailure,
-    message: string,
-  ) {
+  readonly reason: FetchFailure;
+  constructor(reason: FetchFailure, message: string) {
     super(message);
+    this.reason = reason;
   }
 }
 

@@ -403,26 +403,28 @@ export class NetworkAuthError extends NetworkError {
 /** HTTP 429 or a usage header at its limit (X-App-Usage, X-Business-Use-Case-Usage). */
 export class NetworkRateLimitError extends NetworkError {
   override name = "NetworkRateLimitError";
+  readonly retryAfterSeconds: number;
+  readonly scope: "token" | "app";
   /**
    * @param retryAfterSeconds how long the network asks to wait.
    * @param scope whose budget ran out, as the network states it: `token` (this account's token: Meta's
    *   user/Page limits 17, 32; X's per-user `x-rate-limit-*`) or `app` (every account of our app: Meta's
    *   app limit 4 / `X-App-Usage` at 100; YouTube's project quota). The metrics sync stops only that.
    */
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-    readonly scope: "token" | "app" = "token",
-  ) {
+  constructor(message: string, retryAfterSeconds: number, scope: "token" | "app" = "token") {
     super(message);
+    this.retryAfterSeconds = retryAfterSeconds;
+    this.scope = scope;
   }
 }
 
 /** The network refused the post itself; `reason` is the network's safe explanation. */
 export class NetworkRejectedError extends NetworkError {
   override name = "NetworkRejectedError";
-  constructor(readonly reason: string) {
+  readonly reason: string;
+  constructor(reason: string) {
     super(reason);
+    this.reason = reason;
   }
 }
 
@@ -432,10 +434,9 @@ export class NetworkRejectedError extends NetworkError {
  */
 export class NetworkTransientError extends NetworkError {
   override name = "NetworkTransientError";
-  constructor(
-    message: string,
-    readonly afterCreate = false,
-  ) {
+  readonly afterCreate: boolean;
+  constructor(message: string, afterCreate = false) {
     super(message);
+    this.afterCreate = afterCreate;
   }
 }

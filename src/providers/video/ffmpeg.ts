@@ -11,11 +11,10 @@ import { boundedCommand, DEFAULT_MAX_MEMORY_BYTES, MAX_ALLOC_BYTES } from "../me
 
 /** Raised when ffmpeg cannot start, fails, times out or is aborted. `detail` is ffmpeg's last stderr line. */
 export class FfmpegError extends Error {
-  constructor(
-    message: string,
-    readonly detail: string,
-  ) {
+  readonly detail: string;
+  constructor(message: string, detail: string) {
     super(message);
+    this.detail = detail;
     this.name = "FfmpegError";
   }
 }

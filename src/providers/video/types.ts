@@ -64,8 +64,10 @@ export interface VideoResult {
 
 /** Raised for a failed render; `reason` is safe to store (no user text, no provider body). */
 export class VideoRenderError extends Error {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+  constructor(reason: string) {
     super(reason);
+    this.reason = reason;
     this.name = "VideoRenderError";
   }
 }

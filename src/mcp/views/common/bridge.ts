@@ -39,11 +39,10 @@ type Pending = { resolve(value: unknown): void; reject(error: Error): void };
 
 /** A JSON-RPC error answered by the host, with its code. */
 export class HostError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
+  readonly code: number;
+  constructor(code: number, message: string) {
     super(message);
+    this.code = code;
     this.name = "HostError";
   }
 }
@@ -53,12 +52,19 @@ export class Bridge {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private context: McpUiHostContext = {};
+  private readonly appInfo: { name: string; version: string };
+  private readonly handlers: BridgeHandlers;
+  private readonly host: Window;
 
   constructor(
-    private readonly appInfo: { name: string; version: string },
-    private readonly handlers: BridgeHandlers,
-    private readonly host: Window = window.parent,
-  ) {}
+    appInfo: { name: string; version: string },
+    handlers: BridgeHandlers,
+    host: Window = window.parent,
+  ) {
+    this.appInfo = appInfo;
+    this.handlers = handlers;
+    this.host = host;
+  }
 
   /** The host context received at initialize, merged with every later change. */
   get hostContext(): McpUiHostContext {

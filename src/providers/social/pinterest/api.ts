@@ -12,12 +12,12 @@ import { PINTEREST } from "./table.ts";
 
 /** A Pinterest refusal with the network's code (callers branch on `code`, e.g. 40 "Board not found."). */
 export class PinterestRejectedError extends NetworkRejectedError {
-  constructor(
-    readonly code: number | undefined,
-    readonly status: number,
-    reason: string,
-  ) {
+  readonly code: number | undefined;
+  readonly status: number;
+  constructor(code: number | undefined, status: number, reason: string) {
     super(reason);
+    this.code = code;
+    this.status = status;
   }
 }
 

@@ -13,11 +13,10 @@ import { TIKTOK } from "./table.ts";
 
 /** A TikTok API error with the network's code (for callers that branch on it, e.g. "cannot post now"). */
 export class TikTokRejectedError extends NetworkRejectedError {
-  constructor(
-    readonly code: string,
-    reason: string,
-  ) {
+  readonly code: string;
+  constructor(code: string, reason: string) {
     super(reason);
+    this.code = code;
   }
 }
 
