@@ -106,6 +106,9 @@ export const EnvSchema = Type.Object({
   LOGIN_EMAIL_FAILURES: Int(5, 1, 1000),
   LOGIN_BACKOFF_SECONDS: Int(60, 1, 86_400),
   LOGIN_BACKOFF_MAX_SECONDS: Int(3600, 1, 86_400),
+  PASSWORD_HASH_MEMORY_KIB: Int(65_536, 19_456, 4_194_304),
+  PASSWORD_HASH_TIME_COST: Int(3, 2, 20),
+  PASSWORD_HASH_PARALLELISM: Int(4, 1, 16),
   RATE_LIMIT_BROWSER: Int(30, 1),
   RATE_LIMIT_DOWNLOAD: Int(5, 1),
   RATE_LIMIT_UPLOADS: Int(10, 1),
@@ -174,6 +177,16 @@ export interface Budgets {
   ai: number;
   approval: number;
   delete: number;
+}
+
+/** argon2id parameters of new password hashes (see `Config.passwordHash`). */
+export interface PasswordHashing {
+  /** KiB of memory per hash. */
+  memoryCost: number;
+  /** Passes over the memory. */
+  timeCost: number;
+  /** Lanes (threads) per hash. */
+  parallelism: number;
 }
 
 /** The resolved configuration. URLs have no trailing slash. */
@@ -266,6 +279,14 @@ export interface Config {
   };
   /** Test-only: a loopback port the guarded fetch may reach (accepted only with a loopback PUBLIC_BASE_URL). */
   fetchAllowLoopbackPort: number | undefined;
+  /**
+   * argon2id cost of new password hashes (RFC 9106): `memoryCost` KiB (PASSWORD_HASH_MEMORY_KIB, default
+   * 65,536 = 64 MiB, at least 19,456 = 19 MiB), `timeCost` passes (PASSWORD_HASH_TIME_COST, default 3, at
+   * least 2) and `parallelism` lanes (PASSWORD_HASH_PARALLELISM, default 4). The floor is OWASP's Password
+   * Storage Cheat Sheet minimum (m=19 MiB, t=2, p=1). A stored hash carries its own parameters, so a change
+   * applies to new passwords and never locks anyone out.
+   */
+  passwordHash: PasswordHashing;
   budgets: Budgets;
   limits: {
     mcpPerIp: number;
@@ -583,6 +604,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     fetchAllowLoopbackPort: picked.FETCH_ALLOW_LOOPBACK_PORT
       ? Number(picked.FETCH_ALLOW_LOOPBACK_PORT)
       : undefined,
+    passwordHash: {
+      memoryCost: num("PASSWORD_HASH_MEMORY_KIB", 65_536),
+      timeCost: num("PASSWORD_HASH_TIME_COST", 3),
+      parallelism: num("PASSWORD_HASH_PARALLELISM", 4),
+    },
     budgets: {
       read: num("RATE_LIMIT_READS", 120),
       write: num("RATE_LIMIT_WRITES", 30),

@@ -1,7 +1,8 @@
 /**
  * `npm test`: picks a PostgreSQL (DATABASE_URL if set, else 127.0.0.1:5432 if reachable, else an embedded
- * one), migrates a template database once, then runs every test file with node:test through tsx. Each file
- * clones the template into its own fresh database (test/helpers/db.ts).
+ * one), migrates a template database once, then runs every test file with node:test on Node 24's own type
+ * stripping (the sources are erasable TypeScript, tsconfig `erasableSyntaxOnly`; no transpiler in the test
+ * processes). Each file clones the template into its own fresh database (test/helpers/db.ts).
  *
  * Usage: npm test [-- <file or glob> ...]
  */
@@ -85,15 +86,7 @@ async function main(): Promise<number> {
   const code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      [
-        "--import",
-        "tsx",
-        "--test",
-        `--test-concurrency=${concurrency}`,
-        "--test-timeout=300000",
-        ...reporters(),
-        ...targets,
-      ],
+      ["--test", `--test-concurrency=${concurrency}`, "--test-timeout=300000", ...reporters(), ...targets],
       {
         stdio: "inherit",
         env: {

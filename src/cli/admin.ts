@@ -43,12 +43,16 @@ export async function runAdmin(db: Knex, argv: string[], app?: AppContext): Prom
     const f = flags(rest, ["email", "password", "workspace", "plan"], ["email", "password", "workspace"]);
     if (f.plan !== undefined && !isPlan(f.plan))
       throw new UsageError(`--plan must be one of ${PLANS.join(", ")}`);
-    return createUser(db, {
-      email: f.email!,
-      password: f.password!,
-      workspace: f.workspace!,
-      ...(f.plan ? { plan: f.plan } : {}),
-    });
+    return createUser(
+      db,
+      {
+        email: f.email!,
+        password: f.password!,
+        workspace: f.workspace!,
+        ...(f.plan ? { plan: f.plan } : {}),
+      },
+      app?.config.passwordHash,
+    );
   }
   if (cmd === "user set-status") {
     const f = flags(rest, ["email", "status"], ["email", "status"]);

@@ -40,13 +40,11 @@ export async function runDemo(
   const f = flags(argv, ["email", "password"]);
   const email = f.email ?? `demo-${randomBytes(3).toString("hex")}@example.com`;
   const password = f.password ?? randomBytes(12).toString("base64url");
-  const ids = await createUser(db, {
-    email,
-    password,
-    workspace: "Demo workspace",
-    plan: "pro",
-    displayName: "Demo",
-  });
+  const ids = await createUser(
+    db,
+    { email, password, workspace: "Demo workspace", plan: "pro", displayName: "Demo" },
+    config.passwordHash,
+  );
   const owner = { userId: ids.user_id, workspaceId: ids.workspace_id };
   const storage = app?.providers.storage ?? localDiskStorage(config.media.dir);
 

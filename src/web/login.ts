@@ -120,7 +120,8 @@ export function loginRoutes(ctx: AppContext): Router {
         );
       }
     }
-    const userId = email && password ? await verifyPassword(ctx.db, email, password) : undefined;
+    const userId =
+      email && password ? await verifyPassword(ctx.db, email, password, ctx.config.passwordHash) : undefined;
     if (!userId) return renderLogin(ctx, res, returnTo, 401, "The email or password is not correct.");
     await clearFailures(ctx.db, email);
     await startSession(ctx, req, res, userId);

@@ -45,11 +45,11 @@ const hasScript = spawnSync("script", ["--version"]).status === 0;
 test("by default: pretty when stdout is a terminal (under script(1)), JSON when it is a pipe", {
   skip: hasScript ? false : "needs script(1) for a pseudo-terminal",
 }, () => {
-  const cmd = `${JSON.stringify(process.execPath)} --import tsx -e ${JSON.stringify(SNIPPET)}`;
+  const cmd = `${JSON.stringify(process.execPath)} -e ${JSON.stringify(SNIPPET)}`;
   const tty = spawnSync("script", ["-qec", cmd, "/dev/null"], { cwd: ROOT, encoding: "utf8" });
   assert.match(tty.stdout, /INFO.*hello/);
   assert.doesNotMatch(tty.stdout, /"msg":"hello"/);
-  const pipe = spawnSync(process.execPath, ["--import", "tsx", "-e", SNIPPET], {
+  const pipe = spawnSync(process.execPath, ["-e", SNIPPET], {
     cwd: ROOT,
     encoding: "utf8",
   });

@@ -10,7 +10,7 @@ const { url, db } = await freshDatabase();
 const dataDir = await mkdtemp(path.join(os.tmpdir(), "cli-"));
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
+  return spawnSync(process.execPath, ["src/main.ts", ...args], {
     env: { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env },
     encoding: "utf8",
     timeout: 60_000,

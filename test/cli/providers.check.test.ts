@@ -103,7 +103,7 @@ test("boot with checkProviders: a model not listed stops the start; a gateway wi
 
 /** Runs the CLI (asynchronously: the fakes answer from this process) and collects its output. */
 function cli(args: string[], extra: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
+  const child = spawn(process.execPath, ["src/main.ts", ...args], {
     env: { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", ...extra },
   });
   let stdout = "";

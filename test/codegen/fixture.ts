@@ -54,7 +54,7 @@ export async function generatedProject(source = FIXTURE_YAML): Promise<string> {
   return root;
 }
 
-/** Runs a Node script (with tsx) and collects its exit code and output. */
+/** Runs a Node script (TypeScript, by Node 24's type stripping) and collects its exit code and output. */
 export function run(
   args: string[],
   cwd = REPO_ROOT,
@@ -76,5 +76,5 @@ export function run(
 
 /** Runs `codegen/main.ts` with `args`. */
 export function runCodegen(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return run(["--import", "tsx", path.join(REPO_ROOT, "codegen/main.ts"), ...args]);
+  return run([path.join(REPO_ROOT, "codegen/main.ts"), ...args]);
 }

@@ -43,6 +43,18 @@ export class TestClock implements Clock {
 let userCounter = 0;
 
 /**
+ * The test apps hash passwords at the cheapest cost the service accepts (OWASP's minimum argon2id: 19 MiB,
+ * 2 passes, 1 lane; about 80 ms of CPU against 420 ms at the default), so that the hundreds of sign-ups and
+ * sign-ins of the suite do not spend minutes of CPU in argon2. The default cost has its own test
+ * (test/domain/account.passwordHashing.test.ts); `env` may set other values.
+ */
+export const TEST_PASSWORD_HASH_ENV = {
+  PASSWORD_HASH_MEMORY_KIB: "19456",
+  PASSWORD_HASH_TIME_COST: "2",
+  PASSWORD_HASH_PARALLELISM: "1",
+};
+
+/**
  * Starts the app. `env` overrides settings; `worker: true` also starts the queue consumer and maintenance.
  * Everything is stopped after the file's tests (or by `close()`).
  */
@@ -71,6 +83,7 @@ export async function startTestApp(
       PUBLIC_BASE_URL: base,
       PORT: String(port),
       ANALYTICS_SYNC_PAUSE_MS: "0",
+      ...TEST_PASSWORD_HASH_ENV,
       ...options.env,
       DATABASE_URL: databaseUrl,
     },
@@ -109,12 +122,11 @@ export async function startTestApp(
       userCounter += 1;
       const email = input.email ?? `user${userCounter}-${Date.now()}@example.test`;
       const password = input.password ?? "correct horse battery staple";
-      const ids = await createUser(ctx.db, {
-        workspace: `Workspace ${userCounter}`,
-        ...input,
-        email,
-        password,
-      });
+      const ids = await createUser(
+        ctx.db,
+        { workspace: `Workspace ${userCounter}`, ...input, email, password },
+        ctx.config.passwordHash,
+      );
       return { ...ids, email, password };
     },
     close,

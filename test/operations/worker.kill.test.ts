@@ -19,19 +19,15 @@ const owner = await app.user();
 const auth = await connection(app, owner, ["create:products", "read:jobs"]);
 
 test("SIGKILL mid-handler -> outcome_unknown after the deadline, never replayed", async () => {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", fileURLToPath(new URL("./worker-child.ts", import.meta.url))],
-    {
-      env: {
-        ...process.env,
-        DATABASE_URL: app.ctx.config.databaseUrl,
-        OPERATION_DEADLINE_SECONDS: "60",
-        DATA_DIR: app.ctx.config.dataDir,
-      },
-      stdio: ["ignore", "pipe", "inherit"],
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./worker-child.ts", import.meta.url))], {
+    env: {
+      ...process.env,
+      DATABASE_URL: app.ctx.config.databaseUrl,
+      OPERATION_DEADLINE_SECONDS: "60",
+      DATA_DIR: app.ctx.config.dataDir,
     },
-  );
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let out = "";
   child.stdout.on("data", (d) => {
     out += String(d);

@@ -144,7 +144,7 @@ export async function startCluster(options: {
 
   async function start(role: "serve" | "worker", name: string): Promise<ClusterProcess> {
     const port = role === "serve" ? await freePort() : undefined;
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", role], {
+    const child = spawn(process.execPath, ["src/main.ts", role], {
       env: { ...env, ...(port ? { PORT: String(port), HOST: "127.0.0.1" } : {}) },
       stdio: ["ignore", "pipe", "pipe"],
     });
