@@ -14,12 +14,13 @@
  * parallel.
  */
 import assert from "node:assert/strict";
+import type { TestContext } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { runDemo } from "../../src/cli/demo.ts";
 import { callbackUrl } from "../../src/domain/social/connect.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { launchBrowser, openSignedIn } from "../helpers/browser.ts";
-import { pageProblems } from "../helpers/page-checks.ts";
+import { pageProblems, preloadAxe } from "../helpers/page-checks.ts";
 import { authorizeQuery, HIGH_LIMITS, pkce, register } from "../oauth/support.ts";
 
 export const app = await startTestApp({ queue: false, env: HIGH_LIMITS });
@@ -136,31 +137,36 @@ const SIGNED_IN: Visit[] = [
   { name: "sign out", open: "/logout" },
 ];
 
+/**
+ * Opens the visits one after another in one page of `context` (a new page costs a renderer process), one
+ * subtest of `t` per visit (its own timeout and report), each failing with every problem found on its page.
+ */
 async function walk(
+  t: TestContext,
   context: BrowserContext,
   visits: Visit[],
   phone: boolean,
   signedIn: boolean,
-): Promise<string[]> {
-  const found: string[] = [];
-  for (const visit of visits) {
-    const page = await context.newPage();
-    if (phone) await page.emulateMedia({ colorScheme: "dark" });
-    try {
-      let status = 200;
-      if (typeof visit.open === "string") {
-        const res = await page.goto(`${app.url}${visit.open}`);
-        status = res?.status() ?? 0;
-      } else await visit.open(page);
-      if (typeof visit.open === "string")
-        assert.equal(status, visit.status ?? 200, `${visit.name}: HTTP status`);
-      if (signedIn) assert.notEqual(new URL(page.url()).pathname, "/login", `${visit.name}: signed in`);
-      for (const p of await pageProblems(page, phone)) found.push(`${visit.name}: ${p}`);
-    } finally {
-      await page.close();
+): Promise<void> {
+  const page = await context.newPage();
+  if (phone) await page.emulateMedia({ colorScheme: "dark" });
+  try {
+    for (const visit of visits) {
+      await t.test(visit.name, async () => {
+        let status = 200;
+        if (typeof visit.open === "string") {
+          const res = await page.goto(`${app.url}${visit.open}`);
+          status = res?.status() ?? 0;
+        } else await visit.open(page);
+        if (typeof visit.open === "string")
+          assert.equal(status, visit.status ?? 200, `${visit.name}: HTTP status`);
+        if (signedIn) assert.notEqual(new URL(page.url()).pathname, "/login", `${visit.name}: signed in`);
+        assert.deepEqual(await pageProblems(page, phone), [], visit.name);
+      });
     }
+  } finally {
+    await page.close();
   }
-  return found;
 }
 
 /** The walk's test title at `width` x `height` (a phone below 600 px wide: dark, narrow checks). */
@@ -169,19 +175,23 @@ export function walkTitle(width: number, height: number): string {
   return `every page at ${width}x${height} (${phone ? "dark" : "light"}): axe, width, buttons, badges`;
 }
 
-/** Walks every page at `width` x `height`, signed out then signed in; fails listing every problem found. */
-export async function walkEveryPage(width: number, height: number): Promise<void> {
+/**
+ * Walks every page at `width` x `height`, signed out then signed in, each page a subtest of `t` that fails
+ * listing every problem found on it.
+ */
+export async function walkEveryPage(t: TestContext, width: number, height: number): Promise<void> {
   const phone = width < 600;
   const out = await browser.newContext({ viewport: { width, height } });
   const signedIn = await browser.newContext({ viewport: { width, height } });
+  await preloadAxe(out);
+  await preloadAxe(signedIn);
   try {
-    const found = await walk(out, SIGNED_OUT, phone, false);
+    await walk(t, out, SIGNED_OUT, phone, false);
     const page = await signedIn.newPage();
     await openSignedIn(page, `${app.url}/posts`, who);
     assert.equal(new URL(page.url()).pathname, "/posts");
     await page.close();
-    found.push(...(await walk(signedIn, SIGNED_IN, phone, true)));
-    assert.deepEqual(found, []);
+    await walk(t, signedIn, SIGNED_IN, phone, true);
   } finally {
     await out.close();
     await signedIn.close();

@@ -5,4 +5,4 @@
 import { test } from "node:test";
 import { walkEveryPage, walkTitle } from "./pages-walk.ts";
 
-test(walkTitle(1280, 800), () => walkEveryPage(1280, 800));
+test(walkTitle(1280, 800), (t) => walkEveryPage(t, 1280, 800));

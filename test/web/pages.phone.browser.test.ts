@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { openSignedIn } from "../helpers/browser.ts";
 import { activity, app, browser, walkEveryPage, walkTitle, who } from "./pages-walk.ts";
 
-test(walkTitle(390, 844), () => walkEveryPage(390, 844));
+test(walkTitle(390, 844), (t) => walkEveryPage(t, 390, 844));
 
 test("the approval page's buttons are reached by keyboard, named, and show their focus", async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
