@@ -1,16 +1,18 @@
 /**
- * `npm run bench:publish` (issue 27.5): N posts due in the same minute, published by 2 workers against the
- * X fake of test/fakes/x.ts (`POST /2/tweets`, 50 ms per call), spread over 100 accounts. Each worker runs
- * delivery passes (`runDueDeliveries`, 50 deliveries a pass, fair across networks, one lane per network)
- * back to back until nothing is due, as the scheduler pass would if it were run continuously; every
- * delivery's lease keeps its post single. Prints the time to publish all, the p50/p95/max delay from the
- * scheduled minute to `published_at`, and the posts X made (exactly one per delivery expected).
+ * `npm run bench:publish` (issue 27.5): N posts scheduled for the same minute, published by 2 workers
+ * against the X fake of test/fakes/x.ts (`POST /2/tweets`, 50 ms per call), spread over 100 accounts. The
+ * workers are the service's own (`startWorker` twice in this process, schedules off): each runs its delivery
+ * loop (src/operations/deliveries.ts: passes of 50, fair across networks, back to back while full, else
+ * every DELIVERY_POLL_SECONDS); every delivery's lease keeps its post single. The posts are due at the next
+ * whole minute at least 15 s away, the workers already running, as a real schedule would be. Prints the time
+ * from the scheduled minute until all are published, the p50/p95/max delay from the scheduled minute to
+ * `published_at`, and the posts X made (exactly one per delivery expected).
  * Options: `--posts N` (default 1000), `--accounts N` (default 100). Not part of `npm test`.
  */
 import { parseArgs } from "node:util";
 import { createUser } from "../src/domain/account/accounts.ts";
 import { upsertConnectedAccount } from "../src/domain/social/accounts.ts";
-import { runDueDeliveries } from "../src/domain/social/engine.ts";
+import { startWorker } from "../src/operations/worker.ts";
 import { X_CAPABILITIES, X_SCOPES } from "../src/providers/social/x/oauth.ts";
 import { liveNetworkEnv } from "../test/fakes/live-env.ts";
 import { startFakeNetworks } from "../test/fakes/server.ts";
@@ -70,7 +72,12 @@ async function main() {
       );
       accounts.push(account.social_account_id);
     }
-    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    const workers = [
+      await startWorker(ctx, { schedules: false }),
+      await startWorker(ctx, { schedules: false }),
+    ];
+    const minute = new Date(Math.ceil((Date.now() + 15_000) / 60_000) * 60_000);
+    const before = x.created;
     const posts = await ctx
       .db("posts")
       .insert(
@@ -93,13 +100,19 @@ async function main() {
         next_attempt_at: minute,
       })),
     );
-    const before = x.created;
-    const started = Date.now();
-    const worker = async () => {
-      while ((await runDueDeliveries(ctx)) > 0) {}
-    };
-    await Promise.all([worker(), worker()]);
-    const seconds = (Date.now() - started) / 1000;
+    console.error(
+      `due at ${minute.toISOString()}, waiting ${Math.round((minute.getTime() - Date.now()) / 1000)} s`,
+    );
+    for (;;) {
+      const [open] = await ctx
+        .db("deliveries")
+        .whereIn("status", ["pending", "uploading", "processing", "outcome_unknown"])
+        .count({ n: "*" });
+      if (Number(open?.n) === 0) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const seconds = (Date.now() - minute.getTime()) / 1000;
+    for (const w of workers) await w.stop();
     const rows: Array<{ status: string; published_at: Date | null }> = await ctx
       .db("deliveries")
       .select("status", "published_at");
@@ -114,7 +127,8 @@ async function main() {
           accounts: ACCOUNTS,
           latency_ms: 50,
           workers: 2,
-          seconds_to_publish_all: seconds,
+          seconds_from_scheduled_minute_to_all_published: seconds,
+          delivery_poll_seconds: ctx.config.social.deliveryPollSeconds,
           published: delays.length,
           not_published: rows.filter((r) => r.status !== "published").map((r) => r.status),
           x_posts_made: x.created - before,

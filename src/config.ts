@@ -130,6 +130,7 @@ export const EnvSchema = Type.Object({
   ANALYTICS_YOUTUBE_DAILY_QUOTA: Int(10_000, 1, 100_000_000),
   SOCIAL_HTTP_OVERRIDE: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+/?$" })),
   DELIVERY_LEASE_SECONDS: Int(300, 10, 3600),
+  DELIVERY_POLL_SECONDS: Int(5, 1, 60),
   LINKEDIN_VERSION: Type.Optional(Type.String({ pattern: "^20[0-9]{2}(0[1-9]|1[0-2])$" })),
   LINKEDIN_ORGANIZATIONS: Type.Optional(Bool),
   ...socialCredentialSchema(),
@@ -363,6 +364,11 @@ export interface Config {
      * (an upload step stops after 120 s).
      */
     deliveryLeaseSeconds: number;
+    /**
+     * `DELIVERY_POLL_SECONDS`: how long each worker's delivery loop (src/operations/deliveries.ts) waits
+     * before its next pass when the last one was not full (default 5 s); a full pass is followed at once.
+     */
+    deliveryPollSeconds: number;
   };
 }
 
@@ -653,6 +659,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       linkedinVersion: picked.LINKEDIN_VERSION ?? DEFAULT_LINKEDIN_VERSION,
       linkedinOrganizations: bool(picked.LINKEDIN_ORGANIZATIONS, false),
       deliveryLeaseSeconds: num("DELIVERY_LEASE_SECONDS", 300),
+      deliveryPollSeconds: num("DELIVERY_POLL_SECONDS", 5),
     },
   };
 }

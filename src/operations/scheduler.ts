@@ -2,8 +2,9 @@
  * The per-minute scheduler pass (pg-boss schedule `scheduler`, one job per minute across all workers;
  * docs/operations.md): starts the automation runs of daily slots that came due
  * (src/domain/automations/schedule.ts) and publishes post schedules whose time has come
- * (src/domain/social/schedules.ts), refreshes social tokens about to expire and steps the deliveries that
- * are due (src/domain/social/refresh.ts, engine.ts). All claim their rows, so overlapping passes on several workers never run a
+ * (src/domain/social/schedules.ts), refreshes social tokens about to expire and steps one pass of the
+ * deliveries that are due (src/domain/social/refresh.ts, engine.ts; a backstop: every worker's delivery loop,
+ * ./deliveries.ts, steps them continuously). All claim their rows, so overlapping passes on several workers never run a
  * slot or publish a schedule twice. The five-minute maintenance pass also publishes due schedules, as a
  * backstop when this job is late.
  */

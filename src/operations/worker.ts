@@ -2,7 +2,7 @@
  * The operation worker (service spec 3.1, 6.3, 8, DESIGN.md section 3): consumes the `operations` queue
  * and the carousel render jobs (`carousel-render`, ./render.ts), runs the maintenance pass every five
  * minutes, the scheduler pass (daily automation slots, due post schedules) every minute and the provider metrics sync (src/domain/analytics/sync.ts) daily at midnight
- * America/New_York. Any number of worker processes may run (`social-mcp worker`); each job is executed at
+ * America/New_York, and steps due deliveries continuously in its delivery loop (./deliveries.ts). Any number of worker processes may run (`social-mcp worker`); each job is executed at
  * most once thanks to the claim in src/operations/execute.ts, and pg-boss creates each scheduled job once
  * per tick across all of them.
  */
@@ -29,6 +29,7 @@ import {
   SCHEDULER_CRON,
   SCHEDULER_QUEUE,
 } from "./boss.ts";
+import { runDeliveryLoop } from "./deliveries.ts";
 import { processOperation } from "./execute.ts";
 import { reapExpiredLeases } from "./leases.ts";
 import { processCarouselRender, reapExpiredRenders } from "./render.ts";
@@ -45,7 +46,12 @@ export interface WorkerOptions {
   lookup?: ToolLookup;
   /** Register the schedules (default true). */
   schedules?: boolean;
+  /** Run the delivery loop (./deliveries.ts; default true). */
+  deliveries?: boolean;
 }
+
+/** How long `stop()` lets the delivery steps under way finish before aborting their network calls, ms. */
+const DELIVERY_STOP_GRACE_MS = 10_000;
 
 /**
  * Starts consuming queued operations (WORKER_CONCURRENCY at a time) and the maintenance schedule, on its
@@ -104,6 +110,13 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
     (ctx.config.worker.leaseSeconds * 1000) / 3,
   );
   reaper.unref();
+  // Due deliveries: every worker steps them continuously (leases keep each step single across workers).
+  const stopDeliveries = new AbortController();
+  const abortSteps = new AbortController();
+  const deliveryLoop =
+    options.deliveries === false
+      ? Promise.resolve()
+      : runDeliveryLoop(ctx, { signal: stopDeliveries.signal, stepSignal: abortSteps.signal });
   ctx.log.info({ concurrency: ctx.config.worker.concurrency }, "operation worker started");
   let stopped = false;
   return {
@@ -111,6 +124,12 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
       if (stopped) return;
       stopped = true;
       clearInterval(reaper);
+      // No new delivery step; the steps under way finish (a create is not cut mid-way) unless they take
+      // longer than the grace, then their network calls are aborted (the next step reconciles).
+      stopDeliveries.abort();
+      const grace = setTimeout(() => abortSteps.abort(), DELIVERY_STOP_GRACE_MS);
+      await deliveryLoop;
+      clearTimeout(grace);
       await boss.stop({ graceful: true, close: true, timeout: 10_000 });
     },
   };

@@ -16,7 +16,15 @@
  * .../graph-api/reference/post, .../graph-api/reference/v23.0/insights.
  */
 import { randomBytes } from "node:crypto";
-import { graphError, insightsAnswer, invalidToken, newToken, pickFields, revokedToken } from "./graph.ts";
+import {
+  GraphUsage,
+  graphError,
+  insightsAnswer,
+  invalidToken,
+  newToken,
+  pickFields,
+  revokedToken,
+} from "./graph.ts";
 import {
   decimalId,
   type FakeNetworkServer,
@@ -142,11 +150,21 @@ export class FacebookFake {
   readonly server: FakeNetworkServer;
   readonly options: FacebookFakeOptions;
 
+  /**
+   * Meta's usage metering of every Graph answer (./graph.ts `GraphUsage`: `X-App-Usage`, and
+   * `X-Business-Use-Case-Usage` for the token's Page; refusals past the limits).
+   */
+  readonly graphUsage = new GraphUsage("pages", () => this.users.size);
   constructor(server: FakeNetworkServer, options: FacebookFakeOptions) {
     this.server = server;
     this.options = options;
     this.processingPolls = options.processingPolls ?? 0;
     this.mount();
+    server.wrap(FB_GRAPH_HOST, (req, next) => {
+      const token = req.token();
+      const rec = token ? this.tokens.get(token) : undefined;
+      return this.graphUsage.meter(rec?.pageId, next);
+    });
   }
 
   /** Posts created so far (feed posts, published photos, videos). */

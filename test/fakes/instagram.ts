@@ -23,7 +23,15 @@ import {
   pullMedia,
   sniff,
 } from "./server.ts";
-import { graphError, insightsAnswer, invalidToken, newToken, pickFields, revokedToken } from "./graph.ts";
+import {
+  GraphUsage,
+  graphError,
+  insightsAnswer,
+  invalidToken,
+  newToken,
+  pickFields,
+  revokedToken,
+} from "./graph.ts";
 
 export const IG_AUTHORIZE_HOST = "www.instagram.com";
 export const IG_API_HOST = "api.instagram.com";
@@ -113,12 +121,22 @@ export class InstagramFake {
   readonly server: FakeNetworkServer;
   readonly options: InstagramFakeOptions;
 
+  /**
+   * Meta's usage metering of every Graph answer (./graph.ts `GraphUsage`: `X-App-Usage`, and
+   * `X-Business-Use-Case-Usage` for the token's Instagram account; refusals past the limits).
+   */
+  readonly graphUsage = new GraphUsage("instagram", () => this.users.size);
   constructor(server: FakeNetworkServer, options: InstagramFakeOptions) {
     this.server = server;
     this.options = options;
     this.processingPolls = options.processingPolls ?? 0;
     this.quotaTotal = options.quotaTotal ?? 100;
     this.mount();
+    server.wrap(IG_GRAPH_HOST, (req, next) => {
+      const token = req.token();
+      const rec = token ? this.tokens.get(token) : undefined;
+      return this.graphUsage.meter(rec?.userId, next);
+    });
   }
 
   /** Publishes so far (media_publish calls that created a media object). */

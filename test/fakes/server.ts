@@ -45,6 +45,9 @@ export interface FakeResponse {
 
 export type FakeRoute = (req: FakeRequest) => FakeResponse | Promise<FakeResponse>;
 
+/** Wraps the routes of one host (`FakeNetworkServer.wrap`): `next` runs the matched route. */
+export type FakeWrapper = (req: FakeRequest, next: () => Promise<FakeResponse>) => Promise<FakeResponse>;
+
 export type FaultKind =
   | { kind: "status"; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: "rate_limit"; retryAfterSeconds: number; body?: unknown }
@@ -89,6 +92,7 @@ export class FakeNetworkServer {
   url = "";
   readonly hits: FakeHit[] = [];
   private readonly routes: RouteEntry[] = [];
+  private readonly wrappers = new Map<string, FakeWrapper>();
   private readonly faults: ActiveFault[] = [];
   private readonly counts = new Map<string, number>();
   private readonly server: http.Server;
@@ -121,6 +125,14 @@ export class FakeNetworkServer {
   /** Registers `handler` for `method host pattern`; pattern segments starting with `:` are parameters. */
   route(method: string, host: string, pattern: string, handler: FakeRoute): void {
     this.routes.push({ method, host, segments: pattern.split("/").filter(Boolean), handler });
+  }
+
+  /**
+   * Runs every routed request of `host` through `wrapper` (one per host; a later one replaces it): it may
+   * answer itself (a network's rate limit) or call `next` and add headers (its usage headers).
+   */
+  wrap(host: string, wrapper: FakeWrapper): void {
+    this.wrappers.set(host, wrapper);
   }
 
   /** Injects a fault for the next `times` (default 1) matching requests. */
@@ -214,7 +226,9 @@ export class FakeNetworkServer {
         match.params,
       );
       try {
-        answer = await match.route.handler(fakeReq);
+        const wrapper = this.wrappers.get(host);
+        const handler = match.route.handler;
+        answer = await (wrapper ? wrapper(fakeReq, async () => handler(fakeReq)) : handler(fakeReq));
       } catch (err) {
         answer = {
           status: 500,

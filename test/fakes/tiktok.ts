@@ -351,6 +351,7 @@ export class TikTokFake {
     const ids = (req.json() as { filters?: { video_ids?: unknown } } | undefined)?.filters?.video_ids;
     if (!Array.isArray(ids) || ids.length < 1 || ids.length > 20 || ids.some((i) => typeof i !== "string"))
       return ttError(400, "invalid_params", "filters.video_ids must hold 1 to 20 video ids.");
+    this.server.count("tiktok.video.query");
     const videos = ids
       .map((id) => this.videos.get(id as string))
       .filter((v): v is TikTokVideo => v?.openId === rec.openId)

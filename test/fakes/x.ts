@@ -16,12 +16,19 @@
  *   text is X's rendering (`&amp;` escapes, t.co links for URLs and a trailing t.co link for media);
  * - the user timeline (`GET /2/users/{id}/tweets`, newest first, `max_results` 5..100; a new post can be
  *   held back from it for `timelineLag` reads, as X's timelines lag), posts by ids with `public_metrics`,
- *   `GET /2/users/me` with `public_metrics`; the metrics are numbers the test sets.
+ *   `GET /2/users/me` with `public_metrics`; the metrics are numbers the test sets;
+ * - per-user rate limits on those two reads (`GET /2/tweets`, `GET /2/users/me`), each its own 15-minute
+ *   window per user token (`readLimits`, default 900 a window as in X's example): every answer carries
+ *   `x-rate-limit-limit`, `x-rate-limit-remaining` and `x-rate-limit-reset` (epoch seconds of the window's
+ *   end), so the call that uses the last request answers 200 with `x-rate-limit-remaining: 0`; a call past
+ *   the limit answers 429 Too Many Requests (problem details) with the same headers.
  *
  * Sources (2026): https://docs.x.com/fundamentals/authentication/oauth-2-0/authorization-code,
  * https://docs.x.com/x-api/media/initialize-media-upload (and append, finalize, get status, upload media,
  * quickstart/best-practices), https://docs.x.com/x-api/posts/create-post, .../posts/get-posts-by-ids,
- * .../users/get-posts, .../users/get-my-user, https://docs.x.com/x-api/fundamentals/rate-limits.
+ * .../users/get-posts, .../users/get-my-user, https://docs.x.com/x-api/fundamentals/rate-limits,
+ * https://docs.x.com/fundamentals/rate-limits ("Every API response includes headers showing your current
+ * rate limit status").
  */
 import { createHash, randomBytes } from "node:crypto";
 import { captionLength } from "../../src/providers/social/rule-check.ts";
@@ -160,6 +167,13 @@ export class XFake {
   timelineLag = 0;
   /** The fake's clock, milliseconds (tests move it to expire media). */
   now: () => number = () => Date.now();
+  /** Requests per 15-minute window per user token on the metered reads (X's per-user limits). */
+  readonly readLimits: Record<"/2/tweets" | "/2/users/me", number> = {
+    "/2/tweets": 900,
+    "/2/users/me": 900,
+  };
+  /** Each user's window per metered read: `{userId} {endpoint}` -> start (ms) and requests made. */
+  private readonly windows = new Map<string, { start: number; used: number }>();
   readonly server: FakeNetworkServer;
   readonly options: XFakeOptions;
 
@@ -246,6 +260,49 @@ export class XFake {
     const rec = this.tokens.get(token)!;
     if (!scopes.every((s) => rec.scopes.includes(s))) return problem(403, "Forbidden", "Forbidden");
     return rec;
+  }
+
+  /**
+   * Counts one request of `userId` on `endpoint` in its 15-minute window and answers X's headers; `over`
+   * when the window's limit was already used (the request is refused with 429).
+   */
+  private meter(
+    userId: string,
+    endpoint: keyof XFake["readLimits"],
+  ): { headers: Record<string, string>; over: boolean } {
+    const key = `${userId} ${endpoint}`;
+    const now = this.now();
+    let w = this.windows.get(key);
+    if (!w || now >= w.start + 15 * 60_000) {
+      w = { start: now, used: 0 };
+      this.windows.set(key, w);
+    }
+    const limit = this.readLimits[endpoint];
+    const over = w.used >= limit;
+    if (!over) w.used += 1;
+    return {
+      over,
+      headers: {
+        "x-rate-limit-limit": String(limit),
+        "x-rate-limit-remaining": String(Math.max(0, limit - w.used)),
+        "x-rate-limit-reset": String(Math.ceil((w.start + 15 * 60_000) / 1000)),
+      },
+    };
+  }
+
+  /** `answer` with the metered headers, or X's 429 when the window is used up. */
+  private metered(
+    userId: string,
+    endpoint: keyof XFake["readLimits"],
+    answer: () => FakeResponse,
+  ): FakeResponse {
+    const m = this.meter(userId, endpoint);
+    if (m.over) {
+      const refused = problem(429, "Too Many Requests", "Too Many Requests");
+      return { ...refused, headers: { ...refused.headers, ...m.headers } };
+    }
+    const r = answer();
+    return { ...r, headers: { ...r.headers, ...m.headers } };
   }
 
   private mount(): void {
@@ -358,6 +415,11 @@ export class XFake {
   private me(req: FakeRequest): FakeResponse {
     const rec = this.auth(req, ["tweet.read", "users.read"]);
     if (!("userId" in rec)) return rec;
+    return this.metered(rec.userId, "/2/users/me", () => this.meAnswer(req, rec.userId));
+  }
+
+  private meAnswer(req: FakeRequest, userId: string): FakeResponse {
+    const rec = { userId };
     const u = this.users.get(rec.userId)!;
     const fields = (req.query.get("user.fields") ?? "").split(",");
     const data: Record<string, unknown> = { id: u.id, name: u.name, username: u.username };
@@ -601,6 +663,10 @@ export class XFake {
   private tweetsById(req: FakeRequest): FakeResponse {
     const rec = this.auth(req, ["tweet.read", "users.read"]);
     if (!("userId" in rec)) return rec;
+    return this.metered(rec.userId, "/2/tweets", () => this.lookup(req));
+  }
+
+  private lookup(req: FakeRequest): FakeResponse {
     const ids = (req.query.get("ids") ?? "").split(",").filter(Boolean);
     if (ids.length < 1 || ids.length > 100)
       return invalid(

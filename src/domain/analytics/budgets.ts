@@ -3,7 +3,8 @@
  * limits"):
  * - app stops (`analytics_rate_stops`): a network that says the APP's budget ran out (a
  *   `NetworkRateLimitError` with scope `app`) stops every live account of that network until the time it
- *   gave; `appStop` reads it before a job calls, `recordAppStop` writes it;
+ *   gave (also when a successful answer's usage headers say the app's budget is spent); `appStopRecord`
+ *   reads it before every call of a job, `recordAppStop` writes it the moment a job's pacer stops;
  * - quota units (`analytics_quota_usage`): YouTube's Data API quota per quota day (midnight Pacific,
  *   https://developers.google.com/youtube/v3/determine_quota_cost): `chargeYouTubeUnit` spends one unit
  *   per call (`videos.list`, `channels.list`) and, past `ANALYTICS_YOUTUBE_DAILY_QUOTA`, stops the app until
@@ -19,12 +20,21 @@ export const appKey = (network: Network): string => `${network}:app`;
 
 /** The reason the app of `network` is stopped now, or undefined. */
 export async function appStop(app: AppContext, network: Network): Promise<string | undefined> {
+  return (await appStopRecord(app, network))?.reason;
+}
+
+/**
+ * The app stop of `network` in force now (reason, scope `app`, until), or undefined: read before every call
+ * of a live account's job, so a stop another job recorded (a 429 or a usage header at its limit, on any
+ * worker) halts the jobs already running too.
+ */
+export async function appStopRecord(app: AppContext, network: Network): Promise<PacerStop | undefined> {
   const row = await app
     .db("analytics_rate_stops")
     .where({ scope_key: appKey(network) })
     .where("until", ">", app.clock.now())
-    .first();
-  return row?.reason;
+    .first("reason", "until");
+  return row ? { reason: row.reason, scope: "app", until: new Date(row.until) } : undefined;
 }
 
 /** Stops the app of `network` until `stop.until` with `stop.reason` (later stops replace earlier ones). */

@@ -5,9 +5,14 @@
  * out (`retryAfterSeconds`) and the same call tried again, at most `retries` times. A network that asks to
  * wait longer than `maxWaitSeconds` (or is still limited after the retries) is stopped for this run: every
  * later call throws `SyncStopped` with the reason, and the sync marks what is left partial.
+ * A successful answer can also say the budget is spent (X's `x-rate-limit-remaining: 0`, Meta's usage
+ * headers at their limit; src/providers/social/usage.ts): its result is kept, and the next call waits until
+ * the reset when that is within `maxWaitSeconds`, else the pacer stops as above (scope token or app, as the
+ * header says) and tells `onStop` at once.
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { NetworkRateLimitError } from "../../providers/social/network.ts";
+import { observeUsage, type UsageStop } from "../../providers/social/usage.ts";
 
 /** How often one call is tried again after a rate limit answer. */
 export const RATE_LIMIT_RETRIES = 3;
@@ -35,6 +40,11 @@ export interface PacerOptions {
   charge?: (() => Promise<PacerStop | undefined>) | undefined;
   /** Starts stopped with this reason (the app was stopped by another job: no call is made). */
   stopped?: string | undefined;
+  /**
+   * Told the moment the pacer stops on a network's answer (a rate limit error, or a successful answer whose
+   * headers say the budget is spent), e.g. to share an app stop with the other jobs before this one ends.
+   */
+  onStop?: ((stop: PacerStop) => Promise<void>) | undefined;
 }
 
 /** Why the pacer stopped: the reason, whose budget the network said ran out, and until when. */
@@ -64,6 +74,27 @@ export function networkPacer(label: string, options: PacerOptions): NetworkPacer
   let calls = 0;
   let stopped: string | undefined = options.stopped;
   let stop: PacerStop | undefined;
+  /** Epoch ms before which the next call is not made (a budget a successful answer said is spent). */
+  let resumeAt = 0;
+  const nowMs = () => (options.now?.() ?? new Date()).getTime();
+  const stopFor = async (reason: string, scope: "token" | "app", seconds: number) => {
+    stopped = reason;
+    stop = { reason, scope, until: new Date(nowMs() + seconds * 1000) };
+    await options.onStop?.(stop);
+  };
+  /** A successful answer said the budget is spent: wait for it, or stop when that is too long. */
+  const spentOnSuccess = async (u: UsageStop) => {
+    if (u.seconds <= options.maxWaitSeconds) {
+      resumeAt = Math.max(resumeAt, nowMs() + u.seconds * 1000);
+      return;
+    }
+    const whose = u.scope === "app" ? "the app's" : "this account's";
+    await stopFor(
+      `${label} said ${whose} read budget is spent (${u.source}; back in ${u.seconds} s); the next sync reads it again`,
+      u.scope,
+      u.seconds,
+    );
+  };
   return {
     get stopped() {
       return stopped;
@@ -74,26 +105,36 @@ export function networkPacer(label: string, options: PacerOptions): NetworkPacer
     async run<T>(call: () => Promise<T>): Promise<T> {
       for (let attempt = 0; ; attempt++) {
         if (stopped) throw new SyncStopped(stopped);
-        if (calls++ > 0) await sleep(options.pauseMs);
+        if (calls++ > 0) await sleep(Math.max(options.pauseMs, resumeAt - nowMs()));
         const spent = await options.charge?.();
         if (spent) {
           stop = spent;
           stopped = spent.reason;
           throw new SyncStopped(stopped);
         }
+        let said: UsageStop | undefined;
         try {
-          return await call();
+          const result = await observeUsage((u) => {
+            if (!said || u.scope === "app" || u.seconds > said.seconds) said = u;
+            return u.seconds > options.maxWaitSeconds;
+          }, call);
+          if (said) await spentOnSuccess(said);
+          return result;
         } catch (err) {
           if (!(err instanceof NetworkRateLimitError)) throw err;
+          // An answer of this read said the budget is spent and the rest of the read was not sent.
+          if (said && said.seconds > options.maxWaitSeconds) {
+            await spentOnSuccess(said);
+            throw new SyncStopped(stopped);
+          }
           const wait = err.retryAfterSeconds;
           if (wait > options.maxWaitSeconds || attempt >= retries) {
             const whose = err.scope === "app" ? "the app's" : "this account's";
-            stopped = `${label} rate limited ${whose} reads (retry after ${wait} s); the next sync reads it again`;
-            stop = {
-              reason: stopped,
-              scope: err.scope,
-              until: new Date((options.now?.() ?? new Date()).getTime() + wait * 1000),
-            };
+            await stopFor(
+              `${label} rate limited ${whose} reads (retry after ${wait} s); the next sync reads it again`,
+              err.scope,
+              wait,
+            );
             throw new SyncStopped(stopped);
           }
           await sleep(wait * 1000);

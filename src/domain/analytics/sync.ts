@@ -20,7 +20,7 @@ import type { AppContext } from "../../context.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { Network } from "../../providers/social/types.ts";
 import { refreshExpiringTokens } from "../social/refresh.ts";
-import { appStop, chargeYouTubeUnit, recordAppStop } from "./budgets.ts";
+import { appStop, appStopRecord, chargeYouTubeUnit, recordAppStop } from "./budgets.ts";
 import { networkPacer } from "./pacing.ts";
 import {
   type AccountOutcome,
@@ -223,13 +223,24 @@ export async function runSyncJob(
       const posts = await deliveryRows(app, row.social_account_id, at);
       // An app the network stopped (another job read its answer) is not called until then.
       const live = row.mode === "live";
+      // Before every call: the app's stop (recorded by any job on any worker), then YouTube's quota unit.
+      const network = row.network;
+      const charge = live
+        ? async () =>
+            (await appStopRecord(app, network)) ??
+            (network === "youtube" ? await chargeYouTubeUnit(app) : undefined)
+        : undefined;
       const pacer = networkPacer(NETWORK_RULES[row.network].label, {
         pauseMs: app.config.analytics.syncPauseMs,
         maxWaitSeconds: app.config.analytics.syncMaxWaitSeconds,
         signal: options.signal,
         now: () => app.clock.now(),
         stopped: live ? await appStop(app, row.network) : undefined,
-        charge: live && row.network === "youtube" ? () => chargeYouTubeUnit(app) : undefined,
+        charge,
+        // The app's budget spent (a 429 or a usage header): every other job of the app stops from now on.
+        onStop: async (stop) => {
+          if (stop.scope === "app") await recordAppStop(app, network, stop);
+        },
       });
       outcome = await syncAccount(app, { row, posts, pacer, counts, at }, options.signal);
       if (pacer.stop?.scope === "app") await recordAppStop(app, row.network, pacer.stop);

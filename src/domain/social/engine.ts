@@ -484,16 +484,33 @@ export async function advanceDeliveries(
   }
 }
 
+/** What one delivery pass did: deliveries it picked as due (at most its limit) and those it stepped. */
+export interface DeliveryPassReport {
+  /** Due deliveries the pass picked; equal to the limit when more may be due (a full pass). */
+  picked: number;
+  /** Picked deliveries whose step this pass ran (the others were claimed by another worker meanwhile). */
+  stepped: number;
+}
+
 /**
  * One pass of the delivery worker: steps every due delivery (active, due, not leased, or leased by a worker
- * that died), at most `limit`. Called by the scheduler pass every minute and by tests.
+ * that died), at most `limit`. Run back to back by every worker's delivery loop
+ * (src/operations/deliveries.ts), once a minute by the scheduler pass, and by tests.
  * Fair across networks (issue 27.4): the `limit` is shared round-robin between the networks that have due
  * deliveries (each network's own oldest first), and each network's deliveries are stepped in their own lane,
  * the lanes side by side, so one slow network does not hold the others. Each step still takes the delivery's
  * lease (`runDeliveryStep`), so two workers never step the same delivery at once.
- * @returns how many deliveries were stepped.
+ * @param options.limit deliveries picked at most (default 50).
+ * @param options.stop once aborted, no further step is started (the running ones finish).
+ * @param options.signal handed to the adapters' calls of the steps (aborts them).
+ * @returns the deliveries picked and stepped.
  */
-export async function runDueDeliveries(app: AppContext, limit = 50, signal?: AbortSignal): Promise<number> {
+export async function runDeliveryPass(
+  app: AppContext,
+  options: { limit?: number; stop?: AbortSignal | undefined; signal?: AbortSignal | undefined } = {},
+): Promise<DeliveryPassReport> {
+  const limit = options.limit ?? 50;
+  const { stop, signal } = options;
   const now = app.clock.now();
   const ranked = scheduleStarted(app.db("deliveries"))
     .join("social_accounts", "social_accounts.id", "deliveries.social_account_id")
@@ -520,10 +537,19 @@ export async function runDueDeliveries(app: AppContext, limit = 50, signal?: Abo
   await Promise.all(
     [...lanes.values()].map(async (ids) => {
       for (const id of ids) {
-        if (signal?.aborted) break;
+        if (stop?.aborted || signal?.aborted) break;
         if ((await runDeliveryStep(app, id, signal)) !== undefined) n += 1;
       }
     }),
   );
-  return n;
+  return { picked: due.length, stepped: n };
+}
+
+/**
+ * One delivery pass (`runDeliveryPass`) of at most `limit` deliveries, `signal` both stopping it between
+ * steps and aborting the adapters' calls.
+ * @returns how many deliveries were stepped.
+ */
+export async function runDueDeliveries(app: AppContext, limit = 50, signal?: AbortSignal): Promise<number> {
+  return (await runDeliveryPass(app, { limit, stop: signal, signal })).stepped;
 }

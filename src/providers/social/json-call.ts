@@ -8,8 +8,9 @@
  */
 import type { SocialHttp } from "./http.ts";
 import type { ApiTable } from "./network-table.ts";
-import { NetworkTransientError } from "./network.ts";
+import { NetworkRateLimitError, NetworkTransientError } from "./network.ts";
 import { parseJson } from "./network-text.ts";
+import { reportUsage, usageBlocked } from "./usage.ts";
 
 /** One API call. */
 export interface JsonCall {
@@ -90,16 +91,29 @@ export interface ApiCall extends Omit<JsonCall, "network" | "url"> {
 
 /**
  * Sends `call` to `api` (./network-table.ts): its base URL, its headers under the call's, its JSON content
- * type unless the call names one, and its name in the lost-connection message.
- * @throws NetworkTransientError as `sendJson`.
+ * type unless the call names one, and its name in the lost-connection message. A 2xx answer whose headers
+ * say a budget is spent (the table's `usage`) is reported to `observeUsage` (./usage.ts).
+ * @throws NetworkTransientError as `sendJson`; NetworkRateLimitError, without sending, when an earlier
+ *   answer in the same `observeUsage` context ended calls.
  */
-export function apiRequest(api: ApiTable, http: SocialHttp, call: ApiCall): Promise<JsonAnswer> {
+export async function apiRequest(api: ApiTable, http: SocialHttp, call: ApiCall): Promise<JsonAnswer> {
   const { path, ...rest } = call;
-  return sendJson(http, {
+  // An earlier answer of the same read said the budget is spent: no further call (./usage.ts).
+  const blocked = usageBlocked();
+  if (blocked)
+    throw new NetworkRateLimitError(
+      `${api.name} said the budget is spent (${blocked.source})`,
+      blocked.seconds,
+      blocked.scope,
+    );
+  const answer = await sendJson(http, {
     ...rest,
     network: api.name,
     url: path.startsWith("https://") ? path : `${api.base}${path}`,
     headers: { ...api.headers, ...call.headers },
     jsonType: call.jsonType ?? api.jsonType,
   });
+  // A 2xx answer may say the budget is spent (./usage.ts): the caller observing usage stops calling.
+  if (answer.res.ok && api.usage) reportUsage(api.usage(answer.res.headers, new Date()));
+  return answer;
 }

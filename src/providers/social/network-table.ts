@@ -10,6 +10,7 @@
  * developer documentation, 2026); RFC 6749 (authorization code grant, client authentication, token answer),
  * RFC 7636 (PKCE S256).
  */
+import type { UsageStop } from "./usage.ts";
 import type { Capabilities } from "./network.ts";
 import type { Network } from "./types.ts";
 
@@ -94,6 +95,12 @@ export interface ApiTable {
   /** Headers every call sends (besides the bearer token), e.g. `accept`. */
   headers?: Readonly<Record<string, string>>;
   errors: ErrorTable;
+  /**
+   * The budget a successful (2xx) answer's headers say is spent (X's `x-rate-limit-remaining: 0`, Meta's
+   * usage headers at their limit; ./usage.ts), at `now`; undefined when none is. Reported by ./json-call.ts
+   * `apiRequest` to the caller observing usage (the metrics sync).
+   */
+  usage?(headers: Headers, now: Date): UsageStop | undefined;
 }
 
 /** One network's table: read by ./oauth-flow.ts and ./api-errors.ts. */

@@ -19,6 +19,7 @@ import type { DeliveryJob, NetworkError } from "../network.ts";
 import { NetworkAuthError, NetworkRejectedError } from "../network.ts";
 import { type ApiTable, codeRange } from "../network-table.ts";
 import { safeMessage } from "../network-text.ts";
+import { metaUsageStop } from "../usage.ts";
 
 /** The Graph API version the adapters call (Instagram and Facebook share the versioning). */
 export const GRAPH_VERSION = "v23.0";
@@ -35,6 +36,8 @@ export const META_GRAPH_API: ApiTable = {
     rateLimitWait: (headers, now) =>
       retryAfterSeconds(headers, now) ?? bucWait(headers) ?? DEFAULT_RATE_LIMIT_SECONDS,
   },
+  // A 200 whose X-App-Usage / X-Business-Use-Case-Usage is at its limit (../usage.ts).
+  usage: (headers) => metaUsageStop(headers),
 };
 
 export interface GraphErrorBody {

@@ -6,7 +6,7 @@
  *   (https://developers.tiktok.com/doc/tiktok-api-v2-get-user-info). Views, comments and shares of the
  *   whole account are not given: null.
  * - post: `POST /v2/video/query/?fields=id,view_count,like_count,comment_count,share_count` with
- *   `{filters: {video_ids: [id]}}` (scope `video.list`; https://developers.tiktok.com/doc/tiktok-api-v2-video-query)
+ *   `{filters: {video_ids: [...]}}`, up to `TIKTOK_VIDEOS_PER_CALL` (20) ids in one call (`readPostMetricsBatch`; scope `video.list`; https://developers.tiktok.com/doc/tiktok-api-v2-video-query)
  *   for the public post id the publisher saved (`publicaly_available_post_id`, ./publisher.ts) -> views,
  *   likes, comments, shares. Reach and saves are not in the Display API (the Business API has them): null.
  *   A delivery recorded without a public id (SELF_ONLY, or the id never came; its network id is then the
@@ -16,9 +16,12 @@
  */
 import type { SocialHttp } from "../http.ts";
 import {
+  type AdapterAccount,
+  type MetricsPost,
   NO_POST_COUNTERS,
   type NetworkMetrics,
   NetworkRejectedError,
+  type PostBatchRead,
   requireMetricsScopes,
 } from "../network.ts";
 import { tiktokRequest } from "./api.ts";
@@ -27,11 +30,64 @@ import { tiktokRequest } from "./api.ts";
 export const TIKTOK_STATS_SCOPE = "user.info.stats";
 /** Scope of the video counters. */
 export const TIKTOK_VIDEO_LIST_SCOPE = "video.list";
+/**
+ * The most ids `/v2/video/query/` takes in `filters.video_ids` (https://developers.tiktok.com/doc/tiktok-api-v2-video-query;
+ * docs/spec/networks.md 2.1: "max 20 ids").
+ */
+export const TIKTOK_VIDEOS_PER_CALL = 20;
 
 const count = (v: unknown): number | null => (typeof v === "number" && v >= 0 ? v : null);
 
 /** The TikTok metrics reader; requests go through `http` (../http.ts). */
 export function tiktokMetrics(http: SocialHttp): NetworkMetrics {
+  /** One `POST /v2/video/query/` for the posts with a public id (at most 20); the others all null. */
+  const readPostMetricsBatch = async (
+    account: AdapterAccount,
+    posts: readonly MetricsPost[],
+    signal?: AbortSignal,
+  ): Promise<PostBatchRead> => {
+    if (posts.length > TIKTOK_VIDEOS_PER_CALL)
+      throw new RangeError(
+        `/v2/video/query/ takes at most ${TIKTOK_VIDEOS_PER_CALL} ids, not ${posts.length}`,
+      );
+    const out: PostBatchRead = new Map();
+    const ids: string[] = [];
+    for (const p of posts) {
+      if (p.networkPostId === p.networkIds.publishId) out.set(p.networkPostId, { ...NO_POST_COUNTERS });
+      else ids.push(p.networkPostId);
+    }
+    if (ids.length === 0) return out;
+    requireMetricsScopes(account, [TIKTOK_VIDEO_LIST_SCOPE]);
+    const r = await tiktokRequest<{ videos?: Array<Record<string, unknown>> }>(http, {
+      method: "POST",
+      path: "/v2/video/query/",
+      query: { fields: "id,view_count,like_count,comment_count,share_count" },
+      json: { filters: { video_ids: ids } },
+      accessToken: account.tokens.accessToken,
+      signal,
+    });
+    // TikTok returns only the creator's own videos among the ids.
+    const found = new Map((r.data.videos ?? []).map((v) => [String(v.id), v]));
+    for (const id of ids) {
+      const video = found.get(id);
+      out.set(
+        id,
+        video
+          ? {
+              views: count(video.view_count),
+              reach: null,
+              likes: count(video.like_count),
+              comments: count(video.comment_count),
+              shares: count(video.share_count),
+              saves: null,
+            }
+          : new NetworkRejectedError(
+              "TikTok did not return this post (deleted, private or not this account's)",
+            ),
+      );
+    }
+    return out;
+  };
   return {
     async account(account, signal) {
       requireMetricsScopes(account, [TIKTOK_STATS_SCOPE]);
@@ -53,30 +109,12 @@ export function tiktokMetrics(http: SocialHttp): NetworkMetrics {
     },
 
     async post(account, post, signal) {
-      if (post.networkPostId === post.networkIds.publishId) return { ...NO_POST_COUNTERS };
-      requireMetricsScopes(account, [TIKTOK_VIDEO_LIST_SCOPE]);
-      const r = await tiktokRequest<{ videos?: Array<Record<string, unknown>> }>(http, {
-        method: "POST",
-        path: "/v2/video/query/",
-        query: { fields: "id,view_count,like_count,comment_count,share_count" },
-        json: { filters: { video_ids: [post.networkPostId] } },
-        accessToken: account.tokens.accessToken,
-        signal,
-      });
-      // One id was asked for; TikTok returns only the creator's own videos among the ids.
-      const video = r.data.videos?.[0];
-      if (!video)
-        throw new NetworkRejectedError(
-          "TikTok did not return this post (deleted, private or not this account's)",
-        );
-      return {
-        views: count(video.view_count),
-        reach: null,
-        likes: count(video.like_count),
-        comments: count(video.comment_count),
-        shares: count(video.share_count),
-        saves: null,
-      };
+      const read = (await readPostMetricsBatch(account, [post], signal)).get(post.networkPostId);
+      if (!read || read instanceof Error)
+        throw read ?? new NetworkRejectedError("TikTok did not return this post");
+      return read;
     },
+    postBatchSize: TIKTOK_VIDEOS_PER_CALL,
+    readPostMetricsBatch,
   };
 }

@@ -10,6 +10,7 @@
  *   limit with X's reset headers, 5xx transient); ./api.ts adds X's special answers (403
  *   `unsupported-authentication`, the usage cap, a duplicate post).
  */
+import { xUsageStop } from "../usage.ts";
 import type { Capabilities } from "../network.ts";
 import type { NetworkTable } from "../network-table.ts";
 import { retryAfterSeconds } from "../http.ts";
@@ -67,5 +68,6 @@ export const X: NetworkTable = {
     name: "X",
     base: X_API,
     errors: { auth: [], rateLimit: [], transient: [], rateLimitWait: xRateLimitWait },
+    usage: xUsageStop,
   },
 };
