@@ -186,15 +186,31 @@ export function pill(
 async function rasteriseRaw(nodes: Node[], W: number, H: number): Promise<Buffer> {
   const tree = h("div", { style: { display: "flex", position: "relative", width: W, height: H } }, ...nodes);
   const svg = await satori(tree as never, { width: W, height: H, fonts: loadFonts() });
-  return Buffer.from(
-    new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().pixels,
-  );
+  // resvg's `pixels` is already a Buffer of its own: used as is (a copy would be another W x H x 4 bytes).
+  return new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().pixels;
 }
 
 /** Rasterises a satori tree to RGBA PNG bytes of `W` x `H` (transparent where nothing is drawn). */
 export async function rasterise(tree: Node, W: number, H: number): Promise<Buffer> {
   const svg = await satori(tree as never, { width: W, height: H, fonts: loadFonts() });
   return new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().asPng();
+}
+
+/** True when `layer` is a plain box of the whole `W` x `H` canvas filled with `bg` and nothing else. */
+function isCanvasFill(layer: Layer, W: number, H: number, bg: string): boolean {
+  if (!layer || "kind" in layer || layer.type !== "div") return false;
+  const { style, children, ...other } = layer.props as {
+    style?: Record<string, unknown>;
+    children?: unknown;
+  };
+  const plain = { ...box(0, 0, W, H), backgroundColor: bg };
+  return (
+    Object.keys(other).length === 0 &&
+    (children === undefined || (Array.isArray(children) && children.length === 0)) &&
+    style !== undefined &&
+    Object.keys(style).length === Object.keys(plain).length &&
+    Object.entries(plain).every(([k, v]) => style[k] === v)
+  );
 }
 
 /**
@@ -216,6 +232,9 @@ export async function compose(layers: Layer[], W: number, H: number, bg: string)
   };
   for (const layer of layers) {
     if (!layer) continue;
+    // Painting the canvas's own colour over the whole canvas before anything else changes no pixel, and
+    // would cost a full-size rasterisation: skipped.
+    if (inputs.length === 0 && isCanvasFill(layer, W, H, bg)) continue;
     if ("kind" in layer && layer.kind === "image") {
       await flush();
       const r = layer.rect;

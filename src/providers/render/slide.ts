@@ -157,11 +157,50 @@ async function layout(req: SlideRequest): Promise<{
 
 /**
  * Renders one slide as an sRGB JPEG of exactly `width` x `height` pixels, under 8 MB (quality is lowered
- * until it is).
+ * until it is). Same as `prepareSlide(req)` then `draw(req.visual)`.
  * @throws Error when a supplied image cannot be decoded (sharp's error).
  */
 export async function renderSlide(req: SlideRequest): Promise<RenderedSlide> {
-  const { layers, bg, headline, photo, accent } = await layout(req);
+  return (await prepareSlide(req)).draw(req.visual);
+}
+
+/** A slide laid out (design, palette, fitted text) whose pixels are not drawn yet; see `prepareSlide`. */
+export interface PreparedSlide {
+  /**
+   * Draws the slide with its generated `visual` (any format sharp reads; undefined: none) as `renderSlide`
+   * does: an sRGB JPEG of the request's size, under 8 MB. Call it once.
+   * @throws Error when `visual` or the photo cannot be decoded (sharp's error).
+   */
+  draw(visual: Buffer | undefined): Promise<RenderedSlide>;
+}
+
+/**
+ * Lays out a slide before its visual is known: the design (with the photo's accent), the layout's boxes and
+ * the auto-fitted headline and body (satori; the costly part of a layout), which do not depend on the
+ * visual. The carousel pipeline prepares each slide while its image is being generated and draws it when
+ * the image arrives (src/domain/carousels/run.ts). `req.visual` is ignored; pass it to `draw`.
+ * @throws Error when the photo cannot be decoded for a design that takes its accent from it.
+ */
+export async function prepareSlide(req: Omit<SlideRequest, "visual">): Promise<PreparedSlide> {
+  // The layout places the visual by reference: a placeholder stands for it until `draw` is given the bytes.
+  const placeholder = Buffer.alloc(0);
+  const laid = await layout({ ...req, visual: placeholder });
+  return {
+    async draw(visual) {
+      const layers = laid.layers.map((l) =>
+        l !== null && "kind" in l && l.bytes === placeholder ? (visual ? { ...l, bytes: visual } : null) : l,
+      );
+      return drawn(req, { ...laid, layers });
+    },
+  };
+}
+
+/** Rasterises laid-out layers and encodes them as the slide's JPEG (quality lowered until under 8 MB). */
+async function drawn(
+  req: Omit<SlideRequest, "visual">,
+  laid: Awaited<ReturnType<typeof layout>>,
+): Promise<RenderedSlide> {
+  const { layers, bg, headline, photo, accent } = laid;
   const raw = await compose(layers, req.width, req.height, bg);
   let quality = 88;
   let bytes: Buffer;
