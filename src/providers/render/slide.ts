@@ -8,7 +8,19 @@
 import { boundedSharp as sharp } from "../media-limits.ts";
 import { type Design, designFor, type FontChoice } from "./designs.ts";
 import { type FitRequest, type FitResult, fitText, textStyle } from "./fit.ts";
-import { compose, fill, type ImageLayer, type Layer, pill, type Rect, rasterise, rgba } from "./layers.ts";
+import {
+  compose,
+  drawnEarly,
+  fill,
+  type ImageLayer,
+  type Layer,
+  pill,
+  plan,
+  type Rect,
+  rasterise,
+  rgba,
+  type Step,
+} from "./layers.ts";
 import { ctaLayout, LAYOUTS, type SlideContent } from "./layouts.ts";
 import { paletteFromPhoto } from "./photo-accent.ts";
 import { box, h, type Node } from "./tree.ts";
@@ -185,12 +197,25 @@ export async function prepareSlide(req: Omit<SlideRequest, "visual">): Promise<P
   // The layout places the visual by reference: a placeholder stands for it until `draw` is given the bytes.
   const placeholder = Buffer.alloc(0);
   const laid = await layout({ ...req, visual: placeholder });
+  // Every composite input but the visual's (text rasters, cards, the product photo) is drawn now, while the
+  // visual is on its way, and kept as a small lossless PNG: `draw` only adds the visual and encodes.
+  const steps: Step[] = [];
+  for (const step of plan(laid.layers, req.width, req.height, laid.bg))
+    steps.push(
+      step.kind === "picture" && step.layer.bytes === placeholder
+        ? step
+        : await drawnEarly(step, req.width, req.height),
+    );
   return {
     async draw(visual) {
-      const layers = laid.layers.map((l) =>
-        l !== null && "kind" in l && l.bytes === placeholder ? (visual ? { ...l, bytes: visual } : null) : l,
+      const withVisual = steps.flatMap((step): Step[] =>
+        step.kind === "picture" && step.layer.bytes === placeholder
+          ? visual
+            ? [{ kind: "picture", layer: { ...step.layer, bytes: visual } }]
+            : []
+          : [step],
       );
-      return drawn(req, { ...laid, layers });
+      return drawn(req, laid, withVisual);
     },
   };
 }
@@ -199,9 +224,10 @@ export async function prepareSlide(req: Omit<SlideRequest, "visual">): Promise<P
 async function drawn(
   req: Omit<SlideRequest, "visual">,
   laid: Awaited<ReturnType<typeof layout>>,
+  steps: Step[],
 ): Promise<RenderedSlide> {
   const { layers, bg, headline, photo, accent } = laid;
-  const raw = await compose(layers, req.width, req.height, bg);
+  const raw = await compose(layers, req.width, req.height, bg, steps);
   let quality = 88;
   let bytes: Buffer;
   do {
