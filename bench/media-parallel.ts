@@ -8,7 +8,7 @@
  *   2x2-grid      a 2x2 grid video automation run (src/domain/automations/run.ts `runAutomation`: four
  *                 images, the hook, the ffmpeg render, the post).
  * Each case runs in a child process; the parent samples the peak RSS of the child's process tree (node and
- * ffmpeg and tsx's esbuild helper) from /proc every 20 ms; the child also reports its own RSS once booted,
+ * ffmpeg) from /proc every 20 ms; the child also reports its own RSS once booted,
  * before the run, and its own peak (getrusage maxRSS). Reported: wall time of the run, the time until its
  * last image arrived, both as ratios of the single image, and the peak RSS. Targets (issue 21, 2 cores): carousel <= 2.5x one
  * image, the grid's images <= 1.5x, peak RSS <= 300 MB each. `AI_IMAGE_CONCURRENCY` is passed to the

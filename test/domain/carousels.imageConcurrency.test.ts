@@ -136,3 +136,95 @@ test("one image refused does not lose the others' checkpoints; retry_carousel dr
   for (const s of rows.filter((x) => x.status === "ready"))
     assert.equal(done.find((x) => x.position === s.position)!.image_asset_id, s.image_asset_id);
 });
+
+/** A gate that holds every image request for which `hold(n)` is true until `release()`; counts arrivals. */
+function holdingGate(hold: (n: number) => boolean) {
+  const waiting: Array<() => void> = [];
+  let arrived = 0;
+  fake.gate = ({ n }) => {
+    arrived += 1;
+    return hold(n) ? new Promise<void>((resolve) => waiting.push(resolve)) : Promise.resolve();
+  };
+  return {
+    arrived: () => arrived,
+    release() {
+      fake.gate = undefined;
+      for (const go of waiting.splice(0)) go();
+    },
+  };
+}
+
+test("a slide is drawn and checkpointed as soon as its image arrives, before the last image is even requested", async () => {
+  const g = await accepted(6);
+  const before = await balance(app, me);
+  const first = imageRequests();
+  // Only the render's first image is answered; every other request is held.
+  const gate = holdingGate((n) => n !== first + 1);
+  try {
+    const rendering = processCarouselRender(app.ctx, g.runId);
+    const rows = await waitFor(
+      () => slides(g.postId),
+      (r) => r.some((s) => s.status === "ready"),
+    );
+    const ready = rows.filter((s) => s.status === "ready");
+    assert.equal(ready.length, 1);
+    assert.ok(ready[0]!.image_asset_id, "the drawn slide is stored with its checkpoint");
+    assert.ok(
+      rows.filter((s) => s.status !== "ready").every((s) => s.status === "generating"),
+      "the other slides are still waiting for their images",
+    );
+    await waitFor(
+      async () => fake.inFlight,
+      (n) => n === CONCURRENCY,
+    );
+    assert.equal(gate.arrived(), 1 + CONCURRENCY, "the sixth image is not even requested yet");
+    gate.release();
+    assert.deepEqual(await rendering, { claimed: true, status: "succeeded" });
+  } finally {
+    gate.release();
+  }
+  assert.equal(imageRequests() - first, 6, "one image per slide");
+  assert.equal(await balance(app, me), before, "the render charges nothing: 5 credits per image at the call");
+  const done = await slides(g.postId);
+  assert.ok(done.every((s) => s.status === "ready"));
+  assert.equal(new Set(done.map((s) => s.image_asset_id)).size, 6);
+});
+
+test("the images are requested while the slides' copy is being drafted; the copy and caption still land", async () => {
+  const g = await accepted(4);
+  const text = app.ctx.providers.text;
+  let releaseCopy!: () => void;
+  const copyHeld = new Promise<void>((resolve) => (releaseCopy = resolve));
+  let drafting = false;
+  app.ctx.providers.text = {
+    ...text,
+    carouselCopy: async (request, signal) => {
+      drafting = true;
+      await copyHeld;
+      return text.carouselCopy(request, signal);
+    },
+  };
+  const gate = holdingGate(() => true);
+  try {
+    const rendering = processCarouselRender(app.ctx, g.runId);
+    // The copy is held: every image request of the bound still arrives.
+    await waitFor(
+      async () => gate.arrived(),
+      (n) => n === CONCURRENCY,
+    );
+    assert.equal(drafting, true);
+    releaseCopy();
+    gate.release();
+    assert.deepEqual(await rendering, { claimed: true, status: "succeeded" });
+  } finally {
+    app.ctx.providers.text = text;
+    releaseCopy();
+    gate.release();
+  }
+  const rows: Array<{ headline: string | null; body: string | null }> = await app.ctx
+    .db("carousel_slides")
+    .where({ post_id: g.postId });
+  assert.ok(rows.every((s) => s.headline && s.body));
+  const post = await app.ctx.db("posts").where({ id: g.postId }).first("caption");
+  assert.ok(post.caption, "the caption is written during the render");
+});

@@ -6,8 +6,10 @@
  * slide `ready`; a slide whose image fails stays `failed` for `retry_carousel` (checkpoint retry). A
  * regeneration that redoes `copy` or `layout` reuses the slide's stored visual (no image is generated).
  * The run ends `succeeded` when all its slides are ready, else `failed`; the post's media follow the slides.
- * Up to AI_IMAGE_CONCURRENCY slide images are requested at once (src/domain/concurrency.ts), each slide
- * checkpointed as it finishes; the slide renders take turns one at a time (memory).
+ * Every pending slide's image is requested when the run starts, before the copy is drafted, up to
+ * AI_IMAGE_CONCURRENCY at once (src/domain/concurrency.ts); each slide is laid out while its image is on its
+ * way, drawn as soon as it arrives and checkpointed at once; the slide renders take turns one at a time
+ * (memory); the caption is written meanwhile.
  */
 import { rowBinding } from "../../crypto/seal.ts";
 import type { RunStatus } from "../runs.ts";
@@ -16,7 +18,7 @@ import { notFound } from "../../errors.ts";
 import { storeGeneratedImage } from "../media/generated-image.ts";
 import { FORMAT_SIZES, ImageGenerationError, type ImageProvider } from "../../providers/ai-image/types.ts";
 import { LIMITS, type SlideCopy } from "../../providers/ai-text/types.ts";
-import { renderSlide } from "../../providers/render/slide.ts";
+import { prepareSlide, type RenderedSlide } from "../../providers/render/slide.ts";
 import { boundedSharp as sharp } from "../../providers/media-limits.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { createLimiter, type Limiter, mapWithConcurrency } from "../concurrency.ts";
@@ -76,62 +78,92 @@ export async function executeCarouselRun(
     ? app.sealer.open<string>(run.brief_sealed, rowBinding("carousel_runs", "brief_sealed", run.id))
     : undefined;
   const photo = product ? await productPhoto(app, owner, product.id) : undefined;
-  const copies = await draftCopy(app, run, slides, product, outline, brief, signal);
-  // The copy is saved before any image is drawn, so a slide whose image fails keeps it for retry_carousel.
-  for (const slide of slides) {
-    const copy = copies.get(slide.position);
-    if (copy && run.kind === "generate")
-      await app
-        .db("carousel_slides")
-        .where({ id: slide.id })
-        .update({ headline: copy.headline, body: copy.body });
-  }
-  await writeCarouselCaption(app, run, product, brief, signal);
+  signal?.throwIfAborted();
   const pending = slides.length;
-  let done = 0;
-  // Every pending slide is under way at once, but at most AI_IMAGE_CONCURRENCY image requests are in flight
-  // (`images`), and the slide renders (CPU and memory: decoded visuals, satori, resvg) take turns one at a
-  // time (`drawing`): concurrency adds waiting requests, not pixels. Each slide is checkpointed (`ready`, or
-  // `failed` for retry_carousel) as soon as it finishes.
+  await app
+    .db("carousel_slides")
+    .whereIn(
+      "id",
+      slides.map((s) => s.id),
+    )
+    .update({ status: "generating", updated_at: app.clock.now() });
+  // Every pending slide's visual is requested at once, before the copy is drafted (its prompt and seed are on
+  // the slide row, the copy does not change them), with at most AI_IMAGE_CONCURRENCY requests in flight
+  // (`images`). The slide renders (CPU and memory: decoded visuals, satori, resvg) take turns one at a time
+  // (`drawing`): each slide is laid out while its image is on its way and drawn as soon as it arrives, and
+  // checkpointed (`ready`, or `failed` for retry_carousel) as soon as it is drawn. The caption is written
+  // meanwhile. Concurrency adds waiting requests, not pixels.
   const images = limitedImages(app, app.config.image.concurrency);
   const drawing = createLimiter(1);
-  await mapWithConcurrency(slides, Math.max(1, slides.length), async (slide) => {
-    signal?.throwIfAborted();
-    await app
-      .db("carousel_slides")
-      .where({ id: slide.id })
-      .update({ status: "generating", updated_at: app.clock.now() });
-    try {
-      const update =
-        slide.source === "cta_artwork"
-          ? await ctaArtworkSlide(app, owner, run, slide, size, drawing)
-          : await renderedSlide(app, owner, {
-              run,
-              slide,
-              size,
-              total,
-              product,
-              photo,
-              copy: copies.get(slide.position),
-              role: outline.slides.find((o) => o.position === slide.position)?.role,
-              signal,
-              images,
-              drawing,
-            });
-      await app
-        .db("carousel_slides")
-        .where({ id: slide.id })
-        .update({ ...update, status: "ready", error: null, updated_at: app.clock.now() });
-    } catch (err) {
-      if (!(err instanceof ImageGenerationError)) throw err;
-      await app
-        .db("carousel_slides")
-        .where({ id: slide.id })
-        .update({ status: "failed", error: err.reason.slice(0, 300), updated_at: app.clock.now() });
+  const stopEarly = new AbortController();
+  const imageSignal = signal ? AbortSignal.any([signal, stopEarly.signal]) : stopEarly.signal;
+  const visuals = new Map<string, Promise<SlideVisual>>();
+  for (const slide of slides) {
+    if (slide.source === "cta_artwork") continue;
+    const visual = slideVisual(app, { run, slide, size, photo, images, signal: imageSignal });
+    visual.catch(() => {}); // awaited by the slide's render below (or settled when the copy fails)
+    visuals.set(slide.id, visual);
+  }
+  let copies: Map<number, SlideCopy>;
+  try {
+    copies = await draftCopy(app, run, slides, product, outline, brief, signal);
+    // The copy is saved before any slide is drawn, so a slide whose image fails keeps it for retry_carousel.
+    for (const slide of slides) {
+      const copy = copies.get(slide.position);
+      if (copy && run.kind === "generate")
+        await app
+          .db("carousel_slides")
+          .where({ id: slide.id })
+          .update({ headline: copy.headline, body: copy.body });
     }
-    done += 1;
-    opts.progress?.(done, pending);
-  });
+  } catch (err) {
+    // Nothing is drawn: the requests already made are stopped and settled before the error propagates.
+    stopEarly.abort(err);
+    await Promise.allSettled(visuals.values());
+    throw err;
+  }
+  const captioned = writeCarouselCaption(app, run, product, brief, signal);
+  captioned.catch(() => {}); // awaited once the slides are done
+  let done = 0;
+  try {
+    await mapWithConcurrency(slides, Math.max(1, slides.length), async (slide) => {
+      signal?.throwIfAborted();
+      try {
+        const update =
+          slide.source === "cta_artwork"
+            ? await ctaArtworkSlide(app, owner, run, slide, size, drawing)
+            : await renderedSlide(app, owner, {
+                run,
+                slide,
+                size,
+                total,
+                product,
+                photo,
+                copy: copies.get(slide.position),
+                role: outline.slides.find((o) => o.position === slide.position)?.role,
+                visual: visuals.get(slide.id)!,
+                drawing,
+              });
+        await app
+          .db("carousel_slides")
+          .where({ id: slide.id })
+          .update({ ...update, status: "ready", error: null, updated_at: app.clock.now() });
+      } catch (err) {
+        if (!(err instanceof ImageGenerationError)) throw err;
+        await app
+          .db("carousel_slides")
+          .where({ id: slide.id })
+          .update({ status: "failed", error: err.reason.slice(0, 300), updated_at: app.clock.now() });
+      }
+      done += 1;
+      opts.progress?.(done, pending);
+    });
+  } catch (err) {
+    stopEarly.abort(err);
+    await Promise.allSettled([captioned, ...visuals.values()]);
+    throw err;
+  }
+  await captioned;
   const outcome = await summarize(app, run.post_id, runId);
   const failed = outcome.slides_failed > 0;
   await app
@@ -280,9 +312,68 @@ async function ctaArtworkSlide(
   return { image_asset_id: assetId };
 }
 
+/** A slide's visual: the bytes to draw and, when newly generated, where they were stored. */
+interface SlideVisual {
+  bytes: Buffer;
+  /** The storage key of a newly generated visual (saved on the slide with its checkpoint). */
+  visual_key?: string;
+}
+
 /**
- * Generates (or reuses) the slide's visual and renders the slide. @throws ImageGenerationError for a failed
- * visual or an unreadable stored visual.
+ * Generates the slide's visual through `images` (one charged image; stored at once), or reuses the stored
+ * one for a regeneration that redoes `copy` or `layout`.
+ * @throws ImageGenerationError for a failed image or an unreadable stored visual; the abort reason when
+ * `signal` is aborted.
+ */
+async function slideVisual(
+  app: AppContext,
+  a: {
+    run: Record<string, any>;
+    slide: Record<string, any>;
+    size: Size;
+    photo: Buffer | undefined;
+    /** The run's image provider, at most AI_IMAGE_CONCURRENCY requests in flight. */
+    images: ImageProvider;
+    signal: AbortSignal | undefined;
+  },
+): Promise<SlideVisual> {
+  const { run, slide, size } = a;
+  if ((run.redo === "copy" || run.redo === "layout") && slide.visual_key) {
+    try {
+      return { bytes: await readStored(app, slide.visual_key) };
+    } catch {
+      throw new ImageGenerationError("the slide's stored visual is missing; regenerate its image");
+    }
+  }
+  const prompt = slide.image_prompt_sealed
+    ? app.sealer.open<string>(
+        slide.image_prompt_sealed,
+        rowBinding("carousel_slides", "image_prompt_sealed", slide.id),
+      )
+    : String(slide.headline ?? "");
+  const image = await a.images.generate(
+    {
+      prompt,
+      seed: `${run.post_id}:${slide.position}:${run.id}`,
+      width: size.width,
+      height: size.height,
+      headline: slide.headline ?? "",
+      design: String(slide.design_id ?? run.design_id),
+      reference: a.photo,
+    },
+    a.signal,
+  );
+  const key = app.providers.storage.newKey(
+    image.mimeType === "image/png" ? "png" : image.mimeType === "image/webp" ? "webp" : "jpg",
+  );
+  await app.providers.storage.putBytes(key, image.bytes);
+  return { bytes: image.bytes, visual_key: key };
+}
+
+/**
+ * Renders the slide: lays it out (a turn of `drawing`) while its visual is on its way, then draws it with the
+ * visual (another turn) and stores it. @throws ImageGenerationError for a failed visual (first) or a slide
+ * that cannot be rendered.
  */
 async function renderedSlide(
   app: AppContext,
@@ -296,50 +387,15 @@ async function renderedSlide(
     photo: Buffer | undefined;
     copy: SlideCopy | undefined;
     role: string | undefined;
-    signal: AbortSignal | undefined;
-    /** The run's image provider, at most AI_IMAGE_CONCURRENCY requests in flight. */
-    images: ImageProvider;
-    /** The run's render lane: one slide drawn at a time (memory), while images are fetched concurrently. */
+    /** The slide's visual, requested when the run started (see `slideVisual`). */
+    visual: Promise<SlideVisual>;
+    /** The run's render lane: one slide laid out or drawn at a time (memory), while images are fetched. */
     drawing: Limiter;
   },
 ): Promise<Record<string, unknown>> {
   const { run, slide, size } = a;
   const design = String(slide.design_id ?? run.design_id);
-  const reuse = run.redo === "copy" || run.redo === "layout";
-  let visual: Buffer | undefined;
   const update: Record<string, unknown> = {};
-  if (reuse && slide.visual_key) {
-    try {
-      visual = await readStored(app, slide.visual_key);
-    } catch {
-      throw new ImageGenerationError("the slide's stored visual is missing; regenerate its image");
-    }
-  } else {
-    const prompt = slide.image_prompt_sealed
-      ? app.sealer.open<string>(
-          slide.image_prompt_sealed,
-          rowBinding("carousel_slides", "image_prompt_sealed", slide.id),
-        )
-      : String(slide.headline ?? "");
-    const image = await a.images.generate(
-      {
-        prompt,
-        seed: `${run.post_id}:${slide.position}:${run.id}`,
-        width: size.width,
-        height: size.height,
-        headline: slide.headline ?? "",
-        design,
-        reference: a.photo,
-      },
-      a.signal,
-    );
-    visual = image.bytes;
-    const key = app.providers.storage.newKey(
-      image.mimeType === "image/png" ? "png" : image.mimeType === "image/webp" ? "webp" : "jpg",
-    );
-    await app.providers.storage.putBytes(key, image.bytes);
-    update.visual_key = key;
-  }
   const headline = a.copy?.headline ?? String(slide.headline ?? "");
   const body = a.copy?.body ?? slide.body ?? undefined;
   if (a.copy) {
@@ -349,25 +405,43 @@ async function renderedSlide(
   }
   const productName = String(a.product?.name ?? "");
   const last = slide.position === a.total;
-  let rendered: Awaited<ReturnType<typeof renderSlide>>;
+  const preparing = a.drawing
+    .run(() =>
+      prepareSlide({
+        design,
+        width: size.width,
+        height: size.height,
+        photo: a.photo,
+        content: {
+          headline,
+          body,
+          position: slide.position,
+          total: a.total,
+          kind: slide.position === 1 ? "hook" : a.role === "cta" || last ? "cta" : "content",
+          productName,
+          linkText: a.product ? linkText(a.product) : undefined,
+        },
+      }),
+    )
+    .then(
+      (prepared) => ({ prepared }),
+      () => ({ prepared: undefined }),
+    );
+  // The visual's failure is the slide's reason first (as when the layout followed the image); either way the
+  // layout's turn is over before the slide settles.
+  const [visual, { prepared }] = await Promise.all([
+    a.visual.catch(async (err: unknown) => {
+      await preparing;
+      throw err;
+    }),
+    preparing,
+  ]);
+  if (visual.visual_key) update.visual_key = visual.visual_key;
+  if (!prepared) throw new ImageGenerationError("the slide could not be rendered from its visual");
+  let rendered: RenderedSlide;
   const turn = await a.drawing.acquire();
   try {
-    rendered = await renderSlide({
-      design,
-      width: size.width,
-      height: size.height,
-      visual,
-      photo: a.photo,
-      content: {
-        headline,
-        body,
-        position: slide.position,
-        total: a.total,
-        kind: slide.position === 1 ? "hook" : a.role === "cta" || last ? "cta" : "content",
-        productName,
-        linkText: a.product ? linkText(a.product) : undefined,
-      },
-    });
+    rendered = await prepared.draw(visual.bytes);
   } catch {
     throw new ImageGenerationError("the slide could not be rendered from its visual");
   } finally {

@@ -70,6 +70,8 @@ export function openAiCompatibleImage(options: OpenAiCompatibleImageOptions): Im
     }
   }
 
+  /** The end of the last decode started: the next one waits for it. */
+  let decoding: Promise<void> = Promise.resolve();
   return {
     name: "openai-compatible",
     async generate(request: ImageRequest, signal?: AbortSignal): Promise<GeneratedImage> {
@@ -108,12 +110,22 @@ export function openAiCompatibleImage(options: OpenAiCompatibleImageOptions): Im
       }
       if (typeof b64 !== "string" || b64.length === 0)
         throw new ImageGenerationError("the image provider answered without data[0].b64_json");
-      try {
-        const bytes = await sharp(Buffer.from(b64, "base64"))
+      // Answers that arrive together are decoded one after another (CPU-bound either way): one decoded
+      // picture in memory at a time instead of one per request in flight.
+      const data = b64;
+      const decoded = decoding.then(() =>
+        sharp(Buffer.from(data, "base64"))
           .resize(request.width, request.height, { fit: "cover" })
           .removeAlpha()
           .jpeg({ quality: 92 })
-          .toBuffer();
+          .toBuffer(),
+      );
+      decoding = decoded.then(
+        () => {},
+        () => {},
+      );
+      try {
+        const bytes = await decoded;
         return { bytes, mimeType: "image/jpeg", width: request.width, height: request.height };
       } catch {
         throw new ImageGenerationError("the image provider's image could not be decoded");

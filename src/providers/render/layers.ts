@@ -186,9 +186,8 @@ export function pill(
 async function rasteriseRaw(nodes: Node[], W: number, H: number): Promise<Buffer> {
   const tree = h("div", { style: { display: "flex", position: "relative", width: W, height: H } }, ...nodes);
   const svg = await satori(tree as never, { width: W, height: H, fonts: loadFonts() });
-  return Buffer.from(
-    new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().pixels,
-  );
+  // resvg's `pixels` is already a Buffer of its own: used as is (a copy would be another W x H x 4 bytes).
+  return new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().pixels;
 }
 
 /** Rasterises a satori tree to RGBA PNG bytes of `W` x `H` (transparent where nothing is drawn). */
@@ -197,37 +196,51 @@ export async function rasterise(tree: Node, W: number, H: number): Promise<Buffe
   return new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().asPng();
 }
 
+/** True when `layer` is a plain box of the whole `W` x `H` canvas filled with `bg` and nothing else. */
+function isCanvasFill(layer: Layer, W: number, H: number, bg: string): boolean {
+  if (!layer || "kind" in layer || layer.type !== "div") return false;
+  const { style, children, ...other } = layer.props as {
+    style?: Record<string, unknown>;
+    children?: unknown;
+  };
+  const plain = { ...box(0, 0, W, H), backgroundColor: bg };
+  return (
+    Object.keys(other).length === 0 &&
+    (children === undefined || (Array.isArray(children) && children.length === 0)) &&
+    style !== undefined &&
+    Object.keys(style).length === Object.keys(plain).length &&
+    Object.entries(plain).every(([k, v]) => style[k] === v)
+  );
+}
+
+/** One composite input of a slide: satori nodes drawn as one raster, a picture, or an input drawn earlier. */
+export type Step =
+  | { kind: "nodes"; nodes: Node[] }
+  | { kind: "picture"; layer: ImageLayer }
+  | { kind: "drawn"; input: OverlayOptions };
+
 /**
- * Composites `layers` in order over a `bg` canvas: consecutive satori nodes become one transparent raster,
- * pictures are placed by sharp; a picture's border is drawn in the raster above it. @returns raw RGBA.
+ * The composite inputs `layers` make over a `bg` canvas, in order: consecutive satori nodes become one
+ * transparent raster, each picture its own input, a picture's border joins the raster above it. A first
+ * full-canvas fill of the canvas's own colour changes no pixel and would cost a full-size rasterisation: it
+ * is left out.
  */
-export async function compose(layers: Layer[], W: number, H: number, bg: string): Promise<Buffer> {
-  const inputs: OverlayOptions[] = [];
+export function plan(layers: Layer[], W: number, H: number, bg: string): Step[] {
+  const steps: Step[] = [];
   let pending: Node[] = [];
-  const flush = async () => {
-    if (pending.length === 0) return;
-    inputs.push({
-      input: await rasteriseRaw(pending, W, H),
-      raw: { width: W, height: H, channels: 4 },
-      left: 0,
-      top: 0,
-    });
+  const flush = () => {
+    if (pending.length > 0) steps.push({ kind: "nodes", nodes: pending });
     pending = [];
   };
   for (const layer of layers) {
     if (!layer) continue;
+    if (steps.length === 0 && pending.length === 0 && isCanvasFill(layer, W, H, bg)) continue;
     if ("kind" in layer && layer.kind === "image") {
-      await flush();
-      const r = layer.rect;
-      inputs.push({
-        input: await pictureRaw(layer),
-        raw: { width: r.w, height: r.h, channels: 4 },
-        left: r.x,
-        top: r.y,
-      });
+      flush();
+      steps.push({ kind: "picture", layer });
       if (layer.border)
         pending.push(
-          fill(r, {
+          fill(layer.rect, {
             border: layer.border,
             borderRadius: layer.radius ?? 0,
             ...(layer.top ? { borderBottomLeftRadius: 0, borderBottomRightRadius: 0 } : {}),
@@ -237,7 +250,54 @@ export async function compose(layers: Layer[], W: number, H: number, bg: string)
       pending.push(layer as Node);
     }
   }
-  await flush();
+  flush();
+  return steps;
+}
+
+/** The composite input of `step` (pixels of the whole `W` x `H` canvas, or of the picture's box). */
+async function inputOf(step: Step, W: number, H: number): Promise<OverlayOptions> {
+  if (step.kind === "drawn") return step.input;
+  if (step.kind === "nodes")
+    return {
+      input: await rasteriseRaw(step.nodes, W, H),
+      raw: { width: W, height: H, channels: 4 },
+      left: 0,
+      top: 0,
+    };
+  const r = step.layer.rect;
+  return {
+    input: await pictureRaw(step.layer),
+    raw: { width: r.w, height: r.h, channels: 4 },
+    left: r.x,
+    top: r.y,
+  };
+}
+
+/**
+ * Draws `step` now and keeps it as a losslessly compressed PNG (small while it waits; decoded to the same
+ * pixels when composited), for a slide drawn later (./slide.ts `prepareSlide`).
+ */
+export async function drawnEarly(step: Step, W: number, H: number): Promise<Step> {
+  const { input, raw, left, top } = await inputOf(step, W, H);
+  const png = await sharp(input as Buffer, { raw: raw! })
+    .png({ compressionLevel: 1, adaptiveFiltering: false })
+    .toBuffer();
+  return { kind: "drawn", input: { input: png, left, top } };
+}
+
+/**
+ * Composites `layers` in order over a `bg` canvas (see `plan`), or the given `steps` of a plan. @returns raw
+ * RGBA of `W` x `H`.
+ */
+export async function compose(
+  layers: Layer[],
+  W: number,
+  H: number,
+  bg: string,
+  steps: Step[] = plan(layers, W, H, bg),
+): Promise<Buffer> {
+  const inputs: OverlayOptions[] = [];
+  for (const step of steps) inputs.push(await inputOf(step, W, H));
   return sharp({ create: { width: W, height: H, channels: 4, background: bg } })
     .composite(inputs)
     .raw()

@@ -8,7 +8,19 @@
 import { boundedSharp as sharp } from "../media-limits.ts";
 import { type Design, designFor, type FontChoice } from "./designs.ts";
 import { type FitRequest, type FitResult, fitText, textStyle } from "./fit.ts";
-import { compose, fill, type ImageLayer, type Layer, pill, type Rect, rasterise, rgba } from "./layers.ts";
+import {
+  compose,
+  drawnEarly,
+  fill,
+  type ImageLayer,
+  type Layer,
+  pill,
+  plan,
+  type Rect,
+  rasterise,
+  rgba,
+  type Step,
+} from "./layers.ts";
 import { ctaLayout, LAYOUTS, type SlideContent } from "./layouts.ts";
 import { paletteFromPhoto } from "./photo-accent.ts";
 import { box, h, type Node } from "./tree.ts";
@@ -157,12 +169,65 @@ async function layout(req: SlideRequest): Promise<{
 
 /**
  * Renders one slide as an sRGB JPEG of exactly `width` x `height` pixels, under 8 MB (quality is lowered
- * until it is).
+ * until it is). Same as `prepareSlide(req)` then `draw(req.visual)`.
  * @throws Error when a supplied image cannot be decoded (sharp's error).
  */
 export async function renderSlide(req: SlideRequest): Promise<RenderedSlide> {
-  const { layers, bg, headline, photo, accent } = await layout(req);
-  const raw = await compose(layers, req.width, req.height, bg);
+  return (await prepareSlide(req)).draw(req.visual);
+}
+
+/** A slide laid out (design, palette, fitted text) whose pixels are not drawn yet; see `prepareSlide`. */
+export interface PreparedSlide {
+  /**
+   * Draws the slide with its generated `visual` (any format sharp reads; undefined: none) as `renderSlide`
+   * does: an sRGB JPEG of the request's size, under 8 MB. Call it once.
+   * @throws Error when `visual` or the photo cannot be decoded (sharp's error).
+   */
+  draw(visual: Buffer | undefined): Promise<RenderedSlide>;
+}
+
+/**
+ * Lays out a slide before its visual is known: the design (with the photo's accent), the layout's boxes and
+ * the auto-fitted headline and body (satori; the costly part of a layout), which do not depend on the
+ * visual. The carousel pipeline prepares each slide while its image is being generated and draws it when
+ * the image arrives (src/domain/carousels/run.ts). `req.visual` is ignored; pass it to `draw`.
+ * @throws Error when the photo cannot be decoded for a design that takes its accent from it.
+ */
+export async function prepareSlide(req: Omit<SlideRequest, "visual">): Promise<PreparedSlide> {
+  // The layout places the visual by reference: a placeholder stands for it until `draw` is given the bytes.
+  const placeholder = Buffer.alloc(0);
+  const laid = await layout({ ...req, visual: placeholder });
+  // Every composite input but the visual's (text rasters, cards, the product photo) is drawn now, while the
+  // visual is on its way, and kept as a small lossless PNG: `draw` only adds the visual and encodes.
+  const steps: Step[] = [];
+  for (const step of plan(laid.layers, req.width, req.height, laid.bg))
+    steps.push(
+      step.kind === "picture" && step.layer.bytes === placeholder
+        ? step
+        : await drawnEarly(step, req.width, req.height),
+    );
+  return {
+    async draw(visual) {
+      const withVisual = steps.flatMap((step): Step[] =>
+        step.kind === "picture" && step.layer.bytes === placeholder
+          ? visual
+            ? [{ kind: "picture", layer: { ...step.layer, bytes: visual } }]
+            : []
+          : [step],
+      );
+      return drawn(req, laid, withVisual);
+    },
+  };
+}
+
+/** Rasterises laid-out layers and encodes them as the slide's JPEG (quality lowered until under 8 MB). */
+async function drawn(
+  req: Omit<SlideRequest, "visual">,
+  laid: Awaited<ReturnType<typeof layout>>,
+  steps: Step[],
+): Promise<RenderedSlide> {
+  const { layers, bg, headline, photo, accent } = laid;
+  const raw = await compose(layers, req.width, req.height, bg, steps);
   let quality = 88;
   let bytes: Buffer;
   do {
