@@ -2,7 +2,7 @@
  * The metrics sync as queued work (issue 27.2; src/domain/analytics/sync.ts): the nightly run plans one job
  * per account with the singleton key `{night}:{account}`; two workers share the jobs and each account is
  * read once; a worker that dies holding a job loses it when its lease runs out and another worker takes it
- * over without re-reading the deliveries already read; a restart of the night continues the same run and
+ * over without re-reading the account's counters or the deliveries already read; a restart of the night continues the same run and
  * never reads an account already done; `admin analytics sync --status` prints the progress. Sandbox
  * accounts (the sandbox connector's labelled numbers) stand in for the networks here: the batching against
  * the networks' fakes is test/domain/analytics.batchedReads.test.ts.
@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { runAdmin } from "../../src/cli/admin.ts";
-import { savePostCounters } from "../../src/domain/analytics/saved-metrics.ts";
+import { saveAccountCounters, savePostCounters } from "../../src/domain/analytics/saved-metrics.ts";
 import {
   claimSyncJob,
   nightKey,
@@ -130,6 +130,13 @@ test("a worker that dies holding a job: its lease runs out, another worker takes
     "sandbox",
     new Date(run.synced_at),
   );
+  await saveAccountCounters(
+    db,
+    { workspace_id: d.workspace_id, user_id: d.user_id, social_account_id: accountId },
+    { followers: 777_777, views: null, likes: null, comments: null, shares: null },
+    "sandbox",
+    new Date(run.synced_at),
+  );
   // Worker 2 delivers the job again while it is held: nothing happens.
   assert.equal(await runSyncJob(app.ctx, victim.jobId), undefined);
   assert.deepEqual(await requeueExpiredSyncJobs(app.ctx), [], "the lease is still running");
@@ -141,6 +148,8 @@ test("a worker that dies holding a job: its lease runs out, another worker takes
   assert.equal(job.status, "done");
   assert.equal(job.attempts, 2);
   assert.deepEqual(job.counts, { accounts_synced: 1, accounts_failed: 0, posts_synced: 1, posts_failed: 0 });
+  const account = await db("account_metrics").where({ social_account_id: accountId }).first();
+  assert.equal(Number(account.followers), 777_777, "the account read before the crash is not read again");
   const kept = await db("post_metrics").where({ delivery_id: first }).first();
   assert.equal(Number(kept.views), 424_242, "the delivery read before the crash is not read again");
   const read = await db("post_metrics").where({ delivery_id: second }).first();

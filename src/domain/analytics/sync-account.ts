@@ -15,9 +15,9 @@
  * - a network that rate limits for longer than `ANALYTICS_SYNC_MAX_WAIT_SECONDS`: the rest of the account
  *   is left for the next sync;
  * - anything else: that account or post only.
- * Accounts that are not connected are not read (reason recorded). A delivery already attempted at or after
- * the run's time is not read again (a job taken over after a crash). Idempotent: upserts keyed by account
- * and delivery.
+ * Accounts that are not connected are not read (reason recorded). An account or delivery already attempted
+ * at or after the run's time is not read again (a job taken over after a crash: `accountReadAt`,
+ * `deliveryRows`). Idempotent: upserts keyed by account and delivery.
  */
 import type { AppContext } from "../../context.ts";
 import {
@@ -110,6 +110,30 @@ export interface AccountJob {
   pacer: NetworkPacer;
   counts: NetworkSyncCounts;
   at: Date;
+  /**
+   * How this run's earlier attempt read the account's own counters, when a job taken over after a crash
+   * finds them attempted already (`accountReadAt`): `ok` true when they were saved. The account is then not
+   * read again; only its posts left are.
+   */
+  accountReadBefore?: { ok: boolean } | undefined;
+}
+
+/**
+ * Whether the run of time `at` already read the account `accountId`'s own counters (its `account_metrics`
+ * row attempted at or after `at`): `{ ok }` with `ok` true when they were saved at `at`, else undefined.
+ */
+export async function accountReadAt(
+  app: AppContext,
+  accountId: string,
+  at: Date,
+): Promise<{ ok: boolean } | undefined> {
+  const row = await app
+    .db("account_metrics")
+    .where({ social_account_id: accountId })
+    .where("attempted_at", ">=", at)
+    .first("synced_at");
+  if (!row) return undefined;
+  return { ok: row.synced_at !== null && new Date(row.synced_at).getTime() >= at.getTime() };
 }
 
 /** How the reason of a skipped account words its status. */
@@ -128,7 +152,7 @@ export type AccountOutcome = "done" | "failed" | "skipped";
 /** Reads one account and then its posts (see the module comment for what a failure does). */
 export async function syncAccount(
   app: AppContext,
-  { row, posts, pacer, counts, at }: AccountJob,
+  { row, posts, pacer, counts, at, accountReadBefore }: AccountJob,
   signal: AbortSignal | undefined,
 ): Promise<AccountOutcome> {
   const label = NETWORK_RULES[row.network].label;
@@ -197,13 +221,18 @@ export async function syncAccount(
     return { ok: true };
   };
 
-  const accountRead = await read(
-    () => metrics.account(account, signal),
-    ({ refused, ...c }) =>
-      saveAccountCounters(app.db, accountKey(row), c, source, at, refusedNote(label, refused)),
-    (reason) => saveAccountFailure(app.db, accountKey(row), source, reason, at),
-    { social_account_id: row.social_account_id },
-  );
+  // Read once per run: a job taken over keeps what its earlier attempt saved (or its reason).
+  const accountRead: ReadOutcome = accountReadBefore
+    ? accountReadBefore.ok
+      ? { ok: true }
+      : { ok: false, stop: false, reason: "read before the takeover" }
+    : await read(
+        () => metrics.account(account, signal),
+        ({ refused, ...c }) =>
+          saveAccountCounters(app.db, accountKey(row), c, source, at, refusedNote(label, refused)),
+        (reason) => saveAccountFailure(app.db, accountKey(row), source, reason, at),
+        { social_account_id: row.social_account_id },
+      );
   if (accountRead.ok) counts.accounts_synced += 1;
   else counts.accounts_failed += 1;
   if (!accountRead.ok && accountRead.stop) {

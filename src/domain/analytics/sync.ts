@@ -10,8 +10,9 @@
  *   in its own process (`drainSyncRun`); workers running at the same time may take some of its jobs;
  * - a job is claimed by one conditional UPDATE (`queued` -> `running`, a lease of WORKER_LEASE_SECONDS
  *   extended while it reads); a job whose lease ran out lost its worker and is queued again
- *   (`requeueExpiredSyncJobs`, every worker's reaper; after MAX_SYNC_ATTEMPTS claims it fails); its
- *   deliveries already read by the run are not read again; a job that ended is never read again;
+ *   (`requeueExpiredSyncJobs`, every worker's reaper; after MAX_SYNC_ATTEMPTS claims it fails); neither its
+ *   account's own counters nor its deliveries already read by the run are read again; a job that ended is
+ *   never read again;
  * - the run row counts accounts planned, done, failed (the account read failed), skipped (not connected)
  *   and gets `finished_at` when every planned account ended (`syncRunStatus`, `admin analytics sync
  *   --status`).
@@ -24,6 +25,7 @@ import { appStop, appStopRecord, chargeYouTubeUnit, recordAppStop } from "./budg
 import { networkPacer } from "./pacing.ts";
 import {
   type AccountOutcome,
+  accountReadAt,
   accountRows,
   deliveryRows,
   type NetworkSyncCounts,
@@ -242,7 +244,8 @@ export async function runSyncJob(
           if (stop.scope === "app") await recordAppStop(app, network, stop);
         },
       });
-      outcome = await syncAccount(app, { row, posts, pacer, counts, at }, options.signal);
+      const accountReadBefore = await accountReadAt(app, row.social_account_id, at);
+      outcome = await syncAccount(app, { row, posts, pacer, counts, at, accountReadBefore }, options.signal);
       if (pacer.stop?.scope === "app") await recordAppStop(app, row.network, pacer.stop);
     }
   } catch (err) {

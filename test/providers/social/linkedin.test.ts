@@ -26,6 +26,7 @@ import { publishPost } from "../../../src/domain/social/publish.ts";
 import { createSocialHttp } from "../../../src/providers/social/http.ts";
 import { linkedinAdapter } from "../../../src/providers/social/linkedin/adapter.ts";
 import { escapeLittleText, unescapeLittleText } from "../../../src/providers/social/linkedin/little-text.ts";
+import { LINKEDIN_POSTS_PER_CALL } from "../../../src/providers/social/linkedin/metrics.ts";
 import { LINKEDIN_CAPABILITIES, LINKEDIN_SCOPES } from "../../../src/providers/social/linkedin/oauth.ts";
 import {
   type DeliveryJob,
@@ -652,6 +653,70 @@ describe("metrics", () => {
       }),
       { views: 80, reach: 60, likes: 8, comments: 1, shares: 0, saves: null },
     );
+  });
+
+  test("a page's posts in batches: one call per kind of URN (shares, ugcPosts), each post its own counters", async () => {
+    const m = li.addMember({ name: "Batch Stats", pages: [{ name: "Batch Co" }] });
+    const org = m.organizations[0]!.urn;
+    const other = li.addMember({ name: "Elsewhere", pages: [{ name: "Other Co" }] }).organizations[0]!.urn;
+    const at = Date.now();
+    const add = (urn: string, author: string, views: number) => {
+      li.posts.set(urn, {
+        urn,
+        author,
+        commentary: "c",
+        text: "c",
+        visibility: "PUBLIC",
+        lifecycleState: "PUBLISHED",
+        distribution: {},
+        createdAt: at,
+        lastModifiedAt: at,
+      });
+      li.postStatistics.set(urn, {
+        impressionCount: views,
+        uniqueImpressionsCount: views - 1,
+        likeCount: 3,
+        commentCount: 2,
+        shareCount: 1,
+        clickCount: 0,
+        engagement: 0,
+      });
+    };
+    const urns = ["urn:li:share:9101", "urn:li:ugcPost:9102", "urn:li:share:9103", "urn:li:ugcPost:9104"];
+    for (const [i, urn] of urns.entries()) add(urn, org, 100 + i);
+    add("urn:li:share:9105", other, 999); // another organization's post: LinkedIn leaves it out
+    const a = adapter();
+    const account = liJob(m, { caption: "batch", type: "text", author: org }).account;
+    const post = (urn: string) => ({
+      networkPostId: urn,
+      networkIds: {},
+      type: "text" as const,
+      publishedAt: new Date(),
+    });
+    assert.equal(a.metrics!.postBatchSize, LINKEDIN_POSTS_PER_CALL);
+    const calls = () => server.hitsFor(LI_API_HOST, "/rest/organizationalEntityShareStatistics").length;
+    const before = calls();
+    const read = await a.metrics!.readPostMetricsBatch!(account, [...urns, "urn:li:share:9105"].map(post));
+    assert.equal(calls() - before, 2, "one call for the shares, one for the ugcPosts");
+    for (const [i, urn] of urns.entries())
+      assert.deepEqual(read.get(urn), {
+        views: 100 + i,
+        reach: 99 + i,
+        likes: 3,
+        comments: 2,
+        shares: 1,
+        saves: null,
+      });
+    assert.deepEqual(read.get("urn:li:share:9105"), {
+      views: null,
+      reach: null,
+      likes: null,
+      comments: null,
+      shares: null,
+      saves: null,
+    });
+    const tooMany = Array.from({ length: LINKEDIN_POSTS_PER_CALL + 1 }, (_, i) => post(`urn:li:share:${i}`));
+    await assert.rejects(a.metrics!.readPostMetricsBatch!(account, tooMany), RangeError);
   });
 
   test("a member: every counter null (LinkedIn restricts member analytics), nothing called", async () => {
