@@ -143,6 +143,13 @@ export async function renderHookOverlay(req: OverlayRequest): Promise<Overlay> {
     [textBox({ ...req, text }, fontSize, boxWidth)],
   );
   const svg = await satori(frame as never, { width: req.width, height: req.height, fonts: f });
-  const png = new Resvg(svg, { fitTo: { mode: "original" }, background: "rgba(0,0,0,0)" }).render().asPng();
+  const png = new Resvg(svg, {
+    fitTo: { mode: "original" },
+    background: "rgba(0,0,0,0)",
+    // satori drew the text as paths: no font is read (system fonts would cost memory and time).
+    font: { loadSystemFonts: false },
+  })
+    .render()
+    .asPng();
   return { png: Buffer.from(png), fontSize };
 }
