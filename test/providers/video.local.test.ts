@@ -125,7 +125,7 @@ test("a missing ffmpeg or a missing CTA is a VideoRenderError, and no output is 
   await assert.rejects(stat(out), { code: "ENOENT" });
 });
 
-test("overlay: transparent outside the text box, long hooks shrink to fit", async () => {
+test("overlay: the text box only, placed in the frame; long hooks shrink to fit", async () => {
   const short = await renderHookOverlay({
     text: "Wait for it",
     width: 1080,
@@ -140,10 +140,26 @@ test("overlay: transparent outside the text box, long hooks shrink to fit", asyn
   });
   assert.ok(long.fontSize < short.fontSize && long.fontSize >= MIN_FONT_PX, `${long.fontSize}`);
   const { data, info } = await sharp(long.png).raw().toBuffer({ resolveWithObject: true });
-  assert.deepEqual([info.width, info.height, info.channels], [1080, 1920, 4]);
-  assert.equal(data[3], 0, "top-left pixel is transparent");
-  const centre = (960 * 1080 + 540) * 4;
+  assert.deepEqual([info.width, info.height, info.channels], [long.width, long.height, 4]);
+  // The text 86% of the width plus the box's padding, centred; centred down the frame; even numbers.
+  assert.equal(long.width, 928 + 2 * 44);
+  assert.equal(long.x, 32);
+  assert.ok(long.height > 200 && long.height <= 1920 * 0.3 + 2, `${long.height}`);
+  assert.ok(Math.abs(long.y - (1920 - long.height) / 2) <= 1, `${long.y}`);
+  for (const n of [long.x, long.y, long.width, long.height]) assert.equal(n % 2, 0, `${n} is even`);
+  assert.equal(data[3], 0, "the box's rounded top-left corner is transparent");
+  const centre = (Math.floor(info.height / 2) * info.width + Math.floor(info.width / 2)) * 4;
   assert.ok(data[centre + 3]! > 100, "the text box is opaque enough to read");
+  // At the top: 12% of the height down from the top edge.
+  const top = await renderHookOverlay({ text: "Wait for it", width: 1080, height: 1920, position: "top" });
+  assert.deepEqual([top.x, top.y], [32, 230]);
+  const bottom = await renderHookOverlay({
+    text: "Wait for it",
+    width: 1080,
+    height: 1920,
+    position: "bottom",
+  });
+  assert.equal(bottom.y + bottom.height, 1920 - 230);
 });
 
 test("2x2 grid of a product photo whole and as a close-up: both tiles show it, the close-up larger", async () => {

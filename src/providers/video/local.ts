@@ -8,7 +8,7 @@
  *   - ugc-video: a 4 s hook clip (the product image with a push-in and a sideways pan, the hook as on-screen text, or a
  *     clip from a video model via `hookClip`, trimmed to 3..5 s) followed by the stored CTA video scaled and
  *     padded to 1080x1920 with its own audio (silence when it has none): the CTA is the final segment.
- * Text is a transparent PNG from ./overlay.ts composited with ffmpeg's `overlay` filter (no drawtext). Only
+ * Text is a PNG of the hook's box from ./overlay.ts placed with ffmpeg's `overlay=x:y` (no drawtext). Only
  * filters of ffmpeg 5.1 (Debian bookworm's package, docs/ffmpeg.md) and later are used. Every render works in a private temp dir (mode 0700,
  * removed afterwards) with bounded inputs; ffmpeg runs without a shell, with a timeout (./ffmpeg.ts).
  */
@@ -189,14 +189,21 @@ function tileArgs(images: string[], tiles: string[], zooms: number[] = []): stri
   return args;
 }
 
+/** The hook overlay's PNG file and where its box goes in the frame (./overlay.ts), pixels. */
+interface HookLayer {
+  file: string;
+  x: number;
+  y: number;
+}
+
 /** Builds the ffmpeg arguments of the 2x2 grid: tiles slide in from the edges, then the hook fades in. */
-function gridArgs(images: string[], overlay: string, out: string): string[] {
+function gridArgs(images: string[], overlay: HookLayer, out: string): string[] {
   const T = TEMPLATE_SECONDS["2x2-grid"];
   const tw = W / 2;
   const th = H / 2;
   const args: string[] = [];
   for (const img of images) args.push("-i", img);
-  args.push("-i", overlay, ...silence(T));
+  args.push("-i", overlay.file, ...silence(T));
   const frames = T * FPS;
   const slide = 0.6;
   // The background is a source inside the graph, not a `-f lavfi` input: ffmpeg then makes its frames as the
@@ -219,22 +226,22 @@ function gridArgs(images: string[], overlay: string, out: string): string[] {
   parts.push(held(images.length, "format=yuva420p", frames, "txt0"));
   parts.push(`[txt0]fade=t=in:st=${textAt.toFixed(2)}:d=0.5:alpha=1[txt]`);
   parts.push(
-    `[${prev}][txt]overlay=0:0:format=yuv420,fade=t=out:st=${(T - 0.5).toFixed(2)}:d=0.5,format=yuv420p[v]`,
+    `[${prev}][txt]overlay=${overlay.x}:${overlay.y}:format=yuv420,fade=t=out:st=${(T - 0.5).toFixed(2)}:d=0.5,format=yuv420p[v]`,
   );
   parts.push(`[${images.length + 1}:a]${AUDIO_FORMAT}[a]`);
   return [...args, "-filter_complex", parts.join(";"), ...encodeArgs(out, T)];
 }
 
 /** Builds the ffmpeg arguments of the single fade: slow zoom, fade in and out, the hook throughout. */
-function fadeArgs(image: string, overlay: string, out: string, seed: string): string[] {
+function fadeArgs(image: string, overlay: HookLayer, out: string, seed: string): string[] {
   const T = TEMPLATE_SECONDS["single-fade"];
   const graph = [
     `[0:v]${zoomIn(T * FPS, 1.12, seeded(seed, 1))},format=yuv420p[bg]`,
     held(1, "format=yuva420p", T * FPS, "txt"),
-    `[bg][txt]overlay=0:0:format=yuv420,fade=t=in:st=0:d=0.8,fade=t=out:st=${(T - 0.8).toFixed(2)}:d=0.8,format=yuv420p[v]`,
+    `[bg][txt]overlay=${overlay.x}:${overlay.y}:format=yuv420,fade=t=in:st=0:d=0.8,fade=t=out:st=${(T - 0.8).toFixed(2)}:d=0.8,format=yuv420p[v]`,
     `[2:a]${AUDIO_FORMAT}[a]`,
   ].join(";");
-  return ["-i", image, "-i", overlay, ...silence(T), "-filter_complex", graph, ...encodeArgs(out, T)];
+  return ["-i", image, "-i", overlay.file, ...silence(T), "-filter_complex", graph, ...encodeArgs(out, T)];
 }
 
 /**
@@ -243,7 +250,7 @@ function fadeArgs(image: string, overlay: string, out: string, seed: string): st
  */
 function ugcArgs(
   hook: { kind: "image" | "clip"; file: string; seconds: number; hasAudio: boolean },
-  overlay: string,
+  overlay: HookLayer,
   cta: { file: string; seconds: number; hasAudio: boolean },
   out: string,
   seed: string,
@@ -251,7 +258,7 @@ function ugcArgs(
   const hs = hook.seconds;
   const hookFrames = Math.round(hs * FPS);
   const args: string[] = hook.kind === "image" ? ["-i", hook.file] : ["-t", hs.toFixed(3), "-i", hook.file];
-  args.push("-i", overlay, "-i", cta.file, ...silence(hs), ...silence(cta.seconds));
+  args.push("-i", overlay.file, "-i", cta.file, ...silence(hs), ...silence(cta.seconds));
   const fit = `scale=${W}:${H}:force_original_aspect_ratio=decrease,pad=${W}:${H}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1`;
   const hookVideo =
     hook.kind === "image"
@@ -259,7 +266,7 @@ function ugcArgs(
       : `[0:v]${fit},fps=${FPS},trim=duration=${hs.toFixed(3)},setpts=PTS-STARTPTS`;
   const graph = [
     `${hookVideo},format=yuv420p[hv]`,
-    `[hv][txt]overlay=0:0:format=yuv420,format=yuv420p[h]`,
+    `[hv][txt]overlay=${overlay.x}:${overlay.y}:format=yuv420,format=yuv420p[h]`,
     held(1, "format=yuva420p", hookFrames, "txt"),
     `[${hook.kind === "clip" && hook.hasAudio ? "0:a" : "3:a"}]${AUDIO_FORMAT},apad,atrim=0:${hs.toFixed(3)},asetpts=PTS-STARTPTS[ha]`,
     `[2:v]${fit},fps=${FPS},format=yuv420p,setpts=PTS-STARTPTS[c]`,
@@ -320,7 +327,7 @@ export function localVideoProvider(options: LocalVideoOptions): VideoProvider {
           await runFfmpeg(ffmpeg, tileArgs(images, tiles, req.zooms), { timeoutMs, signal, maxMemoryBytes });
           images.splice(0, images.length, ...tiles);
         }
-        const overlay = path.join(dir, "hook.png");
+        const overlayFile = path.join(dir, "hook.png");
         const text = await renderHookOverlay({
           text: req.hook,
           caption: req.caption,
@@ -329,7 +336,8 @@ export function localVideoProvider(options: LocalVideoOptions): VideoProvider {
           // Over a single picture the hook sits at the top, clear of the product and of the networks' bottom UI.
           position: req.template === "2x2-grid" ? "center" : "top",
         });
-        await writeFile(overlay, text.png, { mode: 0o600 });
+        await writeFile(overlayFile, text.png, { mode: 0o600 });
+        const overlay: HookLayer = { file: overlayFile, x: text.x, y: text.y };
         let args: string[];
         let hookClip: VideoResult["hook_clip"] = null;
         if (req.template === "2x2-grid") args = gridArgs(images, overlay, req.outputFile);

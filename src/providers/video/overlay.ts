@@ -1,7 +1,9 @@
 /**
  * Text overlays for videos (README "Media stack"): the hook text laid out with satori (flexbox -> SVG) and
- * rasterised with @resvg/resvg-js to a transparent PNG the size of the video frame, which ffmpeg composites
- * with its `overlay` filter (no drawtext, no fontconfig, no system fonts). Fonts are the bundled
+ * rasterised with @resvg/resvg-js to a PNG of the text box only (its rounded corners transparent), with the
+ * box's place in the frame, which ffmpeg composites with its `overlay=x:y` filter (no drawtext, no
+ * fontconfig, no system fonts). A box-sized layer instead of a full-frame one keeps about 50 MB of pixmap out
+ * of the node process and a 1080x1920 alpha layer per frame out of ffmpeg's graph (bench/README.md). Fonts are the bundled
  * @fontsource files (satori reads woff/ttf/otf, not woff2): Bebas Neue for the hook, Inter for the small
  * caption line.
  *
@@ -39,7 +41,7 @@ export interface OverlayRequest {
   text: string;
   /** Optional small line under the hook (the product name). */
   caption?: string | undefined;
-  /** Frame size, pixels (the PNG has this size). */
+  /** Frame size, pixels (the box is placed inside it). */
   width: number;
   height: number;
   /** Where the text box sits vertically. */
@@ -47,11 +49,21 @@ export interface OverlayRequest {
 }
 
 export interface Overlay {
-  /** PNG bytes, RGBA, transparent outside the text box. */
+  /** PNG bytes, RGBA: the text box, `width` x `height` pixels, transparent in its rounded corners. */
   png: Buffer;
+  /** The box's top-left corner in the frame, pixels (even, so 4:2:0 chroma lines up). */
+  x: number;
+  y: number;
+  /** The PNG's size, pixels (even). */
+  width: number;
+  height: number;
   /** The hook font size the text was fitted at, pixels. */
   fontSize: number;
 }
+
+/** The box's padding around the text, pixels; satori adds it to the box's width (content-box sizing). */
+const BOX_PADDING_X = 44;
+const BOX_PADDING_Y = 36;
 
 type Node = { type: string; props: { style?: Record<string, unknown>; children?: unknown } };
 
@@ -92,7 +104,12 @@ function textBox(req: OverlayRequest, fontSize: number, boxWidth: number): Node 
       },
     });
   return column(
-    { width: boxWidth, padding: "36px 44px", borderRadius: 28, backgroundColor: "rgba(10, 10, 14, 0.62)" },
+    {
+      width: boxWidth,
+      padding: `${BOX_PADDING_Y}px ${BOX_PADDING_X}px`,
+      borderRadius: 28,
+      backgroundColor: "rgba(10, 10, 14, 0.62)",
+    },
     children,
   );
 }
@@ -107,7 +124,10 @@ function column(style: Record<string, unknown>, children: Node[]): Node {
 
 /** Height in pixels satori gives the box at `fontSize` (its SVG height when only the width is fixed). */
 async function measuredHeight(req: OverlayRequest, fontSize: number, boxWidth: number, f: Font[]) {
-  const svg = await satori(textBox(req, fontSize, boxWidth) as never, { width: boxWidth, fonts: f });
+  const svg = await satori(textBox(req, fontSize, boxWidth) as never, {
+    width: boxWidth + 2 * BOX_PADDING_X,
+    fonts: f,
+  });
   const m = /height="([0-9.]+)"/.exec(svg);
   return m ? Number(m[1]) : Number.POSITIVE_INFINITY;
 }
@@ -121,7 +141,8 @@ export async function renderHookOverlay(req: OverlayRequest): Promise<Overlay> {
   const text = req.text.trim();
   if (!text) throw new Error("overlay text is empty");
   const f = await loadFonts();
-  const boxWidth = Math.round(req.width * 0.86);
+  // The text's width (86% of the frame); the box adds its padding on both sides.
+  const boxWidth = even(req.width * 0.86);
   const maxHeight = Math.round(req.height * 0.3);
   // Binary search over whole pixels for the largest size whose box fits maxHeight.
   let lo = MIN_FONT_PX;
@@ -132,17 +153,10 @@ export async function renderHookOverlay(req: OverlayRequest): Promise<Overlay> {
     else hi = mid - 1;
   }
   const fontSize = lo;
-  const justify = { top: "flex-start", center: "center", bottom: "flex-end" }[req.position];
-  const frame = column(
-    {
-      justifyContent: justify,
-      width: req.width,
-      height: req.height,
-      padding: `${Math.round(req.height * 0.12)}px 0`,
-    },
-    [textBox({ ...req, text }, fontSize, boxWidth)],
-  );
-  const svg = await satori(frame as never, { width: req.width, height: req.height, fonts: f });
+  const box = textBox({ ...req, text }, fontSize, boxWidth);
+  const outerWidth = boxWidth + 2 * BOX_PADDING_X;
+  const boxHeight = 2 * Math.ceil((await measuredHeight({ ...req, text }, fontSize, boxWidth, f)) / 2);
+  const svg = await satori(box as never, { width: outerWidth, height: boxHeight, fonts: f });
   const png = new Resvg(svg, {
     fitTo: { mode: "original" },
     background: "rgba(0,0,0,0)",
@@ -151,5 +165,22 @@ export async function renderHookOverlay(req: OverlayRequest): Promise<Overlay> {
   })
     .render()
     .asPng();
-  return { png: Buffer.from(png), fontSize };
+  // Where the box sits: centred across; at the top or bottom 12% of the height in from the edge, or centred.
+  const margin = Math.round(req.height * 0.12);
+  const top = { top: margin, center: (req.height - boxHeight) / 2, bottom: req.height - margin - boxHeight }[
+    req.position
+  ];
+  return {
+    png: Buffer.from(png),
+    x: evenDown(Math.max(0, (req.width - outerWidth) / 2)),
+    y: evenDown(Math.max(0, top)),
+    width: outerWidth,
+    height: boxHeight,
+    fontSize,
+  };
 }
+
+/** `n` rounded to the nearest even integer. */
+const even = (n: number) => 2 * Math.round(n / 2);
+/** `n` rounded down to an even integer. */
+const evenDown = (n: number) => 2 * Math.floor(n / 2);
