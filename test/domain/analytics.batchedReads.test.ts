@@ -8,9 +8,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { syncAnalytics } from "../../src/domain/analytics/sync.ts";
-import { upsertConnectedAccount } from "../../src/domain/social/accounts.ts";
 import { createSocialHttp } from "../../src/providers/social/http.ts";
-import type { Capabilities } from "../../src/providers/social/network.ts";
 import type { Network } from "../../src/providers/social/types.ts";
 import { X_POSTS_PER_CALL } from "../../src/providers/social/x/metrics.ts";
 import { YOUTUBE_VIDEOS_PER_CALL } from "../../src/providers/social/youtube/metrics.ts";
@@ -19,6 +17,7 @@ import { startFakeNetworks } from "../fakes/server.ts";
 import { X_API_HOST, xFake } from "../fakes/x.ts";
 import { GOOGLE_APIS_HOST, SCOPE_READONLY, SCOPE_UPLOAD, youtubeFake } from "../fakes/youtube.ts";
 import { startTestApp } from "../helpers/app.ts";
+import { liveAccount as seedAccount, publishedDeliveries } from "./analytics-seed.ts";
 
 const server = await startFakeNetworks();
 const yt = youtubeFake(server, FAKE_APPS.youtube);
@@ -28,50 +27,12 @@ const app = await startTestApp({
   env: { ...liveNetworkEnv(server, ["youtube", "x"]), ANALYTICS_YOUTUBE_DAILY_QUOTA: "6" },
 });
 const me = await app.user({ plan: "pro" });
-const owner = { userId: me.user_id, workspaceId: me.workspace_id };
 const db = app.ctx.db;
-const CAN: Capabilities = { text: true, image: true, carousel: true, video: true };
 
-async function liveAccount(network: Network, id: string, accessToken: string, scopes: string[]) {
-  const { account } = await upsertConnectedAccount(db, app.ctx.sealer, owner, {
-    network,
-    mode: "live",
-    account: { networkAccountId: id, handle: `${network}.batch`, capabilities: CAN, metadata: {} },
-    tokens: { accessToken, scopes },
-    now: new Date(),
-  });
-  return account.social_account_id;
-}
-
-/** `ids.length` published deliveries of `accountId` (one post each, inserted in one statement). */
-async function published(accountId: string, ids: string[]): Promise<string[]> {
-  const posts = await db("posts")
-    .insert(
-      ids.map((_, i) => ({
-        workspace_id: me.workspace_id,
-        user_id: me.user_id,
-        type: "video",
-        status: "published",
-        caption: `Post ${i}`,
-      })),
-    )
-    .returning("id");
-  const rows = await db("deliveries")
-    .insert(
-      ids.map((id, i) => ({
-        workspace_id: me.workspace_id,
-        user_id: me.user_id,
-        post_id: posts[i].id,
-        social_account_id: accountId,
-        status: "published",
-        provider_post_id: id,
-        network_ids: JSON.stringify({}),
-        published_at: new Date(Date.now() - (i + 1) * 60_000),
-      })),
-    )
-    .returning("id");
-  return rows.map((r) => r.id as string);
-}
+const liveAccount = (network: Network, id: string, accessToken: string, scopes: string[]) =>
+  seedAccount(app, me, network, { id, accessToken, scopes });
+const published = (accountId: string, ids: string[]) =>
+  publishedDeliveries(app, me, accountId, ids, { type: "video" });
 
 const ytUser = yt.addUser({ subscriberCount: 10 });
 const channel = ytUser.channel!;

@@ -8,13 +8,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { syncAnalytics } from "../../src/domain/analytics/sync.ts";
-import { upsertConnectedAccount } from "../../src/domain/social/accounts.ts";
 import { createSocialHttp } from "../../src/providers/social/http.ts";
 import { TIKTOK_VIDEOS_PER_CALL } from "../../src/providers/social/tiktok/metrics.ts";
 import { FAKE_APPS, liveNetworkEnv } from "../fakes/live-env.ts";
 import { startFakeNetworks } from "../fakes/server.ts";
 import { TT_API_HOST, tiktokFake } from "../fakes/tiktok.ts";
 import { startTestApp } from "../helpers/app.ts";
+import { liveAccount, publishedDeliveries } from "./analytics-seed.ts";
 
 const server = await startFakeNetworks();
 const tt = tiktokFake(server, FAKE_APPS.tiktok);
@@ -24,52 +24,18 @@ const db = app.ctx.db;
 
 const creator = tt.addCreator({ username: "batch" });
 const videos = Array.from({ length: 45 }, (_, i) => tt.addVideo(creator.openId, { view_count: 100 + i }));
-const { account } = await upsertConnectedAccount(
-  db,
-  app.ctx.sealer,
-  { userId: me.user_id, workspaceId: me.workspace_id },
-  {
-    network: "tiktok",
-    mode: "live",
-    account: {
-      networkAccountId: creator.openId,
-      handle: "batch",
-      capabilities: { text: false, image: true, carousel: true, video: true },
-      metadata: {},
-    },
-    tokens: { accessToken: creator.accessToken, scopes: [] },
-    now: new Date(),
-  },
-);
+const accountId = await liveAccount(app, me, "tiktok", {
+  id: creator.openId,
+  accessToken: creator.accessToken,
+  scopes: [],
+  capabilities: { text: false, image: true, carousel: true, video: true },
+});
 // 45 public videos, plus one delivery with only its publish_id (SELF_ONLY: no public id).
 const ids = [...videos, "v_pub_file~selfonly"];
-const posts = await db("posts")
-  .insert(
-    ids.map((_, i) => ({
-      workspace_id: me.workspace_id,
-      user_id: me.user_id,
-      type: "video",
-      status: "published",
-      caption: `V ${i}`,
-    })),
-  )
-  .returning("id");
-const deliveries: string[] = (
-  await db("deliveries")
-    .insert(
-      ids.map((id, i) => ({
-        workspace_id: me.workspace_id,
-        user_id: me.user_id,
-        post_id: posts[i].id,
-        social_account_id: account.social_account_id,
-        status: "published",
-        provider_post_id: id,
-        network_ids: JSON.stringify(i === 45 ? { publishId: id } : { publishId: `v_pub_${i}` }),
-        published_at: new Date(Date.now() - (i + 1) * 60_000),
-      })),
-    )
-    .returning("id")
-).map((r: { id: string }) => r.id);
+const deliveries = await publishedDeliveries(app, me, accountId, ids, {
+  type: "video",
+  networkIds: (i) => (i === 45 ? { publishId: ids[i]! } : { publishId: `v_pub_${i}` }),
+});
 
 test("45 TikTok videos in 3 video/query calls of at most 20 ids; every counter saved", async () => {
   tt.videos.delete(videos[30]!);

@@ -9,14 +9,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { syncAnalytics } from "../../src/domain/analytics/sync.ts";
-import { upsertConnectedAccount } from "../../src/domain/social/accounts.ts";
-import type { Capabilities } from "../../src/providers/social/network.ts";
 import type { Network } from "../../src/providers/social/types.ts";
 import { FB_GRAPH_HOST, FB_SCOPES_GRANTED, facebookFake } from "../fakes/facebook.ts";
 import { FAKE_APPS, liveNetworkEnv } from "../fakes/live-env.ts";
 import { startFakeNetworks } from "../fakes/server.ts";
 import { X_API_HOST, xFake } from "../fakes/x.ts";
 import { startTestApp } from "../helpers/app.ts";
+import { liveAccount as seedAccount, publishedDeliveries } from "./analytics-seed.ts";
 
 const server = await startFakeNetworks();
 const x = xFake(server, FAKE_APPS.x);
@@ -29,50 +28,12 @@ const app = await startTestApp({
   },
 });
 const me = await app.user({ plan: "pro" });
-const owner = { userId: me.user_id, workspaceId: me.workspace_id };
 const db = app.ctx.db;
-const CAN: Capabilities = { text: true, image: true, carousel: true, video: true };
 
-async function liveAccount(network: Network, id: string, accessToken: string, scopes: string[]) {
-  const { account } = await upsertConnectedAccount(db, app.ctx.sealer, owner, {
-    network,
-    mode: "live",
-    account: { networkAccountId: id, handle: `${network}.${id}`, capabilities: CAN, metadata: {} },
-    tokens: { accessToken, scopes },
-    now: new Date(),
-  });
-  return account.social_account_id;
-}
-
-/** Published deliveries of `accountId` for the network post ids `ids`. */
-async function published(accountId: string, ids: string[]): Promise<string[]> {
-  const posts = await db("posts")
-    .insert(
-      ids.map((_, i) => ({
-        workspace_id: me.workspace_id,
-        user_id: me.user_id,
-        type: "text",
-        status: "published",
-        caption: `Post ${i}`,
-      })),
-    )
-    .returning("id");
-  const rows = await db("deliveries")
-    .insert(
-      ids.map((id, i) => ({
-        workspace_id: me.workspace_id,
-        user_id: me.user_id,
-        post_id: posts[i].id,
-        social_account_id: accountId,
-        status: "published",
-        provider_post_id: id,
-        network_ids: JSON.stringify({}),
-        published_at: new Date(Date.now() - (i + 1) * 60_000),
-      })),
-    )
-    .returning("id");
-  return rows.map((r) => r.id as string);
-}
+const liveAccount = (network: Network, id: string, accessToken: string, scopes: string[]) =>
+  seedAccount(app, me, network, { id, accessToken, scopes });
+const published = (accountId: string, ids: string[]) =>
+  publishedDeliveries(app, me, accountId, ids, { type: "text" });
 
 const postErrors = async (ids: string[]) =>
   (await db("post_metrics").whereIn("delivery_id", ids).select("last_error", "synced_at")).map(

@@ -35,6 +35,7 @@ import {
   NetworkRateLimitError,
   NetworkRejectedError,
   NetworkTransientError,
+  NO_POST_COUNTERS,
   type TokenSet,
 } from "../../../src/providers/social/network.ts";
 import { drive, jobFor, saverFor, startMediaHost } from "../../fakes/jobs.ts";
@@ -707,14 +708,7 @@ describe("metrics", () => {
         shares: 1,
         saves: null,
       });
-    assert.deepEqual(read.get("urn:li:share:9105"), {
-      views: null,
-      reach: null,
-      likes: null,
-      comments: null,
-      shares: null,
-      saves: null,
-    });
+    assert.deepEqual(read.get("urn:li:share:9105"), NO_POST_COUNTERS);
     const tooMany = Array.from({ length: LINKEDIN_POSTS_PER_CALL + 1 }, (_, i) => post(`urn:li:share:${i}`));
     await assert.rejects(a.metrics!.readPostMetricsBatch!(account, tooMany), RangeError);
   });
