@@ -10,7 +10,7 @@ import sharp from "sharp";
 import { localImageProvider } from "../../src/providers/ai-image/local.ts";
 import { DESIGNS } from "../../src/providers/render/designs.ts";
 import { fitText } from "../../src/providers/render/fit.ts";
-import { renderSlide, renderTextOverlay, type SlideContent } from "../../src/providers/render/slide.ts";
+import { renderSlide, type SlideContent } from "../../src/providers/render/slide.ts";
 
 const photo = await sharp({ create: { width: 900, height: 700, channels: 3, background: "#f2d7b6" } })
   .composite([
@@ -203,22 +203,6 @@ test("fitText: wraps on words and shrinks a word longer than the line until it f
   assert.ok(words.fits && words.measure.height > words.fontSize * 1.5, "several words wrap onto lines");
   const short = await fitText({ text: "Hi", width: 400, height: 300, font, maxSize: 160 });
   assert.equal(short.fontSize, 160);
-});
-
-test("renderTextOverlay: a transparent PNG of the frame size with the text on an opaque-ish band only", async () => {
-  const png = await renderTextOverlay({
-    text: "I finally tried Glow Serum",
-    width: 1080,
-    height: 1920,
-    design: "bold-minimal",
-    placement: "bottom",
-  });
-  const meta = await sharp(png).metadata();
-  assert.deepEqual([meta.format, meta.width, meta.height, meta.hasAlpha], ["png", 1080, 1920, true]);
-  const { data } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-  const alphaAt = (x: number, y: number) => data[(y * 1080 + x) * 4 + 3]!;
-  assert.equal(alphaAt(540, 100), 0, "transparent above the band");
-  assert.ok(alphaAt(540, 1920 - 300) > 100, "the band is drawn near the bottom");
 });
 
 test("the accent colour comes from the photo (WCAG AA against the background), or stays the design's", async () => {

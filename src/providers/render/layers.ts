@@ -190,12 +190,6 @@ async function rasteriseRaw(nodes: Node[], W: number, H: number): Promise<Buffer
   return new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().pixels;
 }
 
-/** Rasterises a satori tree to RGBA PNG bytes of `W` x `H` (transparent where nothing is drawn). */
-export async function rasterise(tree: Node, W: number, H: number): Promise<Buffer> {
-  const svg = await satori(tree as never, { width: W, height: H, fonts: loadFonts() });
-  return new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render().asPng();
-}
-
 /** True when `layer` is a plain box of the whole `W` x `H` canvas filled with `bg` and nothing else. */
 function isCanvasFill(layer: Layer, W: number, H: number, bg: string): boolean {
   if (!layer || "kind" in layer || layer.type !== "div") return false;

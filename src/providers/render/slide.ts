@@ -3,7 +3,7 @@
  * SVG, fonts from fonts.ts), rasterises it with @resvg/resvg-js and encodes it with sharp as a baseline sRGB
  * JPEG of exactly the format's pixel size. Every slide carries its headline (auto-fitted to its box, see
  * fit.ts), the body where the layout has one, the slide number ("2/6") and the product photo where the
- * layout has a photo area. `renderTextOverlay` renders text alone on a transparent PNG for video overlays.
+ * layout has a photo area. (Video text overlays are src/providers/video/overlay.ts.)
  */
 import { boundedSharp as sharp } from "../media-limits.ts";
 import { type Design, designFor, type FontChoice } from "./designs.ts";
@@ -11,14 +11,11 @@ import { type FitRequest, type FitResult, fitText, textStyle } from "./fit.ts";
 import {
   compose,
   drawnEarly,
-  fill,
   type ImageLayer,
   type Layer,
   pill,
   plan,
   type Rect,
-  rasterise,
-  rgba,
   type Step,
 } from "./layers.ts";
 import { ctaLayout, LAYOUTS, type SlideContent } from "./layouts.ts";
@@ -240,52 +237,4 @@ async function drawn(
     quality -= 10;
   } while (bytes.length > MAX_SLIDE_BYTES && quality > 30);
   return { bytes, mimeType: "image/jpeg", width: req.width, height: req.height, headline, photo, accent };
-}
-
-export interface TextOverlayRequest {
-  text: string;
-  /** Frame size, pixels. */
-  width: number;
-  height: number;
-  design: Design | string;
-  /** Vertical placement of the text band (default `center`). */
-  placement?: "top" | "center" | "bottom";
-}
-
-/**
- * Renders `text` alone, auto-fitted in the design's headline font on a translucent band, as a PNG with an
- * alpha channel of exactly `width` x `height` pixels (fully transparent outside the band): the overlay the
- * video renderer composites onto frames. Signature kept stable for the video templates.
- */
-export async function renderTextOverlay(req: TextOverlayRequest): Promise<Buffer> {
-  const d = typeof req.design === "string" ? designFor(req.design) : req.design;
-  const W = req.width;
-  const H = req.height;
-  const pad = Math.round(W * 0.08);
-  const bandH = Math.round(H * 0.24);
-  const y = {
-    top: Math.round(H * 0.1),
-    center: Math.round((H - bandH) / 2),
-    bottom: Math.round(H * 0.9) - bandH,
-  }[req.placement ?? "center"];
-  const inner: Rect = { x: pad + 36, y: y + 28, w: W - 2 * pad - 72, h: bandH - 56 };
-  const text = d.uppercase ? req.text.toUpperCase() : req.text;
-  const fitted = await fittedText(text, inner, d.fonts.headline, d.palette.text, {
-    min: 24,
-    max: 140,
-    lineHeight: 1.1,
-    align: "center",
-    valign: "center",
-  });
-  const tree = h(
-    "div",
-    { style: { display: "flex", position: "relative", width: W, height: H } },
-    fill(
-      { x: pad, y, w: W - 2 * pad, h: bandH },
-      { backgroundColor: rgba(d.palette.background, 0.62), borderRadius: 32 },
-    ),
-    fitted.node,
-  );
-  const png = await rasterise(tree, W, H);
-  return sharp(png).ensureAlpha().png().toBuffer();
 }
