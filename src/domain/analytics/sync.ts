@@ -4,7 +4,8 @@
  * (`analytics_sync_jobs`); each job reads one account and its posts (./sync-account.ts):
  * - the nightly run (`startNightlyRun`, the worker's `analytics-sync` schedule, midnight America/New_York) is
  *   keyed by the night's date there (`nightKey`) and sends each account's job to the pg-boss queue
- *   `analytics-sync-account` with the singleton key `{night}:{account}`, so any worker takes a share; a
+ *   `analytics-sync-account` with the singleton key `{night}:{account}` (`syncJobKey`; `:{claims}` added when
+ *   it is sent again after a dead worker's claims), so any worker takes a share; a
  *   second start the same night plans nothing new and re-sends only what is still queued;
  * - `admin analytics sync --now` (`syncAnalytics`) plans a run keyed `now-{ISO time}` and works through it
  *   in its own process (`drainSyncRun`); workers running at the same time may take some of its jobs;
@@ -81,7 +82,7 @@ export async function planSyncRun(
   app: AppContext,
   runKey: string,
   at: Date,
-): Promise<{ run: SyncRun; queued: Array<{ id: string; social_account_id: string }> }> {
+): Promise<{ run: SyncRun; queued: Array<{ id: string; social_account_id: string; attempts: number }> }> {
   await app
     .db("analytics_sync_runs")
     .insert({ run_key: runKey, synced_at: at })
@@ -117,7 +118,7 @@ export async function planSyncRun(
   const queued = await app
     .db("analytics_sync_jobs")
     .where({ run_id: run.id, status: "queued" })
-    .select("id", "social_account_id")
+    .select("id", "social_account_id", "attempts")
     .orderBy("social_account_id");
   return { run, queued };
 }
@@ -131,7 +132,7 @@ export async function startNightlyRun(app: AppContext, send: SendSyncJob): Promi
   await refreshExpiringTokens(app);
   const now = app.clock.now();
   const { run, queued } = await planSyncRun(app, nightKey(now), now);
-  for (const job of queued) await send(job.id, `${run.run_key}:${job.social_account_id}`);
+  for (const job of queued) await send(job.id, syncJobKey(run.run_key, job.social_account_id, job.attempts));
   app.log.info(
     { run_key: run.run_key, planned: run.accounts_planned, sent: queued.length },
     "analytics sync planned",
@@ -146,14 +147,24 @@ export async function startNightlyRun(app: AppContext, send: SendSyncJob): Promi
  */
 export async function resumeSyncRuns(app: AppContext, send: SendSyncJob): Promise<number> {
   await requeueExpiredSyncJobs(app);
-  const jobs: Array<{ id: string; social_account_id: string; run_key: string }> = await app
+  const jobs: Array<{ id: string; social_account_id: string; run_key: string; attempts: number }> = await app
     .db("analytics_sync_jobs as j")
     .join("analytics_sync_runs as r", "r.id", "j.run_id")
     .whereNull("r.finished_at")
     .where("j.status", "queued")
-    .select("j.id", "j.social_account_id", "r.run_key");
-  for (const j of jobs) await send(j.id, `${j.run_key}:${j.social_account_id}`);
+    .select("j.id", "j.social_account_id", "r.run_key", "j.attempts");
+  for (const j of jobs) await send(j.id, syncJobKey(j.run_key, j.social_account_id, j.attempts));
   return jobs.length;
+}
+
+/**
+ * The pg-boss singleton key of an account's job: `{run}:{account}` when it is first sent, `{run}:{account}:{n}`
+ * when it is sent again after `n` claims whose worker died. The dead worker's pg-boss job stays `active` until
+ * pg-boss expires it (the queue's expiry, 15 minutes by default), and the queue's `exclusive` policy would
+ * drop a second job with the same key until then; our own claim keeps the read single either way.
+ */
+export function syncJobKey(runKey: string, accountId: string, attempts = 0): string {
+  return attempts > 0 ? `${runKey}:${accountId}:${attempts}` : `${runKey}:${accountId}`;
 }
 
 /** A claimed account job: the claim's attempt number is its fence (a job taken over is no longer ours). */
