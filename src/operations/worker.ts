@@ -82,8 +82,13 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
   // takes account jobs; a job whose lease ran out is queued again by any worker's reaper.
   const sendSyncJob: SendSyncJob = (jobId, singletonKey) =>
     boss.send(ANALYTICS_ACCOUNT_QUEUE, { sync_job_id: jobId }, { singletonKey });
-  await consume(ctx, boss, ANALYTICS_ACCOUNT_QUEUE, "sync_job_id", (id, signal) =>
-    runSyncJob(ctx, id, { signal }),
+  await consume(
+    ctx,
+    boss,
+    ANALYTICS_ACCOUNT_QUEUE,
+    "sync_job_id",
+    (id, signal) => runSyncJob(ctx, id, { signal }),
+    ctx.config.analytics.syncConcurrency,
   );
   await boss.work(ANALYTICS_SYNC_QUEUE, { pollingIntervalSeconds: 10 }, async () => {
     ctx.log.info("analytics sync started");
@@ -136,7 +141,7 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
 }
 
 /**
- * Consumes `queue` (WORKER_CONCURRENCY at a time), calling `run(id, signal)` with the job's `key` field.
+ * Consumes `queue` (`concurrency` at a time, default WORKER_CONCURRENCY), calling `run(id, signal)` with the job's `key` field.
  * A job without that id is logged and skipped; a failure of `run` is logged by class only, and the job
  * completes.
  */
@@ -146,11 +151,12 @@ async function consume(
   queue: string,
   key: "operation_id" | "run_id" | "sync_job_id",
   run: (id: string, signal: AbortSignal) => Promise<unknown>,
+  concurrency = ctx.config.worker.concurrency,
 ): Promise<void> {
   await boss.work<Record<string, unknown>>(
     queue,
     {
-      localConcurrency: ctx.config.worker.concurrency,
+      localConcurrency: concurrency,
       batchSize: 1,
       // NOTIFY wakes idle pollers at once; under a burst of approvals a single worker process still misses
       // wake-ups (bench/approval-latency.ts), so the poll floor is pg-boss's minimum: one cheap SKIP LOCKED

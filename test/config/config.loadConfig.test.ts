@@ -69,6 +69,20 @@ test("AI_IMAGE_CONCURRENCY: images generated at once per run, 4 by default, 1 to
   assert.equal(loadConfig({ AI_IMAGE_CONCURRENCY: "16" }).image.concurrency, 16);
 });
 
+test("ANALYTICS_SYNC_CONCURRENCY: account jobs per worker, 8 by default, 1 to 64, apart from WORKER_CONCURRENCY", () => {
+  assert.equal(loadConfig({}).analytics.syncConcurrency, 8);
+  assert.equal(
+    loadConfig({ ANALYTICS_SYNC_CONCURRENCY: "64", WORKER_CONCURRENCY: "2" }).analytics.syncConcurrency,
+    64,
+  );
+  assert.equal(loadConfig({ WORKER_CONCURRENCY: "2" }).worker.concurrency, 2);
+  assert.throws(
+    () => loadConfig({ ANALYTICS_SYNC_CONCURRENCY: "0" }),
+    /ANALYTICS_SYNC_CONCURRENCY: must be >= 1/,
+  );
+  assert.throws(() => loadConfig({ ANALYTICS_SYNC_CONCURRENCY: "65" }), /ANALYTICS_SYNC_CONCURRENCY/);
+});
+
 test("TRUST_PROXY: off by default, a hop count, or proxy addresses/CIDRs; `true` and junk are refused", () => {
   assert.equal(loadConfig({}).trustProxy, false);
   assert.equal(loadConfig({ TRUST_PROXY: "false" }).trustProxy, false);
