@@ -1,6 +1,6 @@
 /**
  * A sync job whose worker died, through the real pg-boss queue (src/domain/analytics/sync.ts `syncJobKey`,
- * src/operations/boss.ts): the dead worker's pg-boss job stays `active` until pg-boss expires it (15 minutes),
+ * src/operations/boss.ts): the dead worker's pg-boss job stays `active` until pg-boss expires it (an hour),
  * and the account queue's `exclusive` policy drops a second job with the same singleton key while it does.
  * When the job's own lease runs out it is sent again under `{night}:{account}:{claims}`, so a live worker
  * takes it at once instead of the run waiting for pg-boss (or, before, for the next worker start), and it is

@@ -158,10 +158,11 @@ export async function resumeSyncRuns(app: AppContext, send: SendSyncJob): Promis
 }
 
 /**
- * The pg-boss singleton key of an account's job: `{run}:{account}` when it is first sent, `{run}:{account}:{n}`
- * when it is sent again after `n` claims whose worker died. The dead worker's pg-boss job stays `active` until
- * pg-boss expires it (the queue's expiry, 15 minutes by default), and the queue's `exclusive` policy would
- * drop a second job with the same key until then; our own claim keeps the read single either way.
+ * The pg-boss singleton key of an account's job: `{run}:{account}` when it is first sent,
+ * `{run}:{account}:{n}` when it is sent again after `n` claims whose worker died. The dead worker's pg-boss
+ * job stays `active` until pg-boss expires it (QUEUE_RETRY_AFTER_SECONDS, an hour by default), and the
+ * queue's `exclusive` policy would drop a second job with the same key until then; our own claim keeps the
+ * read single either way.
  */
 export function syncJobKey(runKey: string, accountId: string, attempts = 0): string {
   return attempts > 0 ? `${runKey}:${accountId}:${attempts}` : `${runKey}:${accountId}`;
