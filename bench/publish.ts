@@ -13,10 +13,9 @@ import { parseArgs } from "node:util";
 import { createUser } from "../src/domain/account/accounts.ts";
 import { upsertConnectedAccount } from "../src/domain/social/accounts.ts";
 import { startWorker } from "../src/operations/worker.ts";
-import { X_CAPABILITIES, X_SCOPES } from "../src/providers/social/x/oauth.ts";
 import { liveNetworkEnv } from "../test/fakes/live-env.ts";
 import { startFakeNetworks } from "../test/fakes/server.ts";
-import { X_API_HOST, xFake } from "../test/fakes/x.ts";
+import { connectedXAccount, X_API_HOST, xFake } from "../test/fakes/x.ts";
 import { FAKE_APPS } from "../test/fakes/live-env.ts";
 import { freshService } from "./fresh-db.ts";
 
@@ -52,23 +51,7 @@ async function main() {
         ctx.db,
         ctx.sealer,
         { userId: who.user_id, workspaceId: who.workspace_id },
-        {
-          network: "x",
-          mode: "live",
-          account: {
-            networkAccountId: user.id,
-            handle: user.username,
-            capabilities: X_CAPABILITIES,
-            metadata: { username: user.username },
-          },
-          tokens: {
-            accessToken: user.accessToken,
-            refreshToken: user.refreshToken,
-            expiresAt: new Date(Date.now() + 7200_000),
-            scopes: [...X_SCOPES],
-          },
-          now: new Date(),
-        },
+        connectedXAccount(user),
       );
       accounts.push(account.social_account_id);
     }

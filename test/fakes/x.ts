@@ -32,6 +32,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { captionLength } from "../../src/providers/social/rule-check.ts";
+import { X_CAPABILITIES, X_SCOPES } from "../../src/providers/social/x/oauth.ts";
 import { decimalId, type FakeNetworkServer, type FakeRequest, type FakeResponse, sniff } from "./server.ts";
 
 export const X_WEB_HOST = "x.com";
@@ -721,4 +722,28 @@ export class XFake {
 /** Mounts an X fake on `server`. */
 export function xFake(server: FakeNetworkServer, options: XFakeOptions): XFake {
   return new XFake(server, options);
+}
+
+/**
+ * What the X connect saves for `user` after the code exchange (the input of `upsertConnectedAccount`): the
+ * user's id and username, the tokens the fake issued with a two-hour expiry, and every scope the adapter asks.
+ */
+export function connectedXAccount(user: XUser, now = new Date()) {
+  return {
+    network: "x" as const,
+    mode: "live" as const,
+    account: {
+      networkAccountId: user.id,
+      handle: user.username,
+      capabilities: X_CAPABILITIES,
+      metadata: { username: user.username },
+    },
+    tokens: {
+      accessToken: user.accessToken,
+      refreshToken: user.refreshToken,
+      expiresAt: new Date(now.getTime() + 7200_000),
+      scopes: [...X_SCOPES],
+    },
+    now,
+  };
 }

@@ -8,11 +8,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { upsertConnectedAccount } from "../../src/domain/social/accounts.ts";
 import { runDeliveryLoop } from "../../src/operations/deliveries.ts";
-import { X_CAPABILITIES, X_SCOPES } from "../../src/providers/social/x/oauth.ts";
 import { startTestApp } from "../helpers/app.ts";
 import { FAKE_APPS, liveNetworkEnv } from "../fakes/live-env.ts";
 import { startFakeNetworks } from "../fakes/server.ts";
-import { X_API_HOST, xFake } from "../fakes/x.ts";
+import { connectedXAccount, X_API_HOST, xFake } from "../fakes/x.ts";
 import { waitFor } from "./helpers.ts";
 
 const server = await startFakeNetworks();
@@ -27,23 +26,7 @@ async function xAccount(name: string): Promise<string> {
     app.ctx.db,
     app.ctx.sealer,
     { userId: me.user_id, workspaceId: me.workspace_id },
-    {
-      network: "x",
-      mode: "live",
-      account: {
-        networkAccountId: user.id,
-        handle: user.username,
-        capabilities: X_CAPABILITIES,
-        metadata: { username: user.username },
-      },
-      tokens: {
-        accessToken: user.accessToken,
-        refreshToken: user.refreshToken,
-        expiresAt: new Date(Date.now() + 7200_000),
-        scopes: [...X_SCOPES],
-      },
-      now: new Date(),
-    },
+    connectedXAccount(user),
   );
   return account.social_account_id;
 }

@@ -34,7 +34,7 @@ import { drive, jobFor, saverFor, startMediaHost } from "../../fakes/jobs.ts";
 import { FAKE_APPS, liveNetworkEnv } from "../../fakes/live-env.ts";
 import { networkSamples } from "../../fakes/samples.ts";
 import { startFakeNetworks } from "../../fakes/server.ts";
-import { X_API_HOST, type XUser, xFake } from "../../fakes/x.ts";
+import { connectedXAccount, X_API_HOST, type XUser, xFake } from "../../fakes/x.ts";
 import { startTestApp } from "../../helpers/app.ts";
 import { HIGH_LIMITS } from "../../oauth/support.ts";
 
@@ -560,23 +560,7 @@ describe("metrics", () => {
 
 describe("through the delivery engine", () => {
   const connect = async (user: XUser): Promise<string> => {
-    const { account } = await upsertConnectedAccount(db, app.ctx.sealer, owner, {
-      network: "x",
-      mode: "live",
-      account: {
-        networkAccountId: user.id,
-        handle: user.username,
-        capabilities: X_CAPABILITIES,
-        metadata: { username: user.username },
-      },
-      tokens: {
-        accessToken: user.accessToken,
-        refreshToken: user.refreshToken,
-        expiresAt: new Date(Date.now() + 7200_000),
-        scopes: [...X_SCOPES],
-      },
-      now: new Date(),
-    });
+    const { account } = await upsertConnectedAccount(db, app.ctx.sealer, owner, connectedXAccount(user));
     return account.social_account_id;
   };
   const publishText = async (accountId: string, caption: string) => {
