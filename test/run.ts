@@ -8,9 +8,12 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, globSync, readFileSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { startEmbeddedPostgres } from "../src/db/embedded.ts";
 import { createDb, migrate } from "../src/db/knex.ts";
@@ -55,6 +58,49 @@ function reporters(): string[] {
   ];
 }
 
+/** The line by which a test file asks for a process of its own instead of a shared host (test/host.ts). */
+const OWN_PROCESS = /^\/\/ test-process: own\b/m;
+
+/** Whether `file` holds process-wide state and so runs in its own process (docs/testing.md). */
+function ownProcess(file: string): boolean {
+  return OWN_PROCESS.test(readFileSync(file, "utf8").slice(0, 4000));
+}
+
+/**
+ * The queue the hosts take files from: `POST /next` answers the next file's path (text/plain) or 204 when
+ * none is left. Serving them one at a time, slowest first, keeps every host busy to the end of the run.
+ */
+async function fileQueue(files: string[]): Promise<{ url: string; close(): Promise<void> }> {
+  const left = [...files];
+  const server = http.createServer((req, res) => {
+    const file = req.method === "POST" && req.url === "/next" ? left.shift() : undefined;
+    if (file === undefined) res.writeHead(204).end();
+    else res.writeHead(200, { "content-type": "text/plain" }).end(file);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * `count` one-line files that each start a host (node --test runs a path once, however often it is named).
+ * They live in a temporary folder, removed after the run.
+ */
+async function hostStubs(count: number): Promise<{ dir: string; files: string[] }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "smcp-test-hosts-"));
+  const host = pathToFileURL(path.resolve("test/host.ts")).href;
+  const files: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    const file = path.join(dir, `host-${i}.test.mjs`);
+    await writeFile(file, `import ${JSON.stringify(host)};\n`);
+    files.push(file);
+  }
+  return { dir, files };
+}
+
 async function main(): Promise<number> {
   let adminUrl = process.env.DATABASE_URL;
   let stop: (() => Promise<void>) | undefined;
@@ -81,12 +127,23 @@ async function main(): Promise<number> {
   await db.destroy();
 
   const files = process.argv.slice(2);
-  const targets = files.length > 0 ? files : slowestFirst(globSync("test/**/*.test.ts"));
-  const concurrency = process.env.TEST_CONCURRENCY ?? "4";
+  const targets = slowestFirst(files.length > 0 ? globSync(files) : globSync("test/**/*.test.ts"));
+  const own = targets.filter(ownProcess);
+  const shared = targets.filter((f) => !ownProcess(f));
+  const concurrency = Number(process.env.TEST_CONCURRENCY ?? "4");
+  const queue = await fileQueue(shared);
+  const hosts = await hostStubs(Math.min(concurrency, shared.length));
   const code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      ["--test", `--test-concurrency=${concurrency}`, "--test-timeout=300000", ...reporters(), ...targets],
+      [
+        "--test",
+        `--test-concurrency=${concurrency}`,
+        "--test-timeout=300000",
+        ...reporters(),
+        ...own,
+        ...hosts.files,
+      ],
       {
         stdio: "inherit",
         env: {
@@ -96,12 +153,15 @@ async function main(): Promise<number> {
             process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), "smcp-test-compile-cache"),
           TEST_ADMIN_DATABASE_URL: adminUrl,
           TEST_TEMPLATE_DATABASE: template,
+          TEST_QUEUE_URL: queue.url,
           LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
         },
       },
     );
     child.on("exit", (c) => resolve(c ?? 1));
   });
+  await queue.close();
+  await rm(hosts.dir, { recursive: true, force: true });
   await admin.query(`drop database if exists ${template}`).catch(() => {});
   await admin.end();
   if (stop) await stop();

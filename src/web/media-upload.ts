@@ -114,6 +114,10 @@ export async function receiveUpload(
         return;
       }
       fileStream = stream;
+      // A client that goes away while the temp file is being opened destroys the part stream before
+      // writeSniffed reads it: without a listener that error would be an uncaught exception (and stop the
+      // service). writeSniffed still sees it, from the destroyed stream's iterator.
+      stream.on("error", () => {});
       filePromise = (async () => {
         temp = await storage.tempPath();
         return writeSniffed(stream, temp, info.filename, { maxImageBytes, maxVideoBytes });

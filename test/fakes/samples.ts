@@ -27,8 +27,11 @@ export interface NetworkSamples {
 
 let cached: Promise<NetworkSamples> | undefined;
 
-/** Generates (once) and returns the sample files. */
-export function networkSamples(): Promise<NetworkSamples> {
+/**
+ * Generates (once) and returns the sample files. An async function, so that each caller awaits a promise of its
+ * own: node:test finds a top-level test's file through the async context of that promise (test/host.ts).
+ */
+export async function networkSamples(): Promise<NetworkSamples> {
   cached ??= (async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "smcp-net-"));
     const out = {

@@ -1,3 +1,4 @@
+// test-process: own (it counts the descriptors of its whole process)
 /**
  * An upload the client abandons mid-stream leaves nothing behind: 50 aborted uploads, then no temporary
  * file under the media store's `.tmp` and no file descriptor of this (server) process open on one; the

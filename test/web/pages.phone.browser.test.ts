@@ -1,3 +1,4 @@
+// test-process: own (test/web/pages-walk.ts holds one app and one browser for the whole process)
 /**
  * Every browser page at a phone size (390 x 844, dark), signed out and signed in: axe-core, no sideways
  * scrolling, buttons at least 44 px tall, badges in words, no inline style (test/web/pages-walk.ts). Then the
