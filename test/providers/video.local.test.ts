@@ -12,6 +12,7 @@ import { after, test } from "node:test";
 import sharp from "sharp";
 import { localVideoProvider } from "../../src/providers/video/local.ts";
 import { MIN_FONT_PX, renderHookOverlay } from "../../src/providers/video/overlay.ts";
+import { renderHookOverlayFile } from "../../src/providers/video/overlay-process.ts";
 import { VideoRenderError, type VideoTemplate } from "../../src/providers/video/types.ts";
 import { productPhotoPng } from "../fixtures/product-photo.ts";
 import {
@@ -160,6 +161,38 @@ test("overlay: the text box only, placed in the frame; long hooks shrink to fit"
     position: "bottom",
   });
   assert.equal(bottom.y + bottom.height, 1920 - 230);
+});
+
+test("the renderer draws the overlay in a process of its own: the same PNG and box; a failure names no text", async () => {
+  const req = {
+    text: "Wait for it",
+    caption: "Summit Bottle",
+    width: 1080,
+    height: 1920,
+    position: "top" as const,
+  };
+  const file = path.join(dir, "hook-child.png");
+  const placed = await renderHookOverlayFile(req, file);
+  const inline = await renderHookOverlay(req);
+  assert.deepEqual(placed, {
+    x: inline.x,
+    y: inline.y,
+    width: inline.width,
+    height: inline.height,
+    fontSize: inline.fontSize,
+  });
+  assert.ok((await readFile(file)).equals(inline.png), "the child wrote the same PNG");
+  assert.equal((await stat(file)).mode & 0o777, 0o600);
+  for (const [text, out] of [
+    ["   ", path.join(dir, "none.png")],
+    ["My secret launch hook", path.join(dir, "no-such-folder", "hook.png")],
+  ] as const)
+    await assert.rejects(renderHookOverlayFile({ ...req, text }, out), (err) => {
+      assert.ok(err instanceof VideoRenderError);
+      assert.equal(err.reason, "the hook text could not be drawn");
+      assert.ok(!err.message.includes("secret"));
+      return true;
+    });
 });
 
 test("2x2 grid of a product photo whole and as a close-up: both tiles show it, the close-up larger", async () => {

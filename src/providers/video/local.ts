@@ -21,7 +21,7 @@ import { pipeline } from "node:stream/promises";
 import { probeVideo } from "../media-probe.ts";
 import { INSTALL_HINT } from "../media-binaries.ts";
 import { FfmpegError, runFfmpeg } from "./ffmpeg.ts";
-import { renderHookOverlay } from "./overlay.ts";
+import { renderHookOverlayFile } from "./overlay-process.ts";
 import {
   TEMPLATE_IMAGES,
   TEMPLATE_SECONDS,
@@ -328,15 +328,18 @@ export function localVideoProvider(options: LocalVideoOptions): VideoProvider {
           images.splice(0, images.length, ...tiles);
         }
         const overlayFile = path.join(dir, "hook.png");
-        const text = await renderHookOverlay({
-          text: req.hook,
-          caption: req.caption,
-          width: W,
-          height: H,
-          // Over a single picture the hook sits at the top, clear of the product and of the networks' bottom UI.
-          position: req.template === "2x2-grid" ? "center" : "top",
-        });
-        await writeFile(overlayFile, text.png, { mode: 0o600 });
+        const text = await renderHookOverlayFile(
+          {
+            text: req.hook,
+            caption: req.caption,
+            width: W,
+            height: H,
+            // Over a single picture the hook sits at the top, clear of the product and of the networks' bottom UI.
+            position: req.template === "2x2-grid" ? "center" : "top",
+          },
+          overlayFile,
+          signal,
+        );
         const overlay: HookLayer = { file: overlayFile, x: text.x, y: text.y };
         let args: string[];
         let hookClip: VideoResult["hook_clip"] = null;
