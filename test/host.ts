@@ -21,6 +21,7 @@
 import { describe, test } from "node:test";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { hostState, runHostEnd } from "./helpers/host-end.ts";
 
 const queue = process.env.TEST_QUEUE_URL;
 if (!queue) throw new Error("test/host.ts runs under test/run.ts (TEST_QUEUE_URL is not set)");
@@ -42,20 +43,28 @@ function held(): Map<string, number> {
   return counts;
 }
 
-/** What `now` holds beyond `before`, waiting up to 2 s for closes that are still under way; "" when nothing. */
-async function leftOpen(before: Map<string, number>): Promise<string> {
+/**
+ * What the process holds beyond `before` (less the children the helpers share, which may have been started
+ * since: `sharedBefore` of them were there before), waiting up to 2 s for closes that are still under way;
+ * "" when nothing.
+ */
+async function leftOpen(before: Map<string, number>, sharedBefore: number): Promise<string> {
+  const allowed = (kind: string) =>
+    (before.get(kind) ?? 0) + (kind === "ProcessWrap" ? hostState.sharedChildren - sharedBefore : 0);
   const extra = () =>
     [...held()]
-      .filter(([kind, n]) => n > (before.get(kind) ?? 0))
-      .map(([kind, n]) => `${n - (before.get(kind) ?? 0)} ${kind}`)
+      .filter(([kind, n]) => n > allowed(kind))
+      .map(([kind, n]) => `${n - allowed(kind)} ${kind}`)
       .join(", ");
   for (let waited = 0; waited < 2000 && extra(); waited += 50) await new Promise((r) => setTimeout(r, 50));
   return extra();
 }
 
+hostState.hosted = true;
 for (let file = await next(); file !== undefined; file = await next()) {
   const url = pathToFileURL(path.resolve(file)).href;
   const before = held();
+  const sharedBefore = hostState.sharedChildren;
   // A suite: its tests are collected while the file is imported (its top-level set-up included) and run only
   // then, one after another, as they would in a process of their own. The file's own tests carry the
   // per-test timeout; the suite is bounded only by the run.
@@ -65,9 +74,11 @@ for (let file = await next(); file !== undefined; file = await next()) {
   // A file that leaves a server listening or a child running would keep this host alive after the run and
   // take ports and memory from the files after it. (Usually an `after` registered in the async context of
   // another file's promise: see docs/testing.md.)
-  const left = await leftOpen(before);
+  const left = await leftOpen(before, sharedBefore);
   if (left)
     await test(`${file} closes what it opened`, () => {
       throw new Error(`${file} left ${left} open after its tests`);
     });
 }
+// What the files shared (one Chromium) goes last.
+await runHostEnd();

@@ -21,13 +21,15 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations", import.m
  * `asyncCommit` also sets `synchronous_commit = off`: commits are visible to all sessions at once but are
  * not waited for on disk, so a crash of PostgreSQL itself may lose the last fraction of a second of them
  * (up to three times `wal_writer_delay`, 0.6 s by default). Only for data that may be lost that way (the
- * one-minute rate-limit counters: docs/operations.md); never for the main pool.
+ * one-minute rate-limit counters: docs/operations.md); never for the main pool, which sets
+ * `synchronous_commit = on` itself, so that the durability its approvals, idempotency records and saved
+ * network ids rely on does not depend on the server's or the database's default.
  * Dates are returned as JS Date; bigint counts (e.g. bytes) as numbers where safe (src/db/types.ts).
  */
 export function createDb(databaseUrl: string, max = 10, options: { asyncCommit?: boolean } = {}): Knex {
   const settings = [
     "set plan_cache_mode = force_generic_plan",
-    ...(options.asyncCommit ? ["set synchronous_commit = off"] : []),
+    `set synchronous_commit = ${options.asyncCommit ? "off" : "on"}`,
   ].join("; ");
   return knexFactory({
     client: "pg",

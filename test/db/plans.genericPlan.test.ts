@@ -1,7 +1,7 @@
 /**
  * Generic plans (src/db/knex.ts, docs/operations.md "Prepared statements and their plans"): every pooled
- * connection runs with `plan_cache_mode = force_generic_plan` (the counters' pool also with
- * `synchronous_commit = off`), and the token lookup of every /mcp request (src/oauth/bearer.ts
+ * connection runs with `plan_cache_mode = force_generic_plan`; the main pool sets `synchronous_commit = on`
+ * itself (the test databases default to off: test/helpers/db.ts) and the counters' pool sets it off. The token lookup of every /mcp request (src/oauth/bearer.ts
  * `tokenRecordsSql`) and the admission statement built on it plan, generically, to index lookups per
  * token: no sequential scan of the grants, whose number grows with every connection ever made.
  */

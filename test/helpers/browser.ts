@@ -9,6 +9,7 @@ import { after } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 import type { AppContext } from "../../src/context.ts";
 import { sha256 } from "../../src/crypto/seal.ts";
+import { atHostEnd, hostState } from "./host-end.ts";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -22,10 +23,8 @@ export function requireChromium(): void {
   }
 }
 
-/** Launches headless Chromium; closed automatically after the file's tests. */
-export async function launchBrowser(): Promise<Browser> {
-  requireChromium();
-  const browser = await chromium.launch({
+async function launch(): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
@@ -37,7 +36,40 @@ export async function launchBrowser(): Promise<Browser> {
       "--no-first-run",
     ],
   });
-  after(() => browser.close());
+}
+
+/** The one Chromium of a test host, launched by the first file that asks (test/helpers/host-end.ts). */
+let shared: Promise<Browser> | undefined;
+
+/**
+ * Headless Chromium for the calling file. In a process of its own the file gets its own browser, closed after
+ * its tests. In a test host (test/host.ts) the files share one browser (a launch costs about a CPU-second):
+ * the contexts and pages a file opened are closed after its tests, and a file that closes the browser itself
+ * (test/scale/multi-instance.test.ts) makes the next one launch another.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  requireChromium();
+  if (!hostState.hosted) {
+    const browser = await launch();
+    after(() => browser.close());
+    return browser;
+  }
+  if (shared && !(await shared.catch(() => undefined))?.isConnected()) shared = undefined;
+  if (!shared) {
+    const launching = launch().then((browser) => {
+      hostState.sharedChildren += 1;
+      browser.on("disconnected", () => {
+        hostState.sharedChildren -= 1;
+      });
+      return browser;
+    });
+    shared = launching;
+    atHostEnd(async () => (await launching).close());
+  }
+  const browser = await shared;
+  after(async () => {
+    for (const context of browser.contexts()) await context.close().catch(() => {});
+  });
   return browser;
 }
 

@@ -29,6 +29,9 @@ export async function freshDatabase(options: { autoDrop?: boolean } = {}): Promi
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  // Nothing of a test database outlives its file: commits need not wait for the disk (docs/testing.md). The
+  // service's main pool still commits synchronously: it sets that itself (src/db/knex.ts).
+  await admin.query(`alter database ${name} set synchronous_commit = off`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

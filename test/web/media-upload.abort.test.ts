@@ -84,7 +84,9 @@ async function abortedUpload(): Promise<void> {
 
 /** Errors nothing handled in this process (node:test reports them but, after a test's end, does not fail it). */
 const uncaught: string[] = [];
-process.on("uncaughtExceptionMonitor", (err) => uncaught.push(`${(err as Error).name}: ${(err as Error).message}`));
+process.on("uncaughtExceptionMonitor", (err) =>
+  uncaught.push(`${(err as Error).name}: ${(err as Error).message}`),
+);
 
 test("50 uploads aborted mid-stream leave no temp file and no open descriptor", async () => {
   await abortedUpload(); // warm-up: pools and lazily opened files are in place before the baseline
