@@ -57,8 +57,8 @@ export async function acceptCarouselRun<I>(
 /**
  * The worker's `execute` part of a queued carousel tool (service spec 3.1 rule 2): hands the accepted run to
  * the render queue (a native job with its own lease and per-slide checkpoints, src/operations/render.ts) and
- * returns `{data: {post_id, run_id, status}}` at once, `status` being the run's status now (normally
- * `queued`). The operation succeeds without waiting for the slides: poll get_carousel. A job that could not be
+ * returns `{data: {post_id, run_id, status}}` at once, `status` being the run's status as handed over
+ * (`queued`; another status when an earlier attempt had already handed it over). The operation succeeds without waiting for the slides: poll get_carousel. A job that could not be
  * sent is sent again by maintenance.
  * @throws Error without an accepted run.
  */
@@ -67,7 +67,10 @@ export async function handOverAcceptedRun(
   accepted: { post_id: string; run_id: string } | undefined,
 ): Promise<ToolOutput<{ post_id: string; run_id: string; status: RunStatus }>> {
   const { post_id, run_id } = acceptedRun(accepted);
-  if (await handOverRun(ctx.app.db, run_id, ctx.app.clock.now())) await sendRenderJob(ctx.app, run_id);
+  const handedOver = await handOverRun(ctx.app.db, run_id, ctx.app.clock.now());
+  // The run's status as handed over, read before its render job is sent: read after, it depended on how
+  // fast a worker took the job ("queued" or already "running").
   const run = await ctx.app.db("carousel_runs").where({ id: run_id }).first("status");
+  if (handedOver) await sendRenderJob(ctx.app, run_id);
   return { data: { post_id, run_id, status: run?.status ?? "failed" } };
 }
