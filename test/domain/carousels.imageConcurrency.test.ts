@@ -228,3 +228,40 @@ test("the images are requested while the slides' copy is being drafted; the copy
   const post = await app.ctx.db("posts").where({ id: g.postId }).first("caption");
   assert.ok(post.caption, "the caption is written during the render");
 });
+
+test("a slide's image is recorded with its checkpoint: a checkpoint that cannot be saved leaves no media asset", async () => {
+  const g = await accepted(4);
+  const generatedAssets = async () =>
+    Number(
+      (
+        await app.ctx
+          .db("media_assets")
+          .where({ user_id: me.user_id, source: "generated" })
+          .count<{ n: string }[]>("* as n")
+      )[0]!.n,
+    );
+  const assetsBefore = await generatedAssets();
+  // The database refuses slide 3's `ready` checkpoint, as if the worker died between the two writes.
+  await app.ctx.db.raw(`
+    create function refuse_slide_3() returns trigger language plpgsql as $$
+    begin
+      if new.position = 3 and new.status = 'ready' then raise exception 'checkpoint refused by the test'; end if;
+      return new;
+    end $$;
+    create trigger refuse_slide_3 before update on carousel_slides for each row execute function refuse_slide_3();
+  `);
+  try {
+    // The render stops unexpectedly (a database error is not a slide's failure) and fails the run.
+    assert.deepEqual(await processCarouselRender(app.ctx, g.runId), { claimed: true, status: "failed" });
+  } finally {
+    await app.ctx.db.raw("drop trigger refuse_slide_3 on carousel_slides; drop function refuse_slide_3();");
+  }
+  const rows = await slides(g.postId);
+  const ready = rows.filter((s) => s.status === "ready");
+  assert.ok(rows.find((s) => s.position === 3)!.image_asset_id === null, "slide 3 points at no image");
+  assert.equal(
+    (await generatedAssets()) - assetsBefore,
+    ready.length,
+    "one generated asset per ready slide, none for the refused checkpoint",
+  );
+});

@@ -15,7 +15,7 @@ import { rowBinding } from "../../crypto/seal.ts";
 import type { RunStatus } from "../runs.ts";
 import type { AppContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
-import { storeGeneratedImage } from "../media/generated-image.ts";
+import { type PutImage, putGeneratedImage, recordGeneratedImage } from "../media/generated-image.ts";
 import { FORMAT_SIZES, ImageGenerationError, type ImageProvider } from "../../providers/ai-image/types.ts";
 import { LIMITS, type SlideCopy } from "../../providers/ai-text/types.ts";
 import { prepareSlide, type RenderedSlide } from "../../providers/render/slide.ts";
@@ -129,10 +129,10 @@ export async function executeCarouselRun(
     await mapWithConcurrency(slides, Math.max(1, slides.length), async (slide) => {
       signal?.throwIfAborted();
       try {
-        const update =
+        const { update, image } =
           slide.source === "cta_artwork"
             ? await ctaArtworkSlide(app, owner, run, slide, size, drawing)
-            : await renderedSlide(app, owner, {
+            : await renderedSlide(app, {
                 run,
                 slide,
                 size,
@@ -144,10 +144,19 @@ export async function executeCarouselRun(
                 visual: visuals.get(slide.id)!,
                 drawing,
               });
-        await app
-          .db("carousel_slides")
-          .where({ id: slide.id })
-          .update({ ...update, status: "ready", error: null, updated_at: app.clock.now() });
+        // The slide's image is recorded with its checkpoint: a worker killed in between leaves no asset.
+        await app.db.transaction(async (trx) => {
+          const imageAssetId = await recordGeneratedImage(trx, owner, image.put, image.meta);
+          await trx("carousel_slides")
+            .where({ id: slide.id })
+            .update({
+              ...update,
+              image_asset_id: imageAssetId,
+              status: "ready",
+              error: null,
+              updated_at: app.clock.now(),
+            });
+        });
       } catch (err) {
         if (!(err instanceof ImageGenerationError)) throw err;
         await app
@@ -277,7 +286,19 @@ async function draftCopy(
   return out;
 }
 
-/** Stored CTA artwork cover-fitted to the format's size as a JPEG slide (no image generated or charged). */
+/**
+ * What a drawn slide saves with its `ready` checkpoint: the row's changed fields and its image, written to
+ * storage but recorded as a media asset in the checkpoint's own transaction.
+ */
+interface SlideCheckpoint {
+  update: Record<string, unknown>;
+  image: { put: PutImage; meta: { title: string; labels: string[] } };
+}
+
+/**
+ * Stored CTA artwork cover-fitted to the format's size as a JPEG slide (no image generated or charged),
+ * written to storage (recorded with the slide's checkpoint by the caller).
+ */
 async function ctaArtworkSlide(
   app: AppContext,
   owner: Owner,
@@ -285,7 +306,7 @@ async function ctaArtworkSlide(
   slide: Record<string, any>,
   size: Size,
   drawing: Limiter,
-): Promise<Record<string, unknown>> {
+): Promise<SlideCheckpoint> {
   const art = run.cta_asset_id ? await ownedImageBytes(app, owner, run.cta_asset_id) : undefined;
   if (!art) throw new ImageGenerationError("the stored CTA artwork is missing");
   let bytes: Buffer;
@@ -303,13 +324,13 @@ async function ctaArtworkSlide(
   } finally {
     turn();
   }
-  const assetId = await storeGeneratedImage(
-    app,
-    owner,
-    { bytes, mimeType: "image/jpeg", ...size },
-    { title: `Carousel slide ${slide.position}: CTA artwork`, labels: ["carousel", "cta_artwork"] },
-  );
-  return { image_asset_id: assetId };
+  return {
+    update: {},
+    image: {
+      put: await putGeneratedImage(app, { bytes, mimeType: "image/jpeg", ...size }),
+      meta: { title: `Carousel slide ${slide.position}: CTA artwork`, labels: ["carousel", "cta_artwork"] },
+    },
+  };
 }
 
 /** A slide's visual: the bytes to draw and, when newly generated, where they were stored. */
@@ -372,12 +393,12 @@ async function slideVisual(
 
 /**
  * Renders the slide: lays it out (a turn of `drawing`) while its visual is on its way, then draws it with the
- * visual (another turn) and stores it. @throws ImageGenerationError for a failed visual (first) or a slide
+ * visual (another turn) and writes it to storage (recorded with the slide's checkpoint by the caller).
+ * @throws ImageGenerationError for a failed visual (first) or a slide
  * that cannot be rendered.
  */
 async function renderedSlide(
   app: AppContext,
-  owner: Owner,
   a: {
     run: Record<string, any>;
     slide: Record<string, any>;
@@ -392,7 +413,7 @@ async function renderedSlide(
     /** The run's render lane: one slide laid out or drawn at a time (memory), while images are fetched. */
     drawing: Limiter;
   },
-): Promise<Record<string, unknown>> {
+): Promise<SlideCheckpoint> {
   const { run, slide, size } = a;
   const design = String(slide.design_id ?? run.design_id);
   const update: Record<string, unknown> = {};
@@ -447,9 +468,11 @@ async function renderedSlide(
   } finally {
     turn();
   }
-  update.image_asset_id = await storeGeneratedImage(app, owner, rendered, {
-    title: `Carousel slide ${slide.position}: ${headline}`,
-    labels: ["carousel", design],
-  });
-  return update;
+  return {
+    update,
+    image: {
+      put: await putGeneratedImage(app, rendered),
+      meta: { title: `Carousel slide ${slide.position}: ${headline}`, labels: ["carousel", design] },
+    },
+  };
 }

@@ -5,6 +5,7 @@
  * the storage key stays internal.
  */
 import { createHash } from "node:crypto";
+import type { Knex } from "knex";
 import type { AppContext } from "../../context.ts";
 import { createMediaAsset } from "./media.ts";
 import type { GeneratedImage } from "../../providers/ai-image/types.ts";
@@ -14,6 +15,51 @@ const EXT: Record<GeneratedImage["mimeType"], string> = {
   "image/jpeg": "jpg",
   "image/webp": "webp",
 };
+
+/** A generated image written to media storage but not yet recorded (see `recordGeneratedImage`). */
+export interface PutImage {
+  image: GeneratedImage;
+  /** The internal storage key the bytes were written under. */
+  storageKey: string;
+  /** Hex SHA-256 of the bytes. */
+  sha256: string;
+}
+
+/** Writes `image`'s bytes to media storage under a new key; nothing is recorded yet. */
+export async function putGeneratedImage(app: AppContext, image: GeneratedImage): Promise<PutImage> {
+  const storage = app.providers.storage;
+  const storageKey = storage.newKey(EXT[image.mimeType]);
+  await storage.putBytes(storageKey, image.bytes);
+  return { image, storageKey, sha256: createHash("sha256").update(image.bytes).digest("hex") };
+}
+
+/**
+ * Records a written image for the owner through `db`: pass the transaction that also saves what points at
+ * the asset (a carousel slide's checkpoint), so a process killed in between leaves no asset behind that
+ * nothing uses.
+ * @returns the new media asset id.
+ */
+export async function recordGeneratedImage(
+  db: Knex,
+  owner: { userId: string; workspaceId: string },
+  put: PutImage,
+  meta: { title: string; labels: string[] },
+): Promise<string> {
+  const { image } = put;
+  const asset = await createMediaAsset(db, owner, {
+    kind: "image",
+    mimeType: image.mimeType,
+    bytes: image.bytes.length,
+    width: image.width,
+    height: image.height,
+    labels: meta.labels,
+    title: meta.title.slice(0, 200),
+    storageKey: put.storageKey,
+    sha256: put.sha256,
+    source: "generated",
+  });
+  return asset.asset_id;
+}
 
 /**
  * Writes `image` and records it for the owner. The bytes are stored before the record is inserted, so a
@@ -26,20 +72,5 @@ export async function storeGeneratedImage(
   image: GeneratedImage,
   meta: { title: string; labels: string[] },
 ): Promise<string> {
-  const storage = app.providers.storage;
-  const key = storage.newKey(EXT[image.mimeType]);
-  await storage.putBytes(key, image.bytes);
-  const asset = await createMediaAsset(app.db, owner, {
-    kind: "image",
-    mimeType: image.mimeType,
-    bytes: image.bytes.length,
-    width: image.width,
-    height: image.height,
-    labels: meta.labels,
-    title: meta.title.slice(0, 200),
-    storageKey: key,
-    sha256: createHash("sha256").update(image.bytes).digest("hex"),
-    source: "generated",
-  });
-  return asset.asset_id;
+  return recordGeneratedImage(app.db, owner, await putGeneratedImage(app, image), meta);
 }
