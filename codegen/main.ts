@@ -10,59 +10,6 @@
  * The reference bundle (download.zip) is not a file here: src/web/reference/bundle.ts builds it
  * reproducibly from generated/catalog.json and generated/guide.md.
  */
-import path from "node:path";
-import { parseArgs } from "node:util";
-import { REPO_ROOT } from "./format.ts";
-import { CodegenError, formatIssue } from "./issues.ts";
-import { checkOutputs, emitGenerated, emitMissingStubs, loadContext, writeOutputs } from "./pipeline.ts";
+import { runCli } from "./cli.ts";
 
-async function main(argv: string[]): Promise<number> {
-  let values: { check?: boolean; source?: string; root?: string };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { check: { type: "boolean" }, source: { type: "string" }, root: { type: "string" } },
-      strict: true,
-    }));
-  } catch (err) {
-    console.error(`codegen: ${(err as Error).message}`);
-    console.error("usage: npm run codegen [-- --check] [--source tools.yaml] [--root dir]");
-    return 2;
-  }
-  const root = path.resolve(values.root ?? REPO_ROOT);
-  const source = path.resolve(values.source ?? path.join(REPO_ROOT, "tools.yaml"));
-  const ctx = await loadContext(source);
-  const files = await emitGenerated(ctx);
-  if (values.check) {
-    const drift = await checkOutputs(root, files);
-    if (drift.length === 0) {
-      console.log(`codegen: ${files.length} generated files are up to date (${ctx.tools.length} tools)`);
-      return 0;
-    }
-    console.error("codegen --check: generated files are out of date with tools.yaml:");
-    for (const d of drift) console.error(`  ${d.path} (${d.problem})`);
-    console.error("Run `npm run codegen` and commit the result.");
-    return 1;
-  }
-  const report = await writeOutputs(root, files, await emitMissingStubs(ctx, root));
-  for (const p of report.written) console.log(`codegen: wrote ${p}`);
-  for (const p of report.removed) console.log(`codegen: removed stale ${p}`);
-  for (const p of report.stubs) console.log(`codegen: created handler stub ${p}`);
-  console.log(
-    `codegen: ${ctx.tools.length} tools; ${report.written.length} written, ${report.unchanged.length} unchanged, ${report.stubs.length} stubs created`,
-  );
-  return 0;
-}
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    if (err instanceof CodegenError) {
-      console.error(`codegen: tools.yaml has ${err.issues.length} problem(s):`);
-      for (const issue of err.issues) console.error(`  ${formatIssue(issue)}`);
-    } else {
-      console.error(`codegen: ${(err as Error).stack ?? err}`);
-    }
-    process.exit(1);
-  },
-);
+runCli(process.argv.slice(2)).then((code) => process.exit(code));

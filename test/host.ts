@@ -21,6 +21,7 @@
 import { describe, test } from "node:test";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { measureFile } from "./helpers/file-cpu.ts";
 import { hostState, runHostEnd } from "./helpers/host-end.ts";
 
 const queue = process.env.TEST_QUEUE_URL;
@@ -65,6 +66,7 @@ for (let file = await next(); file !== undefined; file = await next()) {
   const url = pathToFileURL(path.resolve(file)).href;
   const before = held();
   const sharedBefore = hostState.sharedChildren;
+  const measured = process.env.TEST_FILE_CPU ? measureFile(file, process.env.TEST_FILE_CPU) : undefined;
   // A suite: its tests are collected while the file is imported (its top-level set-up included) and run only
   // then, one after another, as they would in a process of their own. The file's own tests carry the
   // per-test timeout; the suite is bounded only by the run.
@@ -74,6 +76,7 @@ for (let file = await next(); file !== undefined; file = await next()) {
   // A file that leaves a server listening or a child running would keep this host alive after the run and
   // take ports and memory from the files after it. (Usually an `after` registered in the async context of
   // another file's promise: see docs/testing.md.)
+  measured?.();
   const left = await leftOpen(before, sharedBefore);
   if (left)
     await test(`${file} closes what it opened`, () => {

@@ -1,13 +1,14 @@
 /**
  * `npm run codegen -- --check` through the real CLI, on a temporary copy (never the real tree): up to date
  * -> exit 0; a hand edit, a deleted or a stray generated file -> exit 1 naming the file. And `npm run codegen`
- * never overwrites an existing handler.
+ * never overwrites an existing handler. The exit codes 0, 1 and 2 are checked through `node codegen/main.ts`;
+ * the other cases run the same command line in this process (codegen/cli.ts).
  */
 import assert from "node:assert/strict";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { FIXTURE_YAML, generatedProject, runCodegen } from "./fixture.ts";
+import { FIXTURE_YAML, generatedProject, runCodegen, runCodegenInProcess } from "./fixture.ts";
 
 test("--check passes on fresh output and fails, naming the file, after a hand edit", async () => {
   const root = await generatedProject();
@@ -30,7 +31,7 @@ test("--check reports a missing and an unexpected generated file", async () => {
   const root = await generatedProject();
   await rm(path.join(root, "generated/registry.ts"));
   await writeFile(path.join(root, "generated/old-tool-types.ts"), "export {};\n");
-  const r = await runCodegen(["--source", FIXTURE_YAML, "--root", root, "--check"]);
+  const r = await runCodegenInProcess(["--source", FIXTURE_YAML, "--root", root, "--check"]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /generated\/registry\.ts \(missing\)/);
   assert.match(r.stderr, /generated\/old-tool-types\.ts \(unexpected\)/);
@@ -45,7 +46,7 @@ test("codegen rewrites generated files, removes stale ones and never touches an 
   await writeFile(path.join(root, "generated/catalog.json"), "{}\n");
   await writeFile(path.join(root, "generated/stale.md"), "old\n");
 
-  const r = await runCodegen(["--source", FIXTURE_YAML, "--root", root]);
+  const r = await runCodegenInProcess(["--source", FIXTURE_YAML, "--root", root]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /wrote generated\/catalog\.json/);
   assert.match(r.stdout, /removed stale generated\/stale\.md/);
@@ -53,7 +54,7 @@ test("codegen rewrites generated files, removes stale ones and never touches an 
   assert.doesNotMatch(r.stdout, /list_products\.ts/);
   assert.equal(await readFile(handler, "utf8"), mine);
 
-  const check = await runCodegen(["--source", FIXTURE_YAML, "--root", root, "--check"]);
+  const check = await runCodegenInProcess(["--source", FIXTURE_YAML, "--root", root, "--check"]);
   assert.equal(check.code, 0, check.stderr);
 });
 
@@ -64,7 +65,7 @@ test("an invalid tools.yaml fails with every bad field and its path", async () =
     .replace("scope: read:products", "scope: read:everything")
     .replace("cursor: { type: string, maxLength: 512,", "cursor: { type: string,");
   await writeFile(bad, text);
-  const r = await runCodegen(["--source", bad, "--root", root, "--check"]);
+  const r = await runCodegenInProcess(["--source", bad, "--root", root, "--check"]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /tools\[0\]\.scope: unknown scope "read:everything"/);
   assert.match(r.stderr, /tools\[0\]\.input\.properties\.cursor: a string must have maxLength/);

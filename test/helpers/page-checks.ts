@@ -4,19 +4,27 @@
  * visible buttons under 44 px tall; status badges without words; inline styles (the CSP allows only this
  * origin's stylesheets). Used by the page walk (test/web/pages-walk.ts) and the approval-page tests.
  */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { AxeBuilder } from "@axe-core/playwright";
-import axe from "axe-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+
+/**
+ * axe-core's own minified build (axe.min.js, 0.6 MB), the same rules as the 1.3 MB axe.js that `axe.source`
+ * holds: the page parses it on every navigation, and the smaller file costs about 0.1 CPU-second less a
+ * page on the 2-core machines (measured with Debian's Chromium 156).
+ */
+const AXE_MIN = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 /**
  * Loads axe-core into every page `context` opens from now on, before the page's own scripts (Playwright's
  * init script, which the page's CSP does not apply to). `pageProblems` then hands AxeBuilder a no-op source
- * instead of sending the 550 KB of axe-core twice per page over the DevTools protocol (AxeBuilder injects it
+ * instead of sending axe-core (its 1.3 MB axe.js) twice per page over the DevTools protocol (AxeBuilder injects it
  * in `analyze` and again per frame in legacy mode): 0.3-0.6 s a page instead of 2-3.5 s, same rules, same
  * results. Pages of other contexts still get axe injected by AxeBuilder.
  */
 export async function preloadAxe(context: BrowserContext): Promise<void> {
-  await context.addInitScript({ content: axe.source });
+  await context.addInitScript({ content: AXE_MIN });
 }
 
 /** What AxeBuilder evaluates as its "source" in a page where `preloadAxe` already put axe-core. */
@@ -80,9 +88,10 @@ export interface PageVisit {
 }
 
 /**
- * Loads every visit in its own page at a desktop size (1280 x 800, light) and a phone size (390 x 844, dark),
- * each size in a fresh context prepared by `prepare` (cookies, for example), and returns the problems
- * `pageProblems` finds, each as `label at WIDTHpx: problem` (empty when none).
+ * Loads every visit at a desktop size (1280 x 800, light) and a phone size (390 x 844, dark), each size in a
+ * fresh context prepared by `prepare` (cookies, for example) and one page of it that the visits navigate in
+ * turn (a new page costs a renderer process: about a CPU-second on the 2-core machines), and returns the
+ * problems `pageProblems` finds, each as `label at WIDTHpx: problem` (empty when none).
  */
 export async function problemsAtEverySize(
   browser: Browser,
@@ -99,12 +108,11 @@ export async function problemsAtEverySize(
     try {
       await preloadAxe(context);
       await prepare(context);
+      const page = await context.newPage();
+      if (phone) await page.emulateMedia({ colorScheme: "dark" });
       for (const visit of visits) {
-        const page = await context.newPage();
-        if (phone) await page.emulateMedia({ colorScheme: "dark" });
         await visit.open(page);
         for (const p of await pageProblems(page, phone)) found.push(`${visit.label} at ${width}px: ${p}`);
-        await page.close();
       }
     } finally {
       await context.close();

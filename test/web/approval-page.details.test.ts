@@ -275,14 +275,28 @@ test("every approval page rendered above passes the page checks in Chromium at d
     "schedule_post",
     "update_automation",
   ]);
+  // Each page is served on the service's origin with the service's own Content-Security-Policy, so its
+  // stylesheets (/assets/...) load and its policy applies as they do in the browser (one navigation a page).
+  const login = await fetch(`${app.url}/login`);
+  await login.arrayBuffer();
+  const csp = login.headers.get("content-security-policy");
+  assert.ok(csp, "the service sends a Content-Security-Policy");
   const found = await problemsAtEverySize(
     await launchBrowser(),
     rendered.map(({ name, html }) => ({
       label: name,
       async open(page) {
-        // On the service's origin, so the page's stylesheets (/assets/...) load as they do in the browser.
-        await page.goto(`${app.url}/login`);
-        await page.setContent(html, { waitUntil: "load" });
+        const url = `${app.url}/approval-preview/${name}`;
+        await page.route(url, (route) =>
+          route.fulfill({
+            status: 200,
+            contentType: "text/html; charset=utf-8",
+            headers: { "content-security-policy": csp },
+            body: html,
+          }),
+        );
+        await page.goto(url, { waitUntil: "load" });
+        await page.unroute(url);
         const sheets = await page.evaluate(() =>
           Array.from(document.styleSheets).map((sheet) => sheet.cssRules.length),
         );

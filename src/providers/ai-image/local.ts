@@ -60,19 +60,33 @@ ${shapes.join("\n")}
 </svg>`;
 }
 
-/** A duotone of `photo` (dark -> `dark`, light -> `light`) cover-fitted to `W` x `H`, as raw RGB pixels. */
-async function duotone(photo: Buffer, W: number, H: number, dark: string, light: string): Promise<Buffer> {
+/**
+ * A duotone of `photo` (dark -> `dark`, light -> `light`) cover-fitted to `W` x `H`, at `alpha` opacity, as
+ * raw RGBA pixels (4 bytes each).
+ */
+async function duotone(
+  photo: Buffer,
+  W: number,
+  H: number,
+  dark: string,
+  light: string,
+  alpha: number,
+): Promise<Buffer> {
   const [dr, dg, db] = rgb(dark);
   const [lr, lg, lb] = rgb(light);
   // grey g in 0..255 -> dark + (light - dark) * g / 255 per channel: sharp's linear(a, b) on 3 channels.
   const luma: [number, number, number] = [0.2126, 0.7152, 0.0722]; // Rec. 709 luminance, kept in all three bands
-  return sharp(photo)
+  const tone = await sharp(photo)
     .resize(W, H, { fit: "cover" })
     .toColourspace("srgb")
     .removeAlpha()
     .recomb([luma, luma, luma])
     .linear([(lr - dr) / 255, (lg - dg) / 255, (lb - db) / 255], [dr, dg, db])
-    .png()
+    .raw()
+    .toBuffer();
+  return sharp(tone, { raw: { width: W, height: H, channels: 3 } })
+    .ensureAlpha(alpha)
+    .raw()
     .toBuffer();
 }
 
@@ -84,20 +98,22 @@ export function localImageProvider(): ImageProvider {
       signal?.throwIfAborted();
       const { width, height } = request;
       try {
-        const base = new Resvg(backgroundSvg(request), { font: { loadSystemFonts: false } }).render().asPng();
-        let img = sharp(base);
+        // resvg's raw RGBA pixels go to sharp as they are: no PNG is encoded and decoded in between.
+        const base = new Resvg(backgroundSvg(request), { font: { loadSystemFonts: false } }).render().pixels;
+        const raw = { width, height, channels: 4 as const };
+        let img = sharp(base, { raw });
         if (request.reference) {
           const d = designFor(request.design ?? "bold-minimal");
-          const tone = await duotone(
+          // The duotone at 60% over the shapes: the product reads clearly, the design's shapes show through.
+          const veiled = await duotone(
             request.reference,
             width,
             height,
             d.palette.background,
             d.palette.accent,
+            0.6,
           );
-          // The duotone at 60% over the shapes: the product reads clearly, the design's shapes show through.
-          const veiled = await sharp(tone).ensureAlpha(0.6).png().toBuffer();
-          img = sharp(base).composite([{ input: veiled }]);
+          img = sharp(base, { raw }).composite([{ input: veiled, raw }]);
         }
         const bytes = await img.removeAlpha().jpeg({ quality: 90 }).toBuffer();
         return { bytes, mimeType: "image/jpeg", width, height };
