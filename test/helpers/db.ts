@@ -28,7 +28,14 @@ export async function freshDatabase(options: { autoDrop?: boolean } = {}): Promi
   const name = `t_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  // FILE_COPY (PostgreSQL 15 and later; the default there is WAL_LOG) copies the template's few megabytes
+  // as files instead of writing every page through the WAL: 0.15 against 0.36 CPU-seconds of PostgreSQL for
+  // a clone and its drop (docs/testing.md).
+  const version = Number((await admin.query("show server_version_num")).rows[0].server_version_num);
+  const strategy = version >= 150000 ? " strategy file_copy" : "";
+  await admin.query(
+    template ? `create database ${name} template ${template}${strategy}` : `create database ${name}`,
+  );
   // Nothing of a test database outlives its file: commits need not wait for the disk (docs/testing.md). The
   // service's main pool still commits synchronously: it sets that itself (src/db/knex.ts).
   await admin.query(`alter database ${name} set synchronous_commit = off`);
