@@ -9,7 +9,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { processCarouselRender, reapExpiredRenders } from "../../src/operations/render.ts";
 import { runMaintenance } from "../../src/operations/maintenance.ts";
-import { MAX_RENDER_ATTEMPTS } from "../../src/domain/carousels/render-job.ts";
+import {
+  claimRender,
+  extendRenderLease,
+  MAX_RENDER_ATTEMPTS,
+} from "../../src/domain/carousels/render-job.ts";
 import { localImageProvider } from "../../src/providers/ai-image/local.ts";
 import type { ImageProvider } from "../../src/providers/ai-image/types.ts";
 import { handler as generate } from "../../src/tools/carousels/generate_carousel.ts";
@@ -166,5 +170,24 @@ test("maintenance sends again the render job of a run handed over long ago and s
   } finally {
     app.ctx.queue = undefined;
   }
+  assert.deepEqual(await processCarouselRender(app.ctx, g.run_id), { claimed: true, status: "succeeded" });
+});
+
+test("a lease is extended while it lasts; once past its end its holder cannot revive it, reaped or not", async () => {
+  const g = await generated();
+  const claim = await claimRender(app.ctx.db, g.run_id, clock.now(), LEASE);
+  assert.ok(claim);
+  const leaseEnd = async () =>
+    (await app.ctx.db("carousel_runs").where({ id: g.run_id }).first("lease_expires_at")).lease_expires_at;
+  clock.advance(LEASE - 1);
+  const beat = clock.now();
+  assert.equal(await extendRenderLease(app.ctx.db, claim, beat, LEASE), true);
+  assert.equal((await leaseEnd()).getTime(), beat.getTime() + LEASE * 1000, "extended from the heartbeat");
+  // The heartbeat comes late (a paused worker): the lease has run out, the reaper has not run yet.
+  clock.advance(LEASE + 1);
+  const ended = await leaseEnd();
+  assert.equal(await extendRenderLease(app.ctx.db, claim, clock.now(), LEASE), false);
+  assert.equal((await leaseEnd()).getTime(), ended.getTime(), "the lease stays run out");
+  assert.deepEqual(await reapExpiredRenders(app.ctx), { requeued: [g.run_id], failed: [] });
   assert.deepEqual(await processCarouselRender(app.ctx, g.run_id), { claimed: true, status: "succeeded" });
 });

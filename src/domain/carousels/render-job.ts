@@ -72,7 +72,12 @@ export async function claimRender(
   };
 }
 
-/** Extends the lease of `claim`. @returns false when the claim was lost (reaped, or finished elsewhere). */
+/**
+ * Extends the lease of `claim` while it has not run out. A lease past its end is lost even before the reaper
+ * gives the run back: its holder stops rather than revive it, so whether the reaper or the holder's heartbeat
+ * comes first, the run is taken over the same way. @returns false when the claim was lost (run out, reaped,
+ * or finished elsewhere).
+ */
 export async function extendRenderLease(
   db: Knex,
   claim: ClaimedRender,
@@ -81,6 +86,7 @@ export async function extendRenderLease(
 ): Promise<boolean> {
   const n = await db("carousel_runs")
     .where({ id: claim.run_id, status: "running", render_attempts: claim.attempt })
+    .where("lease_expires_at", ">", now)
     .update({ lease_expires_at: leaseEnd(now, leaseSeconds) });
   return n > 0;
 }
