@@ -22,7 +22,7 @@ import { describe, test } from "node:test";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { measureFile } from "./helpers/file-cpu.ts";
-import { hostState, runHostEnd } from "./helpers/host-end.ts";
+import { abandonLeftovers, hostState, runHostEnd } from "./helpers/host-end.ts";
 
 const queue = process.env.TEST_QUEUE_URL;
 if (!queue) throw new Error("test/host.ts runs under test/run.ts (TEST_QUEUE_URL is not set)");
@@ -61,6 +61,33 @@ async function leftOpen(before: Map<string, number>, sharedBefore: number): Prom
   return extra();
 }
 
+/**
+ * How long a file's set-up (its import with the top-level awaits: databases, apps, clusters) may take, in
+ * milliseconds (TEST_SETUP_TIMEOUT_MS, default 240 000). Its tests carry their own timeout (test/run.ts);
+ * without this bound a set-up that never ends would hold its host, and so the whole run, without a word.
+ */
+const SETUP_TIMEOUT_MS = Number(process.env.TEST_SETUP_TIMEOUT_MS ?? 240_000);
+
+/** `setUp`, or an error naming `file` once SETUP_TIMEOUT_MS passed. */
+async function bounded(setUp: Promise<unknown>, file: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new Error(
+          `${file}: its set-up (the import and its top-level awaits) did not finish in ${SETUP_TIMEOUT_MS / 1000} s; ` +
+            `the process holds ${process.getActiveResourcesInfo().join(", ")}`,
+        ),
+      );
+    }, SETUP_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([setUp, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 hostState.hosted = true;
 for (let file = await next(); file !== undefined; file = await next()) {
   const url = pathToFileURL(path.resolve(file)).href;
@@ -71,7 +98,7 @@ for (let file = await next(); file !== undefined; file = await next()) {
   // then, one after another, as they would in a process of their own. The file's own tests carry the
   // per-test timeout; the suite is bounded only by the run.
   await describe(file, { timeout: Number.POSITIVE_INFINITY }, async () => {
-    await import(url);
+    await bounded(import(url), file);
   });
   // A file that leaves a server listening or a child running would keep this host alive after the run and
   // take ports and memory from the files after it. (Usually an `after` registered in the async context of
@@ -85,3 +112,6 @@ for (let file = await next(); file !== undefined; file = await next()) {
 }
 // What the files shared (one Chromium) goes last.
 await runHostEnd();
+// Anything still held was left by a file, which has failed for it by name (its set-up ran out of time, or it
+// did not close what it opened): it must not keep the host, and so the run, from ending.
+abandonLeftovers();

@@ -162,15 +162,16 @@ export async function processOperation(
     timer = setTimeout(() => resolve(overdue), Math.max(0, deadline.getTime() - ctx.clock.now().getTime()));
   });
   log.info("operation running");
-  // The lease: extended every third of its length while the handler runs. Losing it (the row was reaped
-  // or finished by another path) aborts the handler, so a worker that was only paused never races the one
-  // that took over.
+  // The lease: extended every third of its length while the handler runs, and only while it lasts. Losing it
+  // (it ran out while the worker was paused, or the row was reaped or finished by another path) aborts the
+  // handler, so a worker that was only paused never races a reaper or the one that took over.
   const beat = setInterval(
     () => {
       const at = ctx.clock.now();
       ctx
         .db("operations")
         .where({ id: op.id, state: "running", attempts: op.attempts })
+        .where("lease_expires_at", ">", at)
         .update({ lease_expires_at: leaseUntil(ctx, at) })
         .then((n) => {
           if (n === 0) controller.abort(new Error("operation lease lost"));

@@ -3,6 +3,7 @@
  * helpers share between the files of one host (one Chromium, test/helpers/browser.ts) are closed here. A file
  * in a process of its own never sets `hosted` and closes its resources in its own `after` hooks.
  */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 
 /**
  * `hosted`: whether this process is a test host running several files one after another. `sharedChildren`:
@@ -21,4 +22,35 @@ export function atHostEnd(close: () => Promise<void>): void {
 /** Runs the registered closes, in order; a failing one does not stop the others. */
 export async function runHostEnd(): Promise<void> {
   for (const close of hooks.splice(0)) await close().catch(() => {});
+}
+
+/**
+ * Lets a host end after a file's set-up ran out of time (test/host.ts): that set-up is still pending and holds
+ * what it opened (servers, child processes such as a scale test's cluster), which would keep the process
+ * alive, and the run waiting for it, forever. Its child processes are killed (SIGKILL: nothing of them is
+ * needed) and every handle left is unref'd, so that node:test finishes the host and reports as usual. The
+ * file has already failed by name.
+ */
+export function abandonLeftovers(): void {
+  for (const pid of childPids()) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  const own = new Set<unknown>([process.stdin, process.stdout, process.stderr]);
+  const handles = (
+    process as unknown as { _getActiveHandles(): Array<{ unref?(): void }> }
+  )._getActiveHandles();
+  for (const handle of handles) if (!own.has(handle)) handle.unref?.();
+}
+
+/** The pids of this process's children (Linux: /proc/<pid>/task/<tid>/children). */
+function childPids(): number[] {
+  const tasks = `/proc/${process.pid}/task`;
+  if (!existsSync(tasks)) return [];
+  return readdirSync(tasks).flatMap((tid) =>
+    readFileSync(`${tasks}/${tid}/children`, "utf8").split(" ").filter(Boolean).map(Number),
+  );
 }

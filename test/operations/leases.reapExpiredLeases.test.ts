@@ -26,11 +26,11 @@ const plain = makeTool({
       return { data: {} };
     },
     async execute(_input, ctx) {
-      await new Promise<void>((resolve) => {
+      await new Promise<void>((resolve, reject) => {
         release = resolve;
         ctx.signal.addEventListener("abort", () => {
           aborted = ctx.signal.reason;
-          resolve();
+          reject(ctx.signal.reason);
         });
       });
       return { data: {} };
@@ -105,4 +105,29 @@ test("a worker extends its lease while the handler runs, and stops the handler w
   assert.match(String((aborted as Error)?.message), /lease lost/);
   assert.equal(result.claimed, true);
   release();
+});
+
+test("a heartbeat after the lease ran out finds it lost, though no reaper took the row: the handler stops", async () => {
+  aborted = undefined;
+  const op = await call(rt, auth, "plain_job", { idempotency_key: key() });
+  const running = processOperation(app.ctx, op.operation_id!);
+  while ((await stateOf(app.ctx, op.operation_id!)) !== "running")
+    await new Promise((r) => setTimeout(r, 20));
+  // The worker was paused past its lease end (3 s): the reaper has not come yet, and the next heartbeat
+  // (every second) must not revive the lease another worker's reaper may take at any moment.
+  clock.advance(4);
+  for (let waited = 0; aborted === undefined && waited < 15_000; waited += 50)
+    await new Promise((r) => setTimeout(r, 50));
+  try {
+    assert.match(String((aborted as Error)?.message), /lease lost/, "the handler was stopped");
+  } finally {
+    release();
+  }
+  const result = await running;
+  assert.deepEqual(result, { claimed: true, state: "outcome_unknown" });
+  const reaped = await reapExpiredLeases(app.ctx);
+  assert.ok(
+    !reaped.unknown.includes(op.operation_id!),
+    "the worker itself ended it; nothing left for a reaper",
+  );
 });

@@ -175,19 +175,23 @@ test("maintenance sends again the render job of a run handed over long ago and s
 
 test("a lease is extended while it lasts; once past its end its holder cannot revive it, reaped or not", async () => {
   const g = await generated();
-  const claim = await claimRender(app.ctx.db, g.run_id, clock.now(), LEASE);
+  // The moments are given, not read from the clock (which moves with real time: a loaded machine would
+  // stretch the gaps).
+  const at = (t: Date, seconds: number) => new Date(t.getTime() + seconds * 1000);
+  const claimed = clock.now();
+  const claim = await claimRender(app.ctx.db, g.run_id, claimed, LEASE);
   assert.ok(claim);
   const leaseEnd = async () =>
     (await app.ctx.db("carousel_runs").where({ id: g.run_id }).first("lease_expires_at")).lease_expires_at;
-  clock.advance(LEASE - 1);
-  const beat = clock.now();
+  const beat = at(claimed, LEASE - 1);
   assert.equal(await extendRenderLease(app.ctx.db, claim, beat, LEASE), true);
-  assert.equal((await leaseEnd()).getTime(), beat.getTime() + LEASE * 1000, "extended from the heartbeat");
+  assert.equal((await leaseEnd()).getTime(), at(beat, LEASE).getTime(), "extended from the heartbeat");
   // The heartbeat comes late (a paused worker): the lease has run out, the reaper has not run yet.
-  clock.advance(LEASE + 1);
+  const late = at(beat, LEASE + 1);
   const ended = await leaseEnd();
-  assert.equal(await extendRenderLease(app.ctx.db, claim, clock.now(), LEASE), false);
+  assert.equal(await extendRenderLease(app.ctx.db, claim, late, LEASE), false);
   assert.equal((await leaseEnd()).getTime(), ended.getTime(), "the lease stays run out");
+  clock.advance(2 * LEASE + 1);
   assert.deepEqual(await reapExpiredRenders(app.ctx), { requeued: [g.run_id], failed: [] });
   assert.deepEqual(await processCarouselRender(app.ctx, g.run_id), { claimed: true, status: "succeeded" });
 });

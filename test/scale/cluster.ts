@@ -61,14 +61,6 @@ export function toolCaller(
   };
 }
 
-async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 function waitForLine(p: ClusterProcess, pattern: RegExp, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
@@ -99,6 +91,36 @@ function waitForLine(p: ClusterProcess, pattern: RegExp, timeoutMs: number): Pro
   });
 }
 
+/** The banner line of a `serve` process, with the port it listens on. */
+const LISTENING = /listening on port (\d+)/;
+
+/**
+ * The load balancer: forwards each request to the next of `backends` in turn (MCP requests and browser/OAuth
+ * requests take turns separately, so that consecutive MCP requests of one client always alternate even while
+ * a browser is busy in between), names the backend in `x-test-backend` and records it in `served`.
+ */
+function roundRobinProxy(backends: ClusterProcess[], served: Cluster["served"]): http.Server {
+  const turns = { mcp: 0, web: 0 };
+  return http.createServer((req, res) => {
+    const lane = req.url === "/mcp" ? "mcp" : "web";
+    const backend = backends[turns[lane] % backends.length]!;
+    turns[lane] += 1;
+    served.push({ backend: backend.name, method: req.method ?? "", path: req.url ?? "" });
+    const upstream = http.request(
+      { host: "127.0.0.1", port: backend.port, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, { ...up.headers, "x-test-backend": backend.name });
+        up.pipe(res);
+      },
+    );
+    upstream.on("error", () => {
+      if (!res.headersSent) res.writeHead(502, { "x-test-backend": backend.name });
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+}
+
 /**
  * Starts `servers` serve processes and `workers` worker processes on `databaseUrl` (already migrated).
  * `env` adds settings for every process.
@@ -119,8 +141,17 @@ export async function startCluster(options: {
     configureBuckets: [{ name: "media", configs: [] }],
   });
   const s3info: AddressInfo = await s3.run();
-  const proxyPort = await freePort();
-  const url = `http://127.0.0.1:${proxyPort}`;
+  // The proxy listens first, on a port of its own choosing, so that no other server can take its port while
+  // the instances start (a port found free and released before use can be taken meanwhile, and a listen
+  // that fails would leave the set-up waiting forever).
+  const backends: ClusterProcess[] = [];
+  const served: Cluster["served"] = [];
+  const proxy = roundRobinProxy(backends, served);
+  await new Promise<void>((resolve, reject) => {
+    proxy.once("error", reject);
+    proxy.listen(0, "127.0.0.1", () => resolve());
+  });
+  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const { privateKey } = await generateKeyPair("ES256", { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: "cluster-1", alg: "ES256", use: "sig" };
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "smcp-cluster-"));
@@ -143,12 +174,12 @@ export async function startCluster(options: {
   const processes: ClusterProcess[] = [];
 
   async function start(role: "serve" | "worker", name: string): Promise<ClusterProcess> {
-    const port = role === "serve" ? await freePort() : undefined;
+    // A server listens on any free port (PORT=0) and names it in its banner.
     const child = spawn(process.execPath, ["src/main.ts", role], {
-      env: { ...env, ...(port ? { PORT: String(port), HOST: "127.0.0.1" } : {}) },
+      env: { ...env, ...(role === "serve" ? { PORT: "0", HOST: "127.0.0.1" } : {}) },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    const p: ClusterProcess = { role, name, child, port, lines: [] };
+    const p: ClusterProcess = { role, name, child, port: undefined, lines: [] };
     for (const stream of [child.stdout, child.stderr]) {
       let rest = "";
       stream?.on("data", (chunk: Buffer) => {
@@ -159,38 +190,41 @@ export async function startCluster(options: {
       });
     }
     processes.push(p);
-    await waitForLine(p, role === "serve" ? /listening on port/ : /operation worker started/, 60_000);
+    if (role === "serve") {
+      await waitForLine(p, LISTENING, 60_000);
+      p.port = Number(p.lines.map((l) => LISTENING.exec(l)?.[1]).find(Boolean));
+      backends.push(p);
+    } else await waitForLine(p, /operation worker started/, 60_000);
     return p;
   }
 
-  // One at a time: each boot checks migrations and pg-boss's schema.
-  for (let i = 1; i <= options.servers; i++) await start("serve", `serve-${i}`);
-  for (let i = 1; i <= options.workers; i++) await start("worker", `worker-${i}`);
-
-  const backends = processes.filter((p) => p.role === "serve");
-  const served: Cluster["served"] = [];
-  // MCP requests and browser/OAuth requests take turns separately, so that consecutive MCP requests of one
-  // client always alternate even while a browser is busy in between.
-  const turns = { mcp: 0, web: 0 };
-  const proxy = http.createServer((req, res) => {
-    const lane = req.url === "/mcp" ? "mcp" : "web";
-    const backend = backends[turns[lane] % backends.length]!;
-    turns[lane] += 1;
-    served.push({ backend: backend.name, method: req.method ?? "", path: req.url ?? "" });
-    const upstream = http.request(
-      { host: "127.0.0.1", port: backend.port, method: req.method, path: req.url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, { ...up.headers, "x-test-backend": backend.name });
-        up.pipe(res);
-      },
+  /** Stops the proxy, the instances (SIGTERM, SIGKILL after 10 s) and the media store. */
+  async function stop(): Promise<void> {
+    await new Promise((r) => proxy.close(r));
+    proxy.closeAllConnections();
+    await Promise.all(
+      processes.map(
+        (p) =>
+          new Promise<void>((resolve) => {
+            if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve();
+            p.child.once("exit", () => resolve());
+            p.child.kill("SIGTERM");
+            setTimeout(() => p.child.kill("SIGKILL"), 10_000).unref();
+          }),
+      ),
     );
-    upstream.on("error", () => {
-      if (!res.headersSent) res.writeHead(502, { "x-test-backend": backend.name });
-      res.end();
-    });
-    req.pipe(upstream);
-  });
-  await new Promise<void>((r) => proxy.listen(proxyPort, "127.0.0.1", r));
+    await s3.close();
+  }
+
+  // One at a time: each boot checks migrations and pg-boss's schema. An instance that does not start stops
+  // the others: the set-up fails with what it printed, and leaves nothing running.
+  try {
+    for (let i = 1; i <= options.servers; i++) await start("serve", `serve-${i}`);
+    for (let i = 1; i <= options.workers; i++) await start("worker", `worker-${i}`);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 
   return {
     url,
@@ -207,21 +241,6 @@ export async function startCluster(options: {
     },
     sealer: createSealer([env.APP_ENCRYPTION_KEY!]),
     addWorker: (name) => start("worker", name),
-    async stop() {
-      await new Promise((r) => proxy.close(r));
-      proxy.closeAllConnections();
-      await Promise.all(
-        processes.map(
-          (p) =>
-            new Promise<void>((resolve) => {
-              if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve();
-              p.child.once("exit", () => resolve());
-              p.child.kill("SIGTERM");
-              setTimeout(() => p.child.kill("SIGKILL"), 10_000).unref();
-            }),
-        ),
-      );
-      await s3.close();
-    },
+    stop,
   };
 }
