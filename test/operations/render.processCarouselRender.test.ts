@@ -39,7 +39,13 @@ const image: ImageProvider = {
   },
 };
 
-const LEASE = 3;
+/**
+ * The render lease, in seconds. A heartbeat comes every third of it, and one that comes after the lease ran
+ * out finds it lost: the renders here draw slides in this process (satori and resvg hold its event loop while
+ * they draw), so on a loaded machine a 3 s lease was lost by a render nothing paused. 12 s leaves 8 s of
+ * stall; the takeovers below move the test clock instead of waiting.
+ */
+const LEASE = 12;
 const clock = new TestClock();
 const app = await startTestApp({
   queue: false,
@@ -81,12 +87,15 @@ test("the operation succeeds at once with the post and run ids; the render job d
   assert.equal(run.lease_expires_at, null, "the lease ends with the render");
 });
 
-test("a render whose lease ran out is taken over and finished from its checkpoints, each slide once", async () => {
+test("a render whose lease ran out is taken over and finished from its checkpoints, each slide once", async (t) => {
   calls.clear();
   const before = await balance(app, me);
   const g = await generated();
   assert.equal(before - (await balance(app, me)), g.credits);
   hang.on = true;
+  t.after(() => {
+    hang.on = false; // a failure below must not leave the next tests' renders hanging
+  });
   const first = processCarouselRender(app.ctx, g.run_id);
   // The slides are drawn at once (AI_IMAGE_CONCURRENCY 4): three done and checkpointed while the third
   // is still being drawn; then the worker is taken for dead (its lease is past).
