@@ -96,7 +96,7 @@ for (let file = await next(); file !== undefined; file = await next()) {
   const measured = process.env.TEST_FILE_CPU ? measureFile(file, process.env.TEST_FILE_CPU) : undefined;
   // A suite: its tests are collected while the file is imported (its top-level set-up included) and run only
   // then, one after another, as they would in a process of their own. The file's own tests carry the
-  // per-test timeout; the suite is bounded only by the run.
+  // per-test timeout and its set-up is bounded here; the suite itself has no timeout.
   await describe(file, { timeout: Number.POSITIVE_INFINITY }, async () => {
     await bounded(import(url), file);
   });

@@ -28,11 +28,11 @@ export async function freshDatabase(options: { autoDrop?: boolean } = {}): Promi
   const name = `t_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  // FILE_COPY (PostgreSQL 15 and later; the default there is WAL_LOG) copies the template's few megabytes
-  // as files instead of writing every page through the WAL: 0.15 against 0.36 CPU-seconds of PostgreSQL for
-  // a clone and its drop (docs/testing.md).
-  const version = Number((await admin.query("show server_version_num")).rows[0].server_version_num);
-  const strategy = version >= 150000 ? " strategy file_copy" : "";
+  // The clone's strategy is test/run.ts's choice for the server (TEST_TEMPLATE_STRATEGY: FILE_COPY on
+  // PostgreSQL 15 and later, docs/testing.md), made once per run.
+  const strategy = process.env.TEST_TEMPLATE_STRATEGY
+    ? ` strategy ${process.env.TEST_TEMPLATE_STRATEGY}`
+    : "";
   await admin.query(
     template ? `create database ${name} template ${template}${strategy}` : `create database ${name}`,
   );

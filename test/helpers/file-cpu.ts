@@ -5,39 +5,15 @@
  * clock ticks of 1/100 s) over every live descendant plus this process's waited-for children. PostgreSQL's
  * backends are not descendants and are not counted. Linux only; elsewhere the descendants read as 0.
  */
-import { appendFileSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
+import { childrenByParent, stat } from "./proc.ts";
 
 const TICKS_PER_SECOND = 100;
 
-/** `[ppid, utime + stime, cutime + cstime]` (ticks) of /proc/<pid>/stat, or undefined once it is gone. */
-function stat(pid: string): [number, number, number] | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The command (field 2) may hold spaces: the fields after it start after its closing parenthesis.
-    const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return [Number(f[1]), Number(f[11]) + Number(f[12]), Number(f[13]) + Number(f[14])];
-  } catch {
-    return undefined;
-  }
-}
-
 /** CPU seconds of this process's descendants: live ones (own and waited-for) and the ones it waited for. */
 function descendantsSeconds(): number {
-  let pids: string[];
-  try {
-    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
-  } catch {
-    return 0;
-  }
-  const children = new Map<number, Array<{ pid: number; own: number; waited: number }>>();
-  for (const pid of pids) {
-    const s = stat(pid);
-    if (!s) continue;
-    const list = children.get(s[0]) ?? [];
-    list.push({ pid: Number(pid), own: s[1], waited: s[2] });
-    children.set(s[0], list);
-  }
-  let ticks = stat(String(process.pid))?.[2] ?? 0;
+  const children = childrenByParent();
+  let ticks = stat(process.pid)?.[2] ?? 0;
   const todo = [process.pid];
   while (todo.length > 0)
     for (const c of children.get(todo.pop()!) ?? []) {

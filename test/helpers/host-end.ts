@@ -3,7 +3,7 @@
  * helpers share between the files of one host (one Chromium, test/helpers/browser.ts) are closed here. A file
  * in a process of its own never sets `hosted` and closes its resources in its own `after` hooks.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { childrenByParent } from "./proc.ts";
 
 /**
  * `hosted`: whether this process is a test host running several files one after another. `sharedChildren`:
@@ -25,14 +25,15 @@ export async function runHostEnd(): Promise<void> {
 }
 
 /**
- * Lets a host end after a file's set-up ran out of time (test/host.ts): that set-up is still pending and holds
- * what it opened (servers, child processes such as a scale test's cluster), which would keep the process
- * alive, and the run waiting for it, forever. Its child processes are killed (SIGKILL: nothing of them is
- * needed) and every handle left is unref'd, so that node:test finishes the host and reports as usual. The
- * file has already failed by name.
+ * Lets a host end whatever its files left (test/host.ts calls it after `runHostEnd`): a file whose set-up ran
+ * out of time is still pending and holds what it opened (servers, child processes such as a scale test's
+ * cluster), and a file that did not close what it opened holds it too; either would keep the process alive,
+ * and the run waiting for it, forever. Such a file has already failed by name. Its child processes are
+ * killed (SIGKILL: nothing of them is needed) and every handle left is unref'd, so that node:test finishes
+ * the host and reports as usual. After a clean run there is nothing to let go of.
  */
 export function abandonLeftovers(): void {
-  for (const pid of childPids()) {
+  for (const { pid } of childrenByParent().get(process.pid) ?? []) {
     try {
       process.kill(pid, "SIGKILL");
     } catch {
@@ -44,13 +45,4 @@ export function abandonLeftovers(): void {
     process as unknown as { _getActiveHandles(): Array<{ unref?(): void }> }
   )._getActiveHandles();
   for (const handle of handles) if (!own.has(handle)) handle.unref?.();
-}
-
-/** The pids of this process's children (Linux: /proc/<pid>/task/<tid>/children). */
-function childPids(): number[] {
-  const tasks = `/proc/${process.pid}/task`;
-  if (!existsSync(tasks)) return [];
-  return readdirSync(tasks).flatMap((tid) =>
-    readFileSync(`${tasks}/${tid}/children`, "utf8").split(" ").filter(Boolean).map(Number),
-  );
 }
