@@ -3,6 +3,7 @@
  * the clock and the queue. Built once per process (src/bootstrap.ts) or per test (test/helpers/app.ts).
  * Nothing in it is needed for correctness across instances: all shared state lives in Postgres.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "./config.ts";
 import type { Sealer } from "./crypto/seal.ts";
 import type { Knex } from "./db/knex.ts";
@@ -10,12 +11,24 @@ import type { KeyMaterial } from "./keys.ts";
 import type { Logger } from "./log.ts";
 import type { Providers } from "./providers/providers.ts";
 
-/** Injectable clock (tests move time forward to expire approvals and tokens). */
+/**
+ * Injectable clock: what time it is, and waiting for time to pass (tests move time forward to expire
+ * approvals and tokens, and may let waits pass at once: test/helpers/app.ts).
+ */
 export interface Clock {
   now(): Date;
+  /**
+   * Resolves once `ms` milliseconds of this clock's time have passed.
+   * @throws the signal's reason (an AbortError by default) when `signal` is aborted before.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+/** The real clock: the system's time, and waits on timers. */
+export const systemClock: Clock = {
+  now: () => new Date(),
+  sleep: (ms, signal) => sleep(ms, undefined, signal ? { signal } : {}),
+};
 
 /**
  * The background queue (pg-boss, src/operations/).

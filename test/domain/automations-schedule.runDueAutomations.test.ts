@@ -5,24 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Clock } from "../../src/context.ts";
 import { createAutomation } from "../../src/domain/automations/automations.ts";
 import { runDueAutomations } from "../../src/domain/automations/schedule.ts";
 import { grantCredits } from "../../src/domain/account/credits.ts";
-import { startTestApp } from "../helpers/app.ts";
+import { ManualClock, startTestApp } from "../helpers/app.ts";
 import { balance, product, setBalance } from "../tools/carousels/fixtures.ts";
 
-class FixedClock implements Clock {
-  private t = Date.parse("2026-06-01T12:58:00Z");
-  now(): Date {
-    return new Date(this.t);
-  }
-  set(iso: string): void {
-    this.t = Date.parse(iso);
-  }
-}
-
-const clock = new FixedClock();
+const clock = new ManualClock("2026-06-01T12:58:00Z");
 const app = await startTestApp({ queue: false, clock });
 const me = await app.user({ plan: "pro" });
 await grantCredits(app.ctx.db, me.user_id, 1000, "test:grant");

@@ -9,7 +9,6 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
 import { runAdmin } from "../../src/cli/admin.ts";
-import type { Clock } from "../../src/context.ts";
 import { grantCredits } from "../../src/domain/account/credits.ts";
 import { HOLD_REASONS, holdInactiveWork } from "../../src/domain/account/suspension.ts";
 import { createAutomation } from "../../src/domain/automations/automations.ts";
@@ -18,17 +17,11 @@ import { ConnectError, finishConnect, startConnect } from "../../src/domain/soci
 import { runDeliveryStep, runDueDeliveries } from "../../src/domain/social/engine.ts";
 import { publishDueSchedules, schedulePost } from "../../src/domain/social/schedules.ts";
 import { authorizationProblem } from "../../src/operations/execute.ts";
-import { startTestApp } from "../helpers/app.ts";
+import { ManualClock, startTestApp } from "../helpers/app.ts";
 import { connect } from "../helpers/tokens.ts";
 import { account, balance, product, textPost } from "../tools/carousels/fixtures.ts";
 
-class FixedClock implements Clock {
-  t = Date.parse("2026-06-01T12:58:00Z");
-  now(): Date {
-    return new Date(this.t);
-  }
-}
-const clock = new FixedClock();
+const clock = new ManualClock("2026-06-01T12:58:00Z");
 const app = await startTestApp({ queue: false, clock });
 
 /** A user with credits, a connected account, a due schedule (pending delivery) and an enabled 09:00 automation. */
@@ -44,14 +37,14 @@ async function world() {
     {
       post_id: postId,
       social_account_ids: [insta],
-      scheduled_for: new Date(clock.t + 3600_000).toISOString(),
+      scheduled_for: new Date(clock.now().getTime() + 3600_000).toISOString(),
     },
     undefined,
   );
   await app.ctx
     .db("schedules")
     .where({ id: sched.schedule_id })
-    .update({ scheduled_for: new Date(clock.t - 1000) });
+    .update({ scheduled_for: new Date(clock.now().getTime() - 1000) });
   const productId = await product(app, who);
   const view = await app.ctx.db.transaction((trx) =>
     createAutomation(
@@ -128,7 +121,7 @@ test("the work of suspended, removed and former members is stopped with a reason
   }
 
   await runDueAutomations(app.ctx); // watermark
-  clock.t = Date.parse("2026-06-01T13:00:30Z"); // 09:00 in New York
+  clock.set("2026-06-01T13:00:30Z"); // 09:00 in New York
   const pass = await runDueAutomations(app.ctx);
   assert.equal(pass.started, 1);
   assert.equal(await runs(active), 1);

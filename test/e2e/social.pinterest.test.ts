@@ -27,7 +27,7 @@ import { PIN_API_HOST, type PinterestUser, pinterestFake } from "../fakes/pinter
 import { FAKE_APPS, liveNetworkEnv } from "../fakes/live-env.ts";
 import { networkSamples } from "../fakes/samples.ts";
 import { startFakeNetworks } from "../fakes/server.ts";
-import { startTestApp } from "../helpers/app.ts";
+import { startTestApp, TestClock } from "../helpers/app.ts";
 import { connectPinterest } from "../helpers/pinterest-account.ts";
 import { HIGH_LIMITS } from "../oauth/support.ts";
 import {
@@ -41,7 +41,9 @@ import {
 const server = await startFakeNetworks();
 // Videos are ready at the first status read (the provider tests cover slower processing).
 const pin = pinterestFake(server, { ...FAKE_APPS.pinterest, processingPolls: 0 });
-const app = await startTestApp({ env: { ...HIGH_LIMITS, ...liveNetworkEnv(server, ["pinterest"]) } });
+// The engine's waits (a network's next poll, Retry-After) pass at once on this clock and move it.
+const clock = new TestClock({ skipWaits: true });
+const app = await startTestApp({ clock, env: { ...HIGH_LIMITS, ...liveNetworkEnv(server, ["pinterest"]) } });
 const samples = await networkSamples();
 const alice = await app.user({ workspace: "Alice Studio" });
 const owner: Owner = { userId: alice.user_id, workspaceId: alice.workspace_id };
@@ -316,12 +318,12 @@ test("429 with Retry-After is waited out, one Pin", async () => {
       body: { code: 8, message: "This request exceeded a rate limit." },
     },
   );
-  const started = Date.now();
+  const started = clock.now().getTime();
   const result = await publishPost(app.ctx, owner, { post_id: postId, social_account_ids: [id] }, undefined);
   await advanceDeliveries(app.ctx, [result.deliveries[0]!.delivery_id], { budgetSeconds: 60 });
   const done = await deliveryOf(postId, id);
   assert.equal(done.status, "published", done.error ?? "");
-  assert.ok(Date.now() - started >= 2000, "the Retry-After wait was honoured");
+  assert.ok(clock.now().getTime() - started >= 2000, "the Retry-After wait was honoured");
   assert.equal(pin.created - created, 1);
 });
 

@@ -38,7 +38,7 @@ import { startFakeNetworks } from "../fakes/server.ts";
 import { tiktokFake } from "../fakes/tiktok.ts";
 import { xFake } from "../fakes/x.ts";
 import { youtubeFake } from "../fakes/youtube.ts";
-import { startTestApp } from "../helpers/app.ts";
+import { startTestApp, TestClock } from "../helpers/app.ts";
 import { launchBrowser, openSignedIn, requireChromium } from "../helpers/browser.ts";
 import { authorizeThroughBrowser } from "../helpers/oauth-flow.ts";
 import { HIGH_LIMITS } from "../oauth/support.ts";
@@ -63,7 +63,9 @@ const li = linkedinFake(server, {
 });
 const pin = pinterestFake(server, { ...FAKE_APPS.pinterest, processingPolls: 0 });
 const x = xFake(server, { ...FAKE_APPS.x, processingPolls: 0 });
+// The delivery engine's waits (a network's next poll, Retry-After) pass at once on this clock and move it.
 const app = await startTestApp({
+  clock: new TestClock({ skipWaits: true }),
   worker: true,
   env: {
     ...HIGH_LIMITS,

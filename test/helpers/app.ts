@@ -29,14 +29,54 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A clock tests can move: `clock.advance(seconds)`. */
+/**
+ * A clock tests can move: the system's time plus what `advance(seconds)` added. With `skipWaits` a wait on
+ * it (`sleep`: the delivery engine's wait for a network's next poll or Retry-After) passes at once and moves
+ * the clock by its length, so a test sees the same steps at the same clock times without waiting them out;
+ * otherwise it waits on a timer.
+ */
 export class TestClock implements Clock {
   private offsetMs = 0;
+  private readonly skipWaits: boolean;
+  constructor(options: { skipWaits?: boolean } = {}) {
+    this.skipWaits = options.skipWaits ?? false;
+  }
   now(): Date {
     return new Date(Date.now() + this.offsetMs);
   }
   advance(seconds: number): void {
     this.offsetMs += seconds * 1000;
+  }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (!this.skipWaits) return systemClock.sleep(ms, signal);
+    signal?.throwIfAborted();
+    this.offsetMs += ms;
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/**
+ * A clock that moves only when told (`set(iso)`, `advance(seconds)`) or waited on (`sleep` passes at once and
+ * moves it by the wait): its times are exact.
+ */
+export class ManualClock implements Clock {
+  private t: number;
+  constructor(start: string | number = Date.now()) {
+    this.t = typeof start === "string" ? Date.parse(start) : start;
+  }
+  now(): Date {
+    return new Date(this.t);
+  }
+  set(iso: string): void {
+    this.t = Date.parse(iso);
+  }
+  advance(seconds: number): void {
+    this.t += seconds * 1000;
+  }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    this.t += ms;
+    return new Promise((resolve) => setImmediate(resolve));
   }
 }
 

@@ -23,8 +23,13 @@ function descendantsSeconds(): number {
   return ticks / TICKS_PER_SECOND;
 }
 
-/** Starts measuring a file; the returned function appends `{file, cpuS, nodeS, childrenS}` (JSON line) to `out`. */
+/**
+ * Starts measuring a file; the returned function appends `{file, cpuS, nodeS, childrenS, host, startMs, endMs}`
+ * (JSON line) to `out`: CPU-seconds, the host's pid, and the file's start and end (Unix milliseconds), from
+ * which the run's timeline is drawn (which hosts were busy when, and how long the run's tail was).
+ */
 export function measureFile(file: string, out: string): () => void {
+  const startMs = Date.now();
   const own = process.cpuUsage();
   const children = descendantsSeconds();
   return () => {
@@ -34,7 +39,7 @@ export function measureFile(file: string, out: string): () => void {
     const round = (n: number) => Math.round(n * 10) / 10;
     appendFileSync(
       out,
-      `${JSON.stringify({ file, cpuS: round(nodeS + childrenS), nodeS: round(nodeS), childrenS: round(childrenS) })}\n`,
+      `${JSON.stringify({ file, cpuS: round(nodeS + childrenS), nodeS: round(nodeS), childrenS: round(childrenS), host: process.pid, startMs, endMs: Date.now() })}\n`,
     );
   };
 }

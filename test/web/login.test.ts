@@ -2,8 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { sha256 } from "../../src/crypto/seal.ts";
-import type { Clock } from "../../src/context.ts";
-import { startTestApp } from "../helpers/app.ts";
+import { ManualClock, startTestApp } from "../helpers/app.ts";
 import { formFields, HIGH_LIMITS, Jar, login } from "../oauth/support.ts";
 
 const app = await startTestApp({ env: HIGH_LIMITS });
@@ -173,13 +172,7 @@ test("login attempts are throttled with 429 and Retry-After", async () => {
 
 test("an email address gets 5 free attempts, then a wait that doubles with each failure; success clears it", async () => {
   // A clock that moves only when told: the waits are exact.
-  const clock = new (class implements Clock {
-    t = Date.now();
-    now = () => new Date(this.t);
-    advance = (seconds: number) => {
-      this.t += seconds * 1000;
-    };
-  })();
+  const clock = new ManualClock();
   const throttled = await startTestApp({ env: HIGH_LIMITS, clock });
   const bob = await throttled.user();
   const attempt = async (password: string, email = bob.email) => {

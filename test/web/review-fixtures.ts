@@ -12,7 +12,7 @@ import { TIKTOK_CAPABILITIES } from "../../src/providers/social/tiktok/oauth.ts"
 import { networkSamples } from "../fakes/samples.ts";
 import { startFakeNetworks } from "../fakes/server.ts";
 import { type TikTokCreator, tiktokFake } from "../fakes/tiktok.ts";
-import { startTestApp, type TestApp } from "../helpers/app.ts";
+import { startTestApp, type TestApp, TestClock } from "../helpers/app.ts";
 import { HIGH_LIMITS } from "../oauth/support.ts";
 
 /** The app, the fake and helpers. The fake completes a post on the first status poll after the upload. */
@@ -25,6 +25,8 @@ export async function reviewWorld(options: { worker?: boolean } = {}) {
     postIdPolls: 0,
   });
   const app: TestApp = await startTestApp({
+    // The delivery engine's waits for TikTok's next status poll pass at once on this clock and move it.
+    clock: new TestClock({ skipWaits: true }),
     env: {
       ...HIGH_LIMITS,
       TIKTOK_CLIENT_ID: "tt-client-key",

@@ -21,7 +21,6 @@
  *   fails the delivery with a plain reason and nothing reaches the network. The Pinterest link and board are
  *   the approved ones.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import {
@@ -451,16 +450,17 @@ export async function refreshPostStatus(db: Knex, postId: string, now: Date): Pr
 }
 
 /**
- * Runs the steps of `ids` until each is finished or must wait, for at most `budgetSeconds` of wall time
- * (then the periodic pass, `runDueDeliveries`, carries on). Used right after publish_post so a sandbox or
- * fast network answers with `published` in the same call.
+ * Runs the steps of `ids` until each is finished or must wait, for at most `budgetSeconds` of the app's clock
+ * (the system's time in the service; then the periodic pass, `runDueDeliveries`, carries on), waiting on
+ * that clock between steps (`Clock.sleep`). Used right after publish_post so a sandbox or fast network
+ * answers with `published` in the same call.
  */
 export async function advanceDeliveries(
   app: AppContext,
   ids: readonly string[],
   options: { budgetSeconds?: number; signal?: AbortSignal | undefined } = {},
 ): Promise<void> {
-  const deadline = Date.now() + (options.budgetSeconds ?? 20) * 1000;
+  const deadline = app.clock.now().getTime() + (options.budgetSeconds ?? 20) * 1000;
   for (;;) {
     for (const id of ids) {
       if (options.signal?.aborted) return;
@@ -478,9 +478,8 @@ export async function advanceDeliveries(
     );
     if (waits.length === 0) return;
     const wait = Math.min(...waits);
-    if (Date.now() + wait > deadline) return;
-    if (wait > 0)
-      await sleep(wait, undefined, options.signal ? { signal: options.signal } : {}).catch(() => {});
+    if (now + wait > deadline) return;
+    if (wait > 0) await app.clock.sleep(wait, options.signal).catch(() => {});
   }
 }
 

@@ -50,7 +50,7 @@ import {
 import { FAKE_APPS, liveNetworkEnv } from "../../fakes/live-env.ts";
 import { networkSamples } from "../../fakes/samples.ts";
 import { startFakeNetworks } from "../../fakes/server.ts";
-import { startTestApp } from "../../helpers/app.ts";
+import { startTestApp, TestClock } from "../../helpers/app.ts";
 import { HIGH_LIMITS } from "../../oauth/support.ts";
 
 const credentials = FAKE_APPS.linkedin;
@@ -739,7 +739,10 @@ describe("metrics", () => {
 });
 
 describe("through the service: connect flow and delivery engine", async () => {
+  // The engine's waits (a network's next poll, Retry-After) pass at once on this clock and move it.
+  const clock = new TestClock({ skipWaits: true });
   const app = await startTestApp({
+    clock,
     env: { ...HIGH_LIMITS, ...liveNetworkEnv(server, ["linkedin"]), LINKEDIN_ORGANIZATIONS: "true" },
   });
   const alice = await app.user({ workspace: "LinkedIn Studio" });

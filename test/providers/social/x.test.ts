@@ -35,7 +35,7 @@ import { FAKE_APPS, liveNetworkEnv } from "../../fakes/live-env.ts";
 import { networkSamples } from "../../fakes/samples.ts";
 import { startFakeNetworks } from "../../fakes/server.ts";
 import { connectedXAccount, X_API_HOST, type XUser, xFake } from "../../fakes/x.ts";
-import { startTestApp } from "../../helpers/app.ts";
+import { startTestApp, TestClock } from "../../helpers/app.ts";
 import { HIGH_LIMITS } from "../../oauth/support.ts";
 
 const MB = 1024 * 1024;
@@ -79,7 +79,9 @@ const xJob = (u: XUser, input: { caption?: string; type?: string; media?: JobMed
     media: input.media ?? [],
   });
 
-const app = await startTestApp({ env: { ...HIGH_LIMITS, ...liveNetworkEnv(server, ["x"]) } });
+// The engine's waits (a network's next poll, Retry-After) pass at once on this clock and move it.
+const clock = new TestClock({ skipWaits: true });
+const app = await startTestApp({ clock, env: { ...HIGH_LIMITS, ...liveNetworkEnv(server, ["x"]) } });
 const alice = await app.user({ workspace: "Alice X" });
 const owner: Owner = { userId: alice.user_id, workspaceId: alice.workspace_id };
 const db = app.ctx.db;
@@ -605,10 +607,10 @@ describe("through the delivery engine", () => {
       { host: X_API_HOST, path: "/2/tweets", method: "POST" },
       { kind: "rate_limit", retryAfterSeconds: 2 },
     );
-    const started = Date.now();
+    const started = clock.now().getTime();
     const d = await publishText(account, "Engine: after the wait");
     assert.equal(d.status, "published", d.error ?? "");
-    assert.ok(Date.now() - started >= 2000, "the Retry-After wait was honoured");
+    assert.ok(clock.now().getTime() - started >= 2000, "the Retry-After wait was honoured");
     assert.equal(x.created - before, 1);
   });
 
