@@ -160,7 +160,7 @@ async function main(): Promise<number> {
         // Every process at once: the hosts and the own-process files. node's runner starts the files in its
         // own order (the hosts' temporary folder first), so with a limit the page walks, 20-odd seconds each,
         // started only when the hosts had finished and ran alone at the end.
-        `--test-concurrency=${own.length + hosts.files.length}`,
+        `--test-concurrency=${Math.max(1, own.length + hosts.files.length)}`,
         "--test-timeout=300000",
         ...reporters(),
         ...own,

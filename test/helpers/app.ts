@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { after } from "node:test";
+import { setImmediate } from "node:timers/promises";
 import { boot } from "../../src/bootstrap.ts";
 import { type AppContext, type Clock, systemClock } from "../../src/context.ts";
 import { createUser, type NewUser } from "../../src/domain/account/accounts.ts";
@@ -30,6 +31,12 @@ export interface TestApp {
 }
 
 /**
+ * A wait that passes at once: it resolves on the event loop's next turn, or rejects when `signal` is aborted
+ * (a rejected promise, as the system clock's, never a synchronous throw).
+ */
+const nextTurn = (signal?: AbortSignal): Promise<void> => setImmediate(undefined, signal ? { signal } : {});
+
+/**
  * A clock tests can move: the system's time plus what `advance(seconds)` added. With `skipWaits` a wait on
  * it (`sleep`: the delivery engine's wait for a network's next poll or Retry-After) passes at once and moves
  * the clock by its length, so a test sees the same steps at the same clock times without waiting them out;
@@ -49,9 +56,8 @@ export class TestClock implements Clock {
   }
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (!this.skipWaits) return systemClock.sleep(ms, signal);
-    signal?.throwIfAborted();
-    this.offsetMs += ms;
-    return new Promise((resolve) => setImmediate(resolve));
+    if (!signal?.aborted) this.offsetMs += ms;
+    return nextTurn(signal);
   }
 }
 
@@ -74,9 +80,8 @@ export class ManualClock implements Clock {
     this.t += seconds * 1000;
   }
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    signal?.throwIfAborted();
-    this.t += ms;
-    return new Promise((resolve) => setImmediate(resolve));
+    if (!signal?.aborted) this.t += ms;
+    return nextTurn(signal);
   }
 }
 

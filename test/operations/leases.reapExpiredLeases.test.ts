@@ -13,7 +13,7 @@ import { TOOLS_BY_NAME } from "../../generated/registry.ts";
 import { grantCredits } from "../../src/domain/account/credits.ts";
 import { startTestApp, TestClock } from "../helpers/app.ts";
 import { product } from "../tools/carousels/fixtures.ts";
-import { call, connection, key, makeTool, stateOf, useTools } from "./helpers.ts";
+import { call, connection, key, makeTool, stateOf, useTools, waitFor } from "./helpers.ts";
 
 let aborted: unknown;
 let release: () => void = () => {};
@@ -93,8 +93,10 @@ test("a worker extends its lease while the handler runs, and stops the handler w
   const leaseOf = async () =>
     (await app.ctx.db("operations").where({ id: op.operation_id }).first("lease_expires_at"))
       .lease_expires_at as Date;
-  while ((await stateOf(app.ctx, op.operation_id!)) !== "running")
-    await new Promise((r) => setTimeout(r, 20));
+  await waitFor(
+    () => stateOf(app.ctx, op.operation_id!),
+    (state) => state === "running",
+  );
   const first = await leaseOf();
   await new Promise((r) => setTimeout(r, 1300));
   assert.ok((await leaseOf()).getTime() > first.getTime(), "the heartbeat moved the lease forward");
@@ -111,14 +113,19 @@ test("a heartbeat after the lease ran out finds it lost, though no reaper took t
   aborted = undefined;
   const op = await call(rt, auth, "plain_job", { idempotency_key: key() });
   const running = processOperation(app.ctx, op.operation_id!);
-  while ((await stateOf(app.ctx, op.operation_id!)) !== "running")
-    await new Promise((r) => setTimeout(r, 20));
+  await waitFor(
+    () => stateOf(app.ctx, op.operation_id!),
+    (state) => state === "running",
+  );
   // The worker was paused past its lease end (3 s): the reaper has not come yet, and the next heartbeat
   // (every second) must not revive the lease another worker's reaper may take at any moment.
   clock.advance(4);
-  for (let waited = 0; aborted === undefined && waited < 15_000; waited += 50)
-    await new Promise((r) => setTimeout(r, 50));
   try {
+    await waitFor(
+      async () => aborted,
+      (reason) => reason !== undefined,
+      15_000,
+    );
     assert.match(String((aborted as Error)?.message), /lease lost/, "the handler was stopped");
   } finally {
     release();

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { rowBinding } from "../../../src/crypto/seal.ts";
 import { connectSocialAccount } from "../../../src/domain/social/accounts.ts";
-import { runDeliveryStep, runDueDeliveries } from "../../../src/domain/social/engine.ts";
+import { advanceDeliveries, runDeliveryStep, runDueDeliveries } from "../../../src/domain/social/engine.ts";
 import { refreshExpiringTokens } from "../../../src/domain/social/refresh.ts";
 import {
   type DeliveryJob,
@@ -98,7 +98,8 @@ const testAdapter: NetworkAdapter = {
   },
 };
 
-const clock = new TestClock();
+// Waits on it pass at once and move it (advanceDeliveries below); the steps' own times are read from it.
+const clock = new TestClock({ skipWaits: true });
 let deps: Parameters<typeof sandboxAdapter>[1];
 const networks: NetworkRegistry = {
   adapter: (n: Network) => (n === "instagram" ? testAdapter : sandboxAdapter(n, deps)),
@@ -237,6 +238,30 @@ test("429 with Retry-After waits exactly that long; a 5xx before a create backs 
   assert.equal(await runDeliveryStep(app.ctx, id), "processing");
   assert.equal(await runDeliveryStep(app.ctx, id), "published");
   assert.equal((await app.ctx.db("social_accounts").where({ id: account }).first()).status, "connected");
+});
+
+test("advanceDeliveries waits on the app's clock, and only within its budget on that clock", async () => {
+  const account = await liveAccount("Patient");
+  const id = await delivery(account);
+  net.fail.push("rate"); // Retry-After: 120 s
+  // A wait on the system's timers would still be sleeping when this aborts it, leaving the delivery waiting.
+  const bound = AbortSignal.timeout(20_000);
+  let before = clock.now();
+  await advanceDeliveries(app.ctx, [id], { budgetSeconds: 60, signal: bound });
+  assert.equal(
+    (await read(id)).status,
+    "pending",
+    "120 s is past the budget: it returns, the delivery waits",
+  );
+  assert.ok(clock.now().getTime() - before.getTime() < 60_000, "nothing was waited");
+  before = clock.now();
+  await advanceDeliveries(app.ctx, [id], { budgetSeconds: 300, signal: bound });
+  const done = await read(id);
+  assert.equal(done.status, "published", done.error ?? "");
+  assert.ok(
+    clock.now().getTime() - before.getTime() >= 119_000,
+    "the Retry-After was waited out on the clock",
+  );
 });
 
 test("an auth error -> the account needs_reconnect, the delivery fails with a clear reason, others unaffected", async () => {
