@@ -11,10 +11,10 @@
  *
  * Used only when the server can be given the folder: it runs on this machine (a loopback or socket address
  * whose `data_directory` exists here) as this process's user, or this process runs as root and hands the
- * folder to the server's user; the role may create tablespaces (a superuser). Otherwise the run keeps the
- * server's default tablespace, as before (TEST_TABLESPACE=off asks for that too).
+ * folder to the server's user; the role may create tablespaces (a superuser); /dev/shm has 1 GiB free.
+ * Otherwise the run keeps the server's default tablespace, as before (TEST_TABLESPACE=off asks for that too).
  */
-import { chown, mkdtemp, rm, stat } from "node:fs/promises";
+import { chown, mkdtemp, rm, stat, statfs } from "node:fs/promises";
 import type pg from "pg";
 
 /** A tablespace of this run (`smcp_test_<pid>`) and its folder. */
@@ -30,6 +30,11 @@ export interface MemoryTablespace {
 
 /** Where tmpfs is mounted on Linux. */
 const SHM = "/dev/shm";
+/**
+ * The least free space under /dev/shm for the run's databases, bytes: the template and a clone are about
+ * 10 MB each, and a run holds up to a few dozen at once (a container's default /dev/shm of 64 MB is too small).
+ */
+const MIN_FREE_BYTES = 1024 ** 3;
 /** The prefix of the runs' folders under /dev/shm (mkdtemp adds six characters). */
 const FOLDER = "smcp-test-pg-";
 /** The prefix of the run tablespaces' names; the run's pid follows. */
@@ -91,8 +96,8 @@ export async function memoryTablespace(
   const dataDir = (await admin.query<{ d: string }>("select current_setting('data_directory') as d")).rows[0]
     ?.d;
   const owner = dataDir ? await stat(dataDir).catch(() => undefined) : undefined;
-  const shm = await stat(SHM).catch(() => undefined);
-  if (!owner || !shm?.isDirectory()) return undefined;
+  const shm = await statfs(SHM).catch(() => undefined);
+  if (!owner || !shm || shm.bavail * shm.bsize < MIN_FREE_BYTES) return undefined;
   const uid = process.getuid?.();
   if (uid !== owner.uid && uid !== 0) return undefined;
 

@@ -1,12 +1,12 @@
 /**
- * The run's databases in memory (test/tablespace.ts): on a machine whose PostgreSQL runs here and can be given
- * a folder (CI's: root and the server's `postgres` user), a tablespace under /dev/shm that a database created
- * in it keeps its files in, dropped with its databases and folder; the tablespaces of runs whose process is
- * gone are dropped by the next run; a remote server or TEST_TABLESPACE=off keeps the default tablespace.
+ * The run's databases in memory (test/tablespace.ts): on a machine whose PostgreSQL runs here and can be
+ * given a folder (CI's: root and the server's `postgres` user), a tablespace under /dev/shm that a database
+ * created in it keeps its files in, dropped with its databases and folder; the tablespaces of runs whose
+ * process is gone are dropped by the next run; a remote server or TEST_TABLESPACE=off keeps the default.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statfsSync, statSync } from "node:fs";
 import { mkdtemp, rm, chown } from "node:fs/promises";
 import { after, test } from "node:test";
 import pg from "pg";
@@ -22,9 +22,16 @@ after(() => admin.end());
 
 const dataDir = (await admin.query("select current_setting('data_directory') as d")).rows[0].d as string;
 const serverUid = statSync(dataDir).uid;
-/** What test/tablespace.ts needs of this machine: /dev/shm, and the folder can be the server's. */
+/** What test/tablespace.ts needs of this machine: 1 GiB free in /dev/shm, and the folder can be the server's. */
+const shmFree = () => {
+  const fs = statfsSync("/dev/shm");
+  return fs.bavail * fs.bsize;
+};
 const possible =
-  process.platform === "linux" && existsSync("/dev/shm") && [serverUid, 0].includes(process.getuid?.() ?? -1);
+  process.platform === "linux" &&
+  existsSync("/dev/shm") &&
+  shmFree() >= 1024 ** 3 &&
+  [serverUid, 0].includes(process.getuid?.() ?? -1);
 
 test("a tablespace under /dev/shm holds a database's files, and drop() removes its databases and folder", async () => {
   const ts = await memoryTablespace(admin, adminUrl);

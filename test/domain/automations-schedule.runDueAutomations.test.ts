@@ -21,16 +21,21 @@ const poorProduct = await product(app, poor);
 
 type Who = typeof me;
 
-/** A grid-video automation (20 credits a run) of `who`, enabled unless `status` says otherwise. */
+/**
+ * A carousel automation of four slides (20 credits a run: 5 per generated image) of `who`, enabled unless
+ * `status` says otherwise. Scheduling is the same for both kinds (service spec 8); a carousel is the cheaper
+ * real run (four local images and slides, about 1 CPU-second, against about 4 for a 1080x1920 video).
+ * Scheduled video runs: test/operations/worker.scheduledJobs.test.ts, suspension.holdInactiveWork.test.ts.
+ */
 async function automation(who: Who, times: string[], status = "enabled", productOf = productId) {
   const view = await app.ctx.db.transaction((trx) =>
     createAutomation(
       trx,
       { userId: who.user_id, workspaceId: who.workspace_id },
       {
-        kind: "video",
+        kind: "carousel",
         name: `Daily ${times.join(" ")}`,
-        configuration: { type: "grid-video", template_id: "2x2-grid", product_id: productOf },
+        configuration: { product_id: productOf, design_id: "bold-minimal", slide_count: 4 },
         daily_times: times,
         time_zone: "America/New_York",
       },
@@ -91,7 +96,7 @@ test("concurrent passes on several workers start exactly one run per slot", asyn
   );
   const counts = await Promise.all(ids.map(async (id) => (await runsOf(id)).length));
   assert.deepEqual(counts, [1, 2]);
-  // Each run rendered its video (a failed render is refunded, which the balance below would show as 40).
+  // Each run rendered its slides (a failed run is refunded, which the balance below would show).
   for (const id of ids)
     for (const run of await runsOf(id)) assert.equal(run.status, "succeeded", `run ${run.id}: ${run.error}`);
   assert.equal(before - (await balance(app, me)), 60);

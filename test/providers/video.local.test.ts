@@ -1,7 +1,9 @@
 /**
  * The local ffmpeg compositor (src/providers/video/local.ts) decoded with ffprobe: every template is MP4,
  * H.264 High, yuv420p, 1080x1920, 30 fps, with an AAC track, `moov` before `mdat` (faststart), and a
- * duration in the template's range; AI UGC ends with the CTA clip (last frames compared).
+ * duration in the template's range; AI UGC ends with the CTA clip (last frames compared). Each template is
+ * rendered once, from the product photo, and the tests that look at it share that render (a render is about
+ * 3 CPU-seconds of ffmpeg: docs/testing.md).
  */
 import assert from "node:assert/strict";
 import { createReadStream } from "node:fs";
@@ -33,11 +35,12 @@ const dir = await mkdtemp(path.join(os.tmpdir(), "smcp-video-test-"));
 after(() => rm(dir, { recursive: true, force: true }));
 const provider = localVideoProvider({ ffmpeg: binaries.ffmpeg, ffprobe: binaries.ffprobe });
 await makeImage(path.join(dir, "a.png"), "testsrc");
-await makeImage(path.join(dir, "b.png"), "smptebars");
 const a = await readFile(path.join(dir, "a.png"));
-const b = await readFile(path.join(dir, "b.png"));
 
 const photo = await productPhotoPng();
+const grey = await sharp({ create: { width: 1080, height: 1920, channels: 3, background: "#808080" } })
+  .png()
+  .toBuffer();
 
 async function render(template: VideoTemplate, images: Buffer[], cta?: string, zooms?: number[]) {
   const outputFile = path.join(dir, `${template}-${Math.random().toString(36).slice(2)}.mp4`);
@@ -53,6 +56,25 @@ async function render(template: VideoTemplate, images: Buffer[], cta?: string, z
   });
   return { outputFile, result };
 }
+
+/** `make`'s result, made on the first call and shared by every later one. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
+/** The 2x2 grid of the product photo whole and as a close-up (zoom 1.8), over two grey tiles. */
+const gridRender = once(() => render("2x2-grid", [photo, photo, grey, grey], undefined, [1, 1.8]));
+/** The single fade of the product photo. */
+const fadeRender = once(() => render("single-fade", [photo]));
+/** The CTA clip of the AI UGC render: 4 s of SMPTE bars at 640x480 and 25 fps, another size and rate. */
+const ctaClip = once(async () => {
+  const cta = path.join(dir, "cta.mp4");
+  await makeClip(cta, { seconds: 4, size: "640x480", rate: 25, pattern: "smptebars" });
+  return cta;
+});
+/** AI UGC: the local hook clip over the product photo, then the CTA clip. */
+const ugcRender = once(async () => render("ugc-video", [photo], await ctaClip()));
 
 async function assertDeliverable(file: string, min: number, max: number) {
   const s = summary(await probe(file));
@@ -73,7 +95,7 @@ async function assertDeliverable(file: string, min: number, max: number) {
 }
 
 test("2x2 grid: four images into a grid with the hook, 6 to 10 s, deliverable MP4", async () => {
-  const { outputFile, result } = await render("2x2-grid", [a, b, a, b]);
+  const { outputFile, result } = await gridRender();
   const s = await assertDeliverable(outputFile, 6, 10);
   assert.equal(result.duration_seconds, s.duration);
   assert.equal(result.bytes, (await stat(outputFile)).size);
@@ -83,7 +105,7 @@ test("2x2 grid: four images into a grid with the hook, 6 to 10 s, deliverable MP
 });
 
 test("single fade: one image with zoom and fades, 5 to 8 s, deliverable MP4", async () => {
-  const { outputFile } = await render("single-fade", [a]);
+  const { outputFile } = await fadeRender();
   await assertDeliverable(outputFile, 5, 8);
   // Faded in from black: the first frame is far darker than the middle one.
   const first = await frameAt(outputFile, 0);
@@ -93,9 +115,8 @@ test("single fade: one image with zoom and fades, 5 to 8 s, deliverable MP4", as
 });
 
 test("AI UGC: hook clip then the CTA (scaled and padded, with its audio) as the final segment", async () => {
-  const cta = path.join(dir, "cta.mp4");
-  await makeClip(cta, { seconds: 4, size: "640x480", rate: 25, pattern: "smptebars" });
-  const { outputFile, result } = await render("ugc-video", [a], cta);
+  const cta = await ctaClip();
+  const { outputFile, result } = await ugcRender();
   const s = await assertDeliverable(outputFile, 4 + 3, 4 + 5);
   assert.ok(Math.abs(s.duration - 8) < 0.2, `duration ${s.duration}`);
   assert.equal(result.hook_clip, "local");
@@ -196,10 +217,7 @@ test("the renderer draws the overlay in a process of its own: the same PNG and b
 });
 
 test("2x2 grid of a product photo whole and as a close-up: both tiles show it, the close-up larger", async () => {
-  const grey = await sharp({ create: { width: 1080, height: 1920, channels: 3, background: "#808080" } })
-    .png()
-    .toBuffer();
-  const { outputFile } = await render("2x2-grid", [photo, photo, grey, grey], undefined, [1, 1.8]);
+  const { outputFile } = await gridRender();
   // At 2.5 s every tile is in and the hook has not faded in yet; the frame is 108x192, tiles 54x96.
   const frame = await rgbFrameAt(outputFile, 2.5);
   const whole = photoShares(frame, 2, 2, 52, 94);
@@ -211,15 +229,13 @@ test("2x2 grid of a product photo whole and as a close-up: both tiles show it, t
 });
 
 test("single fade of the product photo: the photo fills the frame under the hook", async () => {
-  const { outputFile } = await render("single-fade", [photo]);
+  const { outputFile } = await fadeRender();
   const shares = photoShares(await rgbFrameAt(outputFile, 3), 10, 100, 98, 180);
   assert.ok(shares.magenta > 0.3 && shares.green > 0.1, JSON.stringify(shares));
 });
 
 test("AI UGC local hook clip moves over the product photo (zoom and pan), not a still", async () => {
-  const cta = path.join(dir, "cta-motion.mp4");
-  await makeClip(cta, { seconds: 3, size: "640x480", rate: 25 });
-  const { outputFile } = await render("ugc-video", [photo], cta);
+  const { outputFile } = await ugcRender();
   for (const t of [0.5, 2, 3.5]) {
     const shares = photoShares(await rgbFrameAt(outputFile, t), 10, 100, 98, 180);
     assert.ok(shares.magenta > 0.2 && shares.green > 0.1, `${t} s: ${JSON.stringify(shares)}`);
