@@ -17,6 +17,7 @@
  */
 import { chown, mkdtemp, rm, stat, statfs } from "node:fs/promises";
 import type pg from "pg";
+import { alive } from "./helpers/proc.ts";
 
 /** A tablespace of this run (`smcp_test_<pid>`) and its folder. */
 export interface MemoryTablespace {
@@ -42,16 +43,6 @@ const FOLDER = "smcp-test-pg-";
 const PREFIX = "smcp_test_";
 
 const LOOPBACK = new Set(["", "localhost", "127.0.0.1", "[::1]", "::1"]);
-
-/** Whether process `pid` is alive on this machine. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Drops every database in tablespace `name`, then the tablespace; errors are left to the caller. */
 async function dropTablespace(admin: pg.Client, name: string): Promise<void> {

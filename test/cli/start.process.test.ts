@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { freshDatabase } from "../helpers/db.ts";
+import { alive } from "../helpers/proc.ts";
 
 const { url } = await freshDatabase();
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -34,15 +35,6 @@ function listening(port: number): Promise<boolean> {
     s.once("error", () => resolve(false));
   });
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function until(check: () => Promise<boolean> | boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;

@@ -1,7 +1,7 @@
 /**
  * This process's place in Linux's process table, read from /proc (test/helpers/file-cpu.ts measures its
  * descendants' CPU with it; test/helpers/host-end.ts stops the children a failed file left). Elsewhere than
- * Linux the table reads as empty.
+ * Linux the table reads as empty. `alive` asks the system whether a process exists (any platform).
  */
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -41,4 +41,14 @@ export function childrenByParent(): Map<number, ProcessEntry[]> {
     children.set(s[0], list);
   }
   return children;
+}
+
+/** Whether process `pid` exists (signal 0: nothing is sent); one of another user's counts (EPERM). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

@@ -57,10 +57,10 @@ async function render(template: VideoTemplate, images: Buffer[], cta?: string, z
   return { outputFile, result };
 }
 
-/** `make`'s result, made on the first call and shared by every later one. */
+/** `make`'s result, made on the first call and shared by every later one (an async function: docs/testing.md). */
 function once<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
-  return () => (made ??= make());
+  return async () => (made ??= make());
 }
 
 /** The 2x2 grid of the product photo whole and as a close-up (zoom 1.8), over two grey tiles. */
