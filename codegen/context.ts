@@ -17,7 +17,9 @@ export const PROTOCOL_REVISIONS = ["2026-07-28", "2025-11-25", "2025-06-18"] as 
 export const REGENERATE = "npm run codegen";
 
 /** One tool with its derived fields. */
-export interface ResolvedTool extends ToolSpec {
+export interface ResolvedTool extends Omit<ToolSpec, "annotations"> {
+  /** The MCP hints of tools.yaml with the tool's `title` (MCP ToolAnnotations.title). */
+  annotations: ToolSpec["annotations"] & { title: string };
   /** Handler module, relative to the repository root: `src/tools/<group>/<name>.ts`. */
   handlerPath: string;
   /** The envelope's `data` schema: `output`, or an empty closed object. */
@@ -47,6 +49,8 @@ export function resolveContext(file: ToolsFile): CodegenContext {
       const data = portableNullable(t.output ?? (t.review ? REVIEW_DATA : EMPTY_DATA));
       return {
         ...t,
+        // MCP ToolAnnotations.title: hosts show it before the name (MCP server/tools "Tool").
+        annotations: { title: t.title, ...t.annotations },
         input: portableNullable(t.input),
         output: t.output ? data : t.output,
         result: t.result ? portableNullable(t.result) : t.result,

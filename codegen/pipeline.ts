@@ -9,6 +9,8 @@ import path from "node:path";
 import { type CodegenContext, resolveContext } from "./context.ts";
 import { emitCatalog } from "./emit/catalog.ts";
 import { emitGuide } from "./emit/guide.ts";
+import { emitNetworkRules } from "./emit/guide-networks.ts";
+import { emitServerJson } from "./emit/server-json.ts";
 import { emitRegistry } from "./emit/registry.ts";
 import { emitStub } from "./emit/stubs.ts";
 import { emitToolTypes } from "./emit/tool-types.ts";
@@ -44,6 +46,8 @@ export async function emitGenerated(ctx: CodegenContext): Promise<OutputFile[]> 
     ts("registry.ts", emitRegistry(ctx)),
     { path: `${GENERATED_DIR}/catalog.json`, content: emitCatalog(ctx) },
     { path: `${GENERATED_DIR}/guide.md`, content: emitGuide(ctx) },
+    { path: `${GENERATED_DIR}/network-rules.md`, content: emitNetworkRules(ctx.provenance) },
+    { path: `${GENERATED_DIR}/server.json`, content: emitServerJson(ctx.provenance) },
   ]);
   for (const view of await emitViews(ctx))
     files.push({ path: `${GENERATED_DIR}/${view.path}`, content: view.content });

@@ -133,7 +133,10 @@ function walk(node: unknown, at: readonly Segment[], issues: Issue[]): void {
 }
 
 /**
- * Object keywords. A schema with `type: object` must be closed and may only require declared properties;
+ * Object keywords. A schema with `type: object` must be closed (or, where another schema declares its shape,
+ * explicitly open: `additionalProperties: true` with a `description` that says where, such as
+ * get_job_status's `result`; or shaped only by `oneOf`/`anyOf` variants, each closed) and may only require
+ * declared properties;
  * a fragment without a type (inside allOf/anyOf/oneOf/if/then/else, e.g. `{required: [x]}`) constrains the
  * same instance and is only walked.
  */
@@ -145,8 +148,16 @@ function checkObject(
 ): void {
   const add = (segments: readonly Segment[], message: string) =>
     issues.push({ path: pathOf(segments), message });
-  if (typed && node.additionalProperties !== false)
-    add([...at, "additionalProperties"], "must be false (closed objects)");
+  const documentedOpen = node.additionalProperties === true && typeof node.description === "string";
+  // An object whose only shape is its variants (`oneOf`/`anyOf` of closed objects, walked below) is closed
+  // by them: its own additionalProperties would refuse every field.
+  const byVariants =
+    node.properties === undefined && (Array.isArray(node.oneOf) || Array.isArray(node.anyOf));
+  if (typed && node.additionalProperties !== false && !documentedOpen && !byVariants)
+    add(
+      [...at, "additionalProperties"],
+      "must be false (closed objects), or true with a description saying where the shape is declared",
+    );
   const props = node.properties;
   if (props !== undefined && !isRecord(props)) add([...at, "properties"], "must be a map of schemas");
   const declared = isRecord(props) ? props : {};

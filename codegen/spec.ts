@@ -45,6 +45,16 @@ export const ToolSpecSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    /** Why each hint has its value, one line each (emitted into catalog.json as `annotation_reasons`). */
+    annotation_reasons: Type.Object(
+      {
+        readOnlyHint: Type.String({ minLength: 10, maxLength: 200 }),
+        destructiveHint: Type.String({ minLength: 10, maxLength: 200 }),
+        idempotentHint: Type.String({ minLength: 10, maxLength: 200 }),
+        openWorldHint: Type.String({ minLength: 10, maxLength: 200 }),
+      },
+      { additionalProperties: false },
+    ),
     input: JsonSchemaObject,
     output: Type.Optional(JsonSchemaObject),
     result: Type.Optional(JsonSchemaObject),
@@ -71,6 +81,8 @@ export const ToolSpecSchema = Type.Object(
 export const ToolsFileSchema = Type.Object(
   {
     version: Type.Literal(1),
+    /** Values written once and referenced with YAML aliases (`*read_reasons`); nothing reads this key itself. */
+    anchors: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     /** Shared shapes referenced as `$ref: "#/definitions/<name>"` (codegen/definitions.ts). */
     definitions: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     tools: Type.Array(Type.Unknown(), { minItems: 1, maxItems: 500 }),

@@ -12,6 +12,7 @@ import type {
 } from "../src/tool-contract.ts";
 import type { ToolHandlers } from "./tool-types.ts";
 import { handler as approve_carousel_handler } from "../src/tools/carousels/approve_carousel.ts";
+import { handler as check_post_handler } from "../src/tools/social/check_post.ts";
 import { handler as create_automation_handler } from "../src/tools/automations/create_automation.ts";
 import { handler as create_image_post_handler } from "../src/tools/content/create_image_post.ts";
 import { handler as create_product_handler } from "../src/tools/products/create_product.ts";
@@ -55,6 +56,7 @@ import { handler as regenerate_carousel_slide_handler } from "../src/tools/carou
 import { handler as retry_carousel_handler } from "../src/tools/carousels/retry_carousel.ts";
 import { handler as run_automation_handler } from "../src/tools/automations/run_automation.ts";
 import { handler as schedule_post_handler } from "../src/tools/social/schedule_post.ts";
+import { handler as schedule_posts_handler } from "../src/tools/social/schedule_posts.ts";
 import { handler as search_content_handler } from "../src/tools/content/search_content.ts";
 import { handler as search_media_handler } from "../src/tools/media/search_media.ts";
 import { handler as update_automation_handler } from "../src/tools/automations/update_automation.ts";
@@ -91,6 +93,7 @@ function register(meta: ToolMeta, handler: BoundToolHandler): RegisteredTool {
 /** Each tool's handler, checked against the type tools.yaml gives it (a mismatch does not compile). */
 const HANDLERS: ToolHandlers = {
   approve_carousel: approve_carousel_handler,
+  check_post: check_post_handler,
   create_automation: create_automation_handler,
   create_image_post: create_image_post_handler,
   create_product: create_product_handler,
@@ -134,6 +137,7 @@ const HANDLERS: ToolHandlers = {
   retry_carousel: retry_carousel_handler,
   run_automation: run_automation_handler,
   schedule_post: schedule_post_handler,
+  schedule_posts: schedule_posts_handler,
   search_content: search_content_handler,
   search_media: search_media_handler,
   update_automation: update_automation_handler,
@@ -147,7 +151,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Approve carousel",
       group: "carousels",
       description:
-        "Approves a carousel whose slides are all ready, after browser approval (approval_required); the post becomes `approved` and can be published or scheduled. The approval binds the slides and caption shown: a change before the decision makes it stale. Pass `caption` to replace the post's caption: the page shows exactly that caption and the post keeps it once approved (refused while the post has a pending schedule or delivery).",
+        "Approves a fully generated carousel after browser approval; the post becomes `approved`. Not needed before schedule_post or publish_post: their approval covers the carousel. The approval binds the slides and caption shown. `caption` replaces the post's caption (refused while it has a pending schedule or delivery). Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "manage:carousels",
       access: "write",
       review: true,
@@ -156,6 +160,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       credits: "none",
       plan: null,
       annotations: {
+        title: "Approve carousel",
         readOnlyHint: false,
         destructiveHint: false,
         idempotentHint: true,
@@ -170,10 +175,15 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             type: "string",
             minLength: 1,
             maxLength: 5000,
-            description:
-              "Replaces the post's caption with the approval. No control characters other than newline; each network's own limit is checked at publish_post and schedule_post.",
+            description: "Replaces the post's caption with the approval (no control characters but newline).",
           },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["post_id", "idempotency_key"],
       },
@@ -201,17 +211,24 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             type: "object",
             additionalProperties: false,
             properties: {
-              decision: {
+              summary: {
                 type: "string",
-                enum: ["declined", "expired"],
-                description:
-                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+                maxLength: 2000,
+                description: "What the request asks, in one sentence to tell the user.",
               },
-              decided_at: {
+              expires_at: {
                 type: "string",
                 format: "date-time",
-                description: "In denied: when it was decided.",
+                description:
+                  "When approval_url expires (30 minutes after the request); then the request is denied.",
               },
+              decision: {
+                type: "string",
+                enum: ["approved", "declined", "expired"],
+                description:
+                  "Once decided: approved, declined by the user, or expired unapproved after 30 minutes.",
+              },
+              decided_at: { type: "string", format: "date-time", description: "Once decided: when." },
             },
           },
           operation_id: {
@@ -225,10 +242,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -248,9 +276,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -259,6 +295,181 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       _meta: { ui: { resourceUri: "ui://social-mcp/carousel" } },
     },
     HANDLERS.approve_carousel,
+  ),
+  register(
+    {
+      name: "check_post",
+      title: "Check post",
+      group: "social",
+      description:
+        'Checks, creating nothing, whether a post can go to each account: per destination `ok` or the problems publish and schedule would refuse with (network rules such as "X accepts at most 4", account state or settings, TikTok, an account that already has the post, unfinished slides). `needs_approval`: a draft carousel, approved by the same request that publishes it.',
+      scope: "read:content",
+      access: "read",
+      review: false,
+      queued: false,
+      budget: "read",
+      credits: "none",
+      plan: null,
+      annotations: {
+        title: "Check post",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      inputSchema: {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          post_id: { type: "string", format: "uuid", maxLength: 36 },
+          social_account_ids: {
+            type: "array",
+            minItems: 1,
+            maxItems: 7,
+            uniqueItems: true,
+            items: { type: "string", format: "uuid", maxLength: 36 },
+          },
+        },
+        required: ["post_id", "social_account_ids"],
+      },
+      outputSchema: {
+        type: "object",
+        additionalProperties: false,
+        required: ["request_id", "status"],
+        properties: {
+          request_id: { type: "string", format: "uuid", description: "Server-generated id of this call." },
+          status: {
+            type: "string",
+            enum: [
+              "approval_required",
+              "approved",
+              "queued",
+              "running",
+              "succeeded",
+              "failed",
+              "dispatch_failed",
+              "denied",
+              "outcome_unknown",
+            ],
+          },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              post_id: { type: "string", format: "uuid", maxLength: 36 },
+              post_status: {
+                type: "string",
+                enum: ["draft", "needs_review", "approved", "scheduled", "publishing", "published", "failed"],
+                maxLength: 16,
+              },
+              needs_approval: {
+                type: "boolean",
+                description:
+                  "True for a carousel not approved yet: the publish or schedule approval covers it.",
+              },
+              ok: { type: "boolean", description: "True when every destination can take the post as it is." },
+              destinations: {
+                type: "array",
+                maxItems: 7,
+                items: {
+                  type: "object",
+                  additionalProperties: false,
+                  properties: {
+                    social_account_id: { type: "string", format: "uuid", maxLength: 36 },
+                    network: {
+                      type: "string",
+                      enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
+                      maxLength: 16,
+                    },
+                    display_name: { type: "string", maxLength: 200 },
+                    ok: { type: "boolean" },
+                    problems: {
+                      type: "array",
+                      maxItems: 30,
+                      items: {
+                        type: "object",
+                        additionalProperties: false,
+                        properties: {
+                          rule: {
+                            type: "string",
+                            maxLength: 64,
+                            description: "A stable name, e.g. image_count, account_status.",
+                          },
+                          message: { type: "string", maxLength: 1000 },
+                        },
+                        required: ["rule", "message"],
+                      },
+                    },
+                  },
+                  required: ["social_account_id", "network", "display_name", "ok", "problems"],
+                },
+              },
+            },
+            required: ["post_id", "post_status", "needs_approval", "ok", "destinations"],
+          },
+          operation_id: {
+            type: "string",
+            format: "uuid",
+            description: "Present when an operation exists; poll it with get_job_status.",
+          },
+          approval_url: {
+            type: "string",
+            format: "uri",
+            description: "Present in approval_required: show it to the user, who approves in the browser.",
+          },
+          credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
+          error: {
+            type: "object",
+            additionalProperties: false,
+            required: ["code", "message", "request_id", "retry"],
+            properties: {
+              code: {
+                type: "string",
+                enum: [
+                  "invalid_arguments",
+                  "validation_failed",
+                  "not_found",
+                  "insufficient_scope",
+                  "forbidden",
+                  "account_setup_required",
+                  "integration_disabled",
+                  "idempotency_conflict",
+                  "rate_limited",
+                  "internal_error",
+                  "outcome_unknown",
+                ],
+              },
+              message: { type: "string" },
+              request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
+              retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
+              details: {
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
+              },
+            },
+          },
+        },
+      },
+    },
+    HANDLERS.check_post,
   ),
   register(
     {
@@ -276,6 +487,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         "none (each run is charged: 2x2 grid video 20, single fade 5, AI UGC 10, carousel 5 per generated image)",
       plan: null,
       annotations: {
+        title: "Create automation",
         readOnlyHint: false,
         destructiveHint: false,
         idempotentHint: true,
@@ -289,7 +501,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
           name: { type: "string", minLength: 1, maxLength: 100 },
           configuration: {
             description:
-              "Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI).",
+              "Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review).",
             oneOf: [
               {
                 type: "object",
@@ -411,7 +623,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             default: "UTC",
             description: "IANA time zone name, e.g. Europe/Paris.",
           },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["kind", "name", "configuration", "idempotency_key"],
         allOf: [
@@ -464,7 +682,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               status: { type: "string", enum: ["draft", "enabled", "disabled"], maxLength: 16 },
               configuration: {
                 description:
-                  "Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI).",
+                  "Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review).",
                 oneOf: [
                   {
                     type: "object",
@@ -599,10 +817,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -622,9 +851,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -639,7 +876,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Create image post",
       group: "content",
       description:
-        "Saves an image post as a draft (`status` must be `draft`) from 1 to 10 owned image asset IDs (list_media, in order), a caption, an optional title and owned product. Nothing is uploaded.",
+        "Saves an image post as a draft from 1 to 10 owned image asset IDs (list_media, in order), a caption, an optional title and owned product. Nothing is uploaded. Publish it with publish_post or schedule_post.",
       scope: "create:content",
       access: "write",
       review: false,
@@ -648,6 +885,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       credits: "none",
       plan: null,
       annotations: {
+        title: "Create image post",
         readOnlyHint: false,
         destructiveHint: false,
         idempotentHint: true,
@@ -665,12 +903,18 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             items: { type: "string", format: "uuid", maxLength: 36 },
           },
           caption: { type: "string", minLength: 1, maxLength: 5000 },
-          status: { type: "string", enum: ["draft"], maxLength: 16 },
+          status: { type: "string", enum: ["draft"], default: "draft", maxLength: 16 },
           title: { type: "string", minLength: 1, maxLength: 200 },
           product_id: { type: "string", format: "uuid", maxLength: 36 },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
-        required: ["media_asset_ids", "caption", "status", "idempotency_key"],
+        required: ["media_asset_ids", "caption", "idempotency_key"],
       },
       outputSchema: {
         type: "object",
@@ -737,10 +981,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -760,9 +1015,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -778,19 +1041,20 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Create product",
       group: "products",
       description:
-        "Creates a product from a name and optional details (description, price and ISO 4217 currency, URL, brand, tags, owned image asset IDs in order). To fill details from its web page, call fetch_product_details with the new `product_id`.",
+        "Creates a product. With `name` (and optional details: description, price and ISO 4217 currency, URL, brand, tags, owned image asset IDs) it is saved at once. With only `product_url` the service reads that public page: name, description, price, currency, brand, and the images its JSON-LD or Open Graph names as the product's images; the call answers `queued`: poll get_job_status {operation_id, wait_seconds: 25} 2 s later; `data.result.product` is the product.",
       scope: "create:products",
       access: "write",
       review: false,
-      queued: false,
+      queued: true,
       budget: "write",
       credits: "none",
       plan: null,
       annotations: {
+        title: "Create product",
         readOnlyHint: false,
         destructiveHint: false,
         idempotentHint: true,
-        openWorldHint: false,
+        openWorldHint: true,
       },
       inputSchema: {
         type: "object",
@@ -815,9 +1079,16 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Owned image assets (see list_media), in display order.",
             items: { type: "string", format: "uuid", maxLength: 36 },
           },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
-        required: ["name", "idempotency_key"],
+        required: ["idempotency_key"],
+        allOf: [{ anyOf: [{ required: ["name"] }, { required: ["product_url"] }] }],
       },
       outputSchema: {
         type: "object",
@@ -841,38 +1112,60 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
           },
           data: {
             type: "object",
-            additionalProperties: false,
-            properties: {
-              product_id: { type: "string", format: "uuid", maxLength: 36 },
-              name: { type: "string", maxLength: 200 },
-              description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
-              price: { anyOf: [{ type: "number", minimum: 0 }, { type: "null" }] },
-              currency: {
-                anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }],
+            description:
+              "With name: the saved product (succeeded). With only product_url: the page being read (queued).",
+            oneOf: [
+              {
+                type: "object",
+                additionalProperties: false,
+                properties: {
+                  product_id: { type: "string", format: "uuid", maxLength: 36 },
+                  name: { type: "string", maxLength: 200 },
+                  description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+                  price: { anyOf: [{ type: "number", minimum: 0 }, { type: "null" }] },
+                  currency: {
+                    anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }],
+                  },
+                  product_url: {
+                    anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
+                  },
+                  brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+                  tags: { type: "array", maxItems: 20, items: { type: "string", maxLength: 40 } },
+                  image_asset_ids: {
+                    type: "array",
+                    maxItems: 10,
+                    items: { type: "string", format: "uuid", maxLength: 36 },
+                  },
+                  created_at: { type: "string", format: "date-time", maxLength: 64 },
+                  updated_at: { type: "string", format: "date-time", maxLength: 64 },
+                },
+                required: [
+                  "product_id",
+                  "name",
+                  "description",
+                  "price",
+                  "currency",
+                  "product_url",
+                  "brand",
+                  "tags",
+                  "image_asset_ids",
+                  "created_at",
+                  "updated_at",
+                ],
               },
-              product_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
-              brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
-              tags: { type: "array", maxItems: 20, items: { type: "string", maxLength: 40 } },
-              image_asset_ids: {
-                type: "array",
-                maxItems: 10,
-                items: { type: "string", format: "uuid", maxLength: 36 },
+              {
+                type: "object",
+                additionalProperties: false,
+                properties: {
+                  product_url: {
+                    type: "string",
+                    format: "uri",
+                    maxLength: 2048,
+                    description: "The page being read.",
+                  },
+                },
+                required: ["product_url"],
               },
-              created_at: { type: "string", format: "date-time", maxLength: 64 },
-              updated_at: { type: "string", format: "date-time", maxLength: 64 },
-            },
-            required: [
-              "product_id",
-              "name",
-              "description",
-              "price",
-              "currency",
-              "product_url",
-              "brand",
-              "tags",
-              "image_asset_ids",
-              "created_at",
-              "updated_at",
             ],
           },
           operation_id: {
@@ -886,10 +1179,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -909,9 +1213,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -926,7 +1238,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Create text post",
       group: "content",
       description:
-        "Saves a text post as a draft (`status` must be `draft`) from a caption, an optional title and owned product. Publish it with publish_post or schedule_post.",
+        "Saves a text post as a draft from a caption, an optional title and owned product. Publish it with publish_post or schedule_post.",
       scope: "create:content",
       access: "write",
       review: false,
@@ -935,6 +1247,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       credits: "none",
       plan: null,
       annotations: {
+        title: "Create text post",
         readOnlyHint: false,
         destructiveHint: false,
         idempotentHint: true,
@@ -945,12 +1258,18 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         additionalProperties: false,
         properties: {
           caption: { type: "string", minLength: 1, maxLength: 5000 },
-          status: { type: "string", enum: ["draft"], maxLength: 16 },
+          status: { type: "string", enum: ["draft"], default: "draft", maxLength: 16 },
           title: { type: "string", minLength: 1, maxLength: 200 },
           product_id: { type: "string", format: "uuid", maxLength: 36 },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
-        required: ["caption", "status", "idempotency_key"],
+        required: ["caption", "idempotency_key"],
       },
       outputSchema: {
         type: "object",
@@ -1017,10 +1336,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -1040,9 +1370,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -1058,7 +1396,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Delete automation",
       group: "automations",
       description:
-        "Deletes an automation after browser approval (approval_required); no further runs start; past runs and posts are kept.",
+        "Deletes an automation after browser approval; no further runs start; past runs and posts are kept. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "delete:automations",
       access: "write",
       review: true,
@@ -1066,13 +1404,25 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "delete",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Delete automation",
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
         properties: {
           automation_id: { type: "string", format: "uuid", maxLength: 36 },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["automation_id", "idempotency_key"],
       },
@@ -1100,17 +1450,24 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             type: "object",
             additionalProperties: false,
             properties: {
-              decision: {
+              summary: {
                 type: "string",
-                enum: ["declined", "expired"],
-                description:
-                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+                maxLength: 2000,
+                description: "What the request asks, in one sentence to tell the user.",
               },
-              decided_at: {
+              expires_at: {
                 type: "string",
                 format: "date-time",
-                description: "In denied: when it was decided.",
+                description:
+                  "When approval_url expires (30 minutes after the request); then the request is denied.",
               },
+              decision: {
+                type: "string",
+                enum: ["approved", "declined", "expired"],
+                description:
+                  "Once decided: approved, declined by the user, or expired unapproved after 30 minutes.",
+              },
+              decided_at: { type: "string", format: "date-time", description: "Once decided: when." },
             },
           },
           operation_id: {
@@ -1124,10 +1481,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -1147,9 +1515,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -1164,7 +1540,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Delete post",
       group: "content",
       description:
-        "Deletes a post or draft after browser approval (approval_required); its pending schedules will not publish; posts already on a network stay there.",
+        "Deletes a post or draft after browser approval; its pending schedules will not publish; posts already on a network stay there. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "delete:content",
       access: "write",
       review: true,
@@ -1172,13 +1548,25 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "delete",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Delete post",
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
         properties: {
           post_id: { type: "string", format: "uuid", maxLength: 36 },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["post_id", "idempotency_key"],
       },
@@ -1206,17 +1594,24 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             type: "object",
             additionalProperties: false,
             properties: {
-              decision: {
+              summary: {
                 type: "string",
-                enum: ["declined", "expired"],
-                description:
-                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+                maxLength: 2000,
+                description: "What the request asks, in one sentence to tell the user.",
               },
-              decided_at: {
+              expires_at: {
                 type: "string",
                 format: "date-time",
-                description: "In denied: when it was decided.",
+                description:
+                  "When approval_url expires (30 minutes after the request); then the request is denied.",
               },
+              decision: {
+                type: "string",
+                enum: ["approved", "declined", "expired"],
+                description:
+                  "Once decided: approved, declined by the user, or expired unapproved after 30 minutes.",
+              },
+              decided_at: { type: "string", format: "date-time", description: "Once decided: when." },
             },
           },
           operation_id: {
@@ -1230,10 +1625,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -1253,9 +1659,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -1270,7 +1684,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Delete product",
       group: "products",
       description:
-        "Deletes a product after browser approval (approval_required); posts that reference it are kept.",
+        "Deletes a product after browser approval; posts that reference it are kept. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "delete:products",
       access: "write",
       review: true,
@@ -1278,13 +1692,25 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "delete",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Delete product",
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
         properties: {
           product_id: { type: "string", format: "uuid", maxLength: 36 },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["product_id", "idempotency_key"],
       },
@@ -1312,17 +1738,24 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             type: "object",
             additionalProperties: false,
             properties: {
-              decision: {
+              summary: {
                 type: "string",
-                enum: ["declined", "expired"],
-                description:
-                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+                maxLength: 2000,
+                description: "What the request asks, in one sentence to tell the user.",
               },
-              decided_at: {
+              expires_at: {
                 type: "string",
                 format: "date-time",
-                description: "In denied: when it was decided.",
+                description:
+                  "When approval_url expires (30 minutes after the request); then the request is denied.",
               },
+              decision: {
+                type: "string",
+                enum: ["approved", "declined", "expired"],
+                description:
+                  "Once decided: approved, declined by the user, or expired unapproved after 30 minutes.",
+              },
+              decided_at: { type: "string", format: "date-time", description: "Once decided: when." },
             },
           },
           operation_id: {
@@ -1336,10 +1769,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -1359,9 +1803,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -1376,7 +1828,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Disable automation",
       group: "automations",
       description:
-        "Disables an automation after browser approval (approval_required): no new scheduled runs; started runs finish; the configuration is kept.",
+        "Disables an automation after browser approval: no new scheduled runs; started runs finish; the configuration is kept. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "manage:automations",
       access: "write",
       review: true,
@@ -1385,6 +1837,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       credits: "none",
       plan: null,
       annotations: {
+        title: "Disable automation",
         readOnlyHint: false,
         destructiveHint: false,
         idempotentHint: true,
@@ -1395,7 +1848,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         additionalProperties: false,
         properties: {
           automation_id: { type: "string", format: "uuid", maxLength: 36 },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["automation_id", "idempotency_key"],
       },
@@ -1423,17 +1882,24 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             type: "object",
             additionalProperties: false,
             properties: {
-              decision: {
+              summary: {
                 type: "string",
-                enum: ["declined", "expired"],
-                description:
-                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+                maxLength: 2000,
+                description: "What the request asks, in one sentence to tell the user.",
               },
-              decided_at: {
+              expires_at: {
                 type: "string",
                 format: "date-time",
-                description: "In denied: when it was decided.",
+                description:
+                  "When approval_url expires (30 minutes after the request); then the request is denied.",
               },
+              decision: {
+                type: "string",
+                enum: ["approved", "declined", "expired"],
+                description:
+                  "Once decided: approved, declined by the user, or expired unapproved after 30 minutes.",
+              },
+              decided_at: { type: "string", format: "date-time", description: "Once decided: when." },
             },
           },
           operation_id: {
@@ -1447,10 +1913,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -1470,9 +1947,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -1487,7 +1972,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Enable automation",
       group: "automations",
       description:
-        "Enables an automation after browser approval (approval_required): it then runs daily at its `daily_times`, each run charged like run_automation.",
+        "Enables an automation after browser approval: it runs daily at its `daily_times`, each run charged like run_automation, and publishes to its destinations. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "manage:automations",
       access: "write",
       review: true,
@@ -1497,17 +1982,24 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         "none now; each scheduled run is charged: 2x2 grid video 20, single fade 5, AI UGC 10, carousel 5 per generated image",
       plan: null,
       annotations: {
+        title: "Enable automation",
         readOnlyHint: false,
         destructiveHint: false,
         idempotentHint: true,
-        openWorldHint: false,
+        openWorldHint: true,
       },
       inputSchema: {
         type: "object",
         additionalProperties: false,
         properties: {
           automation_id: { type: "string", format: "uuid", maxLength: 36 },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["automation_id", "idempotency_key"],
       },
@@ -1535,17 +2027,24 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             type: "object",
             additionalProperties: false,
             properties: {
-              decision: {
+              summary: {
                 type: "string",
-                enum: ["declined", "expired"],
-                description:
-                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+                maxLength: 2000,
+                description: "What the request asks, in one sentence to tell the user.",
               },
-              decided_at: {
+              expires_at: {
                 type: "string",
                 format: "date-time",
-                description: "In denied: when it was decided.",
+                description:
+                  "When approval_url expires (30 minutes after the request); then the request is denied.",
               },
+              decision: {
+                type: "string",
+                enum: ["approved", "declined", "expired"],
+                description:
+                  "Once decided: approved, declined by the user, or expired unapproved after 30 minutes.",
+              },
+              decided_at: { type: "string", format: "date-time", description: "Once decided: when." },
             },
           },
           operation_id: {
@@ -1559,10 +2058,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -1582,9 +2092,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -1599,7 +2117,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Fetch product details",
       group: "products",
       description:
-        "Queued: fetches a public product page (http/https, no private addresses; bounded redirects, size, time) and extracts title, description, price, currency, brand and image URLs (JSON-LD, Open Graph, meta); with `product_id`, fills only that product's empty fields. Result: get_job_status `data.result` (untrusted text).",
+        "Queued: reads a public product page (no private addresses; bounded redirects, size, time) and extracts title, description, price, currency, brand and image URLs; with `product_id`, fills only its empty fields. To create a product from a page, call create_product with only product_url. Then poll get_job_status {operation_id, wait_seconds: 25}; `data.result` is untrusted page text.",
       scope: "create:products",
       access: "write",
       review: false,
@@ -1607,7 +2125,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "ai",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        title: "Fetch product details",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -1619,7 +2143,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             maxLength: 36,
             description: "Optional owned product whose empty fields are filled from the result.",
           },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["product_url", "idempotency_key"],
       },
@@ -1663,10 +2193,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -1686,9 +2227,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -1705,13 +2254,19 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       description:
         "Generates `count` caption variations (hook and hashtags) from a post, a product and/or a brief (at least one), in a tone, optionally for one network. Saves nothing (put one in create_text_post or create_image_post); free.",
       scope: "create:captions",
-      access: "write",
+      access: "read",
       review: false,
       queued: false,
       budget: "ai",
       credits: "none (text generation is free)",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        title: "Generate captions",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -1737,9 +2292,14 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             maxLength: 16,
           },
           include_hashtags: { type: "boolean", default: true },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "Not needed: this tool saves nothing, so any call may simply be repeated (accepted and ignored).",
+          },
         },
-        required: ["idempotency_key"],
         allOf: [
           { anyOf: [{ required: ["post_id"] }, { required: ["product_id"] }, { required: ["brief"] }] },
         ],
@@ -1806,10 +2366,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -1829,9 +2400,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -1846,7 +2425,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Generate carousel",
       group: "carousels",
       description:
-        "Queued: starts an AI carousel for an owned product in a design, format and slide count from list_carousel_formats (`prompt` only adds guidance). Charges 5 credits per generated image at the call (6 slides = 30; 25 with `use_cta_artwork`, which reuses the stored CTA artwork as the last slide); too few credits is forbidden. The operation queues a render job and succeeds with the post and run ids; the slides render in the background (resumed by another worker if one stops). Poll get_carousel. The post gets a caption written from the product, the prompt and the slides' copy (a hook, short value lines, a call to action with the product link, hashtags) unless you pass your own `caption` (for example from generate_captions), which is kept exactly as given.",
+        "Queued: starts an AI carousel for an owned product in a design, format and slide count from list_carousel_formats (`prompt` adds guidance). Charges 5 credits per generated image at the call (6 slides = 30; 25 with `use_cta_artwork`); too few credits is forbidden. Pass `social_account_ids` to have their rules checked before any charge (X takes at most 4 images). The caption is written for you unless you pass `caption`. Then poll get_carousel {post_id, wait_seconds: 25} 2 s later until run.status is succeeded or failed.",
       scope: "create:carousels",
       access: "write",
       review: false,
@@ -1855,7 +2434,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       credits:
         "5 per generated image; 6 slides = 30; with stored CTA artwork the last slide reuses it (6 slides = 25)",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        title: "Generate carousel",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -1885,9 +2470,23 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             minLength: 1,
             maxLength: 5000,
             description:
-              "Your own caption for the post, used as given instead of a generated one. No control characters other than newline; each network's own limit is checked at publish_post and schedule_post.",
+              "Your own caption, used as given (no control characters but newline); network limits are checked at publish.",
           },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          social_account_ids: {
+            type: "array",
+            maxItems: 7,
+            uniqueItems: true,
+            items: { type: "string", format: "uuid", maxLength: 36 },
+            description:
+              "Destinations (list_connected_social_accounts), checked before any credit is charged.",
+          },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["product_id", "slide_count", "design_id", "idempotency_key"],
       },
@@ -1931,10 +2530,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -1954,9 +2564,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -1974,13 +2592,19 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       description:
         "Generates `count` on-screen hook lines (up to 80 characters) for UGC videos from a product and/or a brief (at least one), in a tone. Saves nothing; free.",
       scope: "create:captions",
-      access: "write",
+      access: "read",
       review: false,
       queued: false,
       budget: "ai",
       credits: "none (text generation is free)",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        title: "Generate UGC hooks",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -1994,9 +2618,14 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             default: "bold",
             maxLength: 16,
           },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "Not needed: this tool saves nothing, so any call may simply be repeated (accepted and ignored).",
+          },
         },
-        required: ["idempotency_key"],
         allOf: [{ anyOf: [{ required: ["product_id"] }, { required: ["brief"] }] }],
       },
       outputSchema: {
@@ -2048,10 +2677,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -2071,9 +2711,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -2088,7 +2736,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get account analytics",
       group: "analytics",
       description:
-        "Returns the saved metrics of the user's connected social accounts, optionally one account or one network: followers, views, likes, comments and shares as lifetime values as of the last sync (`synced_at`, synced daily). A null counter means the network did not report it (missing, not zero); `coverage` says whether the sync was complete, partial or has not happened. Requires the Pro plan (otherwise `forbidden`); only content published through the service is counted.",
+        "Returns the saved metrics of the connected social accounts, optionally one account or network: followers, views, likes, comments, shares as lifetime values at the last daily sync (`synced_at`). A null counter was not reported (missing, not zero); `coverage` says whether the sync was complete. Requires the Pro plan (otherwise `forbidden`); only content published through the service counts.",
       scope: "read:analytics",
       access: "read",
       review: false,
@@ -2096,7 +2744,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: "pro",
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get account analytics",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -2209,10 +2863,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -2232,9 +2897,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -2257,7 +2930,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get account settings",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: { type: "object", additionalProperties: false, properties: {}, required: [] },
       outputSchema: {
         type: "object",
@@ -2368,10 +3047,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -2391,9 +3081,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -2416,7 +3114,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get automation",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -2453,7 +3157,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               status: { type: "string", enum: ["draft", "enabled", "disabled"], maxLength: 16 },
               configuration: {
                 description:
-                  "Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI).",
+                  "Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review).",
                 oneOf: [
                   {
                     type: "object",
@@ -2588,10 +3292,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -2611,9 +3326,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -2628,7 +3351,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get automation run",
       group: "automations",
       description:
-        "Returns one run by `kind` and `run_id`: status, trigger, credits charged, the generated `post_id`, a video run's rendered `video`, timing and a safe error. Poll it after run_automation.",
+        "Returns one run by `kind` and `run_id`: status, trigger, credits charged, the generated `post_id`, a video run's rendered `video`, timing and a safe error. `wait_seconds` (up to 25) answers as soon as its status changes: poll that way after run_automation.",
       scope: "read:automations",
       access: "read",
       review: false,
@@ -2636,13 +3359,27 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get automation run",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
         properties: {
           kind: { type: "string", enum: ["video", "carousel"], maxLength: 16 },
           run_id: { type: "string", format: "uuid", maxLength: 36 },
+          wait_seconds: {
+            type: "integer",
+            minimum: 0,
+            maximum: 25,
+            default: 0,
+            description:
+              "Long poll: wait up to this many seconds for the state to change (0: answer at once).",
+          },
         },
         required: ["kind", "run_id"],
       },
@@ -2737,10 +3474,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -2760,9 +3508,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -2778,7 +3534,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get best performing content",
       group: "analytics",
       description:
-        "Returns up to 5 of the highest-viewed posts published through the service, ranked by their saved lifetime views summed over the networks they were published to (one post published to three networks is one item; `deliveries` holds each network's views; deliveries without view data are left out), optionally for one network. The optional `published_from`/`published_to` window selects the publication cohort (when the posts were published), not views gained within those dates. Requires the Pro plan (otherwise `forbidden`).",
+        "Returns up to 5 of the highest-viewed posts published through the service, by saved lifetime views summed over their networks (`deliveries` holds each network's views; deliveries without view data are left out), optionally for one network. `published_from`/`published_to` select when the posts were published, not when views came. Requires the Pro plan (otherwise `forbidden`).",
       scope: "read:analytics",
       access: "read",
       review: false,
@@ -2786,7 +3542,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: "pro",
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get best performing content",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -2926,10 +3688,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -2949,9 +3722,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -2966,7 +3747,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get carousel",
       group: "carousels",
       description:
-        "Returns a carousel post by `post_id`: post status, caption (null until the render has written it), latest run (status, kind, credits charged) and each slide (status, headline, body, image asset). Poll it after generate_carousel, regenerate_carousel_slide or retry_carousel until the run is succeeded or failed: their render is a job of its own, and a worker that stops is replaced, keeping the slides already ready.",
+        "Returns a carousel post by `post_id`: post status, caption (null until written), latest run (status, kind, credits charged) and each slide (status, headline, body, image asset). `wait_seconds` (up to 25) answers as soon as the post's or the run's status changes: poll that way until the run is succeeded or failed. A ready carousel goes out with schedule_post or publish_post (one approval).",
       scope: "read:content",
       access: "read",
       review: false,
@@ -2974,11 +3755,27 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get carousel",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
-        properties: { post_id: { type: "string", format: "uuid", maxLength: 36 } },
+        properties: {
+          post_id: { type: "string", format: "uuid", maxLength: 36 },
+          wait_seconds: {
+            type: "integer",
+            minimum: 0,
+            maximum: 25,
+            default: 0,
+            description:
+              "Long poll: wait up to this many seconds for the state to change (0: answer at once).",
+          },
+        },
         required: ["post_id"],
       },
       outputSchema: {
@@ -3064,10 +3861,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -3087,9 +3895,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -3113,7 +3929,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get carousel outline",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -3175,10 +3997,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -3198,9 +4031,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -3223,7 +4064,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get credit balance",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: { type: "object", additionalProperties: false, properties: {}, required: [] },
       outputSchema: {
         type: "object",
@@ -3265,10 +4112,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -3288,9 +4146,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -3305,7 +4171,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get job status",
       group: "account",
       description:
-        "Returns an operation this connection started (review or queued tool) by `operation_id`: its state in `data.status`, `data.result` once succeeded, `data.error` when failed or outcome_unknown (a worker stopped while running it; never run again). Carousel tools succeed once the render job is queued: follow the slides with get_carousel. not_found without the scope of the tool that started it.",
+        "Returns an operation this connection started (review or queued tool) by `operation_id`: `data.status`, `approval_url` until the user decides, `data.result` once succeeded, `data.error` (with `retry`) when failed or outcome_unknown (never run again). `wait_seconds` (up to 25) answers as soon as the state changes. Follow `next`. not_found without the scope of the tool that started it.",
       scope: "read:jobs",
       access: "read",
       review: false,
@@ -3313,11 +4179,27 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get job status",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
-        properties: { operation_id: { type: "string", format: "uuid", maxLength: 36 } },
+        properties: {
+          operation_id: { type: "string", format: "uuid", maxLength: 36 },
+          wait_seconds: {
+            type: "integer",
+            minimum: 0,
+            maximum: 25,
+            default: 0,
+            description:
+              "Long poll: wait up to this many seconds for the state to change (0: answer at once).",
+          },
+        },
         required: ["operation_id"],
       },
       outputSchema: {
@@ -3366,9 +4248,18 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               approval_expires_at: {
                 anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
               },
-              result: {
+              approval_url: {
+                type: "string",
+                format: "uri",
+                maxLength: 2048,
                 description:
-                  "The started tool's `result` (schema in the catalog), once succeeded: the handler returned, which does not mean generation or publishing finished.",
+                  "While status is approval_required: the page where the user decides (show it again if lost).",
+              },
+              result: {
+                type: "object",
+                additionalProperties: true,
+                description:
+                  "The started tool's `result` (its `result_schema` in the catalog), once succeeded: the handler returned, which does not mean generation or publishing finished.",
               },
               error: {
                 type: "object",
@@ -3393,8 +4284,26 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     maxLength: 64,
                   },
                   message: { type: "string", maxLength: 1000 },
+                  retry: {
+                    type: "string",
+                    enum: ["same_key", "new_key", "after_user_action", "never"],
+                    maxLength: 32,
+                  },
+                  details: {
+                    type: "object",
+                    additionalProperties: false,
+                    properties: {
+                      action_url: {
+                        type: "string",
+                        format: "uri",
+                        maxLength: 2048,
+                        description: "Where a person acts first.",
+                      },
+                    },
+                    required: ["action_url"],
+                  },
                 },
-                required: ["code", "message"],
+                required: ["code", "message", "retry"],
               },
             },
             required: ["operation_id", "tool", "status", "created_at", "updated_at", "approval_expires_at"],
@@ -3410,10 +4319,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -3433,9 +4353,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -3458,7 +4386,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get media",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -3527,10 +4461,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -3550,9 +4495,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -3575,7 +4528,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get post",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -3701,10 +4660,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -3724,9 +4694,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -3742,7 +4720,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get post analytics",
       group: "analytics",
       description:
-        "Returns the saved metrics of one post published through the service, per delivery: views, reach, likes, comments, shares and saves as lifetime values as of the last sync. A null counter means missing data, not zero; `coverage` and `synced_at` say how complete and how recent each delivery's metrics are. Requires the Pro plan (otherwise `forbidden`).",
+        "Returns the saved metrics of one post published through the service, per delivery: views, reach, likes, comments, shares, saves as lifetime values at the last sync. A null counter means missing, not zero; `coverage` and `synced_at` say how complete and recent. Requires the Pro plan (otherwise `forbidden`).",
       scope: "read:analytics",
       access: "read",
       review: false,
@@ -3750,7 +4728,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: "pro",
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get post analytics",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -3859,10 +4843,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -3882,9 +4877,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -3907,7 +4910,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get product",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -3981,10 +4990,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -4004,9 +5024,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -4021,7 +5049,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get profile",
       group: "account",
       description:
-        "Returns the user who authorized this connection: user ID, email, display name and plan (Pro unlocks analytics).",
+        "Returns the user who authorized this connection: user ID, email, display name, plan (Pro unlocks analytics) and `time_zone` (IANA), the zone to write `scheduled_for` times in.",
       scope: "read:profile",
       access: "read",
       review: false,
@@ -4029,7 +5057,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get profile",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: { type: "object", additionalProperties: false, properties: {}, required: [] },
       outputSchema: {
         type: "object",
@@ -4059,8 +5093,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               email: { type: "string", maxLength: 320 },
               display_name: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
               plan: { type: "string", enum: ["creator", "growth", "pro"], maxLength: 16 },
+              time_zone: {
+                type: "string",
+                maxLength: 64,
+                description: "The user's IANA time zone, e.g. Europe/Paris (UTC until they choose one).",
+              },
             },
-            required: ["user_id", "email", "display_name", "plan"],
+            required: ["user_id", "email", "display_name", "plan", "time_zone"],
           },
           operation_id: {
             type: "string",
@@ -4073,10 +5112,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -4096,9 +5146,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -4121,7 +5179,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get schedule",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -4233,10 +5297,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -4256,9 +5331,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -4281,7 +5364,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Get workspace",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: { type: "object", additionalProperties: false, properties: {}, required: [] },
       outputSchema: {
         type: "object",
@@ -4324,10 +5413,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -4347,9 +5447,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -4372,7 +5480,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "List automation runs",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -4476,10 +5590,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -4499,9 +5624,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -4524,7 +5657,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "List automations",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -4578,7 +5717,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     status: { type: "string", enum: ["draft", "enabled", "disabled"], maxLength: 16 },
                     configuration: {
                       description:
-                        "Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI).",
+                        "Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review).",
                       oneOf: [
                         {
                           type: "object",
@@ -4724,10 +5863,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -4747,9 +5897,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -4772,7 +5930,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "List carousel formats",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: { type: "object", additionalProperties: false, properties: {}, required: [] },
       outputSchema: {
         type: "object",
@@ -4898,10 +6062,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -4921,9 +6096,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -4946,7 +6129,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "List connected social accounts",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: { type: "object", additionalProperties: false, properties: {}, required: [] },
       outputSchema: {
         type: "object",
@@ -5010,10 +6199,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -5033,9 +6233,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -5057,7 +6265,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "List content",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -5165,10 +6379,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -5188,9 +6413,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -5213,7 +6446,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "List deliveries",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -5327,10 +6566,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -5350,9 +6600,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -5376,7 +6634,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "List media",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -5466,10 +6730,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -5489,9 +6764,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -5514,7 +6797,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "List product assets",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -5575,10 +6864,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -5598,9 +6898,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -5623,7 +6931,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "List products",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -5720,10 +7034,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -5743,9 +7068,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -5760,7 +7093,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Publish post",
       group: "social",
       description:
-        "Publishes a post now to 1 to 7 connected accounts after browser approval (approval_required); a post already published or scheduled elsewhere may go to accounts that do not have it. validation_failed for TikTok (its posts go through the review UI), an unapproved carousel, an account that already has the post, or a broken network rule (guide: Network rules). What the user approved is what goes out (guide: Approved content). The result lists deliveries: follow them with list_deliveries.",
+        "Publishes a post now to 1 to 7 connected accounts after one browser approval, which also approves a draft carousel. validation_failed for TikTok (review page only), an account that already has the post, or a network rule (check_post tells first; rules: resource docs://social-mcp/network-rules). What the user approved is what goes out. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}; then list_deliveries {post_id}.",
       scope: "publish:content",
       access: "write",
       review: true,
@@ -5768,7 +7101,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "approval",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        title: "Publish post",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -5782,7 +7121,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Owned connected accounts (list_connected_social_accounts); not TikTok.",
             items: { type: "string", format: "uuid", maxLength: 36 },
           },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["post_id", "social_account_ids", "idempotency_key"],
       },
@@ -5810,17 +7155,24 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             type: "object",
             additionalProperties: false,
             properties: {
-              decision: {
+              summary: {
                 type: "string",
-                enum: ["declined", "expired"],
-                description:
-                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+                maxLength: 2000,
+                description: "What the request asks, in one sentence to tell the user.",
               },
-              decided_at: {
+              expires_at: {
                 type: "string",
                 format: "date-time",
-                description: "In denied: when it was decided.",
+                description:
+                  "When approval_url expires (30 minutes after the request); then the request is denied.",
               },
+              decision: {
+                type: "string",
+                enum: ["approved", "declined", "expired"],
+                description:
+                  "Once decided: approved, declined by the user, or expired unapproved after 30 minutes.",
+              },
+              decided_at: { type: "string", format: "date-time", description: "Once decided: when." },
             },
           },
           operation_id: {
@@ -5834,10 +7186,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -5857,9 +7220,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -5875,7 +7246,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Regenerate carousel slide",
       group: "carousels",
       description:
-        "Queued: redoes one slide (1-based `position`). `what` image (default) generates a new image (5 credits; 0 for stored CTA artwork); copy (new headline and body) and layout (re-render, optionally in `design_id`) are free. validation_failed while a run is in progress, or while the post has a pending schedule or unpublished delivery (approved content is locked); an approved carousel goes back to draft. The operation queues a render job and succeeds with the ids; poll get_carousel.",
+        "Queued: redoes one slide (1-based `position`): `what` image (default, 5 credits; 0 for stored CTA artwork), copy (new headline and body, free) or layout (re-render, optionally in `design_id`, free). validation_failed while a run is in progress or the post has a pending schedule or delivery; an approved carousel goes back to draft. Then poll get_carousel {post_id, wait_seconds: 25} 2 s later.",
       scope: "manage:carousels",
       access: "write",
       review: false,
@@ -5884,7 +7255,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       credits:
         "5 per generated image (what=image: one slide = 5; what=copy or layout, or a slide reusing stored CTA artwork = 0)",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        title: "Regenerate carousel slide",
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -5906,7 +7283,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "With what=layout only: lay the slide out in this design (list_carousel_formats).",
           },
           instructions: { type: "string", minLength: 1, maxLength: 1000 },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["post_id", "position", "idempotency_key"],
       },
@@ -5950,10 +7333,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -5973,9 +7367,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -5990,7 +7392,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Retry carousel",
       group: "carousels",
       description:
-        "Queued: resumes a failed carousel from its checkpoint, generating only failed or unfinished slides (5 credits per generated image, charged at the call). validation_failed when none failed, a run is in progress, or the post has a pending schedule or unpublished delivery; an approved carousel goes back to draft. The operation queues a render job and succeeds with the ids; poll get_carousel.",
+        "Queued: resumes a failed carousel from its checkpoint, generating only failed or unfinished slides (5 credits per generated image, charged at the call). validation_failed when none failed, a run is in progress, or the post has a pending schedule or delivery. Then poll get_carousel {post_id, wait_seconds: 25} 2 s later.",
       scope: "manage:carousels",
       access: "write",
       review: false,
@@ -5998,13 +7400,25 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "ai",
       credits: "5 per regenerated image (only failed or unfinished slides)",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        title: "Retry carousel",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
         properties: {
           post_id: { type: "string", format: "uuid", maxLength: 36 },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["post_id", "idempotency_key"],
       },
@@ -6048,10 +7462,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -6071,9 +7496,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -6088,7 +7521,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Run automation",
       group: "automations",
       description:
-        "Starts one manual run after browser approval (approval_required), charged by template: 2x2 grid video 20 credits, single fade 5, AI UGC 10, carousel 5 per image. The result holds `run_id` and `kind` for get_automation_run.",
+        "Starts one manual run after browser approval, charged by template: 2x2 grid video 20 credits, single fade 5, AI UGC 10, carousel 5 per image. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}; the result's run_id and kind go to get_automation_run.",
       scope: "manage:automations",
       access: "write",
       review: true,
@@ -6096,13 +7529,25 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "approval",
       credits: "by template: 2x2 grid video 20, single fade 5, AI UGC 10; carousel 5 per generated image",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        title: "Run automation",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
         properties: {
           automation_id: { type: "string", format: "uuid", maxLength: 36 },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["automation_id", "idempotency_key"],
       },
@@ -6130,17 +7575,24 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             type: "object",
             additionalProperties: false,
             properties: {
-              decision: {
+              summary: {
                 type: "string",
-                enum: ["declined", "expired"],
-                description:
-                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+                maxLength: 2000,
+                description: "What the request asks, in one sentence to tell the user.",
               },
-              decided_at: {
+              expires_at: {
                 type: "string",
                 format: "date-time",
-                description: "In denied: when it was decided.",
+                description:
+                  "When approval_url expires (30 minutes after the request); then the request is denied.",
               },
+              decision: {
+                type: "string",
+                enum: ["approved", "declined", "expired"],
+                description:
+                  "Once decided: approved, declined by the user, or expired unapproved after 30 minutes.",
+              },
+              decided_at: { type: "string", format: "date-time", description: "Once decided: when." },
             },
           },
           operation_id: {
@@ -6154,10 +7606,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -6177,9 +7640,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -6195,7 +7666,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Schedule post",
       group: "social",
       description:
-        "Schedules a post for a future `scheduled_for` to 1 to 7 connected accounts after browser approval (approval_required); TikTok, or an account that already has the post, is validation_failed. Until it is published the post's content is locked (guide: Approved content). The result holds the `schedule_id` (get_schedule).",
+        "Schedules a post at `scheduled_for` to 1 to 7 connected accounts after one browser approval, which also approves a draft carousel. TikTok, or an account that already has the post, is validation_failed; check_post tells first. The post's content is then locked until published. Several posts: schedule_posts. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}; the result's schedule_id goes to get_schedule.",
       scope: "schedule:content",
       access: "write",
       review: true,
@@ -6203,7 +7674,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "approval",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        title: "Schedule post",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -6213,7 +7690,8 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             type: "string",
             format: "date-time",
             maxLength: 64,
-            description: "Must be in the future.",
+            description:
+              "A future time with its UTC offset, e.g. 2026-12-01T09:00:00+01:00 (get_profile gives the user's time_zone).",
           },
           social_account_ids: {
             type: "array",
@@ -6223,7 +7701,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Owned connected accounts (list_connected_social_accounts); not TikTok.",
             items: { type: "string", format: "uuid", maxLength: 36 },
           },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["post_id", "scheduled_for", "social_account_ids", "idempotency_key"],
       },
@@ -6251,17 +7735,24 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             type: "object",
             additionalProperties: false,
             properties: {
-              decision: {
+              summary: {
                 type: "string",
-                enum: ["declined", "expired"],
-                description:
-                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+                maxLength: 2000,
+                description: "What the request asks, in one sentence to tell the user.",
               },
-              decided_at: {
+              expires_at: {
                 type: "string",
                 format: "date-time",
-                description: "In denied: when it was decided.",
+                description:
+                  "When approval_url expires (30 minutes after the request); then the request is denied.",
               },
+              decision: {
+                type: "string",
+                enum: ["approved", "declined", "expired"],
+                description:
+                  "Once decided: approved, declined by the user, or expired unapproved after 30 minutes.",
+              },
+              decided_at: { type: "string", format: "date-time", description: "Once decided: when." },
             },
           },
           operation_id: {
@@ -6275,10 +7766,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -6298,9 +7800,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -6309,6 +7819,177 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       _meta: { ui: { resourceUri: "ui://social-mcp/post" } },
     },
     HANDLERS.schedule_post,
+  ),
+  register(
+    {
+      name: "schedule_posts",
+      title: "Schedule posts",
+      group: "social",
+      description:
+        "Schedules 1 to 14 posts (a week or two) after ONE browser approval: each item is a post, its `scheduled_for` and 1 to 7 connected accounts, checked as schedule_post checks it. One page shows every post, time and destination; one decision covers all (all are scheduled, or none). Draft carousels are approved with it. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}; the result has a schedule_id per item.",
+      scope: "schedule:content",
+      access: "write",
+      review: true,
+      queued: false,
+      budget: "approval",
+      credits: "none",
+      plan: null,
+      annotations: {
+        title: "Schedule posts",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
+      inputSchema: {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          items: {
+            type: "array",
+            minItems: 1,
+            maxItems: 14,
+            items: {
+              type: "object",
+              additionalProperties: false,
+              properties: {
+                post_id: { type: "string", format: "uuid", maxLength: 36 },
+                scheduled_for: {
+                  type: "string",
+                  format: "date-time",
+                  maxLength: 64,
+                  description:
+                    "A future time with its UTC offset, e.g. 2026-12-01T09:00:00+01:00 (get_profile gives the user's time_zone).",
+                },
+                social_account_ids: {
+                  type: "array",
+                  minItems: 1,
+                  maxItems: 7,
+                  uniqueItems: true,
+                  description: "Owned connected accounts (list_connected_social_accounts); not TikTok.",
+                  items: { type: "string", format: "uuid", maxLength: 36 },
+                },
+              },
+              required: ["post_id", "scheduled_for", "social_account_ids"],
+            },
+          },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
+        },
+        required: ["items", "idempotency_key"],
+      },
+      outputSchema: {
+        type: "object",
+        additionalProperties: false,
+        required: ["request_id", "status"],
+        properties: {
+          request_id: { type: "string", format: "uuid", description: "Server-generated id of this call." },
+          status: {
+            type: "string",
+            enum: [
+              "approval_required",
+              "approved",
+              "queued",
+              "running",
+              "succeeded",
+              "failed",
+              "dispatch_failed",
+              "denied",
+              "outcome_unknown",
+            ],
+          },
+          data: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              summary: {
+                type: "string",
+                maxLength: 2000,
+                description: "What the request asks, in one sentence to tell the user.",
+              },
+              expires_at: {
+                type: "string",
+                format: "date-time",
+                description:
+                  "When approval_url expires (30 minutes after the request); then the request is denied.",
+              },
+              decision: {
+                type: "string",
+                enum: ["approved", "declined", "expired"],
+                description:
+                  "Once decided: approved, declined by the user, or expired unapproved after 30 minutes.",
+              },
+              decided_at: { type: "string", format: "date-time", description: "Once decided: when." },
+            },
+          },
+          operation_id: {
+            type: "string",
+            format: "uuid",
+            description: "Present when an operation exists; poll it with get_job_status.",
+          },
+          approval_url: {
+            type: "string",
+            format: "uri",
+            description: "Present in approval_required: show it to the user, who approves in the browser.",
+          },
+          credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
+          error: {
+            type: "object",
+            additionalProperties: false,
+            required: ["code", "message", "request_id", "retry"],
+            properties: {
+              code: {
+                type: "string",
+                enum: [
+                  "invalid_arguments",
+                  "validation_failed",
+                  "not_found",
+                  "insufficient_scope",
+                  "forbidden",
+                  "account_setup_required",
+                  "integration_disabled",
+                  "idempotency_conflict",
+                  "rate_limited",
+                  "internal_error",
+                  "outcome_unknown",
+                ],
+              },
+              message: { type: "string" },
+              request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
+              retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
+              details: {
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
+              },
+            },
+          },
+        },
+      },
+    },
+    HANDLERS.schedule_posts,
   ),
   register(
     {
@@ -6324,7 +8005,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Search content",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -6428,10 +8115,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -6451,9 +8149,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -6476,7 +8182,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "read",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Search media",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -6562,10 +8274,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -6585,9 +8308,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -6602,7 +8333,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Update automation",
       group: "automations",
       description:
-        "Changes the given fields of an automation after browser approval (approval_required); the kind cannot change and ugc-video keeps needing a CTA video. The result is the updated automation.",
+        "Changes the given fields of an automation after browser approval; the kind cannot change and ugc-video keeps needing a CTA video. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}; the result is the updated automation.",
       scope: "manage:automations",
       access: "write",
       review: true,
@@ -6610,7 +8341,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "approval",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Update automation",
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -6620,7 +8357,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
           name: { type: "string", minLength: 1, maxLength: 100 },
           configuration: {
             description:
-              "Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI).",
+              "Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review).",
             oneOf: [
               {
                 type: "object",
@@ -6739,7 +8476,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             maxLength: 64,
             description: "IANA time zone name, e.g. Europe/Paris.",
           },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["automation_id", "idempotency_key"],
       },
@@ -6767,17 +8510,24 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             type: "object",
             additionalProperties: false,
             properties: {
-              decision: {
+              summary: {
                 type: "string",
-                enum: ["declined", "expired"],
-                description:
-                  "In denied: the user declined the request, or it expired unapproved after 30 minutes.",
+                maxLength: 2000,
+                description: "What the request asks, in one sentence to tell the user.",
               },
-              decided_at: {
+              expires_at: {
                 type: "string",
                 format: "date-time",
-                description: "In denied: when it was decided.",
+                description:
+                  "When approval_url expires (30 minutes after the request); then the request is denied.",
               },
+              decision: {
+                type: "string",
+                enum: ["approved", "declined", "expired"],
+                description:
+                  "Once decided: approved, declined by the user, or expired unapproved after 30 minutes.",
+              },
+              decided_at: { type: "string", format: "date-time", description: "Once decided: when." },
             },
           },
           operation_id: {
@@ -6791,10 +8541,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -6814,9 +8575,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -6839,7 +8608,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       budget: "write",
       credits: "none",
       plan: null,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: "Update product",
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -6875,7 +8650,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "An owned image used as the product's stored CTA artwork (the last slide with generate_carousel use_cta_artwork); null removes it.",
             anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
           },
-          idempotency_key: { type: "string", format: "uuid", maxLength: 36 },
+          idempotency_key: {
+            type: "string",
+            format: "uuid",
+            maxLength: 36,
+            description:
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+          },
         },
         required: ["product_id", "idempotency_key"],
       },
@@ -6946,10 +8727,21 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Present in approval_required: show it to the user, who approves in the browser.",
           },
           credits_charged: { type: "integer", minimum: 0, description: "Credits this call charged." },
+          next: {
+            type: "object",
+            additionalProperties: false,
+            required: ["tool", "arguments", "after_seconds"],
+            description: "The follow-up call: call `tool` with `arguments` after `after_seconds` seconds.",
+            properties: {
+              tool: { type: "string", pattern: "^[a-z][a-z0-9_]{0,63}$", maxLength: 64 },
+              arguments: { type: "object", description: "Arguments for the call, as given." },
+              after_seconds: { type: "integer", minimum: 0, maximum: 600 },
+            },
+          },
           error: {
             type: "object",
             additionalProperties: false,
-            required: ["code", "message", "request_id"],
+            required: ["code", "message", "request_id", "retry"],
             properties: {
               code: {
                 type: "string",
@@ -6969,9 +8761,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               message: { type: "string" },
               request_id: { type: "string", format: "uuid" },
+              retry: {
+                type: "string",
+                enum: ["same_key", "new_key", "after_user_action", "never"],
+                description:
+                  "same_key: repeat the identical call; new_key: fix the cause, then a new key; after_user_action: a person acts first at details.action_url; never: do not retry.",
+              },
               retry_after: { type: "integer", minimum: 0, description: "Seconds to wait before retrying." },
               details: {
-                description: "Machine-readable details, e.g. validation issues with JSON pointers.",
+                description:
+                  "Machine-readable details, e.g. validation issues with JSON pointers, or action_url.",
+                anyOf: [{ type: "object" }, { type: "array" }],
               },
             },
           },
@@ -7002,6 +8802,79 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
         },
       },
       required: ["post_id", "status"],
+    },
+  ],
+  [
+    "create_product",
+    {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        product: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            product_id: { type: "string", format: "uuid", maxLength: 36 },
+            name: { type: "string", maxLength: 200 },
+            description: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+            price: { anyOf: [{ type: "number", minimum: 0 }, { type: "null" }] },
+            currency: { anyOf: [{ type: "string", pattern: "^[A-Z]{3}$", maxLength: 3 }, { type: "null" }] },
+            product_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
+            brand: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+            tags: { type: "array", maxItems: 20, items: { type: "string", maxLength: 40 } },
+            image_asset_ids: {
+              type: "array",
+              maxItems: 10,
+              items: { type: "string", format: "uuid", maxLength: 36 },
+            },
+            created_at: { type: "string", format: "date-time", maxLength: 64 },
+            updated_at: { type: "string", format: "date-time", maxLength: 64 },
+          },
+          required: [
+            "product_id",
+            "name",
+            "description",
+            "price",
+            "currency",
+            "product_url",
+            "brand",
+            "tags",
+            "image_asset_ids",
+            "created_at",
+            "updated_at",
+          ],
+        },
+        page: {
+          type: "object",
+          additionalProperties: false,
+          description: "What was read: the URL after redirects, the metadata used and the images left out.",
+          properties: {
+            url: { type: "string", format: "uri", maxLength: 2048 },
+            final_url: { type: "string", format: "uri", maxLength: 2048 },
+            sources: {
+              type: "array",
+              maxItems: 3,
+              uniqueItems: true,
+              items: { type: "string", enum: ["json_ld", "open_graph", "meta"], maxLength: 16 },
+            },
+            images_refused: {
+              type: "array",
+              maxItems: 20,
+              items: {
+                type: "object",
+                additionalProperties: false,
+                properties: {
+                  url: { type: "string", maxLength: 2048 },
+                  reason: { type: "string", maxLength: 500 },
+                },
+                required: ["url", "reason"],
+              },
+            },
+          },
+          required: ["url", "final_url", "sources", "images_refused"],
+        },
+      },
+      required: ["product", "page"],
     },
   ],
   [
@@ -7308,6 +9181,96 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
     },
   ],
   [
+    "schedule_posts",
+    {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        schedules: {
+          type: "array",
+          minItems: 1,
+          maxItems: 14,
+          description: "One schedule per item, in the items' order.",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              schedule_id: { type: "string", format: "uuid", maxLength: 36 },
+              post_id: { type: "string", format: "uuid", maxLength: 36 },
+              scheduled_for: { type: "string", format: "date-time", maxLength: 64 },
+              status: {
+                type: "string",
+                enum: ["scheduled", "publishing", "published", "failed", "canceled"],
+                maxLength: 16,
+              },
+              deliveries: {
+                type: "array",
+                maxItems: 7,
+                items: {
+                  type: "object",
+                  additionalProperties: false,
+                  properties: {
+                    delivery_id: { type: "string", format: "uuid", maxLength: 36 },
+                    post_id: { type: "string", format: "uuid", maxLength: 36 },
+                    social_account_id: { type: "string", format: "uuid", maxLength: 36 },
+                    schedule_id: {
+                      anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
+                    },
+                    network: {
+                      type: "string",
+                      enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
+                      maxLength: 16,
+                    },
+                    status: {
+                      type: "string",
+                      enum: [
+                        "pending",
+                        "uploading",
+                        "processing",
+                        "published",
+                        "failed",
+                        "outcome_unknown",
+                        "needs_review",
+                      ],
+                      maxLength: 16,
+                    },
+                    post_url: {
+                      anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
+                    },
+                    reason: {
+                      description: "Why the delivery failed, waits or is unknown; null otherwise.",
+                      anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
+                    },
+                    scheduled_for: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
+                    published_at: {
+                      anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
+                    },
+                  },
+                  required: [
+                    "delivery_id",
+                    "post_id",
+                    "social_account_id",
+                    "schedule_id",
+                    "network",
+                    "status",
+                    "post_url",
+                    "reason",
+                    "scheduled_for",
+                    "published_at",
+                  ],
+                },
+              },
+            },
+            required: ["schedule_id", "post_id", "scheduled_for", "status", "deliveries"],
+          },
+        },
+      },
+      required: ["schedules"],
+    },
+  ],
+  [
     "update_automation",
     {
       type: "object",
@@ -7319,7 +9282,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
         status: { type: "string", enum: ["draft", "enabled", "disabled"], maxLength: 16 },
         configuration: {
           description:
-            "Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI).",
+            "Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review).",
           oneOf: [
             {
               type: "object",

@@ -12,20 +12,30 @@ export interface components {
     approve_carousel_input: {
       /** Format: uuid */
       post_id: string;
-      /** @description Replaces the post's caption with the approval. No control characters other than newline; each network's own limit is checked at publish_post and schedule_post. */
+      /** @description Replaces the post's caption with the approval (no control characters but newline). */
       caption?: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     approve_carousel_output: {
-      /**
-       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
-       * @enum {string}
-       */
-      decision?: "declined" | "expired";
+      /** @description What the request asks, in one sentence to tell the user. */
+      summary?: string;
       /**
        * Format: date-time
-       * @description In denied: when it was decided.
+       * @description When approval_url expires (30 minutes after the request); then the request is denied.
+       */
+      expires_at?: string;
+      /**
+       * @description Once decided: approved, declined by the user, or expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "approved" | "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description Once decided: when.
        */
       decided_at?: string;
     };
@@ -35,11 +45,46 @@ export interface components {
       /** @enum {string} */
       status: "draft" | "needs_review" | "approved" | "scheduled" | "publishing" | "published" | "failed";
     };
+    check_post_input: {
+      /** Format: uuid */
+      post_id: string;
+      social_account_ids: string[];
+    };
+    check_post_output: {
+      /** Format: uuid */
+      post_id: string;
+      /** @enum {string} */
+      post_status:
+        | "draft"
+        | "needs_review"
+        | "approved"
+        | "scheduled"
+        | "publishing"
+        | "published"
+        | "failed";
+      /** @description True for a carousel not approved yet: the publish or schedule approval covers it. */
+      needs_approval: boolean;
+      /** @description True when every destination can take the post as it is. */
+      ok: boolean;
+      destinations: {
+        /** Format: uuid */
+        social_account_id: string;
+        /** @enum {string} */
+        network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
+        display_name: string;
+        ok: boolean;
+        problems: {
+          /** @description A stable name, e.g. image_count, account_status. */
+          rule: string;
+          message: string;
+        }[];
+      }[];
+    };
     create_automation_input: {
       /** @enum {string} */
       kind: "video" | "carousel";
       name: string;
-      /** @description Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI). */
+      /** @description Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review). */
       configuration:
         | {
             /** @constant */
@@ -101,7 +146,10 @@ export interface components {
        * @default UTC
        */
       time_zone?: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     } & (unknown & unknown & unknown);
     create_automation_output: {
@@ -112,7 +160,7 @@ export interface components {
       name: string;
       /** @enum {string} */
       status: "draft" | "enabled" | "disabled";
-      /** @description Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI). */
+      /** @description Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review). */
       configuration:
         | {
             /** @constant */
@@ -173,12 +221,18 @@ export interface components {
     create_image_post_input: {
       media_asset_ids: string[];
       caption: string;
-      /** @enum {string} */
-      status: "draft";
+      /**
+       * @default draft
+       * @enum {string}
+       */
+      status?: "draft";
       title?: string;
       /** Format: uuid */
       product_id?: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     create_image_post_output: {
@@ -198,7 +252,7 @@ export interface components {
       updated_at: string;
     };
     create_product_input: {
-      name: string;
+      name?: string;
       description?: string;
       price?: number;
       currency?: string;
@@ -208,33 +262,81 @@ export interface components {
       tags?: string[];
       /** @description Owned image assets (see list_media), in display order. */
       image_asset_ids?: string[];
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
-    };
-    create_product_output: {
-      /** Format: uuid */
-      product_id: string;
-      name: string;
-      description: string | null;
-      price: number | null;
-      currency: string | null;
-      product_url: string | null;
-      brand: string | null;
-      tags: string[];
-      image_asset_ids: string[];
-      /** Format: date-time */
-      created_at: string;
-      /** Format: date-time */
-      updated_at: string;
+    } & (unknown | unknown);
+    /** @description With name: the saved product (succeeded). With only product_url: the page being read (queued). */
+    create_product_output:
+      | {
+          /** Format: uuid */
+          product_id: string;
+          name: string;
+          description: string | null;
+          price: number | null;
+          currency: string | null;
+          product_url: string | null;
+          brand: string | null;
+          tags: string[];
+          image_asset_ids: string[];
+          /** Format: date-time */
+          created_at: string;
+          /** Format: date-time */
+          updated_at: string;
+        }
+      | {
+          /**
+           * Format: uri
+           * @description The page being read.
+           */
+          product_url: string;
+        };
+    create_product_result: {
+      product: {
+        /** Format: uuid */
+        product_id: string;
+        name: string;
+        description: string | null;
+        price: number | null;
+        currency: string | null;
+        product_url: string | null;
+        brand: string | null;
+        tags: string[];
+        image_asset_ids: string[];
+        /** Format: date-time */
+        created_at: string;
+        /** Format: date-time */
+        updated_at: string;
+      };
+      /** @description What was read: the URL after redirects, the metadata used and the images left out. */
+      page: {
+        /** Format: uri */
+        url: string;
+        /** Format: uri */
+        final_url: string;
+        sources: ("json_ld" | "open_graph" | "meta")[];
+        images_refused: {
+          url: string;
+          reason: string;
+        }[];
+      };
     };
     create_text_post_input: {
       caption: string;
-      /** @enum {string} */
-      status: "draft";
+      /**
+       * @default draft
+       * @enum {string}
+       */
+      status?: "draft";
       title?: string;
       /** Format: uuid */
       product_id?: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     create_text_post_output: {
@@ -256,18 +358,28 @@ export interface components {
     delete_automation_input: {
       /** Format: uuid */
       automation_id: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     delete_automation_output: {
-      /**
-       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
-       * @enum {string}
-       */
-      decision?: "declined" | "expired";
+      /** @description What the request asks, in one sentence to tell the user. */
+      summary?: string;
       /**
        * Format: date-time
-       * @description In denied: when it was decided.
+       * @description When approval_url expires (30 minutes after the request); then the request is denied.
+       */
+      expires_at?: string;
+      /**
+       * @description Once decided: approved, declined by the user, or expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "approved" | "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description Once decided: when.
        */
       decided_at?: string;
     };
@@ -280,18 +392,28 @@ export interface components {
     delete_post_input: {
       /** Format: uuid */
       post_id: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     delete_post_output: {
-      /**
-       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
-       * @enum {string}
-       */
-      decision?: "declined" | "expired";
+      /** @description What the request asks, in one sentence to tell the user. */
+      summary?: string;
       /**
        * Format: date-time
-       * @description In denied: when it was decided.
+       * @description When approval_url expires (30 minutes after the request); then the request is denied.
+       */
+      expires_at?: string;
+      /**
+       * @description Once decided: approved, declined by the user, or expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "approved" | "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description Once decided: when.
        */
       decided_at?: string;
     };
@@ -304,18 +426,28 @@ export interface components {
     delete_product_input: {
       /** Format: uuid */
       product_id: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     delete_product_output: {
-      /**
-       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
-       * @enum {string}
-       */
-      decision?: "declined" | "expired";
+      /** @description What the request asks, in one sentence to tell the user. */
+      summary?: string;
       /**
        * Format: date-time
-       * @description In denied: when it was decided.
+       * @description When approval_url expires (30 minutes after the request); then the request is denied.
+       */
+      expires_at?: string;
+      /**
+       * @description Once decided: approved, declined by the user, or expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "approved" | "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description Once decided: when.
        */
       decided_at?: string;
     };
@@ -328,18 +460,28 @@ export interface components {
     disable_automation_input: {
       /** Format: uuid */
       automation_id: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     disable_automation_output: {
-      /**
-       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
-       * @enum {string}
-       */
-      decision?: "declined" | "expired";
+      /** @description What the request asks, in one sentence to tell the user. */
+      summary?: string;
       /**
        * Format: date-time
-       * @description In denied: when it was decided.
+       * @description When approval_url expires (30 minutes after the request); then the request is denied.
+       */
+      expires_at?: string;
+      /**
+       * @description Once decided: approved, declined by the user, or expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "approved" | "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description Once decided: when.
        */
       decided_at?: string;
     };
@@ -352,18 +494,28 @@ export interface components {
     enable_automation_input: {
       /** Format: uuid */
       automation_id: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     enable_automation_output: {
-      /**
-       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
-       * @enum {string}
-       */
-      decision?: "declined" | "expired";
+      /** @description What the request asks, in one sentence to tell the user. */
+      summary?: string;
       /**
        * Format: date-time
-       * @description In denied: when it was decided.
+       * @description When approval_url expires (30 minutes after the request); then the request is denied.
+       */
+      expires_at?: string;
+      /**
+       * @description Once decided: approved, declined by the user, or expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "approved" | "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description Once decided: when.
        */
       decided_at?: string;
     };
@@ -381,7 +533,10 @@ export interface components {
        * @description Optional owned product whose empty fields are filled from the result.
        */
       product_id?: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     fetch_product_details_output: {
@@ -425,8 +580,11 @@ export interface components {
       network?: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
       /** @default true */
       include_hashtags?: boolean;
-      /** Format: uuid */
-      idempotency_key: string;
+      /**
+       * Format: uuid
+       * @description Not needed: this tool saves nothing, so any call may simply be repeated (accepted and ignored).
+       */
+      idempotency_key?: string;
     } & (unknown | unknown | unknown);
     generate_captions_output: {
       variations: {
@@ -458,9 +616,14 @@ export interface components {
        * @default false
        */
       use_cta_artwork?: boolean;
-      /** @description Your own caption for the post, used as given instead of a generated one. No control characters other than newline; each network's own limit is checked at publish_post and schedule_post. */
+      /** @description Your own caption, used as given (no control characters but newline); network limits are checked at publish. */
       caption?: string;
-      /** Format: uuid */
+      /** @description Destinations (list_connected_social_accounts), checked before any credit is charged. */
+      social_account_ids?: string[];
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     generate_carousel_output: {
@@ -488,8 +651,11 @@ export interface components {
        * @enum {string}
        */
       tone?: "friendly" | "bold" | "professional" | "playful" | "minimal";
-      /** Format: uuid */
-      idempotency_key: string;
+      /**
+       * Format: uuid
+       * @description Not needed: this tool saves nothing, so any call may simply be repeated (accepted and ignored).
+       */
+      idempotency_key?: string;
     } & (unknown | unknown);
     generate_ugc_hooks_output: {
       hooks: {
@@ -580,7 +746,7 @@ export interface components {
       name: string;
       /** @enum {string} */
       status: "draft" | "enabled" | "disabled";
-      /** @description Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI). */
+      /** @description Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review). */
       configuration:
         | {
             /** @constant */
@@ -643,6 +809,11 @@ export interface components {
       kind: "video" | "carousel";
       /** Format: uuid */
       run_id: string;
+      /**
+       * @description Long poll: wait up to this many seconds for the state to change (0: answer at once).
+       * @default 0
+       */
+      wait_seconds?: number;
     };
     get_automation_run_output: {
       /** Format: uuid */
@@ -736,6 +907,11 @@ export interface components {
     get_carousel_input: {
       /** Format: uuid */
       post_id: string;
+      /**
+       * @description Long poll: wait up to this many seconds for the state to change (0: answer at once).
+       * @default 0
+       */
+      wait_seconds?: number;
     };
     get_carousel_output: {
       /** Format: uuid */
@@ -788,6 +964,11 @@ export interface components {
     get_job_status_input: {
       /** Format: uuid */
       operation_id: string;
+      /**
+       * @description Long poll: wait up to this many seconds for the state to change (0: answer at once).
+       * @default 0
+       */
+      wait_seconds?: number;
     };
     get_job_status_output: {
       /** Format: uuid */
@@ -809,8 +990,15 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
       approval_expires_at: string | null;
-      /** @description The started tool's `result` (schema in the catalog), once succeeded: the handler returned, which does not mean generation or publishing finished. */
-      result?: unknown;
+      /**
+       * Format: uri
+       * @description While status is approval_required: the page where the user decides (show it again if lost).
+       */
+      approval_url?: string;
+      /** @description The started tool's `result` (its `result_schema` in the catalog), once succeeded: the handler returned, which does not mean generation or publishing finished. */
+      result?: {
+        [key: string]: unknown;
+      };
       /** @description Present when status is failed or outcome_unknown. */
       error?: {
         /** @enum {string} */
@@ -827,6 +1015,15 @@ export interface components {
           | "internal_error"
           | "outcome_unknown";
         message: string;
+        /** @enum {string} */
+        retry: "same_key" | "new_key" | "after_user_action" | "never";
+        details?: {
+          /**
+           * Format: uri
+           * @description Where a person acts first.
+           */
+          action_url: string;
+        };
       };
     };
     get_media_input: {
@@ -955,6 +1152,8 @@ export interface components {
       display_name: string | null;
       /** @enum {string} */
       plan: "creator" | "growth" | "pro";
+      /** @description The user's IANA time zone, e.g. Europe/Paris (UTC until they choose one). */
+      time_zone: string;
     };
     get_schedule_input: {
       /** Format: uuid */
@@ -1056,7 +1255,7 @@ export interface components {
         name: string;
         /** @enum {string} */
         status: "draft" | "enabled" | "disabled";
-        /** @description Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI). */
+        /** @description Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review). */
         configuration:
           | {
               /** @constant */
@@ -1303,18 +1502,28 @@ export interface components {
       post_id: string;
       /** @description Owned connected accounts (list_connected_social_accounts); not TikTok. */
       social_account_ids: string[];
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     publish_post_output: {
-      /**
-       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
-       * @enum {string}
-       */
-      decision?: "declined" | "expired";
+      /** @description What the request asks, in one sentence to tell the user. */
+      summary?: string;
       /**
        * Format: date-time
-       * @description In denied: when it was decided.
+       * @description When approval_url expires (30 minutes after the request); then the request is denied.
+       */
+      expires_at?: string;
+      /**
+       * @description Once decided: approved, declined by the user, or expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "approved" | "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description Once decided: when.
        */
       decided_at?: string;
     };
@@ -1360,7 +1569,10 @@ export interface components {
       /** @description With what=layout only: lay the slide out in this design (list_carousel_formats). */
       design_id?: string;
       instructions?: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     regenerate_carousel_slide_output: {
@@ -1380,7 +1592,10 @@ export interface components {
     retry_carousel_input: {
       /** Format: uuid */
       post_id: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     retry_carousel_output: {
@@ -1400,18 +1615,28 @@ export interface components {
     run_automation_input: {
       /** Format: uuid */
       automation_id: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     run_automation_output: {
-      /**
-       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
-       * @enum {string}
-       */
-      decision?: "declined" | "expired";
+      /** @description What the request asks, in one sentence to tell the user. */
+      summary?: string;
       /**
        * Format: date-time
-       * @description In denied: when it was decided.
+       * @description When approval_url expires (30 minutes after the request); then the request is denied.
+       */
+      expires_at?: string;
+      /**
+       * @description Once decided: approved, declined by the user, or expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "approved" | "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description Once decided: when.
        */
       decided_at?: string;
     };
@@ -1432,23 +1657,33 @@ export interface components {
       post_id: string;
       /**
        * Format: date-time
-       * @description Must be in the future.
+       * @description A future time with its UTC offset, e.g. 2026-12-01T09:00:00+01:00 (get_profile gives the user's time_zone).
        */
       scheduled_for: string;
       /** @description Owned connected accounts (list_connected_social_accounts); not TikTok. */
       social_account_ids: string[];
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     schedule_post_output: {
-      /**
-       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
-       * @enum {string}
-       */
-      decision?: "declined" | "expired";
+      /** @description What the request asks, in one sentence to tell the user. */
+      summary?: string;
       /**
        * Format: date-time
-       * @description In denied: when it was decided.
+       * @description When approval_url expires (30 minutes after the request); then the request is denied.
+       */
+      expires_at?: string;
+      /**
+       * @description Once decided: approved, declined by the user, or expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "approved" | "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description Once decided: when.
        */
       decided_at?: string;
     };
@@ -1485,6 +1720,81 @@ export interface components {
         reason: string | null;
         scheduled_for: string | null;
         published_at: string | null;
+      }[];
+    };
+    schedule_posts_input: {
+      items: {
+        /** Format: uuid */
+        post_id: string;
+        /**
+         * Format: date-time
+         * @description A future time with its UTC offset, e.g. 2026-12-01T09:00:00+01:00 (get_profile gives the user's time_zone).
+         */
+        scheduled_for: string;
+        /** @description Owned connected accounts (list_connected_social_accounts); not TikTok. */
+        social_account_ids: string[];
+      }[];
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
+      idempotency_key: string;
+    };
+    schedule_posts_output: {
+      /** @description What the request asks, in one sentence to tell the user. */
+      summary?: string;
+      /**
+       * Format: date-time
+       * @description When approval_url expires (30 minutes after the request); then the request is denied.
+       */
+      expires_at?: string;
+      /**
+       * @description Once decided: approved, declined by the user, or expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "approved" | "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description Once decided: when.
+       */
+      decided_at?: string;
+    };
+    schedule_posts_result: {
+      /** @description One schedule per item, in the items' order. */
+      schedules: {
+        /** Format: uuid */
+        schedule_id: string;
+        /** Format: uuid */
+        post_id: string;
+        /** Format: date-time */
+        scheduled_for: string;
+        /** @enum {string} */
+        status: "scheduled" | "publishing" | "published" | "failed" | "canceled";
+        deliveries: {
+          /** Format: uuid */
+          delivery_id: string;
+          /** Format: uuid */
+          post_id: string;
+          /** Format: uuid */
+          social_account_id: string;
+          schedule_id: string | null;
+          /** @enum {string} */
+          network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
+          /** @enum {string} */
+          status:
+            | "pending"
+            | "uploading"
+            | "processing"
+            | "published"
+            | "failed"
+            | "outcome_unknown"
+            | "needs_review";
+          post_url: string | null;
+          /** @description Why the delivery failed, waits or is unknown; null otherwise. */
+          reason: string | null;
+          scheduled_for: string | null;
+          published_at: string | null;
+        }[];
       }[];
     };
     search_content_input: {
@@ -1547,7 +1857,7 @@ export interface components {
       /** Format: uuid */
       automation_id: string;
       name?: string;
-      /** @description Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI). */
+      /** @description Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review). */
       configuration?:
         | {
             /** @constant */
@@ -1603,18 +1913,28 @@ export interface components {
       daily_times?: string[];
       /** @description IANA time zone name, e.g. Europe/Paris. */
       time_zone?: string;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     update_automation_output: {
-      /**
-       * @description In denied: the user declined the request, or it expired unapproved after 30 minutes.
-       * @enum {string}
-       */
-      decision?: "declined" | "expired";
+      /** @description What the request asks, in one sentence to tell the user. */
+      summary?: string;
       /**
        * Format: date-time
-       * @description In denied: when it was decided.
+       * @description When approval_url expires (30 minutes after the request); then the request is denied.
+       */
+      expires_at?: string;
+      /**
+       * @description Once decided: approved, declined by the user, or expired unapproved after 30 minutes.
+       * @enum {string}
+       */
+      decision?: "approved" | "declined" | "expired";
+      /**
+       * Format: date-time
+       * @description Once decided: when.
        */
       decided_at?: string;
     };
@@ -1626,7 +1946,7 @@ export interface components {
       name: string;
       /** @enum {string} */
       status: "draft" | "enabled" | "disabled";
-      /** @description Kind video: `type` ugc-video, grid-video or fade-video with its `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Kind carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: destinations of generated posts (TikTok via the review UI). */
+      /** @description Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review). */
       configuration:
         | {
             /** @constant */
@@ -1698,7 +2018,10 @@ export interface components {
       image_asset_ids?: string[];
       /** @description An owned image used as the product's stored CTA artwork (the last slide with generate_carousel use_cta_artwork); null removes it. */
       cta_artwork_asset_id?: string | null;
-      /** Format: uuid */
+      /**
+       * Format: uuid
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       */
       idempotency_key: string;
     };
     update_product_output: {
@@ -1730,6 +2053,7 @@ export type operations = Record<string, never>;
 /** The `arguments` of each tool. */
 export interface ToolInputs {
   approve_carousel: components["schemas"]["approve_carousel_input"];
+  check_post: components["schemas"]["check_post_input"];
   create_automation: components["schemas"]["create_automation_input"];
   create_image_post: components["schemas"]["create_image_post_input"];
   create_product: components["schemas"]["create_product_input"];
@@ -1773,6 +2097,7 @@ export interface ToolInputs {
   retry_carousel: components["schemas"]["retry_carousel_input"];
   run_automation: components["schemas"]["run_automation_input"];
   schedule_post: components["schemas"]["schedule_post_input"];
+  schedule_posts: components["schemas"]["schedule_posts_input"];
   search_content: components["schemas"]["search_content_input"];
   search_media: components["schemas"]["search_media_input"];
   update_automation: components["schemas"]["update_automation_input"];
@@ -1782,6 +2107,7 @@ export interface ToolInputs {
 /** The envelope's `data` of each tool (for queued tools: what `accept` returns). */
 export interface ToolOutputs {
   approve_carousel: components["schemas"]["approve_carousel_output"];
+  check_post: components["schemas"]["check_post_output"];
   create_automation: components["schemas"]["create_automation_output"];
   create_image_post: components["schemas"]["create_image_post_output"];
   create_product: components["schemas"]["create_product_output"];
@@ -1825,6 +2151,7 @@ export interface ToolOutputs {
   retry_carousel: components["schemas"]["retry_carousel_output"];
   run_automation: components["schemas"]["run_automation_output"];
   schedule_post: components["schemas"]["schedule_post_output"];
+  schedule_posts: components["schemas"]["schedule_posts_output"];
   search_content: components["schemas"]["search_content_output"];
   search_media: components["schemas"]["search_media_output"];
   update_automation: components["schemas"]["update_automation_output"];
@@ -1834,6 +2161,7 @@ export interface ToolOutputs {
 /** The worker's result of each review or queued tool (`data.result` of get_job_status). */
 export interface ToolResults {
   approve_carousel: components["schemas"]["approve_carousel_result"];
+  create_product: components["schemas"]["create_product_result"];
   delete_automation: components["schemas"]["delete_automation_result"];
   delete_post: components["schemas"]["delete_post_result"];
   delete_product: components["schemas"]["delete_product_result"];
@@ -1846,15 +2174,21 @@ export interface ToolResults {
   retry_carousel: components["schemas"]["retry_carousel_result"];
   run_automation: components["schemas"]["run_automation_result"];
   schedule_post: components["schemas"]["schedule_post_result"];
+  schedule_posts: components["schemas"]["schedule_posts_result"];
   update_automation: components["schemas"]["update_automation_result"];
 }
 
 /** The handler type of each tool: what `src/tools/<group>/<name>.ts` exports as `handler`. */
 export interface ToolHandlers {
   approve_carousel: ReviewToolHandler<ToolInputs["approve_carousel"], ToolResults["approve_carousel"]>;
+  check_post: ToolHandler<ToolInputs["check_post"], ToolOutputs["check_post"]>;
   create_automation: ToolHandler<ToolInputs["create_automation"], ToolOutputs["create_automation"]>;
   create_image_post: ToolHandler<ToolInputs["create_image_post"], ToolOutputs["create_image_post"]>;
-  create_product: ToolHandler<ToolInputs["create_product"], ToolOutputs["create_product"]>;
+  create_product: QueuedToolHandler<
+    ToolInputs["create_product"],
+    ToolResults["create_product"],
+    ToolOutputs["create_product"]
+  >;
   create_text_post: ToolHandler<ToolInputs["create_text_post"], ToolOutputs["create_text_post"]>;
   delete_automation: ReviewToolHandler<ToolInputs["delete_automation"], ToolResults["delete_automation"]>;
   delete_post: ReviewToolHandler<ToolInputs["delete_post"], ToolResults["delete_post"]>;
@@ -1923,6 +2257,7 @@ export interface ToolHandlers {
   >;
   run_automation: ReviewToolHandler<ToolInputs["run_automation"], ToolResults["run_automation"]>;
   schedule_post: ReviewToolHandler<ToolInputs["schedule_post"], ToolResults["schedule_post"]>;
+  schedule_posts: ReviewToolHandler<ToolInputs["schedule_posts"], ToolResults["schedule_posts"]>;
   search_content: ToolHandler<ToolInputs["search_content"], ToolOutputs["search_content"]>;
   search_media: ToolHandler<ToolInputs["search_media"], ToolOutputs["search_media"]>;
   update_automation: ReviewToolHandler<ToolInputs["update_automation"], ToolResults["update_automation"]>;

@@ -8,6 +8,7 @@ import { type Config, loadConfig } from "./config.ts";
 import { type AppContext, type Clock, systemClock } from "./context.ts";
 import { createSealer } from "./crypto/seal.ts";
 import { startEmbeddedPostgres } from "./db/embedded.ts";
+import { createChangeFeed } from "./db/change-feed.ts";
 import { createDb, migrate } from "./db/knex.ts";
 import { resolveKeys } from "./keys.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -87,11 +88,13 @@ export async function boot(
     clock,
     providers: buildProviders(config, options.providers, { sealer, now: () => clock.now() }),
     queue: undefined,
+    changes: createChangeFeed(url, log),
   };
   return {
     ctx,
     embeddedDb: !config.databaseUrl,
     async close() {
+      await ctx.changes.close();
       await db.destroy();
       await asyncCommitDb.destroy();
       if (stopEmbedded) await stopEmbedded();

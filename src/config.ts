@@ -118,6 +118,8 @@ export const EnvSchema = Type.Object({
   STORAGE_QUOTA_GROWTH_BYTES: Int(10 * GIB, 0, Number.MAX_SAFE_INTEGER),
   STORAGE_QUOTA_PRO_BYTES: Int(100 * GIB, 0, Number.MAX_SAFE_INTEGER),
   TOOLS_PAGE_SIZE: Int(50, 1, 1000),
+  LONG_POLL_MAX_PER_USER: Int(4, 0, 100),
+  LONG_POLL_MAX_PER_PROCESS: Int(2000, 0, 100_000),
   WORKER_CONCURRENCY: Int(4, 1, 256),
   OPERATION_DEADLINE_SECONDS: Int(900, 1),
   WORKER_LEASE_SECONDS: Int(30, 3, 600),
@@ -290,6 +292,11 @@ export interface Config {
    */
   passwordHash: PasswordHashing;
   budgets: Budgets;
+  /**
+   * Long polls (`wait_seconds`, src/domain/long-poll.ts): concurrent waits per user and per process; a call
+   * beyond either answers at once.
+   */
+  longPoll: { maxPerUser: number; maxPerProcess: number };
   limits: {
     mcpPerIp: number;
     oauth: number;
@@ -621,6 +628,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       memoryCost: num("PASSWORD_HASH_MEMORY_KIB", 65_536),
       timeCost: num("PASSWORD_HASH_TIME_COST", 3),
       parallelism: num("PASSWORD_HASH_PARALLELISM", 4),
+    },
+    longPoll: {
+      maxPerUser: num("LONG_POLL_MAX_PER_USER", 4),
+      maxPerProcess: num("LONG_POLL_MAX_PER_PROCESS", 2000),
     },
     budgets: {
       read: num("RATE_LIMIT_READS", 120),

@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "./config.ts";
 import type { Sealer } from "./crypto/seal.ts";
+import type { ChangeFeed } from "./db/change-feed.ts";
 import type { Knex } from "./db/knex.ts";
 import type { KeyMaterial } from "./keys.ts";
 import type { Logger } from "./log.ts";
@@ -63,4 +64,6 @@ export interface AppContext {
   providers: Providers;
   /** Set when the queue is started (serve and all); undefined in processes that only migrate. */
   queue: OperationQueue | undefined;
+  /** Wake-ups of long polls when an operation or run changes, across instances (src/db/change-feed.ts). */
+  changes: ChangeFeed;
 }

@@ -23,6 +23,43 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * How an agent recovers from an error (`error.retry`, DESIGN.md section 3), consistent with the idempotency
+ * rules of src/runtime/idempotency.ts: a failed call's key keeps its failure, except `rate_limited` and
+ * `internal_error`, whose calls stored nothing.
+ */
+export const RETRY_ADVICE = {
+  same_key: "Repeat the identical call (same idempotency_key, same arguments): nothing was stored.",
+  new_key: "Fix the cause named by the error, then call again with a new idempotency_key.",
+  after_user_action:
+    "A person must act first (reconnect an account, buy credits, change plan) at `details.action_url`; then call again with a new idempotency_key.",
+  never: "Do not retry: inspect the existing records first, or stop.",
+} as const;
+
+export type Retry = keyof typeof RETRY_ADVICE;
+
+/** All retry values, in RETRY_ADVICE order. */
+export const retryValues = Object.keys(RETRY_ADVICE) as Retry[];
+
+/**
+ * The default `retry` of each code. `forbidden` and `account_setup_required` are errors a person fixes in the
+ * browser, so they carry `after_user_action` when the error names the page (`ToolError.actionPath`) and
+ * `new_key` otherwise (a scope or an authorization the agent cannot change becomes `never` where raised).
+ */
+export const RETRY_BY_CODE: Record<ErrorCode, Retry> = {
+  invalid_arguments: "new_key",
+  validation_failed: "new_key",
+  not_found: "new_key",
+  insufficient_scope: "after_user_action",
+  forbidden: "new_key",
+  account_setup_required: "after_user_action",
+  integration_disabled: "never",
+  idempotency_conflict: "new_key",
+  rate_limited: "same_key",
+  internal_error: "same_key",
+  outcome_unknown: "never",
+};
+
 /** All error codes, sorted as in the spec. */
 export const errorCodes = Object.keys(ERROR_CODES) as ErrorCode[];
 
@@ -35,21 +72,46 @@ export interface ValidationIssue {
   message: string;
 }
 
+/** How a ToolError says who must act: `retry` overrides RETRY_BY_CODE; `actionPath` is a page of this service. */
+export interface RecoveryHint {
+  retry?: Retry | undefined;
+  /**
+   * The service page where a person fixes the cause (`/settings#billing`, `/settings/social`): the envelope
+   * gives it as the absolute `details.action_url` and the retry becomes `after_user_action`.
+   */
+  actionPath?: string | undefined;
+}
+
 /**
  * A failure a tool handler or a pipeline step reports to the agent. Becomes an `isError: true` result whose
- * `structuredContent.error` is `{code, message, request_id, retry_after?, details?}`.
+ * `structuredContent.error` is `{code, message, request_id, retry, retry_after?, details?}`.
  * The message must be safe to show: never a secret, token, prompt, caption or provider text.
  */
 export class ToolError extends Error {
   readonly code: ErrorCode;
   readonly details?: unknown;
   readonly retryAfter?: number;
-  constructor(code: ErrorCode, message: string, details?: unknown, retryAfter?: number) {
+  readonly recovery: RecoveryHint;
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: unknown,
+    retryAfter?: number,
+    recovery: RecoveryHint = {},
+  ) {
     super(message);
     this.code = code;
     this.details = details;
     this.retryAfter = retryAfter;
+    this.recovery = recovery;
     this.name = "ToolError";
+  }
+
+  /** The error's `retry`: its own, `after_user_action` when it names a page, else the code's default. */
+  get retry(): Retry {
+    if (this.recovery.retry) return this.recovery.retry;
+    if (this.recovery.actionPath) return "after_user_action";
+    return RETRY_BY_CODE[this.code];
   }
 
   /**
@@ -84,4 +146,26 @@ export class ToolError extends Error {
 /** Shorthand for the not-found case that must not reveal whether another user's record exists. */
 export function notFound(what: string): ToolError {
   return new ToolError("not_found", `${what} not found`);
+}
+
+/**
+ * The not-found case of one item of a list argument, naming its JSON pointer (`/social_account_ids/1`) in the
+ * message and in `details.path`, so the agent knows which id to fix.
+ */
+export function notFoundAt(what: string, path: string): ToolError {
+  return new ToolError("not_found", `${what} not found at ${path}`, { path });
+}
+
+/**
+ * The paths of this service's browser pages as messages name them (`/settings/social`, `/settings#billing`,
+ * `/posts`, `/review`, ...), when they stand alone (after a space or an opening parenthesis, not inside a URL).
+ */
+const PAGE_PATH = /(^|[\s(])(\/(?:settings|posts|review|media|developers)(?:[/#][\w/#-]*)?)/g;
+
+/**
+ * `text` with every page path of this service made absolute on `baseUrl` (DESIGN.md section 3: messages give
+ * absolute URLs, which an agent can show the user as links).
+ */
+export function absoluteUrls(text: string, baseUrl: string): string {
+  return text.replace(PAGE_PATH, (_m, before: string, path: string) => `${before}${baseUrl}${path}`);
 }

@@ -4,7 +4,7 @@
  */
 import type { AppContext } from "./context.ts";
 import type { Knex } from "./db/knex.ts";
-import type { ErrorCode } from "./errors.ts";
+import type { ErrorCode, Retry } from "./errors.ts";
 import type { Network } from "./providers/social/types.ts";
 import type { Scope } from "./scopes.ts";
 
@@ -45,6 +45,13 @@ export interface ToolOutput<D = Record<string, unknown>> {
   data: D;
   /** Credits charged by this call (service spec 2.7 `credits_charged`). */
   credits_charged?: number;
+  /** The agent's next call (the envelope's `next`), when the result has a follow-up. */
+  next?: NextStep | undefined;
+  /**
+   * Set by a queued tool's `accept` that did the whole work at the call (create_product with a name): no
+   * operation is recorded and the call answers `succeeded` (src/runtime/paths.ts startQueued).
+   */
+  finished?: boolean | undefined;
 }
 
 /** What a post publishes (src/domain/social/content.ts). */
@@ -123,6 +130,12 @@ export interface ApprovalDescription {
   fingerprint?: string | undefined;
   /** The credits the action costs (0 when it costs none). */
   credits?: number | undefined;
+  /**
+   * One request for several actions decided together (schedule_posts): each item's own description (its post,
+   * slides, caption, destinations, time, content and fingerprint); the page shows them all, the decision
+   * covers all, and a change to any of them makes the request stale.
+   */
+  items?: ApprovalDescription[] | undefined;
 }
 
 /**
@@ -178,6 +191,8 @@ export interface ToolMeta {
   /** Minimum plan, or null. */
   plan: "creator" | "growth" | "pro" | null;
   annotations: {
+    /** MCP ToolAnnotations.title: the tool's title. */
+    title: string;
     readOnlyHint: boolean;
     destructiveHint: boolean;
     idempotentHint: boolean;
@@ -222,6 +237,19 @@ export type EnvelopeStatus =
   | "denied"
   | "outcome_unknown";
 
+/**
+ * The call an agent makes next (DESIGN.md section 3): the tool, its arguments and how many seconds to wait
+ * before calling it. `note` is not sent as a field: it is added to the plain-words text block (for example
+ * which arguments to add).
+ */
+export interface NextStep {
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** Seconds to wait before the call (0: now). */
+  after_seconds: number;
+  note?: string | undefined;
+}
+
 /** The structured envelope (service spec 2.4, DESIGN.md section 3). */
 export interface Envelope {
   request_id: string;
@@ -230,5 +258,15 @@ export interface Envelope {
   operation_id?: string;
   approval_url?: string;
   credits_charged?: number;
-  error?: { code: ErrorCode; message: string; request_id: string; retry_after?: number; details?: unknown };
+  /** The follow-up, wherever the agent has one. */
+  next?: NextStep;
+  error?: {
+    code: ErrorCode;
+    message: string;
+    request_id: string;
+    /** How to recover (errors.ts RETRY_ADVICE). */
+    retry: Retry;
+    retry_after?: number;
+    details?: unknown;
+  };
 }

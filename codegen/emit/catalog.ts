@@ -20,6 +20,7 @@ export function catalogTool(tool: ResolvedTool): Record<string, unknown> {
     credits: tool.credits,
     plan: tool.plan,
     annotations: tool.annotations,
+    annotation_reasons: tool.annotation_reasons,
     input_schema: tool.input,
     output_schema: tool.envelope,
     ...(tool.result ? { result_schema: tool.result } : {}),

@@ -69,3 +69,11 @@ any. TikTok destinations are never accepted by a tool: TikTok posts are finished
 ${rows.join("\n")}
 `;
 }
+
+/**
+ * generated/network-rules.md: the chapter on its own, served as the MCP resource
+ * `docs://social-mcp/network-rules` (src/mcp/apps/docs.ts) so that a tool description can point at it.
+ */
+export function emitNetworkRules(provenance: string): string {
+  return `<!-- ${provenance} -->\n\n# Social MCP: network rules\n\n${networkRulesChapter().replace(/^## Network rules\n\n/, "")}`;
+}

@@ -94,9 +94,9 @@ function toolSection(tool: ResolvedTool, ctx: CodegenContext): string {
     `- Scope: \`${tool.scope}\``,
     `- Access: ${tool.access}; browser approval: ${yesNo(tool.review)}; queued handler: ${yesNo(tool.queued)}`,
     `- Budget: ${tool.budget}; credits: ${tool.credits}; plan: ${tool.plan ?? "any"}`,
-    `- Hints: ${Object.entries(tool.annotations)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(", ")}`,
+    `- Hints: ${(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const)
+      .map((k) => `${k}=${tool.annotations[k]} (${tool.annotation_reasons[k]})`)
+      .join("; ")}`,
     ...(tool._meta ? [`- View (MCP Apps): \`${tool._meta.ui.resourceUri}\` (see Views)`] : []),
   ];
   const flow = [

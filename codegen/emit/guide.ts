@@ -5,6 +5,7 @@
  */
 import type { CodegenContext } from "../context.ts";
 import { PRICES } from "../../src/domain/account/prices.ts";
+import { RETRY_ADVICE } from "../../src/errors.ts";
 import { errorOccasion } from "../errors-doc.ts";
 import { cell, toolsChapter } from "./guide-tools.ts";
 import { networkRulesChapter } from "./guide-networks.ts";
@@ -114,11 +115,25 @@ Every tool result has MCP \`content\` (the same JSON as text) and \`structuredCo
 | \`status\` | one of the states below | always |
 | \`data\` | object, tool-specific | when the call returns data |
 | \`operation_id\` | UUID | when an operation exists (review and queued tools) |
-| \`approval_url\` | URL | in \`approval_required\` |
-| \`error\` | \`{code, message, request_id, retry_after?, details?}\` | on failure (\`isError: true\`) |
+| \`approval_url\` | URL | in \`approval_required\` (with \`data: {summary, expires_at}\`) |
+| \`error\` | \`{code, message, request_id, retry, retry_after?, details?}\` | on failure (\`isError: true\`) |
 | \`credits_charged\` | integer | when the call used credits |
+| \`next\` | \`{tool, arguments, after_seconds}\` | when the result has a follow-up |
 
 A \`get_job_status\` result is a successful read; the operation's own state is in \`data.status\`.
+
+\`next\` is the call to make next: a review or queued call names the long poll of \`get_job_status\`
+(\`generate_carousel\` names \`get_carousel\`), a finished \`schedule_post\` operation names \`get_schedule\`, a ready
+draft carousel names \`schedule_post\`. Where \`next\` is set, \`content\` has a second text block that says the same
+step in plain words (and, in \`approval_required\`, the link to show the user).
+
+\`error.retry\` says how to recover, in agreement with the idempotency rules below:
+
+| \`retry\` | What to do |
+|---|---|
+${Object.entries(RETRY_ADVICE)
+  .map(([k, v]) => `| \`${k}\` | ${cell(v)} |`)
+  .join("\n")}
 `;
 }
 
@@ -131,8 +146,10 @@ function states(ctx: CodegenContext): string {
 ${rows.join("\n")}
 
 Polling: there is no server event stream. Poll \`get_job_status\` with the \`operation_id\` (or \`get_carousel\`,
-\`get_automation_run\`, \`get_schedule\` for native progress) about 2 seconds after the call, then every 5 to 10
-seconds. Never approve on the user's behalf: retrieved text cannot satisfy browser approval.
+\`get_automation_run\` for native progress) with \`wait_seconds\` (0 to 25): the call answers as soon as the state
+changes, or at the deadline with the unchanged state, and counts once against the budgets. Without it, poll about
+2 seconds after the call, then every 5 to 10 seconds. Never approve on the user's behalf: retrieved text cannot
+satisfy browser approval.
 
 Carousels render as jobs of their own: \`generate_carousel\`, \`regenerate_carousel_slide\` and \`retry_carousel\`
 answer \`queued\`; their operation creates the post and run (or marks the slides), queues the render and
@@ -195,10 +212,12 @@ Three layers (service spec 7); inspect all of them and never branch on message t
 |---|---|---|
 | HTTP | status code, no JSON-RPC body | 401 missing or invalid token (\`WWW-Authenticate\` challenge, see Connecting); 403 a known tool whose scope the token lacks (\`insufficient_scope\` challenge) or an \`Origin\` that is not allowed; 404 MCP disabled or a \`Host\` that is not the configured resource's; 405 GET or DELETE; 413 body over 256 KiB; 415 \`Content-Type\` not JSON; 429 the per-IP request limit, with \`Retry-After\` (seconds) |
 | JSON-RPC | error object \`{code, message, data?}\` echoing the request id | -32700 unparsable JSON and -32600 not one JSON-RPC request (HTTP 400); -32020 \`MCP-Protocol-Version\`, \`Mcp-Method\` or \`Mcp-Name\` missing or differing from the body, -32602 a required \`_meta\` key missing, -32022 unsupported protocol version (HTTP 400); -32601 unknown or removed method (HTTP 404 with ${ctx.protocolRevisions[0]}, 200 with legacy revisions); -32602 unknown tool, malformed \`params\` or bad \`tools/list\` cursor (HTTP 200) |
-| Tool | HTTP 200, \`isError: true\`, envelope \`status: "failed"\` and \`error {code, message, request_id, retry_after?, details?}\` | a domain failure, with one of the codes below |
+| Tool | HTTP 200, \`isError: true\`, envelope \`status: "failed"\` and \`error {code, message, request_id, retry, retry_after?, details?}\` | a domain failure, with one of the codes below |
 
 An operation that fails later (in the worker) is not an \`isError\` result: \`get_job_status\` answers successfully
-and shows \`data.status\` \`failed\` or \`outcome_unknown\` with \`data.error {code, message}\`.
+and shows \`data.status\` \`failed\` or \`outcome_unknown\` with \`data.error {code, message, retry, details?}\`.
+An unknown argument's error lists the tool's arguments; a \`not_found\` for one item of a list names its JSON
+pointer (\`details.path\`, e.g. \`/social_account_ids/1\`); messages name pages with absolute URLs.
 
 | Code | Meaning | Where it appears |
 |---|---|---|

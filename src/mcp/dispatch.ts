@@ -18,7 +18,7 @@ import { challenge403 } from "../oauth/challenge.ts";
 import { type JsonRpcMessage, RPC, RpcError, resultResponse } from "./jsonrpc.ts";
 import type { Reply } from "./reply.ts";
 import { LEGACY_VERSIONS, META_SERVER_INFO, type Revision, SUPPORTED_VERSIONS } from "./revision.ts";
-import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from "./server-info.ts";
+import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO, serverIdentity } from "./server-info.ts";
 import type { ToolLister } from "./tools-list.ts";
 import { type ClientFeatures, declaresViews, type ViewSessions } from "./apps/client.ts";
 import type { ResourceCatalog } from "./apps/resources.ts";
@@ -61,7 +61,7 @@ function sendResult(
     resultResponse(
       id,
       current
-        ? { resultType: "complete", ...result, _meta: meta ? { ...meta, ...SERVER_META } : SERVER_META }
+        ? { resultType: "complete", ...result, _meta: meta ? { ...SERVER_META, ...meta } : SERVER_META }
         : result,
     ),
     headers,
@@ -103,6 +103,7 @@ export async function dispatch(
         instructions: INSTRUCTIONS,
         ttlMs: DISCOVER_TTL_MS,
         cacheScope: "public",
+        _meta: { [META_SERVER_INFO]: serverIdentity(ep.ctx.config.publicBaseUrl) },
       });
     case "initialize": {
       if (current) break;
@@ -123,7 +124,7 @@ export async function dispatch(
         {
           protocolVersion: version,
           capabilities: SERVER_CAPABILITIES,
-          serverInfo: SERVER_INFO,
+          serverInfo: serverIdentity(ep.ctx.config.publicBaseUrl),
           instructions: INSTRUCTIONS,
         },
         headers,

@@ -10,12 +10,18 @@
  *   `configuration`) are listed as one object with every branch's properties (mergeVariants); the schema's
  *   own `description` says which fields go together.
  * - Input: the validated schema with object variants merged, without a `maxLength` that `enum`, `const` or a
- *   uuid/date-time `format` already bounds, and without an empty `required`.
- * - Output: the envelope fields the tool's path answers with: `request_id`, `status` (that path's states),
- *   `data` (not for review tools, which answer without it), `operation_id` (review and queued tools),
- *   `approval_url` (review tools), `credits_charged` (tools on the `ai` budget, the only ones that charge at
- *   the call) and `error` as an object (its fields, the same for every tool, are in the server instructions
- *   and the guide); `data` as its shape (shapeOf).
+ *   uuid/date-time `format` already bounds, without an empty `required`, and without the root's combinators
+ *   and cross-field rules (`allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`, `not`, `minProperties`), which
+ *   clients and model providers often refuse at a tool's root; the server still enforces them, with the same
+ *   messages, and the tool's description says them in words.
+ * - Output: the envelope fields the tool's path answers with: `request_id`, `status` (every state the path
+ *   or a replay of the same call can answer with: a review request replayed after the user's decision answers
+ *   the operation's state, `denied` after a decline or expiry), `data` as its shape (shapeOf; for review tools
+ *   the request's summary, expiry and decision), `operation_id` (review and queued tools), `approval_url`
+ *   (review tools), `credits_charged` (tools on the `ai` budget, the only ones that charge at the call), `next`
+ *   and `error` as objects (their fields, the same for every tool, are in the guide and the catalog). The
+ *   listed `data` shape carries no descriptions (the catalog has them): what a model reads is the tool's
+ *   description and input schema, and the listing stays within its size budget (bench/tools-list-size.ts).
  * Listed objects are open: a field they leave out is still allowed. The full schemas are in the public catalog
  * (generated/catalog.json, `input_schema` and `output_schema`).
  */
@@ -147,9 +153,16 @@ export function shapeOf(schema: Schema): Schema {
   });
 }
 
-/** The listed input schema of `tool` (see the module comment): variants merged, implied maxLength dropped. */
+/** Root keywords of an input schema that the listing leaves to the server (see the module comment). */
+const ROOT_RULES = new Set(["allOf", "anyOf", "oneOf", "if", "then", "else", "not", "minProperties"]);
+
+/**
+ * The listed input schema of `tool` (see the module comment): variants merged, implied maxLength dropped,
+ * root combinators and cross-field rules left to the server.
+ */
 export function listedInputSchema(tool: Pick<RegisteredTool, "inputSchema">): Schema {
-  return mapSchema(tool.inputSchema, (node) => {
+  const root = Object.fromEntries(Object.entries(tool.inputSchema).filter(([k]) => !ROOT_RULES.has(k)));
+  return mapSchema(root, (node) => {
     const merged = mergeVariants(node);
     const sized = "enum" in merged || "const" in merged || SIZED_FORMATS.has(merged.format as string);
     return Object.fromEntries(
@@ -161,11 +174,46 @@ export function listedInputSchema(tool: Pick<RegisteredTool, "inputSchema">): Sc
   });
 }
 
-/** The statuses each path answers a tools/call with (service spec 3.1); failures are `failed`. */
+/** Every operation state (service spec 3.1), in the spec's order. */
+const ALL_STATES = [
+  "approval_required",
+  "approved",
+  "queued",
+  "running",
+  "succeeded",
+  "failed",
+  "dispatch_failed",
+  "denied",
+  "outcome_unknown",
+];
+
+/**
+ * The statuses a tools/call of each path answers with, first call or replay (service spec 3.1); failures are
+ * `failed`. A review request's replay answers its operation's current state; a queued tool whose `accept`
+ * finished the work at the call (create_product with a name) answers `succeeded`.
+ */
 function statuses(tool: Pick<RegisteredTool, "review" | "queued">): string[] {
-  if (tool.review) return ["approval_required", "failed"];
-  if (tool.queued) return ["queued", "dispatch_failed", "failed"];
+  if (tool.review) return ALL_STATES;
+  if (tool.queued) return ["queued", "dispatch_failed", "succeeded", "failed"];
   return ["succeeded", "failed"];
+}
+
+/** String formats the server's answers always follow: listing them in an output says nothing a client acts on. */
+const ANSWER_FORMATS = new Set(["uuid", "date-time", "uri"]);
+
+/**
+ * `schema` as the shape of an answer, not its documentation, at any depth: without `description` keywords,
+ * without the formats of ANSWER_FORMATS, and without a `type` that `properties` (object) or `items` (array)
+ * already implies (a `description`, `format` or `type` property of an object stays).
+ */
+function answerShape(schema: Schema): Schema {
+  return mapSchema(schema, (node) => {
+    const { description: _d, ...rest } = node;
+    if (typeof rest.format === "string" && ANSWER_FORMATS.has(rest.format)) delete rest.format;
+    if ((rest.type === "object" && isObject(rest.properties)) || (rest.type === "array" && rest.items))
+      delete rest.type;
+    return rest;
+  });
 }
 
 /** The listed output schema of `tool` (see the module comment). */
@@ -173,19 +221,19 @@ export function listedOutputSchema(
   tool: Pick<RegisteredTool, "review" | "queued" | "budget" | "outputSchema">,
 ): Schema {
   const full = isObject(tool.outputSchema.properties) ? tool.outputSchema.properties : {};
-  const data = isObject(full.data) && !tool.review ? { data: shapeOf(full.data) } : {};
-  const uuid = { type: "string", format: "uuid" };
+  const data = isObject(full.data) ? { data: answerShape(shapeOf(full.data)) } : {};
+  const uuid = { type: "string" };
   const later = tool.review || tool.queued;
   return {
     type: "object",
-    required: ["request_id", "status"],
     properties: {
       request_id: uuid,
       status: { enum: statuses(tool) },
       ...data,
       ...(later ? { operation_id: uuid } : {}),
-      ...(tool.review ? { approval_url: { type: "string", format: "uri" } } : {}),
+      ...(tool.review ? { approval_url: { type: "string" } } : {}),
       ...(tool.budget === "ai" ? { credits_charged: { type: "integer" } } : {}),
+      next: { type: "object" },
       error: { type: "object" },
     },
   };

@@ -22,18 +22,22 @@ import { loadOperation, openDescription, type OperationState } from "../domain/o
  */
 async function isStale(ctx: AppContext, op: Parameters<typeof openDescription>[1]): Promise<boolean> {
   const description = openDescription(ctx, op);
-  for (const v of description?.versions ?? []) {
-    if (v.table !== "posts" && v.table !== "automations") continue;
-    const row = await ctx.db(v.table).where({ id: v.id }).first("updated_at");
-    if (!row || new Date(row.updated_at).toISOString() !== v.updated_at) return true;
-  }
-  // The content the page showed, down to what is not on the post itself (the Pinterest link and board).
-  const content = description?.content;
-  if (content && description.fingerprint) {
-    const exists = await ctx.db("posts").where({ id: content.post_id }).first("id");
-    if (!exists) return true;
-    const now = await approvedContent(ctx.db, content.post_id, content.destinations);
-    if (contentFingerprint(now) !== description.fingerprint) return true;
+  if (!description) return false;
+  // A request for several actions (schedule_posts) is stale when any of its items is.
+  for (const d of [description, ...(description.items ?? [])]) {
+    for (const v of d.versions ?? []) {
+      if (v.table !== "posts" && v.table !== "automations") continue;
+      const row = await ctx.db(v.table).where({ id: v.id }).first("updated_at");
+      if (!row || new Date(row.updated_at).toISOString() !== v.updated_at) return true;
+    }
+    // The content the page showed, down to what is not on the post itself (the Pinterest link and board).
+    const content = d.content;
+    if (content && d.fingerprint) {
+      const exists = await ctx.db("posts").where({ id: content.post_id }).first("id");
+      if (!exists) return true;
+      const now = await approvedContent(ctx.db, content.post_id, content.destinations);
+      if (contentFingerprint(now) !== d.fingerprint) return true;
+    }
   }
   return false;
 }

@@ -103,11 +103,13 @@ export async function processOperation(
     const row = await ctx.db("operations").where({ id: op.id }).first("state");
     return { claimed: true, state: row?.state as OperationState };
   };
-  const fail = async (code: ErrorCode, message: string, details?: unknown) => {
+  const fail = async (code: ErrorCode, message: string, details?: unknown, recovery?: ToolError) => {
     const result = await finish(code === "outcome_unknown" ? "outcome_unknown" : "failed", {
       error_code: code,
       error_message: message,
       error_details: details === undefined ? null : JSON.stringify(details),
+      error_retry: recovery ? recovery.retry : null,
+      error_action_path: recovery?.recovery.actionPath ?? null,
     });
     // Paid work accepted for this operation that never started is closed and refunded (service spec 8).
     const settled = await failUnstartedCarouselRuns(
@@ -209,7 +211,7 @@ export async function processOperation(
     });
   } catch (err) {
     if (err instanceof ToolError && err.code !== "internal_error")
-      return await fail(err.code, err.message, err.details);
+      return await fail(err.code, err.message, err.details, err);
     const e = err as { name?: unknown };
     log.error({ errName: e?.name }, "operation handler stopped unexpectedly");
     return await fail(

@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { fileTypeFromBuffer } from "file-type";
+import { imageSize } from "image-size";
 import { imageSizeFromFile } from "image-size/fromFile";
 import {
   boundedCommand,
@@ -41,7 +42,19 @@ export async function sniffType(head: Uint8Array): Promise<AcceptedMime | undefi
 
 /** Width and height in pixels of an image file. @throws when the image cannot be read. */
 export async function imageDimensions(file: string): Promise<{ width: number; height: number }> {
-  const size = await imageSizeFromFile(file);
+  return oriented(await imageSizeFromFile(file));
+}
+
+/** Width and height in pixels of an image in memory. @throws when the image cannot be read. */
+export function imageDimensionsOf(bytes: Uint8Array): { width: number; height: number } {
+  return oriented(imageSize(bytes));
+}
+
+/** The displayed size: width and height swapped for an EXIF orientation of 5 to 8 (a quarter turn). */
+function oriented(size: { width?: number; height?: number; orientation?: number }): {
+  width: number;
+  height: number;
+} {
   if (!size.width || !size.height) throw new Error("image has no dimensions");
   const rotated = size.orientation !== undefined && size.orientation >= 5;
   return rotated ? { width: size.height, height: size.width } : { width: size.width, height: size.height };

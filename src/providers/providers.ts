@@ -10,7 +10,12 @@ import { aiTextProvider } from "./ai-text/index.ts";
 import type { AiTextProvider } from "./ai-text/types.ts";
 import { aiImageProvider } from "./ai-image/index.ts";
 import type { ImageProvider } from "./ai-image/types.ts";
-import { type FetchedPage, guardedFetchHtml } from "./fetch/guarded-fetch.ts";
+import {
+  type FetchedBody,
+  type FetchedPage,
+  guardedFetchHtml,
+  guardedFetchImage,
+} from "./fetch/guarded-fetch.ts";
 import { LIVE_ADAPTERS } from "./social/adapters.ts";
 import { createSocialHttp, type SocialHttp } from "./social/http.ts";
 import type { AdapterDeps, NetworkAdapter, NetworkRegistry } from "./social/network.ts";
@@ -21,10 +26,18 @@ import { s3Storage } from "./storage-s3.ts";
 import { videoProvider } from "./video/index.ts";
 import type { VideoProvider } from "./video/types.ts";
 
-/** The guarded fetch of product pages (src/providers/fetch/guarded-fetch.ts) with the configured policy. */
+/**
+ * The guarded fetch of product pages and the images they name (src/providers/fetch/guarded-fetch.ts) with
+ * the configured policy.
+ */
 export interface PageFetcher {
   /** @throws GuardedFetchError when the URL, an address, a redirect, the type or the size is refused. */
   html(url: string, options?: { signal?: AbortSignal | undefined }): Promise<FetchedPage>;
+  /**
+   * A JPEG, PNG or WEBP image of at most `config.media.maxImageBytes`.
+   * @throws GuardedFetchError as `html`.
+   */
+  image(url: string, options?: { signal?: AbortSignal | undefined }): Promise<FetchedBody>;
 }
 
 export interface Providers {
@@ -74,6 +87,12 @@ export function buildProviders(
     fetch: overrides.fetch ?? {
       html: (url, options = {}) =>
         guardedFetchHtml(url, { allowLoopbackPort: config.fetchAllowLoopbackPort, signal: options.signal }),
+      image: (url, options = {}) =>
+        guardedFetchImage(url, {
+          allowLoopbackPort: config.fetchAllowLoopbackPort,
+          maxBytes: config.media.maxImageBytes,
+          signal: options.signal,
+        }),
     },
   };
 }

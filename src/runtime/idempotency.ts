@@ -20,7 +20,10 @@
  * - Queued work dispatched after commit (src/runtime/paths.ts): a dispatch failure is stored as
  *   `dispatch_failed`; replaying the identical call re-dispatches the operation and answers `queued`.
  * - A review request the owner declined, or that expired, is answered `denied` on a replay, with the decision
- *   and its time and no approval URL (service spec 3.1: a new intent needs a new request).
+ *   and its time and no approval URL (service spec 3.1: a new intent needs a new request). One the owner
+ *   approved is answered with its operation's state now (`approved`, `queued`, `running`, `succeeded`,
+ *   `failed`, `outcome_unknown`), `data.decision: "approved"` and the get_job_status poll as `next`, so that a
+ *   client that lost the first answer neither shows a decided link nor asks again.
  */
 import type { AppContext } from "../context.ts";
 import { canonicalHash } from "../crypto/canonical-json.ts";
@@ -30,6 +33,7 @@ import { ToolError } from "../errors.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { runCommitHooks, takeCommitHooks } from "./after-commit.ts";
 import type { AuthContext, Envelope, RegisteredTool } from "../tool-contract.ts";
+import { pollOperation } from "./paths.ts";
 
 /** SHA-256 of the canonical arguments without `idempotency_key`. */
 export function argumentsHash(args: Record<string, unknown>): string {
@@ -202,6 +206,8 @@ async function replay(ctx: AppContext, id: RecordId, envelope: Envelope): Promis
   let state = row.state as string;
   if (envelope.status === "approval_required" && state === "denied") return deniedEnvelope(envelope, row);
   if (state === "dispatch_failed") state = (await dispatchOperation(ctx, operationId)) ?? state;
+  if (envelope.status === "approval_required" && state !== "approval_required")
+    return decidedEnvelope(envelope, state as Envelope["status"], row, operationId);
   if (envelope.status !== "queued" && envelope.status !== "dispatch_failed") return envelope;
   const status = state === "dispatch_failed" ? "dispatch_failed" : "queued";
   if (status === envelope.status) return envelope;
@@ -230,14 +236,45 @@ function deniedEnvelope(
     (op.decision === null &&
       op.approval_expires_at !== null &&
       decidedAt.getTime() >= op.approval_expires_at.getTime());
-  const { approval_url: _url, ...rest } = envelope;
+  const { approval_url: _url, next: _next, ...rest } = envelope;
   return {
     ...rest,
     status: "denied",
     data: {
+      ...summaryOf(envelope),
       decision: expired ? "expired" : "declined",
       decided_at: decidedAt.toISOString(),
     },
+  };
+}
+
+/** The request's summary sentence of a review envelope (absent from envelopes stored before it had one). */
+function summaryOf(envelope: Envelope): { summary?: string } {
+  const summary = envelope.data?.summary;
+  return typeof summary === "string" ? { summary } : {};
+}
+
+/**
+ * The answer to a repeated review request that was approved: the operation's state now, the decision and its
+ * time, without the approval URL, and get_job_status as `next` (its result or error is there).
+ */
+function decidedEnvelope(
+  envelope: Envelope,
+  state: Envelope["status"],
+  op: { decided_at: Date | null; updated_at: Date },
+  operationId: string,
+): Envelope {
+  const { approval_url: _url, ...rest } = envelope;
+  const settled = state === "succeeded" || state === "failed" || state === "outcome_unknown";
+  return {
+    ...rest,
+    status: state,
+    data: {
+      ...summaryOf(envelope),
+      decision: "approved",
+      decided_at: (op.decided_at ?? op.updated_at).toISOString(),
+    },
+    next: pollOperation(operationId, settled ? 0 : 2),
   };
 }
 

@@ -10,10 +10,13 @@ import { afterCommit } from "./after-commit.ts";
 import type {
   ApprovalDescription,
   Envelope,
+  NextStep,
   RegisteredTool,
   ToolContext,
   ToolOutput,
 } from "../tool-contract.ts";
+import { MAX_WAIT_SECONDS } from "../domain/long-poll.ts";
+import { successEnvelope } from "./envelope.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { approvalUrl, insertOperation, type NewOperation } from "../domain/operations/store.ts";
 
@@ -77,12 +80,22 @@ async function runStep<S extends keyof StepOutput>(
   return { operationId, output };
 }
 
+/** The long poll of an operation's state that follows a review or queued call (DESIGN.md section 3 `next`). */
+export function pollOperation(operationId: string, afterSeconds: number): NextStep {
+  return {
+    tool: "get_job_status",
+    arguments: { operation_id: operationId, wait_seconds: MAX_WAIT_SECONDS },
+    after_seconds: afterSeconds,
+  };
+}
+
 /**
  * Review path: runs `tool.handler.describe` (validates ownership: `not_found` for records the caller does
  * not own; builds the approval page text), records an operation in `approval_required` with the sealed
  * arguments and description, expiring `config.worker.approvalTtlSeconds` (1800 s) from now, and returns
- * `{request_id, status: "approval_required", operation_id, approval_url}`. Nothing runs until the owner
- * approves in the browser (src/operations/approvals.ts).
+ * `{request_id, status: "approval_required", operation_id, approval_url, data: {summary, expires_at}, next}`:
+ * the sentence the agent can tell the user, when the link expires, and the long poll of get_job_status.
+ * Nothing runs until the owner approves in the browser (src/operations/approvals.ts).
  * @throws ToolError from `describe`; `internal_error` when the tool has no `describe`.
  */
 export const startReview: OperationPath = async (tctx, tool, args, trx) => {
@@ -103,20 +116,27 @@ export const startReview: OperationPath = async (tctx, tool, args, trx) => {
     status: "approval_required",
     operation_id: operationId,
     approval_url: approvalUrl(ctx, operationId),
+    // The summary's schema bound (codegen/envelope.ts REVIEW_DATA); descriptions stay well below it.
+    data: { summary: description.summary.slice(0, 2000), expires_at: expiresAt.toISOString() },
+    next: pollOperation(operationId, 2),
   };
 };
 
 /**
  * Queued path: runs `tool.handler.accept` in `trx` (creates the native records, charges credits, returns
  * their ids), records an operation in `queued` with the sealed arguments and accepted output, and returns
- * `{request_id, status: "queued", operation_id, data, credits_charged?}`. The pg-boss job is sent after the
- * transaction commits; when that fails the operation and the envelope become `dispatch_failed` (a retry of
- * the identical call with the same key, or maintenance, dispatches it again).
+ * `{request_id, status: "queued", operation_id, data, credits_charged?, next}` (`next`: what `accept` named,
+ * else the long poll of get_job_status 2 s later). The pg-boss job is sent after the transaction commits;
+ * when that fails the operation and the envelope become `dispatch_failed` (a retry of the identical call with
+ * the same key, or maintenance, dispatches it again).
+ * An `accept` that finished the work itself (`finished: true`, e.g. create_product with a name) records no
+ * operation: the call answers `succeeded` with its data.
  * @throws ToolError from `accept`; `internal_error` when the tool has no `accept`.
  */
 export const startQueued: OperationPath = async (tctx, tool, args, trx) => {
   const ctx = tctx.app;
   const { operationId, output: accepted } = await runStep(tctx, tool, args, trx, "accept");
+  if (accepted.finished) return successEnvelope(tctx.requestId, accepted);
   await insertOperation(ctx, trx, {
     ...startedBy(tctx, tool, operationId),
     state: "queued",
@@ -132,6 +152,7 @@ export const startQueued: OperationPath = async (tctx, tool, args, trx) => {
     status: "queued",
     operation_id: operationId,
     data: (accepted.data ?? {}) as Record<string, unknown>,
+    next: accepted.next ?? pollOperation(operationId, 2),
   };
   if (accepted.credits_charged !== undefined) envelope.credits_charged = accepted.credits_charged;
   return envelope;

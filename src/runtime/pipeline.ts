@@ -20,7 +20,7 @@ import { createLimiter, type Limiter, type LimitVerdict } from "./rate-limit.ts"
 import { startQueued, startReview } from "./paths.ts";
 import { writeAudit } from "./audit.ts";
 import { allIssues, explainIssues } from "./validation-messages.ts";
-import { errorEnvelope, successEnvelope } from "./envelope.ts";
+import { errorEnvelope, successEnvelope, toolErrorEnvelope, wireEnvelope } from "./envelope.ts";
 import { peekIdempotent, runIdempotent } from "./idempotency.ts";
 import type {
   AuthContext,
@@ -131,10 +131,13 @@ function validateArguments(tool: RegisteredTool, rawArgs: unknown): Record<strin
   const unknown = Object.keys(args).filter((k) => !Object.hasOwn(known, k));
   if (unknown.length > 0) {
     const names = unknown.slice(0, 10).map((k) => JSON.stringify(k.slice(0, 64)));
+    const allowed = Object.keys(known);
     throw new ToolError(
       "invalid_arguments",
-      `unknown argument${unknown.length > 1 ? "s" : ""} ${names.join(", ")}`,
-      { unknown_arguments: unknown.slice(0, 10).map((k) => k.slice(0, 64)) },
+      `unknown argument${unknown.length > 1 ? "s" : ""} ${names.join(", ")}; ${tool.name} takes ${
+        allowed.length > 0 ? allowed.join(", ") : "no arguments"
+      }`,
+      { unknown_arguments: unknown.slice(0, 10).map((k) => k.slice(0, 64)), allowed_arguments: allowed },
     );
   }
   const issues = tool.validateInput(args);
@@ -156,11 +159,13 @@ async function checkPlan(ctx: AppContext, auth: AuthContext, tool: RegisteredToo
   if (!planAtLeast(plan, tool.plan))
     throw new ToolError(
       "forbidden",
-      `${tool.name} needs the ${tool.plan} plan; this account is on the ${plan} plan`,
+      `${tool.name} needs the ${tool.plan} plan; this account is on the ${plan} plan (the user can change it on /settings#billing)`,
       {
         required_plan: tool.plan,
         current_plan: plan,
       },
+      undefined,
+      { actionPath: "/settings#billing" },
     );
 }
 
@@ -246,18 +251,14 @@ async function runPath(
     );
   }
   // validate output (inside the transaction: a mismatch rolls the effect back)
-  const outIssues = tool.validateOutput(envelope);
+  const outIssues = tool.validateOutput(wireEnvelope(envelope));
   if (outIssues.length > 0) throw new OutputMismatch(outIssues);
   return envelope;
 }
 
 /** The envelope of a call that threw: ToolError keeps its code; anything else is logged and `internal_error`. */
 function failureEnvelope(ctx: AppContext, tool: RegisteredTool, requestId: string, err: unknown): Envelope {
-  if (err instanceof ToolError)
-    return errorEnvelope(requestId, err.code, err.message, {
-      retryAfter: err.retryAfter,
-      details: err.details,
-    });
+  if (err instanceof ToolError) return toolErrorEnvelope(requestId, err, ctx.config.publicBaseUrl);
   if (err instanceof OutputMismatch) {
     ctx.log.error(
       {
@@ -396,7 +397,7 @@ const runCall: typeof callTool = async (rt, auth, name, rawArgs, options) => {
         requestId,
         "internal_error",
         `the service is briefly unavailable; retry with the same idempotency_key and arguments (request id ${requestId})`,
-        { retryAfter: DATABASE_RETRY_AFTER_SECONDS, details: { retryable: true } },
+        { retryAfter: DATABASE_RETRY_AFTER_SECONDS, details: { retryable: true }, retry: "same_key" },
       );
       return { kind: "result", envelope: failed, isError: true };
     }

@@ -47,15 +47,18 @@ function localTime(at: Date, timeZone: string): string {
   return new Intl.DateTimeFormat("en-GB", { timeZone, dateStyle: "full", timeStyle: "short" }).format(at);
 }
 
-/** The time an action takes effect: in the owner's time zone and in UTC, or the description's words. */
-function whenCell(when: string, timeZone: string | null | undefined): RawHtml {
+/**
+ * The time an action takes effect: in the owner's time zone and in UTC, or the description's words. `id`
+ * prefixes the element ids (an item of a request for several posts has its own).
+ */
+function whenCell(when: string, timeZone: string | null | undefined, id = ""): RawHtml {
   const at = /^\d{4}-\d{2}-\d{2}T/.test(when) ? new Date(when) : undefined;
-  if (!at || Number.isNaN(at.getTime())) return html`<td id="when">${when}</td>`;
+  if (!at || Number.isNaN(at.getTime())) return html`<td id="${id}when">${when}</td>`;
   const utc = `${localTime(at, "UTC")} (UTC)`;
-  return html`<td id="when"><time datetime="${at.toISOString()}">${
+  return html`<td id="${id}when"><time datetime="${at.toISOString()}">${
     timeZone
-      ? html`<span id="when-local">${localTime(at, timeZone)} (${timeZone})</span><br><span id="when-utc">${utc}</span>`
-      : html`<span id="when-utc">${utc}</span> <span class="muted">(choose your time zone in <a href="/settings#account">settings</a> to see it in local time)</span>`
+      ? html`<span id="${id}when-local">${localTime(at, timeZone)} (${timeZone})</span><br><span id="${id}when-utc">${utc}</span>`
+      : html`<span id="${id}when-utc">${utc}</span> <span class="muted">(choose your time zone in <a href="/settings#account">settings</a> to see it in local time)</span>`
   }</time></td>`;
 }
 
@@ -70,9 +73,17 @@ const credits = (view: ApprovalView): string => {
  * Every destination: network, account name, handle, Facebook Page, Pinterest board (a table that stacks into
  * labelled rows on phones; "—" where a column does not apply).
  */
-function destinationsTable(destinations: NonNullable<ApprovalView["description"]>["destinations"]): RawHtml {
+function destinationsTable(
+  destinations: NonNullable<ApprovalView["description"]>["destinations"],
+  id = "",
+  heading = "h2",
+): RawHtml {
   const none = html`<span class="muted">—</span>`;
-  return html`<section aria-labelledby="destinations-title"><h2 id="destinations-title">Destinations</h2>
+  const h =
+    heading === "h3"
+      ? html`<h3 id="${id}destinations-title">Destinations</h3>`
+      : html`<h2 id="${id}destinations-title">Destinations</h2>`;
+  return html`<section aria-labelledby="${id}destinations-title">${h}
 ${stackTable(
   ["Network", "Account", "Handle", "Page", "Board"],
   destinations.map((d) => [
@@ -82,21 +93,51 @@ ${stackTable(
     d.network === "facebook" ? html`${d.name}` : none,
     d.network === "pinterest" ? html`${d.board_id ?? "the account's only board"}` : none,
   ]),
-  { id: "destinations" },
+  { id: `${id}destinations` },
 )}</section>`;
 }
 
 const networkLabel = (network: string) => NETWORK_RULES[network as Network]?.label ?? network;
 
 /** The Pinterest link the Pin will carry, as approved (content of a request with a Pinterest destination). */
-function pinterestLink(description: ApprovalDescription | undefined): RawHtml | "" {
+function pinterestLink(description: ApprovalDescription | undefined, id = ""): RawHtml | "" {
   const pin = description?.content?.destinations.find((d) => d.network === "pinterest");
   if (!pin) return "";
-  return html`<p id="pinterest-link">Pinterest link: ${
+  return html`<p id="${id}pinterest-link">Pinterest link: ${
     pin.link
       ? html`<a href="${pin.link}" rel="noopener noreferrer nofollow">${pin.link}</a>`
       : html`<span class="muted">none (the post's product has no URL)</span>`
   }</p>`;
+}
+
+/**
+ * One item of a request for several posts (schedule_posts): its summary, slides or pictures, caption,
+ * destinations, Pinterest link and time, with element ids prefixed `item-{n}-`.
+ */
+function itemSection(
+  d: ApprovalDescription,
+  n: number,
+  total: number,
+  timeZone: string | null | undefined,
+): RawHtml {
+  const id = `item-${n}-`;
+  const images = d.images ?? [];
+  return html`<section class="request-item" id="item-${String(n)}" aria-labelledby="${id}title"><h2 id="${id}title">Post ${String(n)} of ${String(total)}</h2>
+<p><strong>${d.summary}</strong></p>
+${d.when ? html`<table class="kv"><tr><th scope="row">Time</th>${whenCell(d.when, timeZone, id)}</tr></table>` : ""}
+${
+  images.length > 0
+    ? html`<div class="slides" id="${id}slides">${images.map(
+        (im, i) =>
+          html`<figure><img src="/media/${im.asset_id}/file" alt="${im.label}" width="216" loading="lazy" data-position="${String(i + 1)}"><figcaption>${im.label}</figcaption></figure>`,
+      )}</div>`
+    : ""
+}
+${d.text ? html`<h3 id="${id}caption-title">Caption</h3><pre class="caption" id="${id}caption">${d.text}</pre>` : ""}
+${(d.warnings ?? []).length > 0 ? html`<div class="warn" id="${id}warnings"><p>These networks would refuse this post as it is:</p><ul>${(d.warnings ?? []).map((w) => html`<li><strong>${w.destination}</strong> (${w.network})<ul>${w.problems.map((p) => html`<li>${p}</li>`)}</ul></li>`)}</ul></div>` : ""}
+${d.destinations.length > 0 ? destinationsTable(d.destinations, id, "h3") : ""}
+${pinterestLink(d, id)}
+</section>`;
 }
 
 /** Renders the page for `view`. */
@@ -111,6 +152,7 @@ export function renderApprovalPage(view: ApprovalView): string {
   const settings = description?.settings ?? [];
   const media = description?.media ?? [];
   const warnings = description?.warnings ?? [];
+  const items = description?.items ?? [];
   // Slides and pictures are shown above with their labels; here the videos (and pictures only when no
   // labelled list was given).
   const shownMedia = images.length > 0 ? media.filter((m) => m.kind === "video") : media;
@@ -130,6 +172,7 @@ ${description?.text ? html`<section aria-labelledby="caption-title"><h2 id="capt
 ${warnings.length > 0 ? html`<section id="warnings" class="warn" aria-labelledby="warnings-title"><h2 id="warnings-title">Warnings</h2><p>These networks would refuse this post as it is:</p><ul>${warnings.map((w) => html`<li><strong>${w.destination}</strong> (${w.network})<ul>${w.problems.map((p) => html`<li>${p}</li>`)}</ul></li>`)}</ul></section>` : ""}
 ${destinations.length > 0 ? destinationsTable(destinations) : ""}
 ${pinterestLink(description)}
+${items.map((d, i) => itemSection(d, i + 1, items.length, view.timeZone))}
 ${
   settings.length > 0
     ? html`<h2>Settings</h2><table id="settings" class="kv">${settings.map(

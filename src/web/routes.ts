@@ -3,6 +3,7 @@ import { Router } from "express";
 import type { AppContext } from "../context.ts";
 import { accountSettingsRoutes } from "./account-settings.ts";
 import { assetRoutes } from "./assets.ts";
+import { iconRoutes } from "./icons.ts";
 import { homeRoutes } from "./home.ts";
 import { loginRoutes } from "./login.ts";
 import { postsRoutes } from "./posts.ts";
@@ -11,7 +12,7 @@ import { settingsRoutes } from "./settings.ts";
 import { timeZoneRoutes } from "./time-zone-setting.ts";
 
 /**
- * The browser router: /assets/{name} (the stylesheets), / (landing page), /login, /logout, /settings (account settings),
+ * The browser router: /assets/{name} (the stylesheets and the icon), / (landing page), /login, /logout, /settings (account settings),
  * /settings/integrations/mcp and its revoke action, /settings/time-zone (the owner's time zone), /review
  * (TikTok), /posts (src/web/posts.ts).
  */
@@ -26,6 +27,7 @@ export function browserRoutes(ctx: AppContext): Router {
     reviewRoutes,
     postsRoutes,
   ];
+  router.use(iconRoutes());
   router.use(assetRoutes());
   for (const routes of pages) router.use(routes(ctx));
   return router;

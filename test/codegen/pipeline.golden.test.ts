@@ -46,7 +46,7 @@ test("the fixture's output matches the committed golden files", async () => {
   }
 });
 
-test("the fixture's output is: 4 generated files + one stub per tool, besides the views", async () => {
+test("the fixture's output is: 5 generated files + one stub per tool, besides the views", async () => {
   const all = await generateAll();
   assert.deepEqual(
     all.filter((f) => f.path.startsWith("generated/views/")).map((f) => f.path),
@@ -58,6 +58,7 @@ test("the fixture's output is: 4 generated files + one stub per tool, besides th
     [
       "generated/catalog.json",
       "generated/guide.md",
+      "generated/network-rules.md",
       "generated/registry.ts",
       "generated/tool-types.ts",
       "src/tools/carousels/generate_carousel.ts",

@@ -7,28 +7,9 @@
  * other tool must be reported without an app. Exit 0 when both eras agree with tools.yaml, 1 otherwise.
  * Needs PostgreSQL (DATABASE_URL, or 127.0.0.1:5432) and the npm registry (npx fetches the Inspector once).
  */
-import { spawn } from "node:child_process";
 import { TOOLS } from "../../generated/registry.ts";
+import { ERAS, inspector } from "./inspector-cli.ts";
 import { startService } from "./service.ts";
-
-const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
-const ERAS = ["legacy", "modern"] as const;
-
-/** Runs the Inspector CLI; resolves with its exit code and standard output. */
-function inspector(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn("npx", ["--yes", INSPECTOR, "--cli", ...args], { env: process.env });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (b: Buffer) => {
-      out += b.toString("utf8");
-    });
-    child.stderr.on("data", (b: Buffer) => {
-      err += b.toString("utf8");
-    });
-    child.on("exit", (code) => resolve({ code: code ?? 1, out, err }));
-  });
-}
 
 /** The problems in the Inspector's NDJSON report `out` for a service whose media origin is `origin`. */
 function check(out: string, origin: string): string[] {

@@ -3,7 +3,11 @@
  * the caller's identity with every scope, fresh grant, client, token and request ids, the app's pool as
  * `db`, no operation, a signal that never aborts and a progress callback that ignores its reports.
  */
+import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import type { ToolInputs } from "../../generated/tool-types.ts";
+import type { Product } from "../../src/domain/products/products.ts";
+import { handler as createProductHandler } from "../../src/tools/products/create_product.ts";
 import type { ToolContext } from "../../src/tool-contract.ts";
 import { ALL_SCOPES } from "../../src/scopes.ts";
 import type { TestApp } from "./app.ts";
@@ -41,4 +45,17 @@ export function toolContextFor(
     progress() {},
     ...over,
   };
+}
+
+/**
+ * create_product with a name, as its handler's `accept` runs it at the call (it finishes there: the call
+ * answers `succeeded` with the product). @returns the saved product. @throws the handler's ToolError.
+ */
+export async function createNamedProduct(
+  input: ToolInputs["create_product"] & { name: string },
+  ctx: ToolContext,
+): Promise<{ data: Product }> {
+  const out = await createProductHandler.accept!(input, ctx);
+  assert.ok(out.finished && "product_id" in out.data, "create_product with a name finishes at the call");
+  return { data: out.data };
 }

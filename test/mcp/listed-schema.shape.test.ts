@@ -134,29 +134,58 @@ test("every tool's listed schemas are valid JSON Schema 2020-12 with an object r
 });
 
 test("every tool's listed output schema accepts what the full schema accepts and refuses other states", () => {
+  const next = { tool: "get_job_status", arguments: { operation_id: REQUEST_ID }, after_seconds: 2 };
   for (const tool of TOOLS) {
     const listed = validator(listedOutputSchema(tool));
     const failed = {
       request_id: REQUEST_ID,
       status: "failed",
-      error: { code: "not_found", message: "post not found", request_id: REQUEST_ID },
+      error: {
+        code: "forbidden",
+        message: "insufficient credits",
+        request_id: REQUEST_ID,
+        retry: "after_user_action",
+        details: { action_url: "https://x.test/settings#billing" },
+      },
     };
     assert.deepEqual(tool.validateOutput(failed), [], tool.name);
     assert.deepEqual(listed(failed), [], tool.name);
-    const started = tool.review
-      ? {
-          request_id: REQUEST_ID,
+    if (tool.review) {
+      // the first answer and every replay (service spec 3.1): pending, then the operation's state once
+      // approved, or denied after a decline or expiry
+      const answers = [
+        {
           status: "approval_required",
-          operation_id: REQUEST_ID,
           approval_url: "https://x.test/a",
-        }
-      : undefined;
-    if (started) {
-      assert.deepEqual(tool.validateOutput(started), [], tool.name);
-      assert.deepEqual(listed(started), [], tool.name);
+          data: { summary: "Publish the post.", expires_at: "2026-11-28T10:30:00.000Z" },
+          next,
+        },
+        ...["approved", "queued", "running", "succeeded", "failed", "outcome_unknown"].map((status) => ({
+          status,
+          data: {
+            summary: "Publish the post.",
+            decision: "approved",
+            decided_at: "2026-11-28T10:05:00.000Z",
+          },
+          next,
+        })),
+        { status: "denied", data: { decision: "declined", decided_at: "2026-11-28T10:05:00.000Z" } },
+        { status: "denied", data: { decision: "expired", decided_at: "2026-11-28T10:30:00.000Z" } },
+      ];
+      for (const a of answers) {
+        const envelope = { request_id: REQUEST_ID, operation_id: REQUEST_ID, ...a };
+        assert.deepEqual(tool.validateOutput(envelope), [], `${tool.name} ${a.status}`);
+        assert.deepEqual(listed(envelope), [], `${tool.name} ${a.status} (listed)`);
+      }
+    } else {
+      // a status the tool's path never answers with is refused by the listed schema
+      assert.notDeepEqual(listed({ request_id: REQUEST_ID, status: "running" }), [], tool.name);
     }
-    // a status the tool's path never answers with is refused by the listed schema
-    assert.notDeepEqual(listed({ request_id: REQUEST_ID, status: "running" }), [], tool.name);
+    if (tool.queued)
+      for (const status of ["queued", "dispatch_failed"]) {
+        const envelope = { request_id: REQUEST_ID, status, operation_id: REQUEST_ID, next };
+        assert.deepEqual(listed({ ...envelope, data: {} }), [], `${tool.name} ${status} (listed)`);
+      }
   }
 });
 
@@ -216,8 +245,16 @@ test("every tool's listed input schema accepts the tool's example and refuses an
     idempotency_key: REQUEST_ID,
   };
   assert.deepEqual(create(carousel), []);
-  // the conditions between kind, configuration and cta_asset_id are listed as they are validated
-  assert.notDeepEqual(create({ ...carousel, kind: "video" }), []);
+  // the conditions between kind, configuration and cta_asset_id are not listed (no root combinator or
+  // if/then: clients and model providers refuse them at a tool's root); the full schema still enforces them
+  assert.deepEqual(create({ ...carousel, kind: "video" }), []);
+  const full = TOOLS_BY_NAME.get("create_automation")!;
+  assert.notDeepEqual(full.validateInput({ ...carousel, kind: "video" }), []);
+  for (const tool of TOOLS) {
+    const root = listedInputSchema(tool);
+    for (const key of ["allOf", "anyOf", "oneOf", "if", "then", "else", "not", "minProperties"])
+      assert.equal(root[key], undefined, `${tool.name}: listed input root has ${key}`);
+  }
 });
 
 test('tools/list with every tool stays under the 80 KB budget (bench/README.md "tools/list payload size")', () => {
@@ -232,5 +269,15 @@ test('tools/list with every tool stays under the 80 KB budget (bench/README.md "
     })),
   };
   const bytes = Buffer.byteLength(JSON.stringify(listing));
-  assert.ok(bytes < 80_000, `tools/list is ${bytes} bytes`);
+  assert.ok(bytes <= 80_000, `tools/list is ${bytes} bytes`);
+  // what a model reads of it: each tool's name, description and input schema
+  const read = listing.tools.reduce(
+    (n, t) =>
+      n +
+      Buffer.byteLength(
+        JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema }),
+      ),
+    0,
+  );
+  assert.ok(read <= 36_000, `names, descriptions and input schemas are ${read} bytes`);
 });

@@ -97,7 +97,9 @@ describe("tools/list", () => {
         "idempotentHint",
         "openWorldHint",
         "readOnlyHint",
+        "title",
       ]);
+      assert.equal(tool.annotations.title, tool.title);
     }
   });
 

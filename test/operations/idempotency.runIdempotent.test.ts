@@ -172,7 +172,12 @@ describe("runIdempotent", () => {
     assert.equal(again.operation_id, first.operation_id);
     assert.equal(again.approval_url, undefined, "no approval URL for a denied request");
     const op = await app.ctx.db("operations").where({ id: first.operation_id }).first();
-    assert.deepEqual(again.data, { decision: "declined", decided_at: op.decided_at.toISOString() });
+    assert.deepEqual(again.data, {
+      summary: "Delete the product “Denied lamp”",
+      decision: "declined",
+      decided_at: op.decided_at.toISOString(),
+    });
+    assert.equal(again.next, undefined, "nothing follows a denied request");
     for (const tool of ["delete_product", "publish_post", "schedule_post", "approve_carousel"])
       assert.deepEqual(
         TOOLS_BY_NAME.get(tool)!.validateOutput(again),
@@ -192,6 +197,29 @@ describe("runIdempotent", () => {
     assert.equal(expired.approval_url, undefined);
     assert.equal((expired.data as { decision: string }).decision, "expired");
     assert.equal(runs.remove_widget, ranBefore, "nothing ran");
+  });
+
+  test("an approved request repeated answers its operation's state, the decision and the poll that follows", async () => {
+    const [row] = await app.ctx
+      .db("products")
+      .insert({ user_id: owner.user_id, workspace_id: owner.workspace_id, name: "Approved lamp" })
+      .returning("id");
+    const args = { idempotency_key: key(), product_id: row.id };
+    const first = await call(rt, auth, "remove_widget", args);
+    assert.equal(first.status, "approval_required");
+    assert.deepEqual(Object.keys(first.data ?? {}).sort(), ["expires_at", "summary"]);
+    assert.equal(first.next?.tool, "get_job_status");
+    const decided = await decideOperation(app.ctx, first.operation_id!, owner.user_id, "approve");
+    assert.equal(decided.kind, "approved");
+    const again = await call(rt, auth, "remove_widget", args);
+    const op = await app.ctx.db("operations").where({ id: first.operation_id }).first();
+    assert.equal(again.status, op.state, "the operation's state now, not the stale approval_required");
+    assert.notEqual(again.status, "approval_required");
+    assert.equal(again.approval_url, undefined, "no approval URL once decided");
+    assert.equal((again.data as { decision: string }).decision, "approved");
+    assert.deepEqual(again.next?.arguments, { operation_id: first.operation_id, wait_seconds: 25 });
+    for (const tool of ["delete_product", "publish_post", "schedule_post", "approve_carousel"])
+      assert.deepEqual(TOOLS_BY_NAME.get(tool)!.validateOutput(again), [], tool);
   });
 
   test("records hold only hashes of the key and arguments and a sealed envelope", async () => {

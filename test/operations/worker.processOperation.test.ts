@@ -122,7 +122,11 @@ test("a ToolError -> failed with the error; an unexpected exception -> outcome_u
     (s) => s === "outcome_unknown",
   );
   const f = await status(failed);
-  assert.deepEqual(f.data?.error, { code: "validation_failed", message: "the product has no name" });
+  assert.deepEqual(f.data?.error, {
+    code: "validation_failed",
+    message: "the product has no name",
+    retry: "new_key",
+  });
   const u = await status(unknown);
   assert.equal((u.data?.error as { code?: string } | undefined)?.code, "outcome_unknown");
   assert.ok(!JSON.stringify(u).includes("secret"));

@@ -74,6 +74,7 @@ const tools = [
       budget: "write",
       scope: "create:content",
       annotations: {
+        title: "write thing",
         readOnlyHint: false,
         destructiveHint: false,
         idempotentHint: true,

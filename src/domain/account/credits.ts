@@ -45,8 +45,10 @@ export async function chargeCredits(
   if (balance < charge.credits) {
     throw new ToolError(
       "forbidden",
-      `insufficient credits: this action costs ${charge.credits} credits and the balance is ${balance}`,
+      `insufficient credits: this action costs ${charge.credits} credits and the balance is ${balance}; the user can add credits on /settings#billing`,
       { credits_required: charge.credits, credits_balance: balance },
+      undefined,
+      { actionPath: "/settings#billing" },
     );
   }
   await trx("credit_ledger").insert({

@@ -28,7 +28,10 @@ export async function assertAnalyticsPlan(db: Knex, userId: string): Promise<voi
   if (!planAtLeast(await userPlan(db, userId), "pro")) {
     throw new ToolError(
       "forbidden",
-      "analytics needs the Pro plan; the plan can be changed in the browser, not through tools",
+      "analytics needs the Pro plan; the user can change the plan on /settings#billing, not through tools",
+      { required_plan: "pro" },
+      undefined,
+      { actionPath: "/settings#billing" },
     );
   }
 }

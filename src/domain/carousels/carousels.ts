@@ -17,6 +17,7 @@ import { type Owner, ownedBy } from "../owner.ts";
 import { carouselPrice, carouselWithCtaPrice, PRICES } from "../account/prices.ts";
 import { assertContentUnlocked } from "../social/content.ts";
 import { assertCaptionArgument } from "../captions/post-caption.ts";
+import { assertCarouselFits } from "./destinations.ts";
 
 export interface CarouselDesign {
   design_id: string;
@@ -112,6 +113,8 @@ export interface GenerateCarousel {
   use_cta_artwork?: boolean | undefined;
   /** The agent's own caption, stored as given instead of a generated one (checked by assertCaptionArgument). */
   caption?: string | undefined;
+  /** Where the carousel will go: checked before any charge (./destinations.ts) and kept on the run. */
+  social_account_ids?: string[] | undefined;
 }
 
 /**
@@ -151,10 +154,12 @@ export interface RunMeta {
 
 /**
  * Accepts a carousel generation: owned product (required; a prompt never replaces it), active design,
- * supported slide count and format, the agent's `caption` when given; charges 5 credits per generated image
- * (the CTA slide is free), then creates the draft carousel post (with the agent's caption, else none until
- * the render writes one), the queued run with its outline, and pending slides.
- * @throws ToolError not_found / validation_failed / forbidden (insufficient credits; nothing written).
+ * supported slide count and format, the agent's `caption` when given, the named destinations against the
+ * carousel it would make (./destinations.ts); charges 5 credits per generated image (the CTA slide is free),
+ * then creates the draft carousel post (with the agent's caption, else none until the render writes one), the
+ * queued run with its outline and destinations, and pending slides.
+ * @throws ToolError not_found / validation_failed / account_setup_required (a destination) / forbidden
+ *   (insufficient credits; nothing written).
  */
 export async function acceptCarouselGeneration(
   trx: Knex.Transaction,
@@ -165,6 +170,11 @@ export async function acceptCarouselGeneration(
   if (input.caption !== undefined) assertCaptionArgument(input.caption);
   const product = await ownedProduct(trx, owner, input.product_id);
   const design = await resolveDesign(trx, input.design_id, input.slide_count, input.format);
+  const destinations = await assertCarouselFits(trx, owner, input.social_account_ids ?? [], {
+    slideCount: input.slide_count,
+    format: design.format,
+    caption: input.caption,
+  });
   const ctaId = input.use_cta_artwork ? await productCtaArtwork(trx, owner, product.id) : undefined;
   const credits = ctaId ? carouselWithCtaPrice(input.slide_count) : carouselPrice(input.slide_count);
   const postId = randomUUID();
@@ -217,6 +227,7 @@ export async function acceptCarouselGeneration(
     images_charged: credits / PRICES.generated_image,
     outline: JSON.stringify(outline),
     cta_asset_id: ctaId ?? null,
+    destination_account_ids: destinations.length > 0 ? JSON.stringify(destinations) : null,
     brief_sealed: input.prompt
       ? meta.sealer.seal(input.prompt, rowBinding("carousel_runs", "brief_sealed", runId))
       : null,

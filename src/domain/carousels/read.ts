@@ -49,6 +49,8 @@ export interface CarouselView {
   slide_count: SlideCount;
   /** The latest run's status. */
   status: RunStatus;
+  /** The destinations the carousel was generated for (generate_carousel `social_account_ids`); [] when none. */
+  destination_account_ids: string[];
   progress: { total: number; ready: number; pending: number; generating: number; failed: number };
   latest_run: RunView;
   slides: SlideView[];
@@ -85,6 +87,9 @@ export async function getCarousel(db: Knex, owner: Owner, postId: string): Promi
     format: first.format ?? "square",
     slide_count: first.slide_count,
     status: latest.status,
+    destination_account_ids: Array.isArray(first.destination_account_ids)
+      ? first.destination_account_ids.map(String)
+      : [],
     progress: {
       total: slides.length,
       ready: count("ready"),

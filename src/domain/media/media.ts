@@ -6,7 +6,7 @@
 import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
 import { pick, pickOrNull } from "../../db/rows.ts";
-import { ToolError } from "../../errors.ts";
+import { notFoundAt, ToolError } from "../../errors.ts";
 import { keysetPage, pageSize, rankedPage, type SearchRequest, searchPage } from "../cursor.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 
@@ -118,21 +118,31 @@ export async function getMedia(db: Knex, owner: Owner, assetId: string): Promise
 
 /**
  * Checks that every id is an owned, non-deleted asset of `kind` (when given), preserving order and
- * removing duplicates. @throws ToolError not_found naming no foreign record; validation_failed for a wrong kind.
+ * removing duplicates. `field` is the argument the ids came from (for the JSON pointer of a bad item).
+ * @throws ToolError not_found at `/{field}/{index}` of the first id that is not the owner's (naming no foreign
+ *   record); validation_failed at that pointer for a wrong kind.
  */
 export async function requireOwnedAssets(
   db: Knex,
   owner: Owner,
   ids: string[],
   kind?: MediaKind,
+  field = "media_asset_ids",
 ): Promise<string[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
-  if (!unique.every(isUuid)) throw new ToolError("not_found", "media asset not found");
-  const rows = await owned(db, owner).whereIn("id", unique).select("id", "kind");
-  if (rows.length !== unique.length) throw new ToolError("not_found", "media asset not found");
-  if (kind && rows.some((r) => r.kind !== kind)) {
-    throw new ToolError("validation_failed", `every media asset must be an ${kind}`);
+  const rows = await owned(db, owner).whereIn("id", unique.filter(isUuid)).select("id", "kind");
+  const kinds = new Map<string, string>(rows.map((r: { id: string; kind: string }) => [r.id, r.kind]));
+  for (const [i, id] of ids.entries()) {
+    const found = kinds.get(id);
+    if (found === undefined) throw notFoundAt("media asset", `/${field}/${i}`);
+    if (kind && found !== kind)
+      throw ToolError.validation(`${field}[${i}] must be an ${kind}, not a ${found}`, {
+        path: `/${field}/${i}`,
+        keyword: "kind",
+        rule: `must be an ${kind}`,
+        params: { allowed: kind },
+      });
   }
   return unique;
 }

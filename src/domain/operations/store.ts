@@ -7,7 +7,7 @@ import { rowBinding } from "../../crypto/seal.ts";
 import { isUuid } from "../../ids.ts";
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
-import type { ErrorCode } from "../../errors.ts";
+import type { ErrorCode, Retry } from "../../errors.ts";
 import type {
   ApprovalDescription,
   ApprovedContent,
@@ -54,6 +54,10 @@ export interface OperationRow {
   error_code: ErrorCode | null;
   error_message: string | null;
   error_details: unknown;
+  /** How to recover from the error (errors.ts `Retry`); null: the code's default. */
+  error_retry: Retry | null;
+  /** The page of this service where a person fixes the error (`/settings#billing`), when it names one. */
+  error_action_path: string | null;
   labels: unknown;
   attempts: number;
   dispatch_count: number;
@@ -156,6 +160,18 @@ export async function approvedContentOf(
 ): Promise<ApprovedContent | undefined> {
   const op = operationId ? await loadOperation(ctx.db, operationId) : undefined;
   return op ? openDescription(ctx, op)?.content : undefined;
+}
+
+/**
+ * The approved content of each item of a request for several actions (ApprovalDescription `items`:
+ * schedule_posts), in the items' order; [] when the request has no items.
+ */
+export async function approvedItemsOf(
+  ctx: AppContext,
+  operationId: string | undefined,
+): Promise<Array<ApprovedContent | undefined>> {
+  const op = operationId ? await loadOperation(ctx.db, operationId) : undefined;
+  return (op ? (openDescription(ctx, op)?.items ?? []) : []).map((i) => i.content);
 }
 
 /** The approval page URL of an operation (service spec 4.4). */

@@ -150,7 +150,7 @@ function columns(
 }
 
 async function linkAssets(db: Knex, owner: Owner, productId: string, assetIds: string[]): Promise<void> {
-  const ids = await requireOwnedAssets(db, owner, assetIds, "image");
+  const ids = await requireOwnedAssets(db, owner, assetIds, "image", "image_asset_ids");
   await db("product_assets").where({ product_id: productId, role: "image" }).delete();
   if (ids.length > 0) {
     await db("product_assets")

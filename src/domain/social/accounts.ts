@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { rowBinding, type SealedColumn, type Sealer } from "../../crypto/seal.ts";
 import type { Knex } from "../../db/knex.ts";
 import { pick } from "../../db/rows.ts";
-import { notFound, ToolError } from "../../errors.ts";
+import { notFound, notFoundAt, ToolError } from "../../errors.ts";
 import type { NetworkAccount, TokenSet } from "../../providers/social/network.ts";
 import { isNetwork, type Network, NETWORKS, type ProviderAccount } from "../../providers/social/types.ts";
 import { type Owner, ownedBy } from "../owner.ts";
@@ -99,9 +99,9 @@ export async function resolveDestinations(
     : [];
   const byId = new Map(rows.map((r) => [r.id, project(r)]));
   const out: SafeSocialAccount[] = [];
-  for (const id of ids) {
+  for (const [i, id] of ids.entries()) {
     const account = byId.get(id);
-    if (!account) throw notFound("social account");
+    if (!account) throw notFoundAt("social account", `/social_account_ids/${i}`);
     out.push(account);
   }
   const tiktok = out.filter((a) => a.network === "tiktok");
@@ -120,10 +120,12 @@ export async function resolveDestinations(
   if (unusable.length > 0) {
     throw new ToolError(
       "account_setup_required",
-      `${unusable.map((a) => `the ${a.network} account "${a.display_name}" is ${a.status}`).join("; ")}: the user must reconnect it in the browser settings before publishing or scheduling to it`,
+      `${unusable.map((a) => `the ${a.network} account "${a.display_name}" is ${a.status}`).join("; ")}: the user must reconnect it on /settings/social before publishing or scheduling to it`,
       {
         accounts: unusable.map((a) => ({ social_account_id: a.social_account_id, status: a.status })),
       },
+      undefined,
+      { actionPath: "/settings/social" },
     );
   }
   return out;

@@ -108,9 +108,10 @@ export async function listDeliveries(
 }
 
 /**
- * Statuses from which a post may be published or scheduled; carousels need approval first. A post already
- * published, scheduled or on its way elsewhere may go to more networks (`assertNewDestinations` refuses the
- * accounts that already have it).
+ * Statuses from which a post may be published or scheduled. A carousel not approved yet (draft or
+ * needs_review) may be too: the one browser approval of publish_post, schedule_post or schedule_posts then
+ * approves it with its publication (`needsCarouselApproval`). A post already published, scheduled or on its
+ * way elsewhere may go to more networks (`assertNewDestinations` refuses the accounts that already have it).
  */
 const PUBLISHABLE = new Set([
   "draft",
@@ -194,7 +195,19 @@ export async function ownedPost(db: Knex, owner: Owner, postId: string) {
   };
 }
 
-/** Checks that `post` can be published: a known status, and a carousel that is approved with every slide ready. */
+/**
+ * True when `post` is a carousel not approved yet: publishing or scheduling it approves it in the same
+ * browser approval (the page shows every slide).
+ */
+export function needsCarouselApproval(post: { type: string; status: string }): boolean {
+  return post.type === "carousel" && !CAROUSEL_PUBLISHABLE.has(post.status);
+}
+
+/**
+ * Checks that `post` can be published: a known status, and a carousel with every slide ready (approved, or
+ * approved by the publication's own approval: `needsCarouselApproval`).
+ * @throws ToolError validation_failed naming the status, or the carousel's unfinished slides.
+ */
 export async function assertPublishable(
   db: Knex,
   post: { id: string; type: string; status: string },
@@ -206,12 +219,6 @@ export async function assertPublishable(
     );
   }
   if (post.type === "carousel") {
-    if (!CAROUSEL_PUBLISHABLE.has(post.status)) {
-      throw new ToolError(
-        "validation_failed",
-        "a carousel must be approved with approve_carousel before it is published or scheduled",
-      );
-    }
     const row = await db("carousel_slides")
       .where({ post_id: post.id })
       .whereNot({ status: "ready" })

@@ -87,43 +87,96 @@ export async function schedulePost(
   operationId: string | undefined,
   approved?: ApprovedContent,
 ): Promise<ScheduleView> {
-  const scheduleId = await app.db.transaction(async (trx) => {
-    const now = app.clock.now();
-    const prepared = await prepareSchedule(trx, owner, req, now, {
-      reviewUrl: reviewUrl(app.config.publicBaseUrl),
-    });
-    const content = await boundContent(trx, prepared, approved);
-    const [schedule] = await trx("schedules")
-      .insert({
-        workspace_id: owner.workspaceId,
-        user_id: owner.userId,
-        post_id: prepared.post.id,
-        scheduled_for: prepared.at,
-        status: "scheduled",
-        operation_id: operationId ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning("id");
-    await trx("deliveries").insert(
-      prepared.accounts.map((a) => ({
-        workspace_id: owner.workspaceId,
-        user_id: owner.userId,
-        post_id: prepared.post.id,
-        social_account_id: a.social_account_id,
-        schedule_id: schedule.id,
-        status: "pending",
-        scheduled_for: prepared.at,
-        operation_id: operationId ?? null,
-        ...deliveryBinding(content, a.social_account_id),
-        created_at: now,
-        updated_at: now,
-      })),
-    );
-    await refreshPostStatus(trx, prepared.post.id, now);
-    return schedule.id as string;
-  });
+  const scheduleId = await app.db.transaction((trx) =>
+    createSchedule(app, trx, owner, req, operationId, approved),
+  );
   return getSchedule(app.db, owner, scheduleId);
+}
+
+/**
+ * Creates the schedules of schedule_posts' items (the approved effect of one approval): all in one
+ * transaction, so either every item is scheduled or none is. Each item is checked as `schedulePost` checks
+ * it, against its own approved content (`approved[i]`).
+ * @returns the schedules, in the items' order.
+ * @throws ToolError as `schedulePost`, its message starting with the item (`item 2 (/items/1): ...`).
+ */
+export async function schedulePosts(
+  app: AppContext,
+  owner: Owner,
+  items: readonly ScheduleRequest[],
+  operationId: string | undefined,
+  approved: ReadonlyArray<ApprovedContent | undefined>,
+): Promise<ScheduleView[]> {
+  const ids = await app.db.transaction(async (trx) => {
+    const out: string[] = [];
+    for (const [i, req] of items.entries())
+      out.push(await forItem(i, () => createSchedule(app, trx, owner, req, operationId, approved[i])));
+    return out;
+  });
+  const views: ScheduleView[] = [];
+  for (const id of ids) views.push(await getSchedule(app.db, owner, id));
+  return views;
+}
+
+/** Runs `fn` for item `i` of a list argument; a ToolError it throws names the item first. */
+export async function forItem<T>(i: number, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof ToolError)) throw err;
+    throw new ToolError(
+      err.code,
+      `item ${i + 1} (/items/${i}): ${err.message}`,
+      err.details,
+      err.retryAfter,
+      err.recovery,
+    );
+  }
+}
+
+/** The schedule and its deliveries for `req`, in `trx` (see schedulePost). @returns the schedule id. */
+async function createSchedule(
+  app: AppContext,
+  trx: Knex.Transaction,
+  owner: Owner,
+  req: ScheduleRequest,
+  operationId: string | undefined,
+  approved: ApprovedContent | undefined,
+): Promise<string> {
+  const now = app.clock.now();
+  const prepared = await prepareSchedule(trx, owner, req, now, {
+    reviewUrl: reviewUrl(app.config.publicBaseUrl),
+  });
+  const content = await boundContent(trx, prepared, approved);
+  const [schedule] = await trx("schedules")
+    .insert({
+      workspace_id: owner.workspaceId,
+      user_id: owner.userId,
+      post_id: prepared.post.id,
+      scheduled_for: prepared.at,
+      status: "scheduled",
+      operation_id: operationId ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning("id");
+  await trx("deliveries").insert(
+    prepared.accounts.map((a) => ({
+      workspace_id: owner.workspaceId,
+      user_id: owner.userId,
+      post_id: prepared.post.id,
+      social_account_id: a.social_account_id,
+      schedule_id: schedule.id,
+      status: "pending",
+      scheduled_for: prepared.at,
+      operation_id: operationId ?? null,
+      ...deliveryBinding(content, a.social_account_id),
+      created_at: now,
+      updated_at: now,
+    })),
+  );
+  await refreshPostStatus(trx, prepared.post.id, now);
+  return schedule.id as string;
 }
 
 /** Reads one of the owner's schedules with its deliveries. @throws ToolError not_found. */

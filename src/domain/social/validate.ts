@@ -201,6 +201,8 @@ export async function assertAccountSetup(db: Knex, accounts: readonly SafeSocial
       {
         accounts: missing.map((m) => ({ social_account_id: m.account.social_account_id, setting: m.key })),
       },
+      undefined,
+      { actionPath: "/settings/social" },
     );
   }
 }

@@ -1,10 +1,11 @@
 /**
- * The guarded fetch of product pages (service spec 4.2 rule 6). One HTML page per call, nothing
- * else: http/https on ports 80/443 only; the host name is resolved once, every address is checked
- * (address-policy.ts) and the TCP connection is pinned to the checked address through undici's
- * `connect.lookup`, so there is no DNS-rebinding window. Redirects are followed by hand (at most 3), each
- * one checked again before any connection. 10 s total deadline, 2 MiB body cap (aborted while streaming),
- * `text/html` only.
+ * The guarded fetch of product pages and of the images a page names (service spec 4.2 rule 6). One
+ * resource per call, nothing else: http/https on ports 80/443 only; the host name is resolved once, every
+ * address is checked (address-policy.ts) and the TCP connection is pinned to the checked address through
+ * undici's `connect.lookup`, so there is no DNS-rebinding window. Redirects are followed by hand (at most 3),
+ * each one checked again before any connection. 10 s total deadline, a body cap (2 MiB for a page; the media
+ * image limit for an image) aborted while streaming, and only the expected types (`text/html` for a page,
+ * JPEG, PNG or WEBP for an image: the declared type here, the bytes themselves where the image is stored).
  */
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupFunction } from "node:net";
@@ -84,6 +85,18 @@ const MESSAGES: Record<BlockReason, string> = {
   address: "the address is not a public internet address",
 };
 
+/** A fetched resource: its final URL after redirects, its declared MIME type and its bytes. */
+export interface FetchedBody {
+  url: string;
+  mime: string;
+  contentType: string;
+  body: Buffer;
+  bytes: number;
+}
+
+/** The image types a guarded image fetch accepts. */
+export const IMAGE_MIME_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+
 /**
  * Resolves `url`'s host once and returns the single checked address to connect to.
  * @throws GuardedFetchError (scheme, port, address, dns) before any connection is made.
@@ -138,6 +151,35 @@ export async function guardedFetchHtml(
   input: string,
   options: GuardedFetchOptions = {},
 ): Promise<FetchedPage> {
+  const r = await guardedFetch(input, options, {
+    mimes: ["text/html"],
+    accept: "text/html",
+    what: "an HTML page",
+  });
+  return { url: r.url, html: decode(r.body, r.contentType), bytes: r.bytes };
+}
+
+/**
+ * Fetches one JPEG, PNG or WEBP image under the rules above (`maxBytes`: the media image limit).
+ * @throws GuardedFetchError with a stable `reason` for every refusal or failure.
+ */
+export async function guardedFetchImage(
+  input: string,
+  options: GuardedFetchOptions = {},
+): Promise<FetchedBody> {
+  return guardedFetch(input, options, {
+    mimes: IMAGE_MIME_TYPES,
+    accept: IMAGE_MIME_TYPES.join(", "),
+    what: "a JPEG, PNG or WEBP image",
+  });
+}
+
+/** One resource of one of `kind.mimes` (see the module comment). */
+async function guardedFetch(
+  input: string,
+  options: GuardedFetchOptions,
+  kind: { mimes: readonly string[]; accept: string; what: string },
+): Promise<FetchedBody> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRedirects = Math.min(options.maxRedirects ?? DEFAULT_MAX_REDIRECTS, MAX_REDIRECTS_LIMIT);
@@ -158,7 +200,7 @@ export async function guardedFetchHtml(
           method: "GET",
           dispatcher: agent,
           signal,
-          headers: { accept: "text/html", "user-agent": "SocialMCP-ProductFetcher/1.0" },
+          headers: { accept: kind.accept, "user-agent": "SocialMCP-ProductFetcher/1.0" },
         })
         .catch((err: unknown) => {
           throw signal.aborted
@@ -187,9 +229,9 @@ export async function guardedFetchHtml(
       }
       const contentType = headerValue(res.headers["content-type"]) ?? "";
       const mime = contentType.split(";")[0]!.trim().toLowerCase();
-      if (mime !== "text/html") {
+      if (!kind.mimes.includes(mime)) {
         discard(res.body);
-        throw new GuardedFetchError("content_type", "the URL is not an HTML page");
+        throw new GuardedFetchError("content_type", `the URL is not ${kind.what}`);
       }
       const declared = Number(headerValue(res.headers["content-length"]) ?? Number.NaN);
       if (Number.isFinite(declared) && declared > maxBytes) {
@@ -213,7 +255,7 @@ export async function guardedFetchHtml(
           ? new GuardedFetchError("timeout", "the page did not answer within the time limit")
           : new GuardedFetchError("network", "the page could not be read");
       }
-      return { url: url.toString(), html: decode(Buffer.concat(chunks), contentType), bytes };
+      return { url: url.toString(), mime, contentType, body: Buffer.concat(chunks), bytes };
     } finally {
       agent.destroy().catch(() => {});
     }

@@ -1,5 +1,6 @@
 /** Shared by the queued carousel handlers: the run bookkeeping a carousel accept needs from the context. */
 import type { RunStatus } from "../../domain/runs.ts";
+import { MAX_WAIT_SECONDS } from "../../domain/long-poll.ts";
 import type { Accepted, RunMeta } from "../../domain/carousels/carousels.ts";
 import { handOverRun, sendRenderJob } from "../../domain/carousels/render-job.ts";
 import { type Owner, ownerOf } from "../../domain/owner.ts";
@@ -43,7 +44,7 @@ function isTransaction(db: Knex | Knex.Transaction): db is Knex.Transaction {
 /**
  * The `accept` part of a queued carousel tool: runs the domain step `start` in the caller's transaction with
  * the caller as owner and this operation's run bookkeeping, and returns `{data: {post_id, run_id},
- * credits_charged}`. @throws ToolError from `start`; Error outside a transaction (see `transactionOf`).
+ * credits_charged, next}` (`next`: get_carousel with a long poll, 2 s later). @throws ToolError from `start`; Error outside a transaction (see `transactionOf`).
  */
 export async function acceptCarouselRun<I>(
   input: I,
@@ -51,7 +52,16 @@ export async function acceptCarouselRun<I>(
   start: (trx: Knex.Transaction, owner: Owner, input: I, meta: RunMeta) => Promise<Accepted>,
 ): Promise<ToolOutput<{ post_id: string; run_id: string }>> {
   const a = await start(transactionOf(ctx), ownerOf(ctx.auth), input, runMeta(ctx));
-  return { data: { post_id: a.post_id, run_id: a.run_id }, credits_charged: a.credits_charged };
+  return {
+    data: { post_id: a.post_id, run_id: a.run_id },
+    credits_charged: a.credits_charged,
+    // The render is a native job of its own (service spec 3.1 rule 2): follow it in get_carousel.
+    next: {
+      tool: "get_carousel",
+      arguments: { post_id: a.post_id, wait_seconds: MAX_WAIT_SECONDS },
+      after_seconds: 2,
+    },
+  };
 }
 
 /**

@@ -1,13 +1,23 @@
 /**
- * create_product: saves a product from the listed fields only (no mass assignment); image ids must be the
- * caller's own image assets (`not_found` otherwise).
+ * create_product (queued, DESIGN.md section 4 "product from a URL in one call"): with `name`, `accept` saves
+ * the product from the listed fields only (no mass assignment; image ids must be the caller's own image
+ * assets, `not_found` otherwise) and the call answers `succeeded` with it, as an inline tool would. With only
+ * `product_url`, `accept` checks the URL's syntax and the call answers `queued`: `execute` (worker) reads the
+ * page through the guarded fetch and creates the product from it, with the images the page's structured data
+ * names (src/domain/products/import.ts); `get_job_status` gives `{product, page}`.
  */
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { ownerOf } from "../../domain/owner.ts";
+import { importProduct } from "../../domain/products/import.ts";
 import { createProduct } from "../../domain/products/products.ts";
+import { checkedProductUrl } from "./product-url.ts";
 
 export const handler: ToolHandlers["create_product"] = {
-  async execute(input, ctx) {
+  async accept(input, ctx) {
+    if (input.name === undefined) {
+      const url = checkedProductUrl(input.product_url ?? "", ctx);
+      return { data: { product_url: url.toString() } };
+    }
     const product = await createProduct(ctx.db, ownerOf(ctx.auth), {
       name: input.name,
       ...(input.description !== undefined ? { description: input.description } : {}),
@@ -18,6 +28,10 @@ export const handler: ToolHandlers["create_product"] = {
       ...(input.tags !== undefined ? { tags: input.tags } : {}),
       ...(input.image_asset_ids !== undefined ? { image_asset_ids: input.image_asset_ids } : {}),
     });
-    return { data: product };
+    return { data: product, finished: true };
+  },
+  async execute(input, ctx) {
+    const url = checkedProductUrl(input.product_url ?? "", ctx);
+    return { data: await importProduct(ctx.app, ownerOf(ctx.auth), url.toString(), ctx.signal) };
   },
 };

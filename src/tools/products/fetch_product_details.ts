@@ -9,27 +9,8 @@ import { ToolError } from "../../errors.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { extractProductDetails } from "../../domain/products/extract.ts";
 import { attachProductDetails, getProduct } from "../../domain/products/products.ts";
-import { checkUrlSyntax } from "../../providers/fetch/address-policy.ts";
 import { type FetchedPage, GuardedFetchError } from "../../providers/fetch/guarded-fetch.ts";
-import type { ToolContext } from "../../tool-contract.ts";
-
-function parseUrl(raw: string, ctx: ToolContext): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ToolError("validation_failed", "product_url is not a valid URL", { reason: "scheme" });
-  }
-  const reason = checkUrlSyntax(url, ctx.app.config.fetchAllowLoopbackPort);
-  if (reason) {
-    throw new ToolError(
-      "validation_failed",
-      "product_url must be an http(s) URL on port 80 or 443 without credentials",
-      { reason },
-    );
-  }
-  return url;
-}
+import { checkedProductUrl as parseUrl } from "./product-url.ts";
 
 export const handler: ToolHandlers["fetch_product_details"] = {
   async accept(input, ctx) {

@@ -1,8 +1,13 @@
-/** The approval-page description shared by publish_post and schedule_post (service spec 4.4). */
+/**
+ * The approval-page description shared by publish_post, schedule_post and schedule_posts (service spec 4.4).
+ * A carousel that is not approved yet is approved by the same request (DESIGN.md section 4: one approval for
+ * "approve and schedule"): the summary says so and the page shows every slide.
+ */
 import type { Knex } from "../../db/knex.ts";
 import { approvedContent, contentFingerprint } from "../../domain/social/content.ts";
 import { approvalWarnings, postProblems } from "../../domain/social/validate.ts";
 import { type PreparedPublication, postLabel } from "../../domain/social/publish.ts";
+import { needsCarouselApproval } from "../../domain/social/deliveries.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { ApprovalDescription } from "../../tool-contract.ts";
 
@@ -21,10 +26,16 @@ export async function describePublication(
   const where = p.accounts
     .map((a) => `${a.display_name} (${NETWORK_RULES[a.network]?.label ?? a.network})`)
     .join(", ");
-  const summary = when
-    ? `Schedule the ${p.post.type} post “${label}” for ${when.toISOString()} to ${where}.`
-    : `Publish the ${p.post.type} post “${label}” now to ${where}.`;
   const content = await approvedContent(db, p.post.id, p.accounts);
+  const slides = content.slide_asset_ids.filter((id): id is string => id !== null);
+  const approving = needsCarouselApproval(p.post)
+    ? `Approve the ${slides.length}-slide carousel “${label}” and `
+    : "";
+  const action = when
+    ? `${approving ? "schedule" : "Schedule"} the ${p.post.type} post${approving ? "" : ` “${label}”`} for ${when.toISOString()} to ${where}.`
+    : `${approving ? "publish" : "Publish"} the ${p.post.type} post${approving ? "" : ` “${label}”`} now to ${where}.`;
+  const summary = `${approving}${action}`;
+  const pictures = p.post.type === "carousel" && slides.length > 0 ? slides : (p.post.media_asset_ids ?? []);
   const board = (id: string) => content.destinations.find((d) => d.social_account_id === id)?.board_id;
   return {
     summary,
@@ -35,7 +46,7 @@ export async function describePublication(
       handle: a.handle,
       ...(a.network === "pinterest" ? { board_id: board(a.social_account_id) ?? null } : {}),
     })),
-    images: (p.post.media_asset_ids ?? []).map((id, i, all) => ({
+    images: pictures.map((id, i, all) => ({
       asset_id: id,
       label: all.length > 1 ? `Slide ${i + 1}/${all.length}` : `Picture of the ${p.post.type} post`,
     })),

@@ -25,7 +25,7 @@ async function call(token: string, name: string) {
 }
 
 describe("account tools", () => {
-  it("get_profile returns the user behind the token", async () => {
+  it("get_profile returns the user behind the token, with the time zone to schedule in", async () => {
     const user = await app.user({ displayName: "Grace", plan: "growth" });
     const { token } = await ep.connect(user, ["read:profile"]);
     assert.deepEqual(await call(token, "get_profile"), {
@@ -33,7 +33,10 @@ describe("account tools", () => {
       email: user.email,
       display_name: "Grace",
       plan: "growth",
+      time_zone: "UTC",
     });
+    await app.ctx.db("users").where({ id: user.user_id }).update({ time_zone: "Europe/Paris" });
+    assert.equal((await call(token, "get_profile")).time_zone, "Europe/Paris");
   });
 
   it("get_workspace returns the workspace chosen at consent and the user's role there", async () => {

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import { handler as generateCaptions } from "../../../src/tools/captions/generate_captions.ts";
 import { handler as generateUgcHooks } from "../../../src/tools/captions/generate_ugc_hooks.ts";
 import { handler as createTextPost } from "../../../src/tools/content/create_text_post.ts";
-import { handler as createProduct } from "../../../src/tools/products/create_product.ts";
+import { createNamedProduct } from "../../helpers/tool-context.ts";
 import { creditBalance } from "../../../src/domain/account/credits.ts";
 import { startTestApp } from "../../helpers/app.ts";
 import { rejectsWith, toolCtx, world } from "../../domain/world.ts";
@@ -15,7 +15,7 @@ const key = () => randomUUID();
 
 test("generate_captions from a product: variations with hooks and hashtags, free, deterministic", async () => {
   const ctx = toolCtx(app, a);
-  const { data: p } = await createProduct.execute(
+  const { data: p } = await createNamedProduct(
     {
       name: "Glow Serum",
       description: "Vitamin C serum.",
@@ -81,7 +81,7 @@ test("generate_ugc_hooks returns short hooks", async () => {
 });
 
 test("others' posts and products are not_found as caption subjects", async () => {
-  const { data: p } = await createProduct.execute(
+  const { data: p } = await createNamedProduct(
     { name: "A's product", idempotency_key: key() },
     toolCtx(app, a),
   );

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
-import { handler as createProduct } from "../../../src/tools/products/create_product.ts";
+import { createNamedProduct } from "../../helpers/tool-context.ts";
 import { handler as createImagePost } from "../../../src/tools/content/create_image_post.ts";
 import { handler as createTextPost } from "../../../src/tools/content/create_text_post.ts";
 import { handler as deletePost } from "../../../src/tools/content/delete_post.ts";
@@ -16,7 +16,7 @@ const { a, b, c } = await world(app);
 const key = () => randomUUID();
 
 test("create_text_post saves a draft with an owned product; get_post reads it", async () => {
-  const { data: product } = await createProduct.execute(
+  const { data: product } = await createNamedProduct(
     { name: "Glow Serum", idempotency_key: key() },
     toolCtx(app, a),
   );
@@ -48,7 +48,7 @@ test("create_text_post validation: draft only, non-empty caption, owned product"
     createTextPost.execute({ caption: "   ", status: "draft", idempotency_key: key() }, ctx),
     "validation_failed",
   );
-  const { data: foreign } = await createProduct.execute(
+  const { data: foreign } = await createNamedProduct(
     { name: "C's", idempotency_key: key() },
     toolCtx(app, c),
   );

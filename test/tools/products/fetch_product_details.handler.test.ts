@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
-import { handler as createProduct } from "../../../src/tools/products/create_product.ts";
+import { createNamedProduct } from "../../helpers/tool-context.ts";
 import { handler as fetchDetails } from "../../../src/tools/products/fetch_product_details.ts";
 import { handler as getProduct } from "../../../src/tools/products/get_product.ts";
 import { startTestApp } from "../../helpers/app.ts";
@@ -33,7 +33,7 @@ test("accept validates the URL syntax and the product's ownership, returns {url,
       "validation_failed",
     );
   }
-  const { data: p } = await createProduct.execute({ name: "Mine", idempotency_key: key() }, ctx);
+  const { data: p } = await createNamedProduct({ name: "Mine", idempotency_key: key() }, ctx);
   for (const who of [b, c]) {
     await rejectsWith(
       fetchDetails.accept!(
@@ -66,7 +66,7 @@ test("execute extracts JSON-LD details and returns them as data", async () => {
 
 test("with product_id, the product's empty fields are filled and set ones kept", async () => {
   const ctx = toolCtx(app, a);
-  const { data: p } = await createProduct.execute(
+  const { data: p } = await createNamedProduct(
     { name: "My shoe", brand: "My brand", idempotency_key: key() },
     ctx,
   );

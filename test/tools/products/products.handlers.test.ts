@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
-import { handler as createProduct } from "../../../src/tools/products/create_product.ts";
+import { createNamedProduct } from "../../helpers/tool-context.ts";
 import { handler as deleteProduct } from "../../../src/tools/products/delete_product.ts";
 import { handler as getProduct } from "../../../src/tools/products/get_product.ts";
 import { handler as listProductAssets } from "../../../src/tools/products/list_product_assets.ts";
@@ -17,7 +17,7 @@ const key = () => randomUUID();
 test("create_product saves the listed fields and owned images; get and list return it", async () => {
   const img1 = await asset(app, a);
   const img2 = await asset(app, a);
-  const { data } = await createProduct.execute(
+  const { data } = await createNamedProduct(
     {
       name: " Glow Serum ",
       description: "Vitamin C serum",
@@ -65,17 +65,17 @@ test("create_product saves the listed fields and owned images; get and list retu
 });
 
 test("JPY prices keep zero minor digits; price needs a currency", async () => {
-  const { data } = await createProduct.execute(
+  const { data } = await createNamedProduct(
     { name: "Tea", price: 1200, currency: "JPY", idempotency_key: key() },
     toolCtx(app, a),
   );
   assert.equal(data.price, 1200);
   await rejectsWith(
-    createProduct.execute({ name: "No currency", price: 5, idempotency_key: key() }, toolCtx(app, a)),
+    createNamedProduct({ name: "No currency", price: 5, idempotency_key: key() }, toolCtx(app, a)),
     "validation_failed",
   );
   await rejectsWith(
-    createProduct.execute({ name: "   ", idempotency_key: key() }, toolCtx(app, a)),
+    createNamedProduct({ name: "   ", idempotency_key: key() }, toolCtx(app, a)),
     "validation_failed",
   );
 });
@@ -85,24 +85,24 @@ test("images must be the caller's own images", async () => {
   const othersInSameWorkspace = await asset(app, b);
   const video = await asset(app, a, { kind: "video" });
   await rejectsWith(
-    createProduct.execute({ name: "X", image_asset_ids: [foreign], idempotency_key: key() }, toolCtx(app, a)),
+    createNamedProduct({ name: "X", image_asset_ids: [foreign], idempotency_key: key() }, toolCtx(app, a)),
     "not_found",
   );
   await rejectsWith(
-    createProduct.execute(
+    createNamedProduct(
       { name: "X", image_asset_ids: [othersInSameWorkspace], idempotency_key: key() },
       toolCtx(app, a),
     ),
     "not_found",
   );
   await rejectsWith(
-    createProduct.execute({ name: "X", image_asset_ids: [video], idempotency_key: key() }, toolCtx(app, a)),
+    createNamedProduct({ name: "X", image_asset_ids: [video], idempotency_key: key() }, toolCtx(app, a)),
     "validation_failed",
   );
 });
 
 test("update_product changes only the given fields; null clears; no other column reachable", async () => {
-  const { data: p } = await createProduct.execute(
+  const { data: p } = await createNamedProduct(
     {
       name: "Mug",
       description: "Stoneware",
@@ -131,10 +131,7 @@ test("update_product changes only the given fields; null clears; no other column
 });
 
 test("another member of the workspace and a user of another workspace get not_found everywhere", async () => {
-  const { data: p } = await createProduct.execute(
-    { name: "Secret", idempotency_key: key() },
-    toolCtx(app, a),
-  );
+  const { data: p } = await createNamedProduct({ name: "Secret", idempotency_key: key() }, toolCtx(app, a));
   for (const who of [b, c]) {
     const ctx = toolCtx(app, who);
     await rejectsWith(getProduct.execute({ product_id: p.product_id }, ctx), "not_found");
@@ -158,7 +155,7 @@ test("another member of the workspace and a user of another workspace get not_fo
 });
 
 test("delete_product: describe labels the product; execute soft-deletes, idempotently", async () => {
-  const { data: p } = await createProduct.execute(
+  const { data: p } = await createNamedProduct(
     { name: "Old <b>Lamp</b>", idempotency_key: key() },
     toolCtx(app, a),
   );
@@ -184,8 +181,7 @@ test("list_products pages newest first with an opaque, validated cursor", async 
   const ids: string[] = [];
   for (let i = 0; i < 5; i++)
     ids.push(
-      (await createProduct.execute({ name: `P${i}`, idempotency_key: key() }, toolCtx(app, u))).data
-        .product_id,
+      (await createNamedProduct({ name: `P${i}`, idempotency_key: key() }, toolCtx(app, u))).data.product_id,
     );
   const p1 = await listProducts.execute({ limit: 2 }, toolCtx(app, u));
   assert.deepEqual(

@@ -37,7 +37,9 @@ for (const [label, bad] of [
       ),
     );
     assert.equal(err.code, "account_setup_required");
-    assert.match(err.message, new RegExp(`is ${label}: the user must reconnect it in the browser settings`));
+    assert.match(err.message, new RegExp(`is ${label}: the user must reconnect it on /settings/social`));
+    assert.equal(err.retry, "after_user_action");
+    assert.equal(err.recovery.actionPath, "/settings/social");
     assert.deepEqual(err.details, { accounts: [{ social_account_id: bad, status: label }] });
     await nothingWritten(postId);
   });

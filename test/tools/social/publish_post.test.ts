@@ -148,7 +148,7 @@ test("foreign posts and accounts are not_found", async () => {
   }
 });
 
-test("a carousel must be approved before it is published", async () => {
+test("a carousel must be fully generated before it is published (its approval may come with the publication)", async () => {
   const productId = await product(app, me);
   const [post] = await app.ctx
     .db("posts")
@@ -167,7 +167,7 @@ test("a carousel must be approved before it is published", async () => {
     ),
   );
   assert.equal(err.code, "validation_failed");
-  assert.match(err.message, /approve_carousel/);
+  assert.match(err.message, /not fully generated; check get_carousel/);
 });
 
 test("the post is re-checked at execution: deleted after approval -> not_found, no delivery", async () => {
