@@ -160,7 +160,7 @@ export function notFoundAt(what: string, path: string): ToolError {
  * The paths of this service's browser pages as messages name them (`/settings/social`, `/settings#billing`,
  * `/posts`, `/review`, ...), when they stand alone (after a space or an opening parenthesis, not inside a URL).
  */
-const PAGE_PATH = /(^|[\s(])(\/(?:settings|posts|review|media|developers)(?:[/#][\w/#-]*)?)/g;
+const PAGE_PATH = /(^|[\s(])(\/(?:settings|posts|review|media|developers)(?![\w-])(?:[/#][\w/#-]*)?)/g;
 
 /**
  * `text` with every page path of this service made absolute on `baseUrl` (DESIGN.md section 3: messages give
