@@ -2,9 +2,11 @@
  * `npx tsx bench/tools-list-size.ts`: the byte size of a tools/list answer listing every tool (a token with
  * all scopes, one page), as the endpoint serializes it (src/mcp/tools-list.ts), next to the same listing
  * with each tool's full schemas (the full input schema and the full envelope schema as `outputSchema`, what
- * the service listed before listed-schema.ts), and where the bytes go. Also times building the listed
- * schemas of every tool and serializing the listing (milliseconds, mean of 200 runs after a warm-up). No
- * database needed.
+ * the service listed before listed-schema.ts), and where the bytes go; then the two budgets of DESIGN.md
+ * section 3: what a model reads (each tool's name, description and input schema, summed) at most 36 KB, the
+ * whole listing at most 80 KB (exit code 1 when either is exceeded). Also times building the listed schemas
+ * of every tool and serializing the listing (milliseconds, mean of 200 runs after a warm-up). No database
+ * needed.
  */
 import { TOOLS } from "../generated/registry.ts";
 import { listedInputSchema, listedOutputSchema } from "../src/mcp/listed-schema.ts";
@@ -45,6 +47,21 @@ console.log(`  output schemas: ${sum((t) => t.outputSchema)} -> ${sum(listedOutp
 console.log(`    of which data: ${sum(data)} bytes, envelope: ${sum(listedOutputSchema) - sum(data)} bytes`);
 console.log(`  input schemas:  ${sum((t) => t.inputSchema)} -> ${sum(listedInputSchema)} bytes`);
 console.log(`  descriptions:   ${sum((t) => t.description)} bytes`);
+/**
+ * What a model reads of the listing: each tool's name and description (UTF-8 bytes of the text) and input
+ * schema (bytes of its JSON), summed.
+ */
+const text = (s: string) => Buffer.byteLength(s);
+const modelRead = listed.tools.reduce(
+  (n, t) => n + text(t.name) + text(t.description) + bytes(t.inputSchema),
+  0,
+);
+const BUDGETS = { modelRead: 36_000, listing: 80_000 };
+console.log(
+  `what a model reads (names, descriptions, input schemas): ${modelRead} bytes (budget ${BUDGETS.modelRead})`,
+);
+console.log(`the whole listing: ${bytes(listed)} bytes (budget ${BUDGETS.listing})`);
+if (modelRead > BUDGETS.modelRead || bytes(listed) > BUDGETS.listing) process.exitCode = 1;
 console.log(
   `build listed schemas: ${timeMs(() => listing(listedInputSchema, listedOutputSchema)).toFixed(3)} ms; ` +
     `serialize one listing: full ${timeMs(() => JSON.stringify(full)).toFixed(3)} ms, ` +

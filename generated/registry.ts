@@ -151,7 +151,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Approve carousel",
       group: "carousels",
       description:
-        "Approves a fully generated carousel after browser approval; the post becomes `approved`. Not needed before schedule_post or publish_post: their approval covers the carousel. The approval binds the slides and caption shown. `caption` replaces the post's caption (refused while it has a pending schedule or delivery). Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}.",
+        "Approves a fully generated carousel after browser approval; the post becomes `approved`. Not needed before schedule_post or publish_post: their approval covers the carousel. The approval binds the slides and caption shown. `caption` replaces the post's caption (refused while it has a pending schedule or delivery). Then show approval_url to the user; poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "manage:carousels",
       access: "write",
       review: true,
@@ -182,7 +182,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["post_id", "idempotency_key"],
@@ -501,7 +501,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
           name: { type: "string", minLength: 1, maxLength: 100 },
           configuration: {
             description:
-              "Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review).",
+              "Video: `type` with its `template_id` (ugc-video: ugc-video, grid-video: 2x2-grid, fade-video: single-fade). Carousel: `design_id`, `slide_count`. `social_account_ids`: where runs publish.",
             oneOf: [
               {
                 type: "object",
@@ -628,7 +628,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["kind", "name", "configuration", "idempotency_key"],
@@ -682,7 +682,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               status: { type: "string", enum: ["draft", "enabled", "disabled"], maxLength: 16 },
               configuration: {
                 description:
-                  "Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review).",
+                  "Video: `type` with its `template_id` (ugc-video: ugc-video, grid-video: 2x2-grid, fade-video: single-fade). Carousel: `design_id`, `slide_count`. `social_account_ids`: where runs publish.",
                 oneOf: [
                   {
                     type: "object",
@@ -911,7 +911,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["media_asset_ids", "caption", "idempotency_key"],
@@ -1084,7 +1084,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["idempotency_key"],
@@ -1266,7 +1266,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["caption", "idempotency_key"],
@@ -1421,7 +1421,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["automation_id", "idempotency_key"],
@@ -1565,7 +1565,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["post_id", "idempotency_key"],
@@ -1709,7 +1709,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["product_id", "idempotency_key"],
@@ -1853,7 +1853,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["automation_id", "idempotency_key"],
@@ -1998,7 +1998,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["automation_id", "idempotency_key"],
@@ -2148,7 +2148,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["product_url", "idempotency_key"],
@@ -2485,7 +2485,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["product_id", "slide_count", "design_id", "idempotency_key"],
@@ -2736,7 +2736,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get account analytics",
       group: "analytics",
       description:
-        "Returns the saved metrics of the connected social accounts, optionally one account or network: followers, views, likes, comments, shares as lifetime values at the last daily sync (`synced_at`). A null counter was not reported (missing, not zero); `coverage` says whether the sync was complete. Requires the Pro plan (otherwise `forbidden`); only content published through the service counts.",
+        "Returns the saved metrics of the connected accounts, optionally one account or network: followers, views, likes, comments, shares as lifetime values at the last daily sync (`synced_at`). null: not reported (missing, not zero); `coverage` says how complete. Requires the Pro plan (otherwise `forbidden`).",
       scope: "read:analytics",
       access: "read",
       review: false,
@@ -3157,7 +3157,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               status: { type: "string", enum: ["draft", "enabled", "disabled"], maxLength: 16 },
               configuration: {
                 description:
-                  "Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review).",
+                  "Video: `type` with its `template_id` (ugc-video: ugc-video, grid-video: 2x2-grid, fade-video: single-fade). Carousel: `design_id`, `slide_count`. `social_account_ids`: where runs publish.",
                 oneOf: [
                   {
                     type: "object",
@@ -3377,8 +3377,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             minimum: 0,
             maximum: 25,
             default: 0,
-            description:
-              "Long poll: wait up to this many seconds for the state to change (0: answer at once).",
+            description: "Wait up to this many seconds for the state to change (0: answer at once).",
           },
         },
         required: ["kind", "run_id"],
@@ -3534,7 +3533,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get best performing content",
       group: "analytics",
       description:
-        "Returns up to 5 of the highest-viewed posts published through the service, by saved lifetime views summed over their networks (`deliveries` holds each network's views; deliveries without view data are left out), optionally for one network. `published_from`/`published_to` select when the posts were published, not when views came. Requires the Pro plan (otherwise `forbidden`).",
+        "Returns up to 5 of the most viewed posts published through the service, by saved lifetime views summed over their networks (`deliveries`: each network's views), optionally for one network. `published_from`/`published_to` select when the posts were published. Requires the Pro plan (otherwise `forbidden`).",
       scope: "read:analytics",
       access: "read",
       review: false,
@@ -3772,8 +3771,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             minimum: 0,
             maximum: 25,
             default: 0,
-            description:
-              "Long poll: wait up to this many seconds for the state to change (0: answer at once).",
+            description: "Wait up to this many seconds for the state to change (0: answer at once).",
           },
         },
         required: ["post_id"],
@@ -4196,8 +4194,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             minimum: 0,
             maximum: 25,
             default: 0,
-            description:
-              "Long poll: wait up to this many seconds for the state to change (0: answer at once).",
+            description: "Wait up to this many seconds for the state to change (0: answer at once).",
           },
         },
         required: ["operation_id"],
@@ -4720,7 +4717,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get post analytics",
       group: "analytics",
       description:
-        "Returns the saved metrics of one post published through the service, per delivery: views, reach, likes, comments, shares, saves as lifetime values at the last sync. A null counter means missing, not zero; `coverage` and `synced_at` say how complete and recent. Requires the Pro plan (otherwise `forbidden`).",
+        "Returns the saved metrics of one post published through the service, per delivery: views, reach, likes, comments, shares, saves as lifetime values at the last sync. null means missing, not zero; `coverage` and `synced_at` say how complete and recent. Requires the Pro plan (otherwise `forbidden`).",
       scope: "read:analytics",
       access: "read",
       review: false,
@@ -5717,7 +5714,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     status: { type: "string", enum: ["draft", "enabled", "disabled"], maxLength: 16 },
                     configuration: {
                       description:
-                        "Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review).",
+                        "Video: `type` with its `template_id` (ugc-video: ugc-video, grid-video: 2x2-grid, fade-video: single-fade). Carousel: `design_id`, `slide_count`. `social_account_ids`: where runs publish.",
                       oneOf: [
                         {
                           type: "object",
@@ -6438,7 +6435,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "List deliveries",
       group: "social",
       description:
-        "Lists deliveries (one per post and account), newest first, optionally for one `post_id`: status (outcome_unknown: being checked with the network; needs_review: TikTok, waiting for the user), `post_url` once published, the failure `reason`, times.",
+        "Lists deliveries (one per post and account), newest first, optionally for one `post_id`: status (outcome_unknown: being checked; needs_review: TikTok, waiting for the user), `post_url` once published, the failure `reason`, times.",
       scope: "read:schedules",
       access: "read",
       review: false,
@@ -7126,7 +7123,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["post_id", "social_account_ids", "idempotency_key"],
@@ -7288,7 +7285,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["post_id", "position", "idempotency_key"],
@@ -7417,7 +7414,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["post_id", "idempotency_key"],
@@ -7546,7 +7543,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["automation_id", "idempotency_key"],
@@ -7690,8 +7687,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             type: "string",
             format: "date-time",
             maxLength: 64,
-            description:
-              "A future time with its UTC offset, e.g. 2026-12-01T09:00:00+01:00 (get_profile gives the user's time_zone).",
+            description: "Future time with UTC offset, e.g. 2026-12-01T09:00:00+01:00 (zone: get_profile).",
           },
           social_account_ids: {
             type: "array",
@@ -7706,7 +7702,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["post_id", "scheduled_for", "social_account_ids", "idempotency_key"],
@@ -7859,7 +7855,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   format: "date-time",
                   maxLength: 64,
                   description:
-                    "A future time with its UTC offset, e.g. 2026-12-01T09:00:00+01:00 (get_profile gives the user's time_zone).",
+                    "Future time with UTC offset, e.g. 2026-12-01T09:00:00+01:00 (zone: get_profile).",
                 },
                 social_account_ids: {
                   type: "array",
@@ -7878,7 +7874,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["items", "idempotency_key"],
@@ -8357,7 +8353,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
           name: { type: "string", minLength: 1, maxLength: 100 },
           configuration: {
             description:
-              "Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review).",
+              "Video: `type` with its `template_id` (ugc-video: ugc-video, grid-video: 2x2-grid, fade-video: single-fade). Carousel: `design_id`, `slide_count`. `social_account_ids`: where runs publish.",
             oneOf: [
               {
                 type: "object",
@@ -8481,7 +8477,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["automation_id", "idempotency_key"],
@@ -8655,7 +8651,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             format: "uuid",
             maxLength: 36,
             description:
-              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.",
+              "New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.",
           },
         },
         required: ["product_id", "idempotency_key"],
@@ -9282,7 +9278,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
         status: { type: "string", enum: ["draft", "enabled", "disabled"], maxLength: 16 },
         configuration: {
           description:
-            "Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review).",
+            "Video: `type` with its `template_id` (ugc-video: ugc-video, grid-video: 2x2-grid, fade-video: single-fade). Carousel: `design_id`, `slide_count`. `social_account_ids`: where runs publish.",
           oneOf: [
             {
               type: "object",

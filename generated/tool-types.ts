@@ -16,7 +16,7 @@ export interface components {
       caption?: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -84,7 +84,7 @@ export interface components {
       /** @enum {string} */
       kind: "video" | "carousel";
       name: string;
-      /** @description Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review). */
+      /** @description Video: `type` with its `template_id` (ugc-video: ugc-video, grid-video: 2x2-grid, fade-video: single-fade). Carousel: `design_id`, `slide_count`. `social_account_ids`: where runs publish. */
       configuration:
         | {
             /** @constant */
@@ -148,7 +148,7 @@ export interface components {
       time_zone?: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     } & (unknown & unknown & unknown);
@@ -160,7 +160,7 @@ export interface components {
       name: string;
       /** @enum {string} */
       status: "draft" | "enabled" | "disabled";
-      /** @description Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review). */
+      /** @description Video: `type` with its `template_id` (ugc-video: ugc-video, grid-video: 2x2-grid, fade-video: single-fade). Carousel: `design_id`, `slide_count`. `social_account_ids`: where runs publish. */
       configuration:
         | {
             /** @constant */
@@ -231,7 +231,7 @@ export interface components {
       product_id?: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -264,7 +264,7 @@ export interface components {
       image_asset_ids?: string[];
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     } & (unknown | unknown);
@@ -335,7 +335,7 @@ export interface components {
       product_id?: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -360,7 +360,7 @@ export interface components {
       automation_id: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -394,7 +394,7 @@ export interface components {
       post_id: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -428,7 +428,7 @@ export interface components {
       product_id: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -462,7 +462,7 @@ export interface components {
       automation_id: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -496,7 +496,7 @@ export interface components {
       automation_id: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -535,7 +535,7 @@ export interface components {
       product_id?: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -622,7 +622,7 @@ export interface components {
       social_account_ids?: string[];
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -746,7 +746,7 @@ export interface components {
       name: string;
       /** @enum {string} */
       status: "draft" | "enabled" | "disabled";
-      /** @description Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review). */
+      /** @description Video: `type` with its `template_id` (ugc-video: ugc-video, grid-video: 2x2-grid, fade-video: single-fade). Carousel: `design_id`, `slide_count`. `social_account_ids`: where runs publish. */
       configuration:
         | {
             /** @constant */
@@ -810,7 +810,7 @@ export interface components {
       /** Format: uuid */
       run_id: string;
       /**
-       * @description Long poll: wait up to this many seconds for the state to change (0: answer at once).
+       * @description Wait up to this many seconds for the state to change (0: answer at once).
        * @default 0
        */
       wait_seconds?: number;
@@ -908,7 +908,7 @@ export interface components {
       /** Format: uuid */
       post_id: string;
       /**
-       * @description Long poll: wait up to this many seconds for the state to change (0: answer at once).
+       * @description Wait up to this many seconds for the state to change (0: answer at once).
        * @default 0
        */
       wait_seconds?: number;
@@ -965,7 +965,7 @@ export interface components {
       /** Format: uuid */
       operation_id: string;
       /**
-       * @description Long poll: wait up to this many seconds for the state to change (0: answer at once).
+       * @description Wait up to this many seconds for the state to change (0: answer at once).
        * @default 0
        */
       wait_seconds?: number;
@@ -1255,7 +1255,7 @@ export interface components {
         name: string;
         /** @enum {string} */
         status: "draft" | "enabled" | "disabled";
-        /** @description Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review). */
+        /** @description Video: `type` with its `template_id` (ugc-video: ugc-video, grid-video: 2x2-grid, fade-video: single-fade). Carousel: `design_id`, `slide_count`. `social_account_ids`: where runs publish. */
         configuration:
           | {
               /** @constant */
@@ -1504,7 +1504,7 @@ export interface components {
       social_account_ids: string[];
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -1571,7 +1571,7 @@ export interface components {
       instructions?: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -1594,7 +1594,7 @@ export interface components {
       post_id: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -1617,7 +1617,7 @@ export interface components {
       automation_id: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -1657,14 +1657,14 @@ export interface components {
       post_id: string;
       /**
        * Format: date-time
-       * @description A future time with its UTC offset, e.g. 2026-12-01T09:00:00+01:00 (get_profile gives the user's time_zone).
+       * @description Future time with UTC offset, e.g. 2026-12-01T09:00:00+01:00 (zone: get_profile).
        */
       scheduled_for: string;
       /** @description Owned connected accounts (list_connected_social_accounts); not TikTok. */
       social_account_ids: string[];
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -1728,7 +1728,7 @@ export interface components {
         post_id: string;
         /**
          * Format: date-time
-         * @description A future time with its UTC offset, e.g. 2026-12-01T09:00:00+01:00 (get_profile gives the user's time_zone).
+         * @description Future time with UTC offset, e.g. 2026-12-01T09:00:00+01:00 (zone: get_profile).
          */
         scheduled_for: string;
         /** @description Owned connected accounts (list_connected_social_accounts); not TikTok. */
@@ -1736,7 +1736,7 @@ export interface components {
       }[];
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -1857,7 +1857,7 @@ export interface components {
       /** Format: uuid */
       automation_id: string;
       name?: string;
-      /** @description Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review). */
+      /** @description Video: `type` with its `template_id` (ugc-video: ugc-video, grid-video: 2x2-grid, fade-video: single-fade). Carousel: `design_id`, `slide_count`. `social_account_ids`: where runs publish. */
       configuration?:
         | {
             /** @constant */
@@ -1915,7 +1915,7 @@ export interface components {
       time_zone?: string;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
@@ -1946,7 +1946,7 @@ export interface components {
       name: string;
       /** @enum {string} */
       status: "draft" | "enabled" | "disabled";
-      /** @description Video: `type` ugc-video, grid-video or fade-video with `template_id` ugc-video, 2x2-grid or single-fade (`hook`: ugc-video only). Carousel: `design_id`, `slide_count`, `format`, `use_cta_artwork`. `social_account_ids`: where runs publish (TikTok via review). */
+      /** @description Video: `type` with its `template_id` (ugc-video: ugc-video, grid-video: 2x2-grid, fade-video: single-fade). Carousel: `design_id`, `slide_count`. `social_account_ids`: where runs publish. */
       configuration:
         | {
             /** @constant */
@@ -2020,7 +2020,7 @@ export interface components {
       cta_artwork_asset_id?: string | null;
       /**
        * Format: uuid
-       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after a failure, a new key.
+       * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
        */
       idempotency_key: string;
     };
