@@ -195,9 +195,16 @@ export async function dispatch(
         ...privateHints(current),
       });
     case "prompts/get":
-      return sendResult(reply, msg.id, current, await getPrompt(ep.ctx, auth, params.name, params.arguments));
+      return sendResult(
+        reply,
+        msg.id,
+        current,
+        await getPrompt(ep.ctx, auth, params.name, params.arguments, reply.requestId),
+      );
     case "completion/complete":
-      return sendResult(reply, msg.id, current, { completion: await completePrompt(ep.ctx, auth, params) });
+      return sendResult(reply, msg.id, current, {
+        completion: await completePrompt(ep.ctx, auth, params, reply.requestId),
+      });
   }
   throw new RpcError(RPC.methodNotFound, "Method not found", current ? 404 : 200);
 }
