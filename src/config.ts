@@ -103,6 +103,7 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_OAUTH: Int(60, 1),
   RATE_LIMIT_REGISTER: Int(10, 1),
   RATE_LIMIT_REGISTER_HOUR: Int(500, 1),
+  RATE_LIMIT_REGISTER_IP_HOUR: Int(20, 1),
   LOGIN_EMAIL_FAILURES: Int(5, 1, 1000),
   LOGIN_BACKOFF_SECONDS: Int(60, 1, 86_400),
   LOGIN_BACKOFF_MAX_SECONDS: Int(3600, 1, 86_400),
@@ -296,6 +297,11 @@ export interface Config {
     register: number;
     /** Client registrations per hour from all addresses together (RATE_LIMIT_REGISTER_HOUR). */
     registerPerHour: number;
+    /**
+     * Client registrations per hour from one address (an IPv6 /64), RATE_LIMIT_REGISTER_IP_HOUR (default
+     * 20): below `registerPerHour`, so that one address cannot use up the hourly cap of everyone.
+     */
+    registerPerIpHour: number;
     /** The per-email sign-in throttle (src/domain/account/login-throttle.ts). */
     login: { freeFailures: number; backoffSeconds: number; backoffMaxSeconds: number };
     browser: number;
@@ -482,6 +488,20 @@ function checkTestHooks(picked: Record<string, string>, production: boolean, pub
 }
 
 /**
+ * RATE_LIMIT_REGISTER_IP_HOUR checked against RATE_LIMIT_REGISTER_HOUR: one address (an IPv6 /64) may not
+ * register as many clients in an hour as every address together, or it alone could use up the hourly cap.
+ * @throws ConfigError naming RATE_LIMIT_REGISTER_IP_HOUR.
+ */
+function registerPerIpHour(perIp: number, all: number): number {
+  if (perIp >= all)
+    throw new ConfigError(
+      "RATE_LIMIT_REGISTER_IP_HOUR",
+      `must be below RATE_LIMIT_REGISTER_HOUR (${all}), so that one address cannot use up the hourly cap of every address`,
+    );
+  return perIp;
+}
+
+/**
  * Reads and validates the configuration.
  * @param env the environment (defaults to process.env); unknown variables are ignored.
  * @throws ConfigError naming the first bad variable.
@@ -634,6 +654,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       oauth: num("RATE_LIMIT_OAUTH", 60),
       register: num("RATE_LIMIT_REGISTER", 10),
       registerPerHour: num("RATE_LIMIT_REGISTER_HOUR", 500),
+      registerPerIpHour: registerPerIpHour(
+        num("RATE_LIMIT_REGISTER_IP_HOUR", 20),
+        num("RATE_LIMIT_REGISTER_HOUR", 500),
+      ),
       login: {
         freeFailures: num("LOGIN_EMAIL_FAILURES", 5),
         backoffSeconds: num("LOGIN_BACKOFF_SECONDS", 60),
