@@ -286,7 +286,7 @@ export interface Config {
    * `AI_FALLBACK`: what a generation does when the configured AI text or image provider fails. `none`
    * (default): the run fails with the provider's error (refunded by the usual rules). `local`: the offline
    * local provider writes or draws that part instead, and every output says so (`provider: "local"` on the
-   * slide, caption or video). Never a silent stand-in (src/domain/generation/fallback.ts).
+   * slide, caption or video). Never a silent stand-in (src/domain/ai-fallback.ts).
    */
   aiFallback: "none" | "local";
   /** Test-only: a loopback port the guarded fetch may reach (accepted only with a loopback PUBLIC_BASE_URL). */

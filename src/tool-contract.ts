@@ -123,6 +123,12 @@ export interface ApprovalDescription {
   fingerprint?: string | undefined;
   /** The credits the action costs (0 when it costs none). */
   credits?: number | undefined;
+  /**
+   * Who made the generated parts the action publishes (`part`: "slide 2", "caption", "video"; `provider`:
+   * `openai-compatible`, or `local` for the offline stand-in): the page says which parts the stand-in made
+   * (src/domain/ai-fallback.ts).
+   */
+  made_by?: Array<{ part: string; provider: string }> | undefined;
 }
 
 /**

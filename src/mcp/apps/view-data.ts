@@ -81,6 +81,7 @@ async function carousel(call: ViewCall, postId: string): Promise<CarouselViewDat
     post_id: c.post_id,
     post_status: c.post_status,
     caption: post.caption,
+    caption_provider: c.caption_provider,
     design_id: c.design_id,
     format: c.format,
     width: size.width,
@@ -101,6 +102,7 @@ async function carousel(call: ViewCall, postId: string): Promise<CarouselViewDat
         body: s.body,
         image: s.status === "ready" && m ? signer.sign(m) : null,
         error: s.error,
+        provider: s.provider,
       };
     }),
     approval: await pendingApproval(call),
@@ -178,6 +180,7 @@ async function video(
       ...pickOrNull(run, ["finished_at", "error"]),
     },
     video: clip,
+    video_provider: clip && typeof run?.video?.provider === "string" ? run.video.provider : null,
     posts: produced ? [produced.post] : [],
     approval: await pendingApproval(call),
     media_expires_at: signer.expiresAt,

@@ -74,7 +74,9 @@ export async function viewPost(
       status: p.status,
       title: p.title,
       caption: p.caption,
+      caption_provider: p.caption_provider,
       media: media.map(signer.sign),
+      media_provider: p.media_provider,
       deliveries: deliveries.items.map((d) => ({
         delivery_id: d.delivery_id,
         network: d.network,

@@ -1,5 +1,6 @@
 /** The approval-page description shared by publish_post and schedule_post (service spec 4.4). */
 import type { Knex } from "../../db/knex.ts";
+import { madeByParts } from "../../domain/content/made-by.ts";
 import { approvedContent, contentFingerprint } from "../../domain/social/content.ts";
 import { approvalWarnings, postProblems } from "../../domain/social/validate.ts";
 import { type PreparedPublication, postLabel } from "../../domain/social/publish.ts";
@@ -48,6 +49,7 @@ export async function describePublication(
     content,
     fingerprint: contentFingerprint(content),
     credits: 0,
+    made_by: await madeByParts(db, p.post),
     warnings: approvalWarnings(
       await postProblems(db, { ...p.post, media_asset_ids: p.post.media_asset_ids ?? null }, p.accounts),
     ),
