@@ -3440,8 +3440,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       bytes: { type: "integer", minimum: 0 },
                       width: { type: "integer", minimum: 1, description: "Pixels." },
                       height: { type: "integer", minimum: 1, description: "Pixels." },
+                      provider: {
+                        description:
+                          "Who made its generated parts (frames, hook, UGC hook clip): local when the offline stand-in made any; null when none was generated (the product's photos and your hook).",
+                        anyOf: [{ type: "string", maxLength: 32 }, { type: "null" }],
+                      },
                     },
-                    required: ["asset_id", "duration_seconds", "bytes", "width", "height"],
+                    required: ["asset_id", "duration_seconds", "bytes", "width", "height", "provider"],
                   },
                   { type: "null" },
                 ],
@@ -3807,6 +3812,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 maxLength: 16,
               },
               caption: { anyOf: [{ type: "string", maxLength: 5000 }, { type: "null" }] },
+              caption_provider: {
+                description:
+                  "Who generated it: the AI provider (openai-compatible), or local: the offline stand-in's template output (the operator chose it, or AI_FALLBACK=local after the provider failed), not an AI model's. Null when no provider generated it (your own caption, stored artwork).",
+                anyOf: [{ type: "string", maxLength: 32 }, { type: "null" }],
+              },
               run: {
                 type: "object",
                 additionalProperties: false,
@@ -3841,12 +3851,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     image_asset_id: {
                       anyOf: [{ type: "string", format: "uuid", maxLength: 36 }, { type: "null" }],
                     },
+                    provider: {
+                      description:
+                        "Who made the slide's copy and image: local when the offline stand-in made either; null for stored CTA artwork or a slide not made yet.",
+                      anyOf: [{ type: "string", maxLength: 32 }, { type: "null" }],
+                    },
                   },
-                  required: ["position", "status", "headline", "body", "image_asset_id"],
+                  required: ["position", "status", "headline", "body", "image_asset_id", "provider"],
                 },
               },
             },
-            required: ["post_id", "status", "caption", "run", "slides"],
+            required: ["post_id", "status", "caption", "caption_provider", "run", "slides"],
           },
           operation_id: {
             type: "string",
@@ -4579,6 +4594,16 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               created_at: { type: "string", format: "date-time", maxLength: 64 },
               updated_at: { type: "string", format: "date-time", maxLength: 64 },
+              caption_provider: {
+                description:
+                  "Who generated it: the AI provider (openai-compatible), or local: the offline stand-in's template output (the operator chose it, or AI_FALLBACK=local after the provider failed), not an AI model's. Null when no provider generated it (your own caption, stored artwork).",
+                anyOf: [{ type: "string", maxLength: 32 }, { type: "null" }],
+              },
+              media_provider: {
+                description:
+                  "Who made the media: a carousel's slides (local when the offline stand-in made any) or a generated video; null when none was generated.",
+                anyOf: [{ type: "string", maxLength: 32 }, { type: "null" }],
+              },
               carousel: {
                 description: "The latest carousel run; null unless type is carousel.",
                 anyOf: [
@@ -4642,6 +4667,8 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "media_asset_ids",
               "created_at",
               "updated_at",
+              "caption_provider",
+              "media_provider",
               "carousel",
               "deliveries",
             ],

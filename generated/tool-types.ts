@@ -846,6 +846,8 @@ export interface components {
         width: number;
         /** @description Pixels. */
         height: number;
+        /** @description Who made its generated parts (frames, hook, UGC hook clip): local when the offline stand-in made any; null when none was generated (the product's photos and your hook). */
+        provider: string | null;
       } | null;
     };
     get_best_performing_content_input: {
@@ -919,6 +921,8 @@ export interface components {
       /** @enum {string} */
       status: "draft" | "needs_review" | "approved" | "scheduled" | "publishing" | "published" | "failed";
       caption: string | null;
+      /** @description Who generated it: the AI provider (openai-compatible), or local: the offline stand-in's template output (the operator chose it, or AI_FALLBACK=local after the provider failed), not an AI model's. Null when no provider generated it (your own caption, stored artwork). */
+      caption_provider: string | null;
       /** @description The latest generation run of this carousel. */
       run: {
         /** Format: uuid */
@@ -936,6 +940,8 @@ export interface components {
         headline: string | null;
         body: string | null;
         image_asset_id: string | null;
+        /** @description Who made the slide's copy and image: local when the offline stand-in made either; null for stored CTA artwork or a slide not made yet. */
+        provider: string | null;
       }[];
     };
     get_carousel_outline_input: {
@@ -1065,6 +1071,10 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+      /** @description Who generated it: the AI provider (openai-compatible), or local: the offline stand-in's template output (the operator chose it, or AI_FALLBACK=local after the provider failed), not an AI model's. Null when no provider generated it (your own caption, stored artwork). */
+      caption_provider: string | null;
+      /** @description Who made the media: a carousel's slides (local when the offline stand-in made any) or a generated video; null when none was generated. */
+      media_provider: string | null;
       /** @description The latest carousel run; null unless type is carousel. */
       carousel: {
         /** @enum {string} */

@@ -103,6 +103,7 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_OAUTH: Int(60, 1),
   RATE_LIMIT_REGISTER: Int(10, 1),
   RATE_LIMIT_REGISTER_HOUR: Int(500, 1),
+  RATE_LIMIT_REGISTER_IP_HOUR: Int(20, 1),
   LOGIN_EMAIL_FAILURES: Int(5, 1, 1000),
   LOGIN_BACKOFF_SECONDS: Int(60, 1, 86_400),
   LOGIN_BACKOFF_MAX_SECONDS: Int(3600, 1, 86_400),
@@ -136,6 +137,8 @@ export const EnvSchema = Type.Object({
   DELIVERY_POLL_SECONDS: Int(5, 1, 60),
   LINKEDIN_VERSION: Type.Optional(Type.String({ pattern: "^20[0-9]{2}(0[1-9]|1[0-2])$" })),
   LINKEDIN_ORGANIZATIONS: Type.Optional(Bool),
+  SOCIAL_SANDBOX_NETWORKS: Type.Optional(Type.String({ maxLength: 200 })),
+  AI_FALLBACK: Type.Optional(Type.Union([Type.Literal("none"), Type.Literal("local")])),
   ...socialCredentialSchema(),
 });
 
@@ -281,6 +284,13 @@ export interface Config {
     model: string | undefined;
     timeoutSeconds: number;
   };
+  /**
+   * `AI_FALLBACK`: what a generation does when the configured AI text or image provider fails. `none`
+   * (default): the run fails with the provider's error (refunded by the usual rules). `local`: the offline
+   * local provider writes or draws that part instead, and every output says so (`provider: "local"` on the
+   * slide, caption or video). Never a silent stand-in (src/domain/ai-fallback.ts).
+   */
+  aiFallback: "none" | "local";
   /** Test-only: a loopback port the guarded fetch may reach (accepted only with a loopback PUBLIC_BASE_URL). */
   fetchAllowLoopbackPort: number | undefined;
   /**
@@ -303,6 +313,11 @@ export interface Config {
     register: number;
     /** Client registrations per hour from all addresses together (RATE_LIMIT_REGISTER_HOUR). */
     registerPerHour: number;
+    /**
+     * Client registrations per hour from one address (an IPv6 /64), RATE_LIMIT_REGISTER_IP_HOUR (default
+     * 20): below `registerPerHour`, so that one address cannot use up the hourly cap of everyone.
+     */
+    registerPerIpHour: number;
     /** The per-email sign-in throttle (src/domain/account/login-throttle.ts). */
     login: { freeFailures: number; backoffSeconds: number; backoffMaxSeconds: number };
     browser: number;
@@ -355,10 +370,20 @@ export interface Config {
      * PUBLIC_BASE_URL is loopback, never in production.
      */
     httpOverride: string | undefined;
-    /** `{NETWORK}_CLIENT_ID` / `_SECRET` per network; a network without them uses the sandbox connector. */
+    /**
+     * `{NETWORK}_CLIENT_ID` / `_SECRET` per network: a network with them is live; one without them uses the
+     * sandbox connector when `sandboxNetworks` names it, else it is unavailable.
+     */
     credentials: Partial<
       Record<(typeof SOCIAL_CREDENTIAL_NETWORKS)[number], { clientId: string; clientSecret: string }>
     >;
+    /**
+     * `SOCIAL_SANDBOX_NETWORKS` (comma-separated network names): the networks whose offline sandbox
+     * connector may run (for networks without credentials, and for accounts connected in sandbox mode).
+     * Unset: every network outside production, none in production (DESIGN.md section 5: no stand-in runs
+     * there unless named), so a production network without credentials is unavailable, not a sandbox.
+     */
+    sandboxNetworks: Array<(typeof SOCIAL_CREDENTIAL_NETWORKS)[number]>;
     /**
      * `LINKEDIN_VERSION`: the `LinkedIn-Version` header (YYYYMM) of every LinkedIn REST call (versioned
      * APIs; a version is supported for at least one year). Default `DEFAULT_LINKEDIN_VERSION`.
@@ -489,6 +514,58 @@ function checkTestHooks(picked: Record<string, string>, production: boolean, pub
 }
 
 /**
+ * In production (NODE_ENV=production) no stand-in runs by accident (DESIGN.md section 5): the AI text and
+ * image providers must be chosen explicitly (`local` stays allowed when set).
+ * @throws ConfigError naming AI_TEXT_PROVIDER or AI_IMAGE_PROVIDER.
+ */
+function checkProductionProviders(picked: Record<string, string>): void {
+  for (const kind of ["TEXT", "IMAGE"] as const) {
+    const variable = `AI_${kind}_PROVIDER`;
+    if (!picked[variable])
+      throw new ConfigError(
+        variable,
+        "must be set in production (NODE_ENV=production): openai-compatible, or local for the offline stand-in; no AI provider is chosen by default there",
+      );
+  }
+}
+
+/**
+ * SOCIAL_SANDBOX_NETWORKS: the named networks (see `Config.social.sandboxNetworks`), or the default.
+ * @throws ConfigError naming SOCIAL_SANDBOX_NETWORKS and an entry that is not a network.
+ */
+function sandboxNetworks(
+  value: string | undefined,
+  production: boolean,
+): Config["social"]["sandboxNetworks"] {
+  if (value === undefined) return production ? [] : [...SOCIAL_CREDENTIAL_NETWORKS];
+  const names = value
+    .split(",")
+    .map((n) => n.trim().toLowerCase())
+    .filter(Boolean);
+  for (const n of names)
+    if (!(SOCIAL_CREDENTIAL_NETWORKS as readonly string[]).includes(n))
+      throw new ConfigError(
+        "SOCIAL_SANDBOX_NETWORKS",
+        `"${n}" is not a network (one of ${SOCIAL_CREDENTIAL_NETWORKS.join(", ")})`,
+      );
+  return SOCIAL_CREDENTIAL_NETWORKS.filter((n) => names.includes(n));
+}
+
+/**
+ * RATE_LIMIT_REGISTER_IP_HOUR checked against RATE_LIMIT_REGISTER_HOUR: one address (an IPv6 /64) may not
+ * register as many clients in an hour as every address together, or it alone could use up the hourly cap.
+ * @throws ConfigError naming RATE_LIMIT_REGISTER_IP_HOUR.
+ */
+function registerPerIpHour(perIp: number, all: number): number {
+  if (perIp >= all)
+    throw new ConfigError(
+      "RATE_LIMIT_REGISTER_IP_HOUR",
+      `must be below RATE_LIMIT_REGISTER_HOUR (${all}), so that one address cannot use up the hourly cap of every address`,
+    );
+  return perIp;
+}
+
+/**
  * Reads and validates the configuration.
  * @param env the environment (defaults to process.env); unknown variables are ignored.
  * @throws ConfigError naming the first bad variable.
@@ -543,6 +620,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       );
   }
   checkTestHooks(picked, production, publicBaseUrl);
+  if (production) checkProductionProviders(picked);
   const credentials: Config["social"]["credentials"] = {};
   for (const n of SOCIAL_CREDENTIAL_NETWORKS) {
     const id = picked[`${n.toUpperCase()}_CLIENT_ID`];
@@ -621,6 +699,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: picked.AI_VIDEO_MODEL,
       timeoutSeconds: num("AI_VIDEO_TIMEOUT_SECONDS", 600),
     },
+    aiFallback: picked.AI_FALLBACK === "local" ? "local" : "none",
     fetchAllowLoopbackPort: picked.FETCH_ALLOW_LOOPBACK_PORT
       ? Number(picked.FETCH_ALLOW_LOOPBACK_PORT)
       : undefined,
@@ -645,6 +724,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       oauth: num("RATE_LIMIT_OAUTH", 60),
       register: num("RATE_LIMIT_REGISTER", 10),
       registerPerHour: num("RATE_LIMIT_REGISTER_HOUR", 500),
+      registerPerIpHour: registerPerIpHour(
+        num("RATE_LIMIT_REGISTER_IP_HOUR", 20),
+        num("RATE_LIMIT_REGISTER_HOUR", 500),
+      ),
       login: {
         freeFailures: num("LOGIN_EMAIL_FAILURES", 5),
         backoffSeconds: num("LOGIN_BACKOFF_SECONDS", 60),
@@ -675,6 +758,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     social: {
       httpOverride: picked.SOCIAL_HTTP_OVERRIDE ? stripSlash(picked.SOCIAL_HTTP_OVERRIDE) : undefined,
       credentials,
+      sandboxNetworks: sandboxNetworks(picked.SOCIAL_SANDBOX_NETWORKS, production),
       linkedinVersion: picked.LINKEDIN_VERSION ?? DEFAULT_LINKEDIN_VERSION,
       linkedinOrganizations: bool(picked.LINKEDIN_ORGANIZATIONS, false),
       deliveryLeaseSeconds: num("DELIVERY_LEASE_SECONDS", 300),

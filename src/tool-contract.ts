@@ -136,6 +136,12 @@ export interface ApprovalDescription {
    * covers all, and a change to any of them makes the request stale.
    */
   items?: ApprovalDescription[] | undefined;
+  /**
+   * Who made the generated parts the action publishes (`part`: "slide 2", "caption", "video"; `provider`:
+   * `openai-compatible`, or `local` for the offline stand-in): the page says which parts the stand-in made
+   * (src/domain/ai-fallback.ts).
+   */
+  made_by?: Array<{ part: string; provider: string }> | undefined;
 }
 
 /**

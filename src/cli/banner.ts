@@ -13,7 +13,7 @@ import {
   describeMediaBinaries,
   memoryBoundAvailable,
 } from "../providers/media-binaries.ts";
-import { LIVE_ADAPTERS } from "../providers/social/adapters.ts";
+import { networkMode } from "../providers/providers.ts";
 import { NETWORKS } from "../providers/social/types.ts";
 
 export interface BannerInput {
@@ -94,7 +94,7 @@ export function startupBanner(ctx: AppContext, input: BannerInput): string[] {
 
 /** The networks that publish for real: credentials configured and a live adapter. */
 function liveNetworks(config: AppContext["config"]) {
-  return NETWORKS.filter((n) => LIVE_ADAPTERS[n] && config.social.credentials[n]);
+  return NETWORKS.filter((n) => networkMode(config, n) === "live");
 }
 
 /** TikTok is live: its photo posts are pulled from the public media URLs, whose prefix must be verified. */
@@ -111,12 +111,18 @@ function ffmpegLine(media: NonNullable<BannerInput["media"]>, maxMemoryBytes: nu
     : `${line}; no memory bound (util-linux prlimit not found)`;
 }
 
-/** Which networks publish for real (credentials and a live adapter) and which use the sandbox connector. */
+/**
+ * Which networks publish for real (credentials and a live adapter), which use the sandbox connector, and
+ * which are unavailable (no credentials, and SOCIAL_SANDBOX_NETWORKS does not name them).
+ */
 function socialLine(config: AppContext["config"]): string {
-  const live = liveNetworks(config);
-  const sandbox = NETWORKS.filter((n) => !live.includes(n));
+  const of = (mode: string) => NETWORKS.filter((n) => networkMode(config, n) === mode);
   const parts = [];
-  if (live.length > 0) parts.push(`live: ${live.join(", ")}`);
-  if (sandbox.length > 0) parts.push(`sandbox (labelled, offline): ${sandbox.join(", ")}`);
+  if (of("live").length > 0) parts.push(`live: ${of("live").join(", ")}`);
+  if (of("sandbox").length > 0) parts.push(`sandbox (labelled, offline): ${of("sandbox").join(", ")}`);
+  if (of("unavailable").length > 0)
+    parts.push(
+      `unavailable (no credentials; SOCIAL_SANDBOX_NETWORKS does not name them): ${of("unavailable").join(", ")}`,
+    );
   return parts.join("; ");
 }

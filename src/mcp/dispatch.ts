@@ -19,6 +19,7 @@ import { type JsonRpcMessage, RPC, RpcError, resultResponse } from "./jsonrpc.ts
 import type { Reply } from "./reply.ts";
 import { LEGACY_VERSIONS, META_SERVER_INFO, type Revision, SUPPORTED_VERSIONS } from "./revision.ts";
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO, serverIdentity } from "./server-info.ts";
+import { logError } from "../log.ts";
 import type { ToolLister } from "./tools-list.ts";
 import { type ClientFeatures, declaresViews, type ViewSessions } from "./apps/client.ts";
 import type { ResourceCatalog } from "./apps/resources.ts";
@@ -164,7 +165,9 @@ export async function dispatch(
       if (client.views) {
         const view = await buildViewData(ep.ctx, params.name, params.arguments, outcome.envelope, auth).catch(
           (err: unknown) => {
-            ep.ctx.log.warn({ err, tool: params.name }, "view data of a tool result could not be built");
+            // Class and code only (service spec 7 rule 7): the message and stack can carry user data.
+            const fields = { requestId: reply.requestId, tool: params.name };
+            logError(ep.ctx.log, err, fields, "view data of a tool result could not be built");
             return undefined;
           },
         );
@@ -193,9 +196,16 @@ export async function dispatch(
         ...privateHints(current),
       });
     case "prompts/get":
-      return sendResult(reply, msg.id, current, await getPrompt(ep.ctx, auth, params.name, params.arguments));
+      return sendResult(
+        reply,
+        msg.id,
+        current,
+        await getPrompt(ep.ctx, auth, params.name, params.arguments, reply.requestId),
+      );
     case "completion/complete":
-      return sendResult(reply, msg.id, current, { completion: await completePrompt(ep.ctx, auth, params) });
+      return sendResult(reply, msg.id, current, {
+        completion: await completePrompt(ep.ctx, auth, params, reply.requestId),
+      });
   }
   throw new RpcError(RPC.methodNotFound, "Method not found", current ? 404 : 200);
 }

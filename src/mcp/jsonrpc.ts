@@ -29,18 +29,27 @@ export interface JsonRpcMessage {
 }
 
 /**
- * A protocol failure: becomes a JSON-RPC error response with HTTP `status`.
- * `message` is a short, safe sentence; `data` is structured detail (never secrets or argument values).
+ * A protocol failure: becomes a JSON-RPC error response with HTTP `status` (and `headers`, e.g. a 429's
+ * Retry-After). `message` is a short, safe sentence; `data` is structured detail (never secrets or argument
+ * values).
  */
 export class RpcError extends Error {
   readonly code: number;
   readonly status: number;
   readonly data?: unknown;
-  constructor(code: number, message: string, status: number = 200, data?: unknown) {
+  readonly headers?: Record<string, string> | undefined;
+  constructor(
+    code: number,
+    message: string,
+    status: number = 200,
+    data?: unknown,
+    headers?: Record<string, string>,
+  ) {
     super(message);
     this.code = code;
     this.status = status;
     this.data = data;
+    this.headers = headers;
     this.name = "RpcError";
   }
 }

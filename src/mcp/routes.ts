@@ -249,7 +249,11 @@ async function handle(
     if (!(err instanceof RpcError)) throw err;
     await prepaid?.release();
     const response = errorResponse(idOf(body), err.code, err.message, err.data);
-    if (reply) reply.send(err.status, response);
-    else res.status(err.status).json(response);
+    if (reply) reply.send(err.status, response, err.headers);
+    else
+      res
+        .status(err.status)
+        .set(err.headers ?? {})
+        .json(response);
   }
 }

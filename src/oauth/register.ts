@@ -4,10 +4,15 @@
  * (RFC 7591 section 2: the server refuses metadata it does not support rather than registering a
  * different method silently). Errors: 400 `invalid_redirect_uri` or `invalid_client_metadata` with a
  * description naming the field.
+ * Limits (routes.ts, service spec 8): per address per minute and per hour (before the body is read), then,
+ * for valid metadata only, the hourly cap of every address together (`RATE_LIMIT_REGISTER_HOUR`): a refused
+ * or invalid registration never counts against it (`consumeWithin`), so nobody can spend it with requests
+ * that register nothing.
  */
 import { SPEC_LIMITS } from "../config.ts";
 import type { Request, Response } from "express";
 import type { AppContext } from "../context.ts";
+import { consumeWithin, limitSpec } from "../runtime/rate-limit.ts";
 import { OAuthError } from "./errors.ts";
 import { redirectUriProblem } from "./redirect-uri.ts";
 
@@ -102,6 +107,16 @@ export async function registerEndpoint(ctx: AppContext, req: Request, res: Respo
     if (!req.is("application/json"))
       throw new OAuthError("invalid_client_metadata", "the body must be application/json");
     const client = validateClientMetadata(req.body);
+    const perHour = ctx.config.limits.registerPerHour;
+    const cap = await consumeWithin(ctx, limitSpec("register:all", perHour, 3600), "all");
+    if (!cap.ok) {
+      res.setHeader("Retry-After", String(cap.retryAfter));
+      res.status(429).json({
+        error: "rate_limited",
+        error_description: `At most ${perHour} client registrations per hour are accepted; retry after ${cap.retryAfter} seconds`,
+      });
+      return;
+    }
     const now = ctx.clock.now();
     const [row] = await ctx
       .db("oauth_clients")

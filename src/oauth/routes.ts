@@ -80,11 +80,12 @@ export function oauthRoutes(ctx: AppContext): Router {
     "/mcp/oauth/register",
     corsPublic,
     rateLimit(ctx, "register", ctx.config.limits.register, undefined, { json: true }),
-    // One count for every address together (an IPv6 /64 rotation or a botnet gets no more than this).
-    rateLimit(ctx, "register:all", ctx.config.limits.registerPerHour, () => "all", {
+    // Per address (an IPv6 /64) and hour, below the cap of every address together (checked by config), so
+    // that one address cannot use the cap up; the cap itself counts only valid registrations (register.ts).
+    rateLimit(ctx, "register:hour", ctx.config.limits.registerPerIpHour, undefined, {
       json: true,
       windowSeconds: 3600,
-      message: `At most ${ctx.config.limits.registerPerHour} client registrations per hour are accepted`,
+      message: `At most ${ctx.config.limits.registerPerIpHour} client registrations per hour are accepted from one address`,
     }),
     express.json({ limit: "64kb" }),
     run(registerEndpoint),

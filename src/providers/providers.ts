@@ -117,8 +117,39 @@ const unsealable: AdapterDeps["sealer"] = {
 };
 
 /**
+ * How `network` runs on this server: `live` with `{NETWORK}_CLIENT_ID` / `_SECRET` and a live adapter,
+ * else `sandbox` when the sandbox connector may run for it (config `social.sandboxNetworks`:
+ * SOCIAL_SANDBOX_NETWORKS, by default every network outside production and none in production), else
+ * `unavailable` (nothing connects or publishes there; DESIGN.md section 5).
+ */
+export function networkMode(config: Config, network: Network): "live" | "sandbox" | "unavailable" {
+  if (LIVE_ADAPTERS[network] && config.social.credentials[network]) return "live";
+  return sandboxAllowed(config, network) ? "sandbox" : "unavailable";
+}
+
+/** True when the sandbox connector may run for `network` (config `social.sandboxNetworks`). */
+export function sandboxAllowed(config: Config, network: Network): boolean {
+  return (config.social.sandboxNetworks as readonly string[]).includes(network);
+}
+
+/** A network this server cannot use (no credentials, no sandbox); `message` is safe to show and store. */
+export class NetworkUnavailableError extends Error {
+  constructor(network: Network, mode: "live" | "sandbox") {
+    const up = network.toUpperCase();
+    super(
+      mode === "live"
+        ? `${network} is not available on this server: ${up}_CLIENT_ID and ${up}_CLIENT_SECRET are not configured`
+        : `${network} is not available on this server: ${up}_CLIENT_ID and ${up}_CLIENT_SECRET are not configured and SOCIAL_SANDBOX_NETWORKS does not name it`,
+    );
+    this.name = "NetworkUnavailableError";
+  }
+}
+
+/**
  * The adapter registry: a network's live adapter (./social/adapters.ts) when `{NETWORK}_CLIENT_ID` /
- * `_SECRET` are configured, else its sandbox connector. Adapters are built once per network and mode.
+ * `_SECRET` are configured, else its sandbox connector when `networkMode` allows it. Adapters are built
+ * once per network and mode. @throws NetworkUnavailableError for a network (or an account's mode) this
+ * server cannot use.
  */
 export function networkRegistry(config: Config, deps: AdapterDeps): NetworkRegistry {
   const cache = new Map<string, NetworkAdapter>();
@@ -129,17 +160,16 @@ export function networkRegistry(config: Config, deps: AdapterDeps): NetworkRegis
       const factory = LIVE_ADAPTERS[network];
       const credentials = config.social.credentials[network];
       if (mode === "live") {
-        if (!factory || !credentials)
-          throw new Error(`${network} has no live adapter configured (${network.toUpperCase()}_CLIENT_ID)`);
+        if (!factory || !credentials) throw new NetworkUnavailableError(network, "live");
         a = factory(credentials, deps);
-      } else a = sandboxAdapter(network, deps);
+      } else if (sandboxAllowed(config, network)) a = sandboxAdapter(network, deps);
+      else throw new NetworkUnavailableError(network, "sandbox");
       cache.set(key, a);
     }
     return a;
   };
   return {
-    adapter: (network) =>
-      build(network, LIVE_ADAPTERS[network] && config.social.credentials[network] ? "live" : "sandbox"),
+    adapter: (network) => build(network, networkMode(config, network) === "live" ? "live" : "sandbox"),
     forAccount: (network, mode) => build(network, mode),
   };
 }

@@ -178,6 +178,38 @@ export function createLimiter(
   };
 }
 
+/** $1 row key, $2 now (epoch ms), $3 window (ms), $4 limit: adds a point only while the row is below it. */
+const CONSUME_WITHIN = statement(
+  "rate-limit-consume-within",
+  `insert into rate_limits as r (key, points, expire) values ($1, 1, $2::bigint + $3::bigint)
+   on conflict (key) do update set
+     points = case when r.expire <= $2::bigint then 1 else r.points + 1 end,
+     expire = case when r.expire <= $2::bigint then excluded.expire else r.expire end
+   where r.expire <= $2::bigint or r.points < $4::integer
+   returning points, expire`,
+);
+
+/**
+ * Consumes one point of `spec` for `key` only when it is allowed: unlike `Limiter.consume`, a refused
+ * consume adds nothing, so the counter holds exactly the allowed ones (a cap shared by every client, such
+ * as the hourly client registrations, that refused requests must not use up).
+ * @returns `{ ok: true }`, or `{ ok: false, retryAfter }` with whole seconds until the window resets.
+ * @throws the rate-limit store's error.
+ */
+export async function consumeWithin(ctx: AppContext, spec: LimitSpec, key: string): Promise<LimitVerdict> {
+  const now = Date.now();
+  const rowKey = spec.rowKey(key);
+  const [row] = await runPrepared<CounterRow>(ctx.asyncCommitDb, CONSUME_WITHIN, [
+    rowKey,
+    now,
+    spec.windowMs,
+    spec.points,
+  ]);
+  if (row) return { ok: true };
+  const full = await ctx.asyncCommitDb("rate_limits").where({ key: rowKey }).first("expire");
+  return limitVerdict({ points: spec.points + 1, expire: Number(full?.expire ?? now) }, spec.points, now);
+}
+
 /**
  * Express middleware: 429 with `Retry-After` (seconds) and `Cache-Control: no-store` when `key(req)` (default:
  * the client's `ipKey`) is over `points` per `options.windowSeconds` (default the configured window);

@@ -3,7 +3,8 @@
  * the immutable request in plain words: tool, summary, every slide, the full caption with a warning per
  * destination whose limit it exceeds, every destination (network, account, handle, Facebook Page, Pinterest
  * board), the Pinterest link, the time in the owner's time zone and in UTC, the credits the action costs,
- * owned resources by label, expiry; and, while it awaits approval, a form whose fields are hidden inputs and
+ * owned resources by label, expiry, which generated parts the offline local stand-in made (`made_by`); and,
+ * while it awaits approval, a form whose fields are hidden inputs and
  * whose buttons post `decision` = `approve` or `decline`. Every value is escaped (src/web/html.ts): captions and other retrieved text are inert.
  */
 import type { ApprovalDescription } from "../tool-contract.ts";
@@ -135,9 +136,37 @@ ${
 }
 ${d.text ? html`<h3 id="${id}caption-title">Caption</h3><pre class="caption" id="${id}caption">${d.text}</pre>` : ""}
 ${(d.warnings ?? []).length > 0 ? html`<div class="warn" id="${id}warnings"><p>These networks would refuse this post as it is:</p><ul>${(d.warnings ?? []).map((w) => html`<li><strong>${w.destination}</strong> (${w.network})<ul>${w.problems.map((p) => html`<li>${p}</li>`)}</ul></li>`)}</ul></div>` : ""}
+${madeBy(d, id)}
 ${d.destinations.length > 0 ? destinationsTable(d.destinations, id, "h3") : ""}
 ${pinterestLink(d, id)}
 </section>`;
+}
+
+/** "slides 1, 2 and 4", "the caption", "the video", joined in plain words. */
+function partsText(parts: string[]): string {
+  const slides = parts.filter((p) => p.startsWith("slide ")).map((p) => p.slice(6));
+  const words = [
+    ...(slides.length > 0
+      ? [
+          `${slides.length > 1 ? "slides" : "slide"} ${slides.slice(0, -1).join(", ")}${slides.length > 1 ? " and " : ""}${slides.at(-1)}`,
+        ]
+      : []),
+    ...parts.filter((p) => !p.startsWith("slide ")).map((p) => `the ${p}`),
+  ];
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : (words[0] ?? "");
+}
+
+/**
+ * Who made the generated parts (`made_by`): a warning naming what the offline local stand-in made (its
+ * template output, not an AI model's), and a line naming what an AI provider made.
+ */
+function madeBy(description: ApprovalDescription | undefined, id = ""): RawHtml | "" {
+  const parts = description?.made_by ?? [];
+  if (parts.length === 0) return "";
+  const local = parts.filter((p) => p.provider === "local").map((p) => p.part);
+  const ai = parts.filter((p) => p.provider !== "local");
+  const providers = [...new Set(ai.map((p) => p.provider))].join(", ");
+  return html`${local.length > 0 ? html`<section id="${id}stand-ins" class="warn" aria-label="Made by the local stand-in"><p>Parts of this request were made by the offline local stand-in, not by an AI model: ${partsText(local)}. It writes and draws from templates; check them before you approve.</p></section>` : ""}${ai.length > 0 ? html`<p class="muted" id="${id}made-by-ai">Made by the AI provider (${providers}): ${partsText(ai.map((p) => p.part))}.</p>` : ""}`;
 }
 
 /** Renders the page for `view`. */
@@ -169,6 +198,7 @@ ${
     : ""
 }
 ${description?.text ? html`<section aria-labelledby="caption-title"><h2 id="caption-title">Caption</h2><pre class="caption" id="caption">${description.text}</pre><p class="muted" id="caption-length">${[...description.text].length.toLocaleString("en-US")} characters, shown in full.</p></section>` : ""}
+${madeBy(description)}
 ${warnings.length > 0 ? html`<section id="warnings" class="warn" aria-labelledby="warnings-title"><h2 id="warnings-title">Warnings</h2><p>These networks would refuse this post as it is:</p><ul>${warnings.map((w) => html`<li><strong>${w.destination}</strong> (${w.network})<ul>${w.problems.map((p) => html`<li>${p}</li>`)}</ul></li>`)}</ul></section>` : ""}
 ${destinations.length > 0 ? destinationsTable(destinations) : ""}
 ${pinterestLink(description)}

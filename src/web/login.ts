@@ -3,8 +3,8 @@
  * `password`, hidden `return_to` and a login CSRF token bound to a short-lived cookie); `POST /login`
  * verifies with argon2id (src/domain/account/accounts.ts), answers one generic error on any failure, rotates the
  * session and redirects to `return_to` (a path on this site only). Besides the per-IP browser limit, each
- * email address has a throttle with backoff (src/domain/account/login-throttle.ts): 429 with Retry-After
- * and the wait in words. `GET /logout` shows a confirm form;
+ * email address has a throttle with backoff per client address (src/domain/account/login-throttle.ts: an
+ * attacker's failures never lock the owner out): 429 with Retry-After and the wait in words. `GET /logout` shows a confirm form;
  * `POST /logout` (session + CSRF) ends the session.
  */
 import { randomBytes } from "node:crypto";
@@ -12,7 +12,7 @@ import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { verifyPassword } from "../domain/account/accounts.ts";
 import { beginAttempt, clearFailures } from "../domain/account/login-throttle.ts";
-import { rateLimit } from "../runtime/rate-limit.ts";
+import { ipKey, rateLimit } from "../runtime/rate-limit.ts";
 import { hasControlOrSpace } from "../oauth/redirect-uri.ts";
 import { html, page } from "./html.ts";
 import { pageHeaders } from "./security.ts";
@@ -108,7 +108,13 @@ export function loginRoutes(ctx: AppContext): Router {
     const email = typeof body.email === "string" ? body.email.slice(0, 254) : "";
     const password = typeof body.password === "string" ? body.password.slice(0, 256) : "";
     if (email && password) {
-      const attempt = await beginAttempt(ctx.db, email, ctx.clock.now(), ctx.config.limits.login);
+      const attempt = await beginAttempt(
+        ctx.db,
+        email,
+        ipKey(req.ip),
+        ctx.clock.now(),
+        ctx.config.limits.login,
+      );
       if (!attempt.ok) {
         res.setHeader("Retry-After", String(attempt.retryAfter));
         return renderLogin(
@@ -116,14 +122,14 @@ export function loginRoutes(ctx: AppContext): Router {
           res,
           returnTo,
           429,
-          `Too many unsuccessful sign-ins for this email address. Wait ${waitText(attempt.retryAfter)} before trying again.`,
+          `Too many unsuccessful sign-ins for this email address from your network. Wait ${waitText(attempt.retryAfter)} before trying again.`,
         );
       }
     }
     const userId =
       email && password ? await verifyPassword(ctx.db, email, password, ctx.config.passwordHash) : undefined;
     if (!userId) return renderLogin(ctx, res, returnTo, 401, "The email or password is not correct.");
-    await clearFailures(ctx.db, email);
+    await clearFailures(ctx.db, email, ipKey(req.ip));
     await startSession(ctx, req, res, userId);
     setCookie(ctx, res, LOGIN_COOKIE, "", 0);
     ctx.log.info({ user_id: userId }, "browser login");

@@ -17,6 +17,7 @@ import { isUuid } from "../ids.ts";
 import { postMedia } from "../domain/social/validate.ts";
 import { callbackUrl } from "../domain/social/connect.ts";
 import { NETWORK_RULES } from "../providers/social/rules.ts";
+import { sandboxAllowed } from "../providers/providers.ts";
 import { mintSandboxCode } from "../providers/social/sandbox/sandbox.ts";
 import { isNetwork, type Network } from "../providers/social/types.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
@@ -48,6 +49,11 @@ export function sandboxRoutes(ctx: AppContext): Router {
     const network = String(req.params.network);
     if (!isNetwork(network)) {
       refuse(res, 404, "No such network.");
+      return undefined;
+    }
+    if (!sandboxAllowed(ctx.config, network)) {
+      // SOCIAL_SANDBOX_NETWORKS does not name it (in production: no stand-in unless named).
+      refuse(res, 404, "No sandbox runs for this network on this server.");
       return undefined;
     }
     const redirectUri = source.redirect_uri;

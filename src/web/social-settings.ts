@@ -31,6 +31,7 @@ import {
 import { isUuid } from "../ids.ts";
 import type { AccountSettingField } from "../providers/social/network.ts";
 import { publicMediaPrefix } from "../domain/media/public-url.ts";
+import { networkMode } from "../providers/providers.ts";
 import { NETWORK_RULES } from "../providers/social/rules.ts";
 import { isNetwork, NETWORKS, type Network } from "../providers/social/types.ts";
 import { rateLimit } from "../runtime/rate-limit.ts";
@@ -189,6 +190,9 @@ async function accountsPage(
       }</li>`,
   );
   const sandboxed = modes.filter(([, mode]) => mode === "sandbox").map(([n]) => NETWORK_RULES[n].label);
+  const unavailable = NETWORKS.filter((n) => networkMode(ctx.config, n) === "unavailable").map(
+    (n) => NETWORK_RULES[n].label,
+  );
   const switcher =
     workspaces.length > 1
       ? html`<form method="get" action="${SOCIAL_SETTINGS_PATH}" class="filters"><label>Workspace <select name="workspace_id">${workspaces.map(
@@ -216,6 +220,11 @@ ${
     : ""
 }
 <ul class="connect">${connectRows}</ul>
+${
+  unavailable.length > 0
+    ? html`<p class="muted" id="unavailable-note">Not available on this server: ${unavailable.join(", ")} (no app is configured for ${unavailable.length === 1 ? "it" : "them"}).</p>`
+    : ""
+}
 ${
   modes.some(([n, mode]) => n === "tiktok" && mode === "live")
     ? html`<p class="muted" id="tiktok-url-prefix">TikTok pulls photo posts from this service: the URL prefix <code>${publicMediaPrefix(ctx.config.publicBaseUrl)}</code> must be verified for your TikTok app (TikTok developer portal, Content Posting API, URL properties), or TikTok refuses them (url_ownership_unverified).</p>`
@@ -274,6 +283,13 @@ export function socialSettingsRoutes(ctx: AppContext): Router {
       if (!s) return;
       const network = String(req.params.network);
       if (!isNetwork(network)) return errorPage(res, 404, "Not found", "No such network.");
+      if (networkMode(ctx.config, network) === "unavailable")
+        return errorPage(
+          res,
+          404,
+          "Not available",
+          `${NETWORK_RULES[network].label} is not available on this server: no app is configured for it.`,
+        );
       const { current } = await workspaceOf(req, s);
       if (!current) return errorPage(res, 404, "Not found", "No such workspace.");
       if (refuseInactiveWorkspace(res, current)) return;

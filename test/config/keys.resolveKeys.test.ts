@@ -36,13 +36,23 @@ test("the signing keys file cannot be opened with another application key", asyn
 test("in production a missing key is a start-up error naming the variable", async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), "keys-"));
   await assert.rejects(
-    resolveKeys(loadConfig({ NODE_ENV: "production", DATA_DIR: dir }), log),
+    resolveKeys(
+      loadConfig({
+        NODE_ENV: "production",
+        AI_TEXT_PROVIDER: "local",
+        AI_IMAGE_PROVIDER: "local",
+        DATA_DIR: dir,
+      }),
+      log,
+    ),
     (e: unknown) => e instanceof ConfigError && e.variable === "APP_ENCRYPTION_KEY",
   );
   await assert.rejects(
     resolveKeys(
       loadConfig({
         NODE_ENV: "production",
+        AI_TEXT_PROVIDER: "local",
+        AI_IMAGE_PROVIDER: "local",
         DATA_DIR: dir,
         APP_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64"),
       }),
@@ -53,7 +63,12 @@ test("in production a missing key is a start-up error naming the variable", asyn
 });
 
 test("SIGNING_KEYS must be a JWK set with private keys", async () => {
-  const env = { NODE_ENV: "production", APP_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64") };
+  const env = {
+    NODE_ENV: "production",
+    AI_TEXT_PROVIDER: "local",
+    AI_IMAGE_PROVIDER: "local",
+    APP_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64"),
+  };
   for (const value of ["not json", "[]", '{"keys":[{"kty":"EC","kid":"a"}]}']) {
     await assert.rejects(
       resolveKeys(loadConfig({ ...env, SIGNING_KEYS: value }), log),

@@ -117,10 +117,12 @@ test("run_automation -> approval through the view's button -> get_automation_run
   assert.deepEqual(meta.slice(1), [1080, 1920]);
   assert.ok((await player.getAttribute("src"))!.startsWith(`${MEDIA}${clip.asset_id}?exp=`));
   const seconds = Math.round(clip.duration_seconds);
+  // The offline local providers made its frame and hook: the caption says so beside the duration.
   assert.match(
     (await runHost.view.locator("figcaption").textContent()) ?? "",
-    new RegExp(`^0:${String(seconds).padStart(2, "0")} · 1080×1920 · single-fade$`),
+    new RegExp(`^0:${String(seconds).padStart(2, "0")} · 1080×1920 · single-fadelocal stand-in$`),
   );
+  assert.equal(await runHost.view.locator("figcaption .stand-in").textContent(), "local stand-in");
   assert.match((await runHost.view.locator("header").textContent()) ?? "", /5 credits charged · manual run/);
   const posts = runHost.view.locator("ul.posts > li");
   assert.equal(await posts.count(), 1);

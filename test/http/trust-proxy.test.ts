@@ -59,7 +59,12 @@ test("an IPv6 client is counted by its /64: rotating addresses inside it shares 
 
 test("client registration: an IPv6 /64 shares the per-IP limit, and every address shares the hourly cap", async () => {
   const app = await startTestApp({
-    env: { TRUST_PROXY: "loopback", RATE_LIMIT_REGISTER: "2", RATE_LIMIT_REGISTER_HOUR: "3" },
+    env: {
+      TRUST_PROXY: "loopback",
+      RATE_LIMIT_REGISTER: "2",
+      RATE_LIMIT_REGISTER_IP_HOUR: "2",
+      RATE_LIMIT_REGISTER_HOUR: "3",
+    },
   });
   const register = async (xff: string) => {
     const res = await fetch(`${app.url}/mcp/oauth/register`, {
@@ -77,5 +82,46 @@ test("client registration: an IPv6 /64 shares the per-IP limit, and every addres
   assert.equal(capped.status, 429);
   assert.equal(capped.body.error, "rate_limited");
   assert.match(capped.body.error_description ?? "", /At most 3 client registrations per hour/);
+  await app.close();
+});
+
+test("client registration: one address cannot use up the hourly cap, and refused or invalid registrations do not count against it", async () => {
+  const app = await startTestApp({
+    env: {
+      TRUST_PROXY: "loopback",
+      RATE_LIMIT_REGISTER: "100",
+      RATE_LIMIT_REGISTER_IP_HOUR: "3",
+      RATE_LIMIT_REGISTER_HOUR: "5",
+    },
+  });
+  const register = async (xff: string, valid = true) => {
+    const res = await fetch(`${app.url}/mcp/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": xff },
+      body: JSON.stringify({
+        client_name: "Agent",
+        redirect_uris: [valid ? "http://127.0.0.1/cb" : "ftp://x"],
+      }),
+    });
+    return { status: res.status, body: (await res.json()) as { error?: string; error_description?: string } };
+  };
+  // One address (a /64): 3 an hour, whatever else it sends; its refused attempts are not the cap's.
+  for (let i = 1; i <= 3; i++) assert.equal((await register(`2001:db8:7:7::${i}`)).status, 201);
+  for (let i = 4; i <= 6; i++) {
+    const refused = await register(`2001:db8:7:7::${i}`);
+    assert.equal(refused.status, 429);
+    assert.match(
+      refused.body.error_description ?? "",
+      /At most 3 client registrations per hour .* from one address/,
+    );
+  }
+  // Invalid registrations from many addresses register nothing and leave the cap alone.
+  for (let i = 1; i <= 4; i++) assert.equal((await register(`198.51.100.${i}`, false)).status, 400);
+  assert.equal((await register("203.0.113.20")).status, 201, "the cap's 4th");
+  assert.equal((await register("203.0.113.21")).status, 201, "the cap's 5th");
+  const capped = await register("203.0.113.22");
+  assert.equal(capped.status, 429);
+  assert.match(capped.body.error_description ?? "", /At most 5 client registrations per hour are accepted/);
+  assert.equal(Number((await app.ctx.db("oauth_clients").count({ n: "*" }).first())?.n), 5);
   await app.close();
 });

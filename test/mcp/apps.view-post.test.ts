@@ -54,7 +54,9 @@ test("previewed networks: the approval's destinations, else the deliveries', els
     status: "draft",
     title: null,
     caption: null,
+    caption_provider: null,
     media: [],
+    media_provider: null,
     deliveries: networks.map((n, i) => ({
       delivery_id: String(i),
       network: n,

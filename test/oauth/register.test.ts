@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startTestApp } from "../helpers/app.ts";
 
-const app = await startTestApp({ env: { RATE_LIMIT_OAUTH: "100000", RATE_LIMIT_REGISTER: "100000" } });
+const app = await startTestApp({
+  env: { RATE_LIMIT_OAUTH: "100000", RATE_LIMIT_REGISTER: "100000", RATE_LIMIT_REGISTER_IP_HOUR: "499" },
+});
 const limited = await startTestApp({ env: { RATE_LIMIT_REGISTER: "3" } });
 
 async function post(base: string, body: unknown, contentType = "application/json") {

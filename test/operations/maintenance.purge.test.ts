@@ -83,8 +83,8 @@ test("expired sessions, consent nonces, codes, connect states and Page picks are
   const abandonedPick = await state(at(-60), true);
   const expiredState = await state(at(-1), false);
   const livePick = await state(at(500), true);
-  await beginAttempt(db, "idle@example.test", at(-2 * 86_400), app.ctx.config.limits.login);
-  await beginAttempt(db, "recent@example.test", at(-60), app.ctx.config.limits.login);
+  await beginAttempt(db, "idle@example.test", "192.0.2.1", at(-2 * 86_400), app.ctx.config.limits.login);
+  await beginAttempt(db, "recent@example.test", "192.0.2.1", at(-60), app.ctx.config.limits.login);
 
   const report = await runMaintenance(app.ctx);
   assert.ok(report.purged.browser_sessions >= 1);

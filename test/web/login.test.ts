@@ -190,7 +190,7 @@ test("an email address gets 5 free attempts, then a wait that doubles with each 
   assert.equal(waiting.retryAfter, 60);
   assert.equal(
     waiting.error,
-    "Too many unsuccessful sign-ins for this email address. Wait 1 minute before trying again.",
+    "Too many unsuccessful sign-ins for this email address from your network. Wait 1 minute before trying again.",
   );
   // Another address (from the same IP) is not affected; case does not make a new address.
   assert.equal((await attempt("wrong password!", "someone-else@example.test")).status, 401);
@@ -202,4 +202,37 @@ test("an email address gets 5 free attempts, then a wait that doubles with each 
   assert.equal((await attempt(bob.password)).status, 303, "the right password after the wait");
   assert.equal((await attempt("wrong password!")).status, 401, "a success cleared the count");
   await throttled.close();
+});
+
+test("an attacker's failures slow the attacker's addresses only: the owner's password from their own address still works", async () => {
+  const clock = new ManualClock();
+  const proxied = await startTestApp({ env: { ...HIGH_LIMITS, TRUST_PROXY: "loopback" }, clock });
+  const owner = await proxied.user();
+  /** One sign-in from `address` (the proxy's X-Forwarded-For), page and form both. */
+  const from = async (address: string, password: string) => {
+    const jar = new Jar(proxied.url);
+    const headers = { "x-forwarded-for": address };
+    const page = await jar.fetch("/login", { headers });
+    const fields = formFields(await page.text());
+    const res = await jar.post("/login", { ...fields, email: owner.email, password }, headers);
+    await res.arrayBuffer();
+    return res.status;
+  };
+  // Guesses from one address: 5 free, then that address waits.
+  for (let i = 0; i < 5; i++) assert.equal(await from("203.0.113.66", "guess!"), 401);
+  assert.equal(await from("203.0.113.66", "guess!"), 429);
+  assert.equal(
+    await from("203.0.113.66", owner.password),
+    429,
+    "the attacker's address waits even when right",
+  );
+  // Guesses from more addresses (a /64 counts as one) are slowed each on their own.
+  for (let i = 0; i < 5; i++) assert.equal(await from(`2001:db8:66:1::${i + 1}`, "guess!"), 401);
+  assert.equal(await from("2001:db8:66:1:ffff::9", "guess!"), 429, "the same /64");
+  // The owner is not locked out: a typo from their own address is theirs alone, and the password works.
+  assert.equal(await from("198.51.100.10", "typo!"), 401);
+  assert.equal(await from("198.51.100.10", owner.password), 303);
+  // The attacker's address still waits.
+  assert.equal(await from("203.0.113.66", "guess!"), 429);
+  await proxied.close();
 });

@@ -104,6 +104,8 @@ test("SOCIAL_HTTP_OVERRIDE rewrites https://{host}{path} to {override}/{host}{pa
     () =>
       loadConfig({
         NODE_ENV: "production",
+        AI_TEXT_PROVIDER: "local",
+        AI_IMAGE_PROVIDER: "local",
         SOCIAL_HTTP_OVERRIDE: "http://127.0.0.1:1",
         PUBLIC_BASE_URL: "https://x.example",
       }),

@@ -1,14 +1,17 @@
 /**
- * Per-email sign-in throttle with backoff (issue 23 point 3), beside the per-IP browser limit: password
- * guesses against one address from many IPs (or an IPv6 /64) are slowed down whatever the source.
+ * Sign-in throttle with backoff per email address and client address (issue 23 point 3), beside the per-IP
+ * browser limit: password guesses against one account are slowed down, and the count is kept per client
+ * address (`ipKey`: an IPv4 address, an IPv6 /64), so an attacker's failures slow the attacker's addresses
+ * only: they can never lock the owner out, whose correct password from their own address still works
+ * (OWASP Authentication Cheat Sheet, "Account lockout": lockout must not be a denial of service).
  *
  * Every attempt is counted as a failure before the password is checked (`beginAttempt`: one atomic upsert,
- * so concurrent guesses cannot all pass while the count is low); a successful sign-in clears the count
- * (`clearFailures`). The first `freeFailures` attempts pass at once; after that an attempt must wait
- * `backoffSeconds` after the previous one, doubling with each further failure, at most `backoffMaxSeconds`.
- * The count restarts after `FORGET_AFTER_SECONDS` without an attempt. Addresses that do not exist are
- * throttled the same way (the answer never tells whether an account exists). The row key is the SHA-256 of
- * the lower-cased address, so the table holds no address.
+ * so concurrent guesses cannot all pass while the count is low); a successful sign-in clears the count of
+ * its own address (`clearFailures`). The first `freeFailures` attempts pass at once; after that an attempt
+ * must wait `backoffSeconds` after the previous one, doubling with each further failure, at most
+ * `backoffMaxSeconds`. The count restarts after `FORGET_AFTER_SECONDS` without an attempt. Emails that do
+ * not exist are throttled the same way (the answer never tells whether an account exists). The row key is
+ * the SHA-256 of the lower-cased email and the client address, so the table holds neither.
  */
 import { createHash } from "node:crypto";
 import type { Knex } from "../../db/knex.ts";
@@ -29,7 +32,9 @@ export interface LoginThrottle {
 /** The outcome of `beginAttempt`: go ahead, or wait `retryAfter` whole seconds. */
 export type AttemptVerdict = { ok: true } | { ok: false; retryAfter: number };
 
-const keyOf = (email: string) => createHash("sha256").update(email.trim().toLowerCase()).digest("hex");
+/** The row key of `email` signing in from `address` (an `ipKey`). */
+const keyOf = (email: string, address: string) =>
+  createHash("sha256").update(`${email.trim().toLowerCase()}\n${address}`).digest("hex");
 
 /** The wait after `failures` counted attempts, seconds (0 while within the free ones). */
 export function backoffAfter(failures: number, t: LoginThrottle): number {
@@ -39,16 +44,18 @@ export function backoffAfter(failures: number, t: LoginThrottle): number {
 }
 
 /**
- * Counts a sign-in attempt for `email` at `now` unless it must wait.
+ * Counts a sign-in attempt for `email` from the client `address` (`ipKey` of the request) at `now` unless
+ * it must wait.
  * @returns ok (the attempt is counted as a failure until `clearFailures`), or the seconds to wait.
  */
 export async function beginAttempt(
   db: Knex,
   email: string,
+  address: string,
   now: Date,
   t: LoginThrottle,
 ): Promise<AttemptVerdict> {
-  const key = keyOf(email);
+  const key = keyOf(email, address);
   // The wait of a row with n failures, in SQL: 0 within the free ones, else base * 2^(n - free), capped.
   const wait = `least(?::float8, ?::float8 * power(2::float8, least(r.failures - ?, 30)))`;
   const { rows } = await db.raw(
@@ -81,10 +88,10 @@ export async function beginAttempt(
   return { ok: false, retryAfter: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) };
 }
 
-/** Clears the count of `email` after a successful sign-in. */
-export async function clearFailures(db: Knex, email: string): Promise<void> {
+/** Clears the count of `email` from `address` after a successful sign-in from there. */
+export async function clearFailures(db: Knex, email: string, address: string): Promise<void> {
   await db("login_throttle")
-    .where({ key: keyOf(email) })
+    .where({ key: keyOf(email, address) })
     .delete();
 }
 

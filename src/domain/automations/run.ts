@@ -17,6 +17,17 @@ import { renderAndStoreVideo } from "../media/generated-video.ts";
 import { buildSubject } from "../captions/captions.ts";
 import { mapWithConcurrency } from "../concurrency.ts";
 import { generatedCaption } from "../captions/post-caption.ts";
+import {
+  GenerationFailed,
+  generateWithFallback,
+  LOCAL,
+  type Made,
+  type MadeBy,
+  madeByAll,
+  providerFailure,
+} from "../ai-fallback.ts";
+import { localAiText } from "../../providers/ai-text/local.ts";
+import { localImageProvider } from "../../providers/ai-image/local.ts";
 import { type TextSubject, TONES } from "../../providers/ai-text/types.ts";
 import { validateSettings, type TemplateId } from "./config.ts";
 import { ownFrames } from "./video-frames.ts";
@@ -128,7 +139,9 @@ export async function runAutomation(
           slides_failed: outcome.slides_failed,
         },
         error:
-          status === "failed" ? "some carousel slides failed; retry_carousel regenerates only those" : null,
+          status === "failed"
+            ? (outcome.error ?? "some carousel slides failed; retry_carousel regenerates only those")
+            : null,
         postId: carousel.post_id,
       });
     } else {
@@ -149,7 +162,10 @@ export async function runAutomation(
       });
     }
   } catch (err) {
-    const expected = err instanceof ImageGenerationError || err instanceof VideoRenderError;
+    const expected =
+      err instanceof ImageGenerationError ||
+      err instanceof VideoRenderError ||
+      err instanceof GenerationFailed;
     if (!expected) {
       app.log.error(
         { run_id: runId, err: { name: (err as Error)?.name } },
@@ -160,7 +176,9 @@ export async function runAutomation(
     }
     status = "failed";
     // The safe reason of a failed image or video (status, provider param and code; never provider text).
-    const why = expected ? ` (${(err as ImageGenerationError | VideoRenderError).reason})` : "";
+    const why = expected
+      ? ` (${(err as ImageGenerationError | VideoRenderError | GenerationFailed).reason})`
+      : "";
     // A video run that produced no video gives its credits back (one ledger row, with the run record).
     const refunded = !carousel && credits > 0;
     await app.db.transaction(async (trx) => {
@@ -261,10 +279,13 @@ async function finish(
 
 /**
  * Generates the images (through the AI image provider, after the product's own photos: ./video-frames.ts),
- * takes the hook (the configured one, else one from the AI text provider for this product), renders the
- * MP4 through the video provider, stores it as a video asset and saves a draft video post carrying it, with
- * a caption written by the AI text provider (`videoCaption`).
- * @throws ImageGenerationError / VideoRenderError (the caller marks the run failed and refunds).
+ * takes the hook (the configured one, else one from the AI text provider for this product), has the caption
+ * written by the AI text provider (`videoCaption`), renders the MP4 through the video provider, stores it as
+ * a video asset and saves a draft video post carrying it. Who made the video is recorded with the run's
+ * result (`video.provider`: `local` when the stand-in made a frame, the hook or the UGC hook clip; with
+ * AI_FALLBACK=local after a provider failed, too) and the caption's on the post (`caption_provider`).
+ * @throws ImageGenerationError / VideoRenderError / GenerationFailed (the caller marks the run failed and
+ * refunds).
  */
 async function renderVideo(
   app: AppContext,
@@ -289,38 +310,59 @@ async function renderVideo(
     { length: TEMPLATE_IMAGES[template] - images.length },
     (_, k) => images.length + k,
   );
+  const imageProvider = app.providers.image;
   const generated = await mapWithConcurrency(wanted, app.config.image.concurrency, async (i) => {
     signal?.throwIfAborted();
-    const image = await app.providers.image.generate(
-      {
-        prompt: `Frame ${i + 1} of a ${template} video about ${title}`,
-        seed: `${runId}:${i}`,
-        width: 1080,
-        height: 1920,
-        reference: photos[0],
-      },
+    const request = {
+      prompt: `Frame ${i + 1} of a ${template} video about ${title}`,
+      seed: `${runId}:${i}`,
+      width: 1080,
+      height: 1920,
+      reference: photos[0],
+    };
+    const made = await generateWithFallback(
+      app,
+      "image",
+      imageProvider.name,
+      () => imageProvider.generate(request, signal),
+      () => localImageProvider().generate(request, signal),
       signal,
     );
-    const frame = await storeGeneratedImage(app, owner, image, {
+    const frame = await storeGeneratedImage(app, owner, made.value, {
       title: `${name}: frame ${i + 1}`,
       labels: ["automation", template],
     });
-    return { bytes: image.bytes, frame };
+    return { bytes: made.value.bytes, frame, provider: made.provider };
   });
+  const madeBy: Array<MadeBy | null> = [];
   for (const g of generated) {
     images.push(g.bytes);
     frames.push(g.frame);
+    madeBy.push(g.provider);
   }
-  const hook =
-    typeof configuration.hook === "string" && configuration.hook.trim()
-      ? configuration.hook
-      : (
-          await app.providers.text.ugcHooks(
-            { subject, count: 1, tone: "bold" },
-            signal ?? new AbortController().signal,
-          )
-        )[0];
+  let hook: string | undefined;
+  if (typeof configuration.hook === "string" && configuration.hook.trim()) hook = configuration.hook;
+  else {
+    const s = signal ?? new AbortController().signal;
+    const text = app.providers.text;
+    const request = { subject, count: 1, tone: "bold" as const };
+    const made = await generateWithFallback(
+      app,
+      "text",
+      text.name,
+      () => text.ugcHooks(request, s),
+      () => localAiText.ugcHooks(request, s),
+      s,
+    ).catch((err: unknown) => {
+      if (s.aborted) throw err;
+      throw new GenerationFailed(providerFailure("text", "the hook", err));
+    });
+    hook = made.value[0];
+    madeBy.push(made.provider);
+  }
   if (!hook) throw new VideoRenderError("no hook text was generated");
+  // Written before the render: a caption the provider cannot write fails the run before any video exists.
+  const caption = await videoCaption(app, owner, subject, configuration, hook, signal);
   const cta = ctaAssetId
     ? await app
         .db("media_assets")
@@ -344,7 +386,9 @@ async function renderVideo(
     { title: `${name}: ${template} video`, labels: ["automation", template] },
     signal,
   );
-  const caption = await videoCaption(app, owner, subject, configuration, hook, signal);
+  // The UGC hook clip: a video model's, or the local motion that stands in for one.
+  if (template === "ugc-video")
+    madeBy.push(video.hook_clip === "generated" ? app.providers.video.name : LOCAL);
   const now = app.clock.now();
   const postId = randomUUID();
   await app.db("posts").insert({
@@ -353,7 +397,8 @@ async function renderVideo(
     type: "video",
     status: "draft",
     title: `${name}`.slice(0, 200),
-    caption,
+    caption: caption.value,
+    caption_provider: caption.provider,
     product_id: typeof configuration.product_id === "string" ? configuration.product_id : null,
     media_asset_ids: JSON.stringify([video.asset_id]),
     automation_run_id: runId,
@@ -364,7 +409,7 @@ async function renderVideo(
     result: {
       post_id: postId,
       hook,
-      video: { ...video, frame_asset_ids: frames, cta_asset_id: ctaAssetId },
+      video: { ...video, provider: madeByAll(madeBy), frame_asset_ids: frames, cta_asset_id: ctaAssetId },
     },
     postId,
   };
@@ -383,7 +428,7 @@ async function videoCaption(
   configuration: Record<string, unknown>,
   hook: string,
   signal: AbortSignal | undefined,
-): Promise<string> {
+): Promise<Made<string>> {
   const product =
     typeof configuration.product_id === "string"
       ? await app

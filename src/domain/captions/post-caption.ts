@@ -8,13 +8,16 @@
  *   hook line, value lines, call to action with the product link, hashtags) from the product, the brief and
  *   the slides' or video's copy, once: a post that already has a caption (the agent's own, or one written by
  *   an earlier attempt of the same render) keeps it and the provider is not called. Writing a caption costs
- *   no credits. When the configured provider fails, the offline local provider writes it instead, so a post
- *   whose paid images are ready never lacks a caption.
+ *   no credits. The post records who wrote it (`caption_provider`: the provider's name, `local` for the
+ *   offline stand-in, null for the agent's own). When the configured provider fails, the caller's run fails
+ *   with its error, unless AI_FALLBACK=local: then the local provider writes it, recorded as `local`
+ *   (../ai-fallback.ts).
  */
 import type { AppContext } from "../../context.ts";
 import { ToolError } from "../../errors.ts";
 import { localAiText } from "../../providers/ai-text/local.ts";
 import type { PostCaptionRequest } from "../../providers/ai-text/types.ts";
+import { GenerationFailed, generateWithFallback, type Made, providerFailure } from "../ai-fallback.ts";
 
 /** The longest caption an agent may pass, in characters (UTF-16 code units, as the schema's maxLength). */
 export const CAPTION_MAX_LENGTH = 5000;
@@ -46,11 +49,11 @@ export function assertCaptionArgument(caption: string, path = "/caption"): void 
 }
 
 /**
- * Writes the caption of post `postId` from `request` unless the post already has one.
- * The provider's failure (other than an abort) falls back to the local provider; the stored text is the
- * provider's, already bounded and cleaned by `formatPostCaption`.
+ * Writes the caption of post `postId` from `request` unless the post already has one, with who wrote it
+ * (`caption_provider`). The stored text is the provider's, already bounded and cleaned by
+ * `formatPostCaption`.
  * @returns the post's caption after the call (the existing one when there was one).
- * @throws the abort reason when `signal` is aborted.
+ * @throws GenerationFailed (see `generatedCaption`); the abort reason when `signal` is aborted.
  */
 export async function writeGeneratedCaption(
   app: AppContext,
@@ -66,26 +69,34 @@ export async function writeGeneratedCaption(
     .db("posts")
     .where({ id: postId })
     .whereNull("caption")
-    .update({ caption, updated_at: app.clock.now() });
+    .update({ caption: caption.value, caption_provider: caption.provider, updated_at: app.clock.now() });
   const after = await app.db("posts").where({ id: postId }).first("caption");
   return after?.caption ?? null;
 }
 
-/** The configured provider's caption, else the local provider's. @throws the abort reason. */
+/**
+ * The configured provider's caption and its name; when the provider fails and AI_FALLBACK=local, the local
+ * provider's, named `local`.
+ * @throws GenerationFailed with the provider's safe reason (AI_FALLBACK=none); the abort reason.
+ */
 export async function generatedCaption(
   app: AppContext,
   request: PostCaptionRequest,
   signal: AbortSignal | undefined,
-): Promise<string> {
+): Promise<Made<string>> {
   const s = signal ?? new AbortController().signal;
+  const text = app.providers.text;
   try {
-    return await app.providers.text.postCaption(request, s);
+    return await generateWithFallback(
+      app,
+      "text",
+      text.name,
+      () => text.postCaption(request, s),
+      () => localAiText.postCaption(request, s),
+      s,
+    );
   } catch (err) {
     if (s.aborted) throw err;
-    app.log.warn(
-      { provider: app.providers.text.name, err: { name: (err as Error)?.name } },
-      "post caption generation failed; the local provider wrote it",
-    );
-    return localAiText.postCaption(request, s);
+    throw new GenerationFailed(providerFailure("text", "the caption", err));
   }
 }

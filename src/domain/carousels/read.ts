@@ -6,6 +6,7 @@ import type { Knex } from "../../db/knex.ts";
 import { pick, pickOrNull } from "../../db/rows.ts";
 import { ToolError } from "../../errors.ts";
 import type { Outline } from "./outline.ts";
+import { slideMadeBy } from "../content/made-by.ts";
 import { ownedCarousel } from "./carousels.ts";
 import type { Owner } from "../owner.ts";
 import type { PostStatus } from "../content/posts.ts";
@@ -25,6 +26,8 @@ export interface SlideView {
   body: string | null;
   image_asset_id: string | null;
   error: string | null;
+  /** Who made the slide's copy and image (`local` when the offline stand-in made either); null: none. */
+  provider: string | null;
 }
 
 export interface RunView {
@@ -43,6 +46,8 @@ export interface CarouselView {
   post_status: PostStatus;
   /** The post's caption: the agent's, the generated one, or null until the render has written it. */
   caption: string | null;
+  /** Who wrote the caption (`local`: the offline stand-in); null for the agent's own or none yet. */
+  caption_provider: string | null;
   product_id: string | null;
   design_id: string;
   format: CarouselFormat;
@@ -82,6 +87,7 @@ export async function getCarousel(db: Knex, owner: Owner, postId: string): Promi
     post_id: post.id,
     post_status: post.status,
     caption: post.caption ?? null,
+    caption_provider: post.caption_provider ?? null,
     product_id: first.product_id ?? null,
     design_id: first.design_id,
     format: first.format ?? "square",
@@ -101,6 +107,7 @@ export async function getCarousel(db: Knex, owner: Owner, postId: string): Promi
     slides: slides.map((s: any) => ({
       ...pick(s, ["position", "status", "source"]),
       ...pickOrNull(s, ["headline", "body", "image_asset_id", "error"]),
+      provider: slideMadeBy(s),
     })),
   };
 }
@@ -153,7 +160,8 @@ export async function approveCarousel(
   caption?: string | undefined,
 ) {
   const view = await assertApprovable(db, owner, postId);
-  const update: Record<string, unknown> = caption === undefined ? {} : { caption };
+  // The approved caption is the agent's (or the user's): no provider wrote it.
+  const update: Record<string, unknown> = caption === undefined ? {} : { caption, caption_provider: null };
   if (view.post_status === "draft" || view.post_status === "needs_review") update.status = "approved";
   if (Object.keys(update).length > 0) {
     await db("posts")

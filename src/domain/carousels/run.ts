@@ -10,6 +10,11 @@
  * AI_IMAGE_CONCURRENCY at once (src/domain/concurrency.ts); each slide is laid out while its image is on its
  * way, drawn as soon as it arrives and checkpointed at once; the slide renders take turns one at a time
  * (memory); the caption is written meanwhile.
+ * Who made each part is recorded (`copy_provider`, `image_provider` on the slide; `caption_provider` on the
+ * post). When the configured AI provider fails (src/domain/ai-fallback.ts): a slide's image leaves the slide
+ * `failed` with the provider's reason; the slides' copy fails the run at once, nothing drawn, a `generate`
+ * run's credits refunded (like paid work that never started); the caption fails the run once the slides are
+ * drawn (they stay ready). With AI_FALLBACK=local the local provider makes that part instead, marked `local`.
  */
 import { rowBinding } from "../../crypto/seal.ts";
 import type { RunStatus } from "../runs.ts";
@@ -23,6 +28,9 @@ import { boundedSharp as sharp } from "../../providers/media-limits.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { createLimiter, type Limiter, mapWithConcurrency } from "../concurrency.ts";
 import type { Outline } from "./outline.ts";
+import { GenerationFailed, generateWithFallback, type MadeBy, providerFailure } from "../ai-fallback.ts";
+import { localAiText } from "../../providers/ai-text/local.ts";
+import { localImageProvider } from "../../providers/ai-image/local.ts";
 import { writeCarouselCaption } from "./caption.ts";
 import { copyRequest, linkText, ownedImageBytes, productPhoto, readStored } from "./slide-inputs.ts";
 
@@ -32,6 +40,8 @@ export interface RunOutcome {
   status: RunStatus;
   slides_ready: number;
   slides_failed: number;
+  /** The run's safe failure message (null unless failed). */
+  error: string | null;
 }
 
 /**
@@ -105,8 +115,9 @@ export async function executeCarouselRun(
     visuals.set(slide.id, visual);
   }
   let copies: Map<number, SlideCopy>;
+  let copyProvider: MadeBy | null;
   try {
-    copies = await draftCopy(app, run, slides, product, outline, brief, signal);
+    ({ copies, provider: copyProvider } = await draftCopy(app, run, slides, product, outline, brief, signal));
     // The copy is saved before any slide is drawn, so a slide whose image fails keeps it for retry_carousel.
     for (const slide of slides) {
       const copy = copies.get(slide.position);
@@ -114,15 +125,27 @@ export async function executeCarouselRun(
         await app
           .db("carousel_slides")
           .where({ id: slide.id })
-          .update({ headline: copy.headline, body: copy.body });
+          .update({
+            headline: copy.headline,
+            body: copy.body,
+            copy_provider: slide.source === "cta_artwork" ? null : copyProvider,
+          });
     }
   } catch (err) {
     // Nothing is drawn: the requests already made are stopped and settled before the error propagates.
     stopEarly.abort(err);
     await Promise.allSettled(visuals.values());
+    if (err instanceof GenerationFailed) return failUndrawnRun(app, run, err.reason);
     throw err;
   }
-  const captioned = writeCarouselCaption(app, run, product, brief, signal);
+  // The caption's failure (GenerationFailed) fails the run once the slides are drawn; they stay ready.
+  const captioned = writeCarouselCaption(app, run, product, brief, signal).then(
+    () => undefined,
+    (err: unknown) => {
+      if (err instanceof GenerationFailed && !signal?.aborted) return err;
+      throw err;
+    },
+  );
   captioned.catch(() => {}); // awaited once the slides are done
   let done = 0;
   try {
@@ -140,6 +163,7 @@ export async function executeCarouselRun(
                 product,
                 photo,
                 copy: copies.get(slide.position),
+                copyProvider,
                 role: outline.slides.find((o) => o.position === slide.position)?.role,
                 visual: visuals.get(slide.id)!,
                 drawing,
@@ -172,19 +196,22 @@ export async function executeCarouselRun(
     await Promise.allSettled([captioned, ...visuals.values()]);
     throw err;
   }
-  await captioned;
+  const captionFailed = await captioned;
   const outcome = await summarize(app, run.post_id, runId);
-  const failed = outcome.slides_failed > 0;
+  const failed = outcome.slides_failed > 0 || captionFailed !== undefined;
+  const errors = [
+    outcome.slides_failed > 0
+      ? `${outcome.slides_failed} slide(s) failed; retry_carousel regenerates only the failed slides`
+      : "",
+    captionFailed
+      ? `${captionFailed.reason}; pass your own caption to approve_carousel, or generate the carousel again`
+      : "",
+  ].filter(Boolean);
+  const error = failed ? errors.join("; ").slice(0, 1000) : null;
   await app
     .db("carousel_runs")
     .where({ id: runId })
-    .update({
-      status: failed ? "failed" : "succeeded",
-      error: failed
-        ? `${outcome.slides_failed} slide(s) failed; retry_carousel regenerates only the failed slides`
-        : null,
-      updated_at: app.clock.now(),
-    });
+    .update({ status: failed ? "failed" : "succeeded", error, updated_at: app.clock.now() });
   const assets: Array<{ image_asset_id: string | null }> = await app
     .db("carousel_slides")
     .where({ post_id: run.post_id, status: "ready" })
@@ -197,7 +224,42 @@ export async function executeCarouselRun(
       media_asset_ids: JSON.stringify(assets.map((a) => a.image_asset_id).filter(Boolean)),
       updated_at: app.clock.now(),
     });
-  return { ...outcome, status: failed ? "failed" : "succeeded" };
+  return { ...outcome, status: failed ? "failed" : "succeeded", error };
+}
+
+/**
+ * Fails run `run` whose slides' copy could not be written, before anything was drawn: the run `failed` with
+ * `reason`, its waiting slides `failed` (retry_carousel can take them), and a `generate` run's credits
+ * refunded once, as for paid work that never started (./settle.ts: `refund:carousel_run`, the unique
+ * refund index makes it once). @returns the run's outcome.
+ */
+async function failUndrawnRun(
+  app: AppContext,
+  run: Record<string, any>,
+  reason: string,
+): Promise<RunOutcome> {
+  const credits = run.kind === "generate" ? Number(run.credits_charged ?? 0) : 0;
+  const error = (
+    credits > 0
+      ? `${reason}; nothing was drawn and its ${credits} credits were refunded: generate the carousel again`
+      : `${reason}; nothing was drawn: try again`
+  ).slice(0, 1000);
+  const now = app.clock.now();
+  await app.db.transaction(async (trx) => {
+    await trx("carousel_runs").where({ id: run.id }).update({ status: "failed", error, updated_at: now });
+    await trx("carousel_slides")
+      .where({ run_id: run.id })
+      .whereIn("status", ["pending", "generating"])
+      .update({ status: "failed", error: reason.slice(0, 300), updated_at: now });
+    if (credits > 0)
+      await trx.raw(
+        `insert into credit_ledger (user_id, workspace_id, delta, reason, reference_id, operation_id, created_at)
+         values (?, ?, ?, 'refund:carousel_run', ?, ?, ?)
+         on conflict (reference_id) where reason like 'refund:%' and reference_id is not null do nothing`,
+        [run.user_id, run.workspace_id, credits, run.id, run.operation_id ?? null, now],
+      );
+  });
+  return summarize(app, run.post_id, run.id);
 }
 
 /** The configured image provider with at most `limit` requests in flight (the others wait their turn). */
@@ -215,7 +277,7 @@ function limitedImages(app: AppContext, limit: number): ImageProvider {
 }
 
 async function summarize(app: AppContext, postId: string, runId: string): Promise<RunOutcome> {
-  const run = await app.db("carousel_runs").where({ id: runId }).first("status");
+  const run = await app.db("carousel_runs").where({ id: runId }).first("status", "error");
   const rows: Array<{ status: string; n: number }> = await app
     .db("carousel_slides")
     .where({ run_id: runId })
@@ -229,6 +291,7 @@ async function summarize(app: AppContext, postId: string, runId: string): Promis
     status: run?.status ?? "unknown",
     slides_ready: n("ready"),
     slides_failed: n("failed"),
+    error: run?.error ?? null,
   };
 }
 
@@ -236,9 +299,10 @@ type Size = { width: number; height: number };
 
 /**
  * The new copy of the run's slides, by position: every slide of a `generate` run, or the slide of a
- * regeneration that redoes `copy` (the next variant, with the regeneration's instructions in the brief).
- * Other runs keep the stored copy (empty map). When the text provider fails, a `generate` run keeps the
- * outline's draft copy (composed from the same product facts) rather than failing the paid images.
+ * regeneration that redoes `copy` (the next variant, with the regeneration's instructions in the brief),
+ * and who wrote it. Other runs keep the stored copy (empty map, provider null).
+ * @throws GenerationFailed when the text provider fails (with AI_FALLBACK=local the local provider writes
+ * it instead, `provider: "local"`); the abort reason.
  */
 async function draftCopy(
   app: AppContext,
@@ -248,10 +312,10 @@ async function draftCopy(
   outline: Outline,
   brief: string | undefined,
   signal: AbortSignal | undefined,
-): Promise<Map<number, SlideCopy>> {
+): Promise<{ copies: Map<number, SlideCopy>; provider: MadeBy | null }> {
   const out = new Map<number, SlideCopy>();
   const wanted = run.kind === "generate" || run.redo === "copy";
-  if (!wanted || !product) return out;
+  if (!wanted || !product) return { copies: out, provider: null };
   const variant =
     run.kind === "generate" ? 0 : Math.max(0, ...slides.map((s) => Number(s.copy_variant ?? 0))) + 1;
   const instructions =
@@ -262,11 +326,19 @@ async function draftCopy(
         )
       : "";
   const fullBrief = [brief, instructions].filter(Boolean).join(" ") || undefined;
+  const request = copyRequest(product, outline, fullBrief, variant);
+  const s = signal ?? new AbortController().signal;
+  const text = app.providers.text;
   try {
-    const copy = await app.providers.text.carouselCopy(
-      copyRequest(product, outline, fullBrief, variant),
-      signal ?? new AbortController().signal,
+    const made = await generateWithFallback(
+      app,
+      "text",
+      text.name,
+      () => text.carouselCopy(request, s),
+      () => localAiText.carouselCopy(request, s),
+      s,
     );
+    const copy = made.value;
     const name = String(product.name).trim();
     outline.slides.forEach((s, i) => {
       const c = copy[i];
@@ -278,12 +350,11 @@ async function draftCopy(
         named ? c : { ...c, headline: `${name}: ${c.headline}`.slice(0, LIMITS.slideHeadline) },
       );
     });
+    return { copies: out, provider: made.provider };
   } catch (err) {
-    if (signal?.aborted) throw err;
-    if (run.kind !== "generate")
-      throw new ImageGenerationError("the AI text provider failed; try again later");
+    if (s.aborted) throw err;
+    throw new GenerationFailed(providerFailure("text", "the slides' copy", err));
   }
-  return out;
 }
 
 /**
@@ -333,11 +404,20 @@ async function ctaArtworkSlide(
   };
 }
 
-/** A slide's visual: the bytes to draw and, when newly generated, where they were stored. */
+/** A slide's visual: the bytes to draw and, when newly generated, where they were stored and who made it. */
 interface SlideVisual {
   bytes: Buffer;
   /** The storage key of a newly generated visual (saved on the slide with its checkpoint). */
   visual_key?: string;
+  /** Who made a newly generated visual (saved as the slide's `image_provider`). */
+  provider?: MadeBy;
+}
+
+/** The offline image provider that stands in under AI_FALLBACK=local (built on first use). */
+let localImages: ImageProvider | undefined;
+function standInImages(): ImageProvider {
+  localImages ??= localImageProvider();
+  return localImages;
 }
 
 /**
@@ -372,23 +452,29 @@ async function slideVisual(
         rowBinding("carousel_slides", "image_prompt_sealed", slide.id),
       )
     : String(slide.headline ?? "");
-  const image = await a.images.generate(
-    {
-      prompt,
-      seed: `${run.post_id}:${slide.position}:${run.id}`,
-      width: size.width,
-      height: size.height,
-      headline: slide.headline ?? "",
-      design: String(slide.design_id ?? run.design_id),
-      reference: a.photo,
-    },
+  const request = {
+    prompt,
+    seed: `${run.post_id}:${slide.position}:${run.id}`,
+    width: size.width,
+    height: size.height,
+    headline: slide.headline ?? "",
+    design: String(slide.design_id ?? run.design_id),
+    reference: a.photo,
+  };
+  const made = await generateWithFallback(
+    app,
+    "image",
+    a.images.name,
+    () => a.images.generate(request, a.signal),
+    () => standInImages().generate(request, a.signal),
     a.signal,
   );
+  const image = made.value;
   const key = app.providers.storage.newKey(
     image.mimeType === "image/png" ? "png" : image.mimeType === "image/webp" ? "webp" : "jpg",
   );
   await app.providers.storage.putBytes(key, image.bytes);
-  return { bytes: image.bytes, visual_key: key };
+  return { bytes: image.bytes, visual_key: key, provider: made.provider };
 }
 
 /**
@@ -407,6 +493,8 @@ async function renderedSlide(
     product: Record<string, any> | undefined;
     photo: Buffer | undefined;
     copy: SlideCopy | undefined;
+    /** Who wrote `copy`. */
+    copyProvider: MadeBy | null;
     role: string | undefined;
     /** The slide's visual, requested when the run started (see `slideVisual`). */
     visual: Promise<SlideVisual>;
@@ -422,6 +510,7 @@ async function renderedSlide(
   if (a.copy) {
     update.headline = headline;
     update.body = body;
+    update.copy_provider = a.copyProvider;
     if (run.kind !== "generate") update.copy_variant = Number(slide.copy_variant ?? 0) + 1;
   }
   const productName = String(a.product?.name ?? "");
@@ -457,7 +546,10 @@ async function renderedSlide(
     }),
     preparing,
   ]);
-  if (visual.visual_key) update.visual_key = visual.visual_key;
+  if (visual.visual_key) {
+    update.visual_key = visual.visual_key;
+    update.image_provider = visual.provider ?? null;
+  }
   if (!prepared) throw new ImageGenerationError("the slide could not be rendered from its visual");
   let rendered: RenderedSlide;
   const turn = await a.drawing.acquire();

@@ -14,6 +14,7 @@ import { ToolError } from "../../errors.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
 import { requireOwnedAssets } from "../media/media.ts";
 import { type Owner, ownedBy } from "../owner.ts";
+import { postMadeBy } from "./made-by.ts";
 
 export const POST_TYPES = ["text", "image", "carousel", "video"] as const;
 export const POST_STATUSES = [
@@ -41,10 +42,14 @@ export interface PostSummary {
   updated_at: string;
 }
 
-/** The full projection: adds carousel and delivery summaries. */
+/** The full projection: adds carousel and delivery summaries, and who made its generated content. */
 export interface PostDetail extends PostSummary {
   /** The latest carousel run; null unless the post is a carousel with a run. */
   carousel: { run_status: RunStatus; slide_count: number } | null;
+  /** Who wrote the caption (`local`: the offline stand-in); null when it was not generated. */
+  caption_provider: string | null;
+  /** Who made the media (a carousel's slides, a generated video; `local` when the stand-in made any). */
+  media_provider: string | null;
   deliveries: Array<{
     delivery_id: string;
     network: Network;
@@ -185,9 +190,12 @@ export async function getPost(db: Knex, owner: Owner, postId: string): Promise<P
     .orderBy("d.created_at", "desc")
     .limit(50)
     .select("d.id", "s.network", "d.status", "d.post_url");
+  const madeBy = await postMadeBy(db, row);
   return {
     ...toPostSummary(row),
     carousel,
+    caption_provider: madeBy.caption,
+    media_provider: madeBy.media,
     deliveries: deliveries.map((d) => ({
       delivery_id: d.id,
       network: d.network,

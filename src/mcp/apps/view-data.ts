@@ -4,6 +4,11 @@
  * in its arguments or created, read again with the caller's owner scope. A tool whose result a view shows
  * (tools.yaml `_meta.ui.resourceUri`) has one builder here. Failed calls get none. Reading is done with the
  * root database after the call committed; a record gone in between (`not_found`) gives no view data.
+ * The data follows the token's scopes, as the read tools would (`VIEW_SCOPES`): a post's or carousel's
+ * content (title, caption, slide copy, media URLs, network previews of the caption) needs `read:content`,
+ * a delivery's failure reason and scheduled time `read:schedules`, an automation `read:automations`, a run's
+ * video URL `read:content` or `read:media`; what the token may not read is left out (null or empty), so a
+ * view shows no more than the tools would give the same token.
  */
 import type { AppContext } from "../../context.ts";
 import { pick, pickOrNull } from "../../db/rows.ts";
@@ -14,6 +19,7 @@ import { type Owner, ownerOf } from "../../domain/owner.ts";
 import { postMedia } from "../../domain/social/validate.ts";
 import { ToolError } from "../../errors.ts";
 import { FORMAT_SIZES } from "../../providers/ai-image/types.ts";
+import type { Scope } from "../../scopes.ts";
 import type { AuthContext, Envelope } from "../../tool-contract.ts";
 import type {
   CarouselViewData,
@@ -35,13 +41,34 @@ export interface ViewCall {
   data: Record<string, any>;
   envelope: Envelope;
   signer: MediaSigner;
+  /** The token's scopes: what the view may show (`VIEW_SCOPES`). */
+  scopes: ReadonlySet<string>;
 }
 
-type Builder = (call: ViewCall) => Promise<ViewData>;
+type Builder = (call: ViewCall) => Promise<ViewData | undefined>;
 
-/** The carousel `postId` of the owner, with its caption, slide size, media and a pending approval. */
-async function carousel(call: ViewCall, postId: string): Promise<CarouselViewData> {
+/**
+ * The scope each part of the view data needs (the read tool that gives the same: get_post / get_carousel,
+ * list_deliveries, get_automation, get_media).
+ */
+export const VIEW_SCOPES = {
+  /** Titles, captions, slide copy, media URLs of posts and carousels, network previews of the caption. */
+  content: "read:content",
+  /** A delivery's failure reason and scheduled time. */
+  deliveryDetails: "read:schedules",
+  /** An automation's name and template. */
+  automation: "read:automations",
+} as const satisfies Record<string, Scope>;
+
+const may = (call: ViewCall, scope: Scope) => call.scopes.has(scope);
+
+/**
+ * The carousel `postId` of the owner, with its caption, slide size, media and a pending approval; none
+ * without `read:content` (its slides and caption are the post's content).
+ */
+async function carousel(call: ViewCall, postId: string): Promise<CarouselViewData | undefined> {
   const { ctx, owner, signer } = call;
+  if (!may(call, VIEW_SCOPES.content)) return undefined;
   const c = await getCarousel(ctx.db, owner, postId);
   const post = await getPost(ctx.db, owner, postId);
   const ids = c.slides.map((s) => s.image_asset_id).filter((id): id is string => id !== null);
@@ -54,6 +81,7 @@ async function carousel(call: ViewCall, postId: string): Promise<CarouselViewDat
     post_id: c.post_id,
     post_status: c.post_status,
     caption: post.caption,
+    caption_provider: c.caption_provider,
     design_id: c.design_id,
     format: c.format,
     width: size.width,
@@ -74,6 +102,7 @@ async function carousel(call: ViewCall, postId: string): Promise<CarouselViewDat
         body: s.body,
         image: s.status === "ready" && m ? signer.sign(m) : null,
         error: s.error,
+        provider: s.provider,
       };
     }),
     approval: await pendingApproval(call),
@@ -81,10 +110,16 @@ async function carousel(call: ViewCall, postId: string): Promise<CarouselViewDat
   };
 }
 
-/** The owner's post `postId` (null: only the result's deliveries) with its network previews. */
+/**
+ * The owner's post `postId` with its network previews (null and none without `read:content`: the view then
+ * lists the result's own deliveries); its deliveries' reasons and times only with `read:schedules`.
+ */
 async function post(call: ViewCall, postId: string | undefined): Promise<PostViewData> {
   const approval = await pendingApproval(call);
-  const found = postId ? await viewPost(call.ctx, call.owner, postId, call.signer) : undefined;
+  const found =
+    postId && may(call, VIEW_SCOPES.content)
+      ? await viewPost(call.ctx, call.owner, postId, call.signer, may(call, VIEW_SCOPES.deliveryDetails))
+      : undefined;
   const networks = found
     ? previewNetworks(approval?.destinations.map((d) => d.network) ?? [], found.post).map((n) =>
         networkPreview(n, found.post.caption ?? "", found.media),
@@ -106,15 +141,19 @@ async function video(
   run: Record<string, any> | null,
 ): Promise<VideoViewData> {
   const { ctx, owner, signer } = call;
-  const automation = await ownedAutomation(ctx.db, owner, automationId)
-    .then(automationView)
-    .catch((err: unknown) => {
-      if (err instanceof ToolError && err.code === "not_found") return null;
-      throw err;
-    });
+  const content = may(call, VIEW_SCOPES.content);
+  const automation = may(call, VIEW_SCOPES.automation)
+    ? await ownedAutomation(ctx.db, owner, automationId)
+        .then(automationView)
+        .catch((err: unknown) => {
+          if (err instanceof ToolError && err.code === "not_found") return null;
+          throw err;
+        })
+    : null;
   const configuration = (automation?.configuration ?? {}) as Record<string, unknown>;
   let clip: VideoViewData["video"] = null;
-  if (run?.video?.asset_id) {
+  // The run's video is its post's media and a media asset: either read scope shows it.
+  if (run?.video?.asset_id && (content || may(call, "read:media"))) {
     const [m] = await postMedia(ctx.db, {
       id: run.run_id,
       type: "video",
@@ -122,9 +161,12 @@ async function video(
     });
     if (m) clip = signer.sign(m);
   }
-  const produced = run?.post_id
-    ? await viewPost(ctx, owner, run.post_id, signer).catch(() => undefined)
-    : undefined;
+  const produced =
+    run?.post_id && content
+      ? await viewPost(ctx, owner, run.post_id, signer, may(call, VIEW_SCOPES.deliveryDetails)).catch(
+          () => undefined,
+        )
+      : undefined;
   return {
     view: "video",
     automation: automation && {
@@ -138,6 +180,7 @@ async function video(
       ...pickOrNull(run, ["finished_at", "error"]),
     },
     video: clip,
+    video_provider: clip && typeof run?.video?.provider === "string" ? run.video.provider : null,
     posts: produced ? [produced.post] : [],
     approval: await pendingApproval(call),
     media_expires_at: signer.expiresAt,
@@ -191,6 +234,7 @@ export async function buildViewData(
       data: (envelope.data ?? {}) as Record<string, any>,
       envelope,
       signer: mediaSigner(ctx),
+      scopes: auth.scopes,
     });
   } catch (err) {
     if (err instanceof ToolError && err.code === "not_found") return undefined;

@@ -52,12 +52,16 @@ export function networkPreview(
   };
 }
 
-/** The owner's post as the views show it, with its media (and their rule data) in post order. */
+/**
+ * The owner's post as the views show it, with its media (and their rule data) in post order; its
+ * deliveries' failure reasons and scheduled times only when `deliveryDetails` (the token reads schedules).
+ */
 export async function viewPost(
   ctx: AppContext,
   owner: Owner,
   postId: string,
   signer: MediaSigner,
+  deliveryDetails: boolean,
 ): Promise<{ post: ViewPost; media: PostMedia[] }> {
   const p = await getPost(ctx.db, owner, postId);
   const media = await postMedia(ctx.db, { id: p.post_id, type: p.type, media_asset_ids: p.media_asset_ids });
@@ -70,15 +74,17 @@ export async function viewPost(
       status: p.status,
       title: p.title,
       caption: p.caption,
+      caption_provider: p.caption_provider,
       media: media.map(signer.sign),
+      media_provider: p.media_provider,
       deliveries: deliveries.items.map((d) => ({
         delivery_id: d.delivery_id,
         network: d.network,
         label: NETWORK_RULES[d.network].label,
         status: d.status,
         post_url: d.post_url,
-        reason: d.reason,
-        scheduled_for: d.scheduled_for,
+        reason: deliveryDetails ? d.reason : null,
+        scheduled_for: deliveryDetails ? d.scheduled_for : null,
       })),
     },
   };

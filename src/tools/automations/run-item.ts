@@ -31,5 +31,6 @@ export function runVideo(r: AutomationRunView): ToolOutputs["get_automation_run"
     bytes: Number(v.bytes),
     width: Number(v.width),
     height: Number(v.height),
+    provider: typeof v.provider === "string" ? v.provider : null,
   };
 }

@@ -9,6 +9,7 @@
  * post has a pending schedule or unpublished delivery (approved content is locked,
  * src/domain/social/content.ts).
  */
+import { madeByParts } from "../../domain/content/made-by.ts";
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
 import { approveCarousel, assertApprovable } from "../../domain/carousels/read.ts";
 import { approvedContentOf } from "../../domain/operations/store.ts";
@@ -57,7 +58,7 @@ export const handler: ToolHandlers["approve_carousel"] = {
     const post = await ctx
       .db("posts")
       .where({ id: input.post_id })
-      .first("type", "caption", "title", "media_asset_ids", "updated_at");
+      .first("type", "caption", "title", "media_asset_ids", "updated_at", "caption_provider");
     const slides: Array<{ position: number; headline: string | null; image_asset_id: string }> = await ctx
       .db("carousel_slides")
       .where({ post_id: input.post_id })
@@ -80,6 +81,8 @@ export const handler: ToolHandlers["approve_carousel"] = {
       content,
       fingerprint: contentFingerprint(content),
       credits: 0,
+      // A caption passed here is the agent's: only the stored one can have been generated.
+      made_by: await madeByParts(ctx.db, { ...post, id: input.post_id }, caption === undefined),
       warnings: approvalWarnings(
         await connectedAccountProblems(ctx.db, owner, {
           ...post,

@@ -54,8 +54,11 @@ export const handler: ToolHandlers["get_carousel"] = {
         post_id: c.post_id,
         status: c.post_status,
         caption: c.caption,
+        caption_provider: c.caption_provider,
         run: pick(c.latest_run, ["run_id", "status", "kind", "credits_charged"]),
-        slides: c.slides.map((s) => pick(s, ["position", "status", "headline", "body", "image_asset_id"])),
+        slides: c.slides.map((s) =>
+          pick(s, ["position", "status", "headline", "body", "image_asset_id", "provider"]),
+        ),
       },
       next: followUp(c, wait > 0),
     };

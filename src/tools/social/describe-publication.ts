@@ -4,6 +4,7 @@
  * "approve and schedule"): the summary says so and the page shows every slide.
  */
 import type { Knex } from "../../db/knex.ts";
+import { madeByParts } from "../../domain/content/made-by.ts";
 import { approvedContent, contentFingerprint } from "../../domain/social/content.ts";
 import { approvalWarnings, postProblems } from "../../domain/social/validate.ts";
 import { type PreparedPublication, postLabel } from "../../domain/social/publish.ts";
@@ -59,6 +60,7 @@ export async function describePublication(
     content,
     fingerprint: contentFingerprint(content),
     credits: 0,
+    made_by: await madeByParts(db, p.post),
     warnings: approvalWarnings(
       await postProblems(db, { ...p.post, media_asset_ids: p.post.media_asset_ids ?? null }, p.accounts),
     ),

@@ -98,6 +98,7 @@ test("run_automation: describe states the price; execute creates a manual run, c
     bytes: Number(video.bytes),
     width: 1080,
     height: 1920,
+    provider: "local", // the offline image provider made its frames
   });
   assert.equal(
     (await toolError(inline(app, me, getRun, { kind: "carousel", run_id: result.data.run_id }))).code,

@@ -1,12 +1,15 @@
 /**
  * Video automation runs through swapped providers: the hook comes from the AI text provider for the
- * product when the configuration has none, and a failed render refunds the charge and stores nothing.
+ * product when the configuration has none, and a failed render refunds the charge and stores nothing. A
+ * text provider that fails fails the run with its error (refunded); only with AI_FALLBACK=local does the
+ * local provider's hook go into the video, which then says `provider: "local"`.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { handler as createHandler } from "../../../src/tools/automations/create_automation.ts";
 import { handler as getRunHandler } from "../../../src/tools/automations/get_automation_run.ts";
 import { handler as runHandler } from "../../../src/tools/automations/run_automation.ts";
+import { ToolError } from "../../../src/errors.ts";
 import { localAiText } from "../../../src/providers/ai-text/local.ts";
 import type { HookRequest } from "../../../src/providers/ai-text/types.ts";
 import { videoProvider } from "../../../src/providers/video/index.ts";
@@ -48,10 +51,14 @@ const video: VideoProvider = {
     return real.render(request, signal);
   },
 };
+let hookFails = false;
 const text = {
   ...localAiText,
+  name: "openai-compatible" as const,
   async ugcHooks(req: HookRequest) {
     hookRequests.push(req);
+    if (hookFails)
+      throw new ToolError("internal_error", "the AI text provider refused the request (HTTP 400)");
     return [`Why ${req.subject.name} sold out twice`];
   },
 };
@@ -89,6 +96,37 @@ test("without a configured hook the video's hook text comes from the AI text pro
   assert.ok(
     read.data.video && read.data.video.duration_seconds >= 5 && read.data.video.duration_seconds <= 8,
   );
+  // The frame came from the local image provider: the video says so.
+  assert.equal(read.data.video.provider, "local");
+});
+
+test("the hook's text provider fails: the run fails with its error and is refunded; AI_FALLBACK=local uses the local hook", async () => {
+  const id = await fadeAutomation();
+  const before = await balance(app, me);
+  hookFails = true;
+  try {
+    const { result } = await reviewed(app, me, run, { automation_id: id, idempotency_key: key() });
+    assert.equal(result.data.status, "failed");
+    assert.equal(await balance(app, me), before, "refunded");
+    const read = await inline(app, me, getRun, { kind: "video", run_id: result.data.run_id });
+    assert.match(
+      read.data.error ?? "",
+      /generation failed \(the AI text provider could not write the hook \(the AI text provider refused the request \(HTTP 400\)\)\) and the 5 credits were refunded/,
+    );
+    const renders = rendered.length;
+    // With AI_FALLBACK=local the local provider's hook goes into the render (which fails here, as ffmpeg can:
+    // what matters is what it was asked to draw).
+    app.ctx.config.aiFallback = "local";
+    failNext = true;
+    await reviewed(app, me, run, { automation_id: id, idempotency_key: key() });
+    assert.equal(rendered.length, renders + 1);
+    const local = await localAiText.ugcHooks(hookRequests.at(-1)!, new AbortController().signal);
+    assert.equal(rendered.at(-1)!.hook, local[0]);
+  } finally {
+    hookFails = false;
+    failNext = false;
+    app.ctx.config.aiFallback = "none";
+  }
 });
 
 test("a failed render marks the run failed, refunds the 5 credits once and stores no video or post", async () => {

@@ -2,8 +2,9 @@
  * The caption of a generated carousel through the openai-compatible text provider against the strict Chat
  * Completions fake (test/fakes/openai-chat.ts: strict json_schema checked, the real error body): the
  * `post_caption` request carries the product and every slide's copy as data, and the post stores the
- * assembled caption with our product link; when the provider's answer is unusable, the offline local
- * provider writes the caption and the render still succeeds.
+ * assembled caption with our product link, marked `caption_provider: "openai-compatible"`. When the
+ * provider's answer is unusable the run fails with the provider's error (the slides stay ready, no caption
+ * is made up); only with AI_FALLBACK=local does the offline local provider write it, marked `local`.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -20,18 +21,32 @@ const productId = await product(app, me);
 
 let captionReply: unknown;
 const sampleReply = fake.reply;
-fake.reply = (body) =>
-  body?.response_format?.json_schema?.name === "post_caption" ? captionReply : sampleReply(body);
+/** The slides' copy the model writes: one headline and body per slide asked. */
+const copyReply = (body: any) => ({
+  slides: JSON.parse(body.messages[1].content).data.slides.map((s: { position: number }) => ({
+    headline: `Glow Serum slide ${s.position}`,
+    body: `Vitamin C fact number ${s.position}.`,
+  })),
+});
+fake.reply = (body) => {
+  const name = body?.response_format?.json_schema?.name;
+  return name === "post_caption"
+    ? captionReply
+    : name === "carousel_copy"
+      ? copyReply(body)
+      : sampleReply(body);
+};
 
-async function carouselCaption(): Promise<string | null> {
+async function carouselCaption(status = "succeeded") {
   const { accepted, render } = await queued(app, me, generate, {
     product_id: productId,
     slide_count: 4,
     design_id: "bold-minimal",
     idempotency_key: key(),
   });
-  assert.deepEqual(render, { claimed: true, status: "succeeded" });
-  return (await inline(app, me, getCarousel, { post_id: accepted.data.post_id })).data.caption;
+  assert.deepEqual(render, { claimed: true, status });
+  const carousel = (await inline(app, me, getCarousel, { post_id: accepted.data.post_id })).data;
+  return { caption: carousel.caption, carousel };
 }
 
 test("openai-compatible: the caption is asked once with the slides' copy and stored with our link", async () => {
@@ -42,7 +57,8 @@ test("openai-compatible: the caption is asked once with the slides' copy and sto
     hashtags: ["#skincare", "#vitaminc", "#glow"],
   };
   const before = fake.requests.length;
-  const caption = await carouselCaption();
+  const { caption, carousel } = await carouselCaption();
+  assert.equal(carousel.caption_provider, "openai-compatible");
   assert.equal(
     caption,
     "Brighter skin starts here\nVitamin C in every drop.\nAbsorbs in seconds, no fragrance.\nTry it today https://shop.example.com/glow\n\n#skincare #vitaminc #glow",
@@ -58,9 +74,32 @@ test("openai-compatible: the caption is asked once with the slides' copy and sto
   assert.ok(data.slides.every((s: { headline: string }) => s.headline.length > 0));
 });
 
-test("openai-compatible: an unusable answer falls back to the local provider's caption", async () => {
+test("openai-compatible: an unusable answer fails the run with the provider's error; no caption is made up", async () => {
   captionReply = { hook: "Hi", lines: ["only one"], call_to_action: "Buy", hashtags: [] };
-  const caption = await carouselCaption();
-  assert.ok(caption?.startsWith("Meet Glow Serum."), caption ?? "null");
-  assert.match(caption!, /https:\/\/shop\.example\.com\/glow\n\n#/);
+  const { caption, carousel } = await carouselCaption("failed");
+  assert.equal(caption, null, "no stand-in caption");
+  assert.equal(carousel.caption_provider, null);
+  assert.ok(
+    carousel.slides.every((s: { status: string }) => s.status === "ready"),
+    "the paid slides stay ready",
+  );
+  const run = await app.ctx.db("carousel_runs").where({ id: carousel.run.run_id }).first("status", "error");
+  assert.equal(run.status, "failed");
+  assert.match(
+    run.error,
+    /^the AI text provider could not write the caption \(the AI text provider failed; try again later\); pass your own caption to approve_carousel/,
+  );
+});
+
+test("AI_FALLBACK=local: an unusable answer gets the local provider's caption, marked local", async () => {
+  captionReply = { hook: "Hi", lines: ["only one"], call_to_action: "Buy", hashtags: [] };
+  app.ctx.config.aiFallback = "local";
+  try {
+    const { caption, carousel } = await carouselCaption();
+    assert.ok(caption?.startsWith("Meet Glow Serum."), caption ?? "null");
+    assert.match(caption!, /https:\/\/shop\.example\.com\/glow\n\n#/);
+    assert.equal(carousel.caption_provider, "local");
+  } finally {
+    app.ctx.config.aiFallback = "none";
+  }
 });

@@ -35,7 +35,13 @@ test("create_text_post saves a draft with an owned product; get_post reads it", 
   assert.equal(data.caption, "Summer sale starts Friday");
   assert.equal(data.product_id, product.product_id);
   const got = await getPost.execute({ post_id: data.post_id }, toolCtx(app, a));
-  assert.deepEqual(got.data, { ...data, carousel: null, deliveries: [] });
+  assert.deepEqual(got.data, {
+    ...data,
+    carousel: null,
+    caption_provider: null,
+    media_provider: null,
+    deliveries: [],
+  });
 });
 
 test("create_text_post validation: draft only, non-empty caption, owned product", async () => {

@@ -5,7 +5,7 @@
  * get_carousel at the polling pace. Shows generate_carousel, get_carousel and approve_carousel results.
  */
 import type { CarouselViewData } from "../common/data.ts";
-import { badge, credits, h } from "../common/dom.ts";
+import { badge, credits, h, standIn } from "../common/dom.ts";
 import {
   type Envelope,
   failure,
@@ -25,6 +25,8 @@ interface Slide {
   body: string | null;
   image: CarouselViewData["slides"][number]["image"];
   error: string | null;
+  /** Who made it (`local`: the offline stand-in). */
+  provider?: string | null;
 }
 
 const WORKING = new Set(["queued", "running"]);
@@ -93,7 +95,12 @@ function slideFigure(slide: Slide, count: number, s: State, view: ViewHandle): H
       "data-status": slide.status,
     },
     h("div", { class: "frame", style: `aspect-ratio: ${ratio}` }, inner),
-    h("figcaption", {}, h("span", { class: "number" }, `${slide.position}/${count}`)),
+    h(
+      "figcaption",
+      {},
+      h("span", { class: "number" }, `${slide.position}/${count}`),
+      standIn(slide.provider),
+    ),
   );
 }
 
@@ -166,7 +173,7 @@ function render(s: State, view: ViewHandle): Node[] {
       ? h(
           "section",
           { class: "caption", "aria-labelledby": "caption-title" },
-          h("h2", { id: "caption-title" }, "Caption"),
+          h("h2", { id: "caption-title" }, "Caption", standIn(d.caption_provider)),
           d.caption
             ? h("p", { class: "caption-text" }, d.caption)
             : h("p", { class: "muted" }, "No caption yet."),

@@ -39,6 +39,8 @@ export interface CarouselViewData {
   post_id: string;
   post_status: string;
   caption: string | null;
+  /** Who wrote the caption: an AI provider's name, `local` for the offline stand-in, null when not generated. */
+  caption_provider: string | null;
   design_id: string;
   format: string;
   /** The slides' size in pixels (from the format). */
@@ -52,6 +54,8 @@ export interface CarouselViewData {
     body: string | null;
     image: ViewMedia | null;
     error: string | null;
+    /** Who made its copy and image (`local`: the offline stand-in made either); null: nothing generated. */
+    provider: string | null;
   }>;
   approval: ViewApproval | null;
   /** When the media URLs expire (ISO 8601). */
@@ -93,7 +97,11 @@ export interface ViewPost {
   status: string;
   title: string | null;
   caption: string | null;
+  /** Who wrote the caption (`local`: the offline stand-in); null when not generated. */
+  caption_provider: string | null;
   media: ViewMedia[];
+  /** Who made the media (a carousel's slides, a generated video; `local` when the stand-in made any). */
+  media_provider: string | null;
   deliveries: ViewDelivery[];
 }
 
@@ -120,6 +128,8 @@ export interface VideoViewData {
     error: string | null;
   } | null;
   video: ViewMedia | null;
+  /** Who made the video's generated parts (`local` when the offline stand-in made any); null: none. */
+  video_provider: string | null;
   /** The posts the run produced. */
   posts: ViewPost[];
   approval: ViewApproval | null;

@@ -49,3 +49,19 @@ export function when(iso: string, locale?: string, timeZone?: string): string {
 export function badge(state: string, label = state.replaceAll("_", " ")): HTMLElement {
   return h("span", { class: `badge state-${state}` }, label);
 }
+
+/**
+ * A "local stand-in" label beside what the offline local provider made (its template output, not an AI
+ * model's; `provider` from the view data), else nothing. `label` names the part when there are several.
+ */
+export function standIn(provider: string | null | undefined, label = "local stand-in"): HTMLElement | null {
+  if (provider !== "local") return null;
+  return h(
+    "span",
+    {
+      class: "badge stand-in",
+      title: "Made by the offline local stand-in from templates, not by an AI model",
+    },
+    label,
+  );
+}

@@ -7,7 +7,7 @@
  * results (list_deliveries without a post: the deliveries alone).
  */
 import type { NetworkPreview, PostViewData, ViewDelivery, ViewMedia } from "../common/data.ts";
-import { badge, h, when } from "../common/dom.ts";
+import { badge, h, standIn, when } from "../common/dom.ts";
 import { failure, footer, link, startView, type ViewHandle, type ViewState } from "../common/view.ts";
 
 type State = ViewState<PostViewData>;
@@ -181,7 +181,14 @@ function render(s: State, view: ViewHandle): Node[] {
       {},
       h("h1", {}, title ?? (type ? `${type[0]!.toUpperCase()}${type.slice(1)} post` : "Deliveries")),
       type || status
-        ? h("p", { class: "meta" }, type ? `${type} post ` : "", status ? badge(status) : null)
+        ? h(
+            "p",
+            { class: "meta" },
+            type ? `${type} post ` : "",
+            status ? badge(status) : null,
+            standIn(post?.media_provider, "media: local stand-in"),
+            standIn(post?.caption_provider, "caption: local stand-in"),
+          )
         : null,
     ),
     failure(s),

@@ -5,7 +5,7 @@
  * get_automation_run at the polling pace. Shows run_automation and get_automation_run results.
  */
 import type { VideoViewData, ViewPost } from "../common/data.ts";
-import { badge, credits, duration, h, when } from "../common/dom.ts";
+import { badge, credits, duration, h, standIn, when } from "../common/dom.ts";
 import { failure, footer, link, startView, type ViewHandle, type ViewState } from "../common/view.ts";
 
 type State = ViewState<VideoViewData>;
@@ -96,6 +96,7 @@ function render(s: State, view: ViewHandle): Node[] {
             v.duration_seconds !== null ? `${duration(v.duration_seconds)} · ` : "",
             v.width && v.height ? `${v.width}×${v.height}` : "",
             template ? ` · ${template}` : "",
+            standIn(d?.video_provider),
           ),
         )
       : run && WORKING.has(run.status)
