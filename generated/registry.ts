@@ -2850,7 +2850,8 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       type: "string",
                       enum: ["complete", "partial", "none"],
                       maxLength: 16,
-                      description: "complete only when every delivery's is.",
+                      description:
+                        "complete only when every delivery's is; partial when a published delivery of the post has no view data yet (not in views).",
                     },
                     deliveries: {
                       type: "array",
@@ -3782,6 +3783,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             additionalProperties: false,
             properties: {
               post_id: { type: "string", format: "uuid", maxLength: 36 },
+              coverage: {
+                type: "string",
+                enum: ["complete", "partial", "none"],
+                maxLength: 16,
+                description:
+                  "The post's: complete only when every published delivery's is; a delivery not synced yet makes it partial (none: no data at all).",
+              },
               deliveries: {
                 type: "array",
                 maxItems: 50,
@@ -3846,7 +3854,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 },
               },
             },
-            required: ["post_id", "deliveries"],
+            required: ["post_id", "coverage", "deliveries"],
           },
           operation_id: {
             type: "string",

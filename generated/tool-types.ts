@@ -700,7 +700,7 @@ export interface components {
          */
         published_at: string;
         /**
-         * @description complete only when every delivery's is.
+         * @description complete only when every delivery's is; partial when a published delivery of the post has no view data yet (not in views).
          * @enum {string}
          */
         coverage: "complete" | "partial" | "none";
@@ -898,6 +898,11 @@ export interface components {
     get_post_analytics_output: {
       /** Format: uuid */
       post_id: string;
+      /**
+       * @description The post's: complete only when every published delivery's is; a delivery not synced yet makes it partial (none: no data at all).
+       * @enum {string}
+       */
+      coverage: "complete" | "partial" | "none";
       deliveries: {
         /** Format: uuid */
         delivery_id: string;
