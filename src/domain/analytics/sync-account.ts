@@ -11,7 +11,11 @@
  * `postBatchSize`), one by one otherwise; each batch is saved as it arrives. Calls go through the job's
  * pacer (./pacing.ts). An account or delivery whose read fails keeps its previous values with the reason
  * (`last_error`), which makes its coverage partial:
- * - `NetworkAuthError`: the account becomes `needs_reconnect` (markNeedsReconnect); its posts are not read;
+ * - `NetworkAuthError` (a 401: an expired or revoked access token): the tokens are refreshed first
+ *   (`refreshAccountTokens`, under the account's refresh lock) and the read is tried again; only when the
+ *   network refuses the refresh (or the fresh token too) does the account become `needs_reconnect`
+ *   (markNeedsReconnect), and its posts are not read; a refresh that fails for another reason (a 5xx, a
+ *   timeout) leaves the account connected and the rest of it for the next sync;
  * - a network that rate limits for longer than `ANALYTICS_SYNC_MAX_WAIT_SECONDS`: the rest of the account
  *   is left for the next sync;
  * - anything else: that account or post only.
@@ -33,6 +37,7 @@ import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { Network } from "../../providers/social/types.ts";
 import { adapterAccount } from "../social/account-settings.ts";
 import { markNeedsReconnect, openAccount } from "../social/accounts.ts";
+import { refreshAccountTokens } from "../social/refresh.ts";
 import { type NetworkPacer, SyncStopped } from "./pacing.ts";
 import {
   type AccountKey,
@@ -187,6 +192,37 @@ export async function syncAccount(
   const metrics = adapter.metrics;
   if (!metrics) return failAll(`the ${label} adapter reads no metrics`);
   const account = adapterAccount(await openAccount(app.db, app.sealer, row.social_account_id));
+  /** Whether this job has refreshed the tokens after a 401 already (once per job). */
+  let refreshTried = false;
+  /**
+   * After a 401: refreshes the tokens (once per job) and swaps them into `account`.
+   * @throws the 401 itself when a refresh was tried already; NetworkAuthError when the network refuses the
+   *   refresh (the account must reconnect); SyncStopped when the refresh failed otherwise (5xx, timeout:
+   *   the account stays connected, the rest of it waits for the next sync).
+   */
+  const refreshAfter401 = async (rejected: NetworkAuthError): Promise<void> => {
+    if (refreshTried) throw rejected;
+    refreshTried = true;
+    let outcome: Awaited<ReturnType<typeof refreshAccountTokens>>;
+    try {
+      outcome = await refreshAccountTokens(
+        app,
+        row.social_account_id,
+        adapter,
+        0,
+        account.tokens.accessToken,
+      );
+    } catch (err) {
+      if (err instanceof NetworkAuthError) throw err;
+      const why = err instanceof NetworkError ? err.message : `internal error (${(err as Error)?.name})`;
+      throw new SyncStopped(
+        `the ${label} access token was refused and could not be refreshed now (${why}); the next sync tries again`,
+      );
+    }
+    if (outcome.kind === "not_connected")
+      throw new SyncStopped(`the ${label} account is no longer connected`);
+    account.tokens = outcome.tokens;
+  };
 
   /** Runs one paced read and saves its answer, or its failure. */
   const read = async <A>(
@@ -197,7 +233,14 @@ export async function syncAccount(
   ): Promise<ReadOutcome> => {
     let answer: A;
     try {
-      answer = await pacer.run(call);
+      try {
+        answer = await pacer.run(call);
+      } catch (err) {
+        // A 401 first tries the refresh token: an access token that expired early is not a lost account.
+        if (!(err instanceof NetworkAuthError)) throw err;
+        await refreshAfter401(err);
+        answer = await pacer.run(call);
+      }
     } catch (err) {
       const name = (err as Error)?.name;
       app.log.warn({ ...what, network: row.network, err: { name } }, "analytics sync: read failed");
