@@ -6,7 +6,7 @@
  */
 import { isUuid } from "../../ids.ts";
 import type { Network } from "../../providers/social/types.ts";
-import type { DeliveryStatus } from "../social/deliveries.ts";
+import { type DeliveryStatus, stopDeliveriesOfDeletedPost } from "../social/deliveries.ts";
 import type { RunStatus } from "../runs.ts";
 import type { Knex } from "../../db/knex.ts";
 import { pick, pickOrNull } from "../../db/rows.ts";
@@ -220,27 +220,33 @@ export async function listContent(
 }
 
 /**
- * Soft-deletes an owned post and cancels its pending schedules (idempotent: a post this owner already
- * deleted succeeds with deleted=false).
+ * Soft-deletes an owned post, cancels its pending schedules and stops its deliveries that are not published
+ * yet (`stopDeliveriesOfDeletedPost`; one in a network step now is stopped by the delivery engine before its
+ * next create), all in one transaction (idempotent: a post this owner already deleted succeeds with
+ * deleted=false). `now` is the app's clock (the step leases are compared with it).
  * @throws ToolError not_found for a post the owner never had.
  */
 export async function deletePost(
   db: Knex,
   owner: Owner,
   postId: string,
+  now?: Date,
 ): Promise<{ post_id: string; deleted: boolean }> {
   if (!isUuid(postId)) throw notFound();
   const row = await db("posts").where(ownedBy(owner)).where({ id: postId }).first("id", "deleted_at");
   if (!row) throw notFound();
   if (row.deleted_at) return { post_id: postId, deleted: false };
-  await db("posts")
-    .where({ id: postId })
-    .whereNull("deleted_at")
-    .update({ deleted_at: db.fn.now(), updated_at: db.fn.now() });
-  // Pending schedules of a deleted post must not publish it.
-  await db("schedules")
-    .where({ post_id: postId, status: "scheduled" })
-    .update({ status: "canceled", updated_at: db.fn.now() });
+  await db.transaction(async (trx) => {
+    await trx("posts")
+      .where({ id: postId })
+      .whereNull("deleted_at")
+      .update({ deleted_at: trx.fn.now(), updated_at: trx.fn.now() });
+    // Pending schedules of a deleted post must not publish it, nor its deliveries under way.
+    await trx("schedules")
+      .where({ post_id: postId, status: "scheduled" })
+      .update({ status: "canceled", updated_at: trx.fn.now() });
+    await stopDeliveriesOfDeletedPost(trx, postId, now ?? new Date());
+  });
   return { post_id: postId, deleted: true };
 }
 

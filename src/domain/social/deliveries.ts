@@ -77,6 +77,40 @@ export interface DeliveryFilter {
   cursor?: string | undefined;
 }
 
+/** The reason a delivery of a deleted post stops with, by whether anything had reached the network. */
+export function postDeletedReason(sentSomething: boolean): string {
+  return sentSomething
+    ? "the post was deleted before it was published: the service published nothing more (what was already uploaded may still appear if the network publishes it on its own; check the account)"
+    : "the post was deleted before it was published; nothing was sent to the network";
+}
+
+/**
+ * Stops the deliveries of deleted post `postId` that are not published yet and not in a step right now
+ * (`pending`, `uploading`, `processing`, `needs_review`, unleased): they become `failed` with
+ * `postDeletedReason`. A delivery in a step now, or `outcome_unknown`, is left to the delivery engine, which
+ * checks `deleted_at` before every step that can create something (./engine.ts) after reconciling what may
+ * exist. @returns the ids of the deliveries stopped.
+ */
+export async function stopDeliveriesOfDeletedPost(db: Knex, postId: string, now: Date): Promise<string[]> {
+  const rows: Array<{ id: string }> = await db("deliveries")
+    .where({ post_id: postId })
+    .whereIn("status", ["pending", "uploading", "processing", "needs_review"])
+    .whereNull("step_started_at")
+    .where((q) => q.whereNull("locked_until").orWhere("locked_until", "<", now))
+    .update({
+      status: "failed",
+      error: db.raw("case when network_ids = '{}'::jsonb or network_ids is null then ? else ? end", [
+        postDeletedReason(false),
+        postDeletedReason(true),
+      ]),
+      next_attempt_at: null,
+      locked_until: null,
+      updated_at: now,
+    })
+    .returning("id");
+  return rows.map((r) => r.id);
+}
+
 /** The owner's delivery `deliveryId`, or undefined (another owner's, unknown or not a UUID). */
 export async function getDelivery(
   db: Knex,
