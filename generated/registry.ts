@@ -3672,8 +3672,13 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     post_url: {
                       anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
+                    post_url_kind: {
+                      description:
+                        "post, or profile when post_url is only the creator's profile (no post id from the network yet).",
+                      anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
+                    },
                   },
-                  required: ["delivery_id", "network", "status", "post_url"],
+                  required: ["delivery_id", "network", "status", "post_url", "post_url_kind"],
                 },
               },
             },
@@ -4202,6 +4207,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     post_url: {
                       anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
+                    post_url_kind: {
+                      description:
+                        "What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url.",
+                      anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
+                    },
                     reason: {
                       description: "Why the delivery failed, waits or is unknown; null otherwise.",
                       anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
@@ -4221,6 +4231,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     "network",
                     "status",
                     "post_url",
+                    "post_url_kind",
                     "reason",
                     "scheduled_for",
                     "published_at",
@@ -5295,6 +5306,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     post_url: {
                       anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
+                    post_url_kind: {
+                      description:
+                        "What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url.",
+                      anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
+                    },
                     reason: {
                       description: "Why the delivery failed, waits or is unknown; null otherwise.",
                       anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
@@ -5314,6 +5330,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     "network",
                     "status",
                     "post_url",
+                    "post_url_kind",
                     "reason",
                     "scheduled_for",
                     "published_at",
@@ -7168,6 +7185,11 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                 maxLength: 16,
               },
               post_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
+              post_url_kind: {
+                description:
+                  "What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url.",
+                anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
+              },
               reason: {
                 description: "Why the delivery failed, waits or is unknown; null otherwise.",
                 anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
@@ -7187,6 +7209,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               "network",
               "status",
               "post_url",
+              "post_url_kind",
               "reason",
               "scheduled_for",
               "published_at",
@@ -7286,6 +7309,11 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                 maxLength: 16,
               },
               post_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
+              post_url_kind: {
+                description:
+                  "What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url.",
+                anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
+              },
               reason: {
                 description: "Why the delivery failed, waits or is unknown; null otherwise.",
                 anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
@@ -7305,6 +7333,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               "network",
               "status",
               "post_url",
+              "post_url_kind",
               "reason",
               "scheduled_for",
               "published_at",

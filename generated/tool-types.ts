@@ -889,6 +889,8 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
+        /** @description post, or profile when post_url is only the creator's profile (no post id from the network yet). */
+        post_url_kind: ("post" | "profile") | null;
       }[];
     };
     get_post_analytics_input: {
@@ -994,6 +996,8 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
+        /** @description What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url. */
+        post_url_kind: ("post" | "profile") | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
         scheduled_for: string | null;
@@ -1227,6 +1231,8 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
+        /** @description What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url. */
+        post_url_kind: ("post" | "profile") | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
         scheduled_for: string | null;
@@ -1346,6 +1352,8 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
+        /** @description What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url. */
+        post_url_kind: ("post" | "profile") | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
         scheduled_for: string | null;
@@ -1486,6 +1494,8 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
+        /** @description What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url. */
+        post_url_kind: ("post" | "profile") | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
         scheduled_for: string | null;

@@ -102,7 +102,7 @@ function deliveryRows(
             ? html`${d.published_at ? "Published " : "Updated "}${zonedTime(at, zone)}`
             : html`<span class="muted">At the scheduled time</span>`,
           d.post_url
-            ? html`<a href="${d.post_url}" rel="noopener noreferrer" class="post-url">View post<span class="visually-hidden"> on ${NETWORK_RULES[d.network]?.label ?? d.network}</span></a>`
+            ? html`<a href="${d.post_url}" rel="noopener noreferrer" class="post-url" data-kind="${d.post_url_kind ?? "post"}">${d.post_url_kind === "profile" ? "View profile" : "View post"}<span class="visually-hidden"> on ${NETWORK_RULES[d.network]?.label ?? d.network}</span></a>${d.post_url_kind === "profile" ? html` <span class="muted">(no link to the post itself yet)</span>` : ""}`
             : html``,
           d.reason || advice
             ? html`${d.reason ? html`<span class="reason">${sentence(d.reason)}.</span>` : ""}${advice ? html` <span class="advice">${advice}</span>` : ""}`

@@ -251,7 +251,7 @@ export function renderStatus(model: { workspaceId: string; delivery: DeliveryVie
 <p>Processing can take a few minutes before the post appears on the TikTok profile.</p>
 <div id="delivery-live" aria-live="polite" data-active="${active ? "true" : "false"}">
 <p>State: <strong id="delivery-state" data-state="${d.status}" class="badge" data-tone="${d.status === "published" ? "ok" : d.status === "failed" ? "bad" : "wait"}">${STATE_WORDS[d.status] ?? d.status}</strong> <span class="muted">(${d.status})</span></p>
-${d.post_url ? html`<p>Post: <a id="post-url" href="${d.post_url}" rel="noopener noreferrer">${d.post_url}</a></p>` : ""}
+${d.post_url ? html`<p>${d.post_url_kind === "profile" ? "TikTok has not given a link to the post itself (a private post, or one still in moderation); your profile" : "Post"}: <a id="post-url" data-kind="${d.post_url_kind ?? "post"}" href="${d.post_url}" rel="noopener noreferrer">${d.post_url}</a></p>` : ""}
 ${d.reason && d.status !== "published" ? html`<p class="${d.status === "failed" ? "error" : "muted"}" id="reason">${d.reason}</p>` : ""}
 ${active ? html`<noscript><p>Reload this page to see the latest state.</p></noscript>` : ""}
 </div>

@@ -66,6 +66,7 @@ export interface AccountRow extends AccountKey {
 interface DeliveryRow extends DeliveryKey {
   social_account_id: string;
   provider_post_id: string;
+  post_url_kind: "post" | "profile" | null;
   network_ids: NetworkIds | null;
   type: string;
   published_at: Date | null;
@@ -101,6 +102,7 @@ export async function deliveryRows(app: AppContext, accountId: string, at: Date)
       "d.post_id",
       "d.social_account_id",
       "d.provider_post_id",
+      "d.post_url_kind",
       "d.network_ids",
       "d.published_at",
       "d.updated_at",
@@ -282,6 +284,31 @@ export async function syncAccount(
     await failPosts(posts, accountRead.reason);
     return "failed";
   }
+  // Posts recorded at the creator's profile (no public id yet): ask once per run whether the network now
+  // reports the real id, and read the post by it from then on (never by the publish id).
+  if (metrics.resolvePublicPost) {
+    for (const p of posts.filter((d) => d.post_url_kind === "profile")) {
+      if (pacer.stopped) break;
+      try {
+        const found = await pacer.run(() => metrics.resolvePublicPost!(account, metricsPost(p), signal));
+        if (!found) continue;
+        await app.db("deliveries").where({ id: p.delivery_id, post_url_kind: "profile" }).update({
+          provider_post_id: found.networkPostId,
+          post_url: found.postUrl,
+          post_url_kind: "post",
+          updated_at: app.clock.now(),
+        });
+        p.provider_post_id = found.networkPostId;
+        p.post_url_kind = "post";
+      } catch (err) {
+        // The read below records the post as it is; the next run asks again.
+        app.log.warn(
+          { delivery_id: p.delivery_id, network: row.network, err: { name: (err as Error)?.name } },
+          "analytics sync: public post id not resolved",
+        );
+      }
+    }
+  }
   // Posts in batches of the network's size (one call per batch), one by one where the API reads one id.
   const batch = metrics.readPostMetricsBatch?.bind(metrics);
   const size = batch ? Math.max(1, metrics.postBatchSize ?? 1) : 1;
@@ -327,6 +354,7 @@ const metricsPost = (p: DeliveryRow): MetricsPost => ({
   networkIds: p.network_ids ?? {},
   type: p.type,
   publishedAt: p.published_at ?? p.updated_at,
+  postUrlKind: p.post_url_kind,
 });
 
 /**

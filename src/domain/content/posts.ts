@@ -50,6 +50,8 @@ export interface PostDetail extends PostSummary {
     network: Network;
     status: DeliveryStatus;
     post_url: string | null;
+    /** `profile` when `post_url` is only the creator's profile (no post id from the network yet). */
+    post_url_kind: "post" | "profile" | null;
   }>;
 }
 
@@ -184,7 +186,7 @@ export async function getPost(db: Knex, owner: Owner, postId: string): Promise<P
     .where({ "d.post_id": postId, "d.user_id": owner.userId, "d.workspace_id": owner.workspaceId })
     .orderBy("d.created_at", "desc")
     .limit(50)
-    .select("d.id", "s.network", "d.status", "d.post_url");
+    .select("d.id", "s.network", "d.status", "d.post_url", "d.post_url_kind");
   return {
     ...toPostSummary(row),
     carousel,
@@ -193,6 +195,7 @@ export async function getPost(db: Knex, owner: Owner, postId: string): Promise<P
       network: d.network,
       status: d.status,
       post_url: d.post_url ?? null,
+      post_url_kind: d.post_url ? (d.post_url_kind === "profile" ? "profile" : "post") : null,
     })),
   };
 }

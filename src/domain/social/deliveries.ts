@@ -25,6 +25,11 @@ export interface DeliveryView {
   network: Network;
   status: DeliveryStatus;
   post_url: string | null;
+  /**
+   * What `post_url` shows: `post` (the post itself) or `profile` (only the creator's profile: the network
+   * gave no post id, e.g. a private TikTok post); null without a `post_url`.
+   */
+  post_url_kind: "post" | "profile" | null;
   /** Why the delivery failed, waits or is unknown (safe text); null when published or on its way. */
   reason: string | null;
   scheduled_for: string | null;
@@ -38,6 +43,7 @@ const COLUMNS = [
   "d.schedule_id",
   "d.status",
   "d.post_url",
+  "d.post_url_kind",
   "d.error",
   "d.scheduled_for",
   "d.published_at",
@@ -55,6 +61,7 @@ export function deliveryView(r: any): DeliveryView {
     network: r.network,
     status: r.status,
     post_url: r.post_url ?? null,
+    post_url_kind: r.post_url ? (r.post_url_kind === "profile" ? "profile" : "post") : null,
     reason: r.status === "published" ? null : (r.error ?? null),
     scheduled_for: r.scheduled_for ? new Date(r.scheduled_for).toISOString() : null,
     published_at: r.published_at ? new Date(r.published_at).toISOString() : null,

@@ -378,6 +378,7 @@ async function saveResult(app: AppContext, row: DeliveryRow, r: StepResult): Pro
     await update(app, row.id, {
       status: "published",
       post_url: r.postUrl,
+      post_url_kind: r.postUrlKind ?? "post",
       provider_post_id: r.networkPostId,
       published_at: now,
       error: null,
