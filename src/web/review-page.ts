@@ -86,6 +86,8 @@ export interface ReviewFormModel {
   kind: "video" | "photo";
   durationSeconds: number | undefined;
   deliveryId: string | null;
+  /** The content fingerprint of what the page shows (src/domain/social/review.ts `reviewFingerprint`). */
+  fingerprint: string;
   accounts: TikTokAccount[];
   accountId: string | undefined;
   creator: CreatorState;
@@ -182,6 +184,7 @@ function form(model: ReviewFormModel, info: CreatorInfo, sandbox: boolean): RawH
 <input type="hidden" name="csrf_token" value="${model.csrfToken}">
 <input type="hidden" name="workspace_id" value="${model.workspaceId}">
 <input type="hidden" name="account_id" value="${model.accountId}">
+<input type="hidden" name="content_fingerprint" value="${model.fingerprint}">
 ${model.deliveryId ? html`<input type="hidden" name="delivery_id" value="${model.deliveryId}">` : ""}
 <p id="creator">Posting as <strong id="creator-nickname">${info.nickname}</strong>${info.username ? html` (@${info.username})` : ""}${sandbox ? html` <span class="warn">Sandbox</span>` : ""}</p>
 <label>${model.kind === "photo" ? "Title" : "Caption"} <textarea name="title" id="title" rows="3" cols="50" maxlength="${titleMax}">${c.title}</textarea></label>${problemFor(model, "title")}

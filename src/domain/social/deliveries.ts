@@ -12,6 +12,7 @@ import { keysetPage, pageSize } from "../cursor.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { DELIVERY_STATES } from "../../providers/social/network.ts";
 import type { Network } from "../../providers/social/types.ts";
+import { assertCarouselStillApproved } from "./content.ts";
 
 /** Delivery statuses (service spec 2.7). */
 export const DELIVERY_STATUSES = [...DELIVERY_STATES, "needs_review"] as const;
@@ -235,7 +236,10 @@ export async function ownedPost(db: Knex, owner: Owner, postId: string) {
   };
 }
 
-/** Checks that `post` can be published: a known status, and a carousel that is approved with every slide ready. */
+/**
+ * Checks that `post` can be published: a known status, and a carousel that is approved with every slide
+ * ready and still has the content its approval bound (`assertCarouselStillApproved`).
+ */
 export async function assertPublishable(
   db: Knex,
   post: { id: string; type: string; status: string },
@@ -265,5 +269,6 @@ export async function assertPublishable(
         "the carousel is not fully generated; check get_carousel and retry_carousel first",
       );
     }
+    await assertCarouselStillApproved(db, post.id);
   }
 }
