@@ -62,8 +62,11 @@ export async function runAutomation(
   owner: Owner,
   options: RunOptions,
 ): Promise<RunSummary & { credits_charged: number }> {
-  const { automationId, operationId, signal } = options;
+  const { automationId, operationId } = options;
   const runId = randomUUID();
+  // The run's lease (./crashed-runs.ts): extended while this process generates; losing it aborts the work.
+  const lease = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, lease.signal]) : lease.signal;
   const started = await app.db.transaction(async (trx) => {
     const a = automationView(await ownedAutomation(trx, owner, automationId));
     const settings = await validateSettings(trx, owner, a);
@@ -109,12 +112,14 @@ export async function runAutomation(
       post_id: carousel?.post_id ?? null,
       operation_id: operationId ?? null,
       started_at: now,
+      lease_expires_at: runLeaseEnd(app, now),
       created_at: now,
       updated_at: now,
     });
     return { automation: a, settings, credits, carousel };
   });
   const { automation, settings, credits, carousel } = started;
+  const heartbeat = holdRunLease(app, runId, lease);
   let status: "succeeded" | "failed";
   try {
     if (carousel) {
@@ -164,7 +169,15 @@ export async function runAutomation(
     // A video run that produced no video gives its credits back (one ledger row, with the run record).
     const refunded = !carousel && credits > 0;
     await app.db.transaction(async (trx) => {
-      if (refunded)
+      const ended = await finish(trx, app.clock.now(), runId, status, {
+        result: null,
+        error: refunded
+          ? `generation failed${why} and the ${credits} credits were refunded; run the automation again`
+          : `generation failed${why}; run the automation again`,
+        postId: carousel?.post_id ?? null,
+      });
+      // A run the reaper ended already was settled there (./crashed-runs.ts).
+      if (ended && refunded)
         await refundCredits(trx, {
           userId: owner.userId,
           workspaceId: owner.workspaceId,
@@ -173,16 +186,14 @@ export async function runAutomation(
           referenceId: runId,
           ...(operationId ? { operationId } : {}),
         });
-      await finish(trx, app.clock.now(), runId, status, {
-        result: null,
-        error: refunded
-          ? `generation failed${why} and the ${credits} credits were refunded; run the automation again`
-          : `generation failed${why}; run the automation again`,
-        postId: carousel?.post_id ?? null,
-      });
     });
     if (!expected) throw err;
+  } finally {
+    clearInterval(heartbeat);
   }
+  // A run whose lease was lost meanwhile was ended by the reaper (./crashed-runs.ts): nothing more to do.
+  const ended = await app.db("automation_runs").where({ id: runId }).first("status");
+  if (ended?.status !== status) status = "failed";
   if (status === "succeeded") {
     const run = await app.db("automation_runs").where({ id: runId }).first("post_id");
     const ids = settings.configuration.social_account_ids;
@@ -240,23 +251,59 @@ async function deliverOutput(
       .update({ status: "needs_review", updated_at: app.clock.now() });
 }
 
+/**
+ * Ends run `runId` with `status`, only while it is still `running` (a run whose lease ran out was ended by
+ * the reaper, ./crashed-runs.ts, and is not overwritten). @returns false when the run was no longer running.
+ */
 async function finish(
   db: Knex,
   now: Date,
   runId: string,
   status: string,
   r: { result: unknown; error: string | null; postId: string | null },
-): Promise<void> {
-  await db("automation_runs")
-    .where({ id: runId })
+): Promise<boolean> {
+  const n = await db("automation_runs")
+    .where({ id: runId, status: "running" })
     .update({
       status,
       result: r.result === null ? null : JSON.stringify(r.result),
       error: r.error,
       post_id: r.postId,
+      lease_expires_at: null,
       finished_at: now,
       updated_at: now,
     });
+  return n > 0;
+}
+
+/** The end of a run lease taken or extended at `at` (WORKER_LEASE_SECONDS). */
+function runLeaseEnd(app: AppContext, at: Date): Date {
+  return new Date(at.getTime() + app.config.worker.leaseSeconds * 1000);
+}
+
+/**
+ * Extends run `runId`'s lease every third of WORKER_LEASE_SECONDS while it has not run out (as the operation
+ * and render leases do, docs/operations.md "Leases"); a heartbeat that finds it gone (ran out while this
+ * process was paused, or reaped) aborts `lease`, which stops the generation. @returns the timer to clear.
+ */
+function holdRunLease(app: AppContext, runId: string, lease: AbortController): NodeJS.Timeout {
+  const beat = setInterval(
+    () => {
+      const at = app.clock.now();
+      app
+        .db("automation_runs")
+        .where({ id: runId, status: "running" })
+        .where("lease_expires_at", ">", at)
+        .update({ lease_expires_at: runLeaseEnd(app, at) })
+        .then((n) => {
+          if (n === 0) lease.abort(new Error("automation run lease lost"));
+        })
+        .catch(() => {});
+    },
+    (app.config.worker.leaseSeconds * 1000) / 3,
+  );
+  beat.unref();
+  return beat;
 }
 
 /**
