@@ -574,6 +574,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               time_zone: { type: "string", maxLength: 64 },
               created_at: { type: "string", format: "date-time", maxLength: 64 },
               updated_at: { type: "string", format: "date-time", maxLength: 64 },
+              review_status: {
+                type: "string",
+                enum: ["not_enabled", "approved", "needs_review"],
+                maxLength: 16,
+                description:
+                  "needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.",
+              },
+              review_reason: {
+                description: "What changed; null unless needs_review.",
+                anyOf: [{ type: "string", maxLength: 2000 }, { type: "null" }],
+              },
             },
             required: [
               "automation_id",
@@ -586,6 +597,8 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "time_zone",
               "created_at",
               "updated_at",
+              "review_status",
+              "review_reason",
             ],
           },
           operation_id: {
@@ -1487,7 +1500,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Enable automation",
       group: "automations",
       description:
-        "Enables an automation after browser approval (approval_required): it then runs daily at its `daily_times`, each run charged like run_automation.",
+        "Enables an automation after browser approval (approval_required): it then runs daily at its `daily_times`, each run charged like run_automation. The approval binds what runs publish (product link, name, price, destinations); call it again when review_status is needs_review.",
       scope: "manage:automations",
       access: "write",
       review: true,
@@ -2563,6 +2576,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               time_zone: { type: "string", maxLength: 64 },
               created_at: { type: "string", format: "date-time", maxLength: 64 },
               updated_at: { type: "string", format: "date-time", maxLength: 64 },
+              review_status: {
+                type: "string",
+                enum: ["not_enabled", "approved", "needs_review"],
+                maxLength: 16,
+                description:
+                  "needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.",
+              },
+              review_reason: {
+                description: "What changed; null unless needs_review.",
+                anyOf: [{ type: "string", maxLength: 2000 }, { type: "null" }],
+              },
             },
             required: [
               "automation_id",
@@ -2575,6 +2599,8 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "time_zone",
               "created_at",
               "updated_at",
+              "review_status",
+              "review_reason",
             ],
           },
           operation_id: {
@@ -2850,8 +2876,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       type: "string",
                       enum: ["complete", "partial", "none"],
                       maxLength: 16,
-                      description:
-                        "complete only when every delivery's is; partial when a published delivery of the post has no view data yet (not in views).",
+                      description: "complete only when every published delivery has its data.",
                     },
                     deliveries: {
                       type: "array",
@@ -3673,8 +3698,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
                     post_url_kind: {
-                      description:
-                        "post, or profile when post_url is only the creator's profile (no post id from the network yet).",
+                      description: "profile: post_url is only the creator's profile.",
                       anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
                     },
                   },
@@ -3792,8 +3816,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 type: "string",
                 enum: ["complete", "partial", "none"],
                 maxLength: 16,
-                description:
-                  "The post's: complete only when every published delivery's is; a delivery not synced yet makes it partial (none: no data at all).",
+                description: "The post's: partial when a published delivery has no data yet.",
               },
               deliveries: {
                 type: "array",
@@ -4208,8 +4231,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
                     post_url_kind: {
-                      description:
-                        "What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url.",
+                      description: "profile: post_url is only the creator's profile (no post id yet).",
                       anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
                     },
                     reason: {
@@ -4713,6 +4735,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     time_zone: { type: "string", maxLength: 64 },
                     created_at: { type: "string", format: "date-time", maxLength: 64 },
                     updated_at: { type: "string", format: "date-time", maxLength: 64 },
+                    review_status: {
+                      type: "string",
+                      enum: ["not_enabled", "approved", "needs_review"],
+                      maxLength: 16,
+                      description:
+                        "needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.",
+                    },
+                    review_reason: {
+                      description: "What changed; null unless needs_review.",
+                      anyOf: [{ type: "string", maxLength: 2000 }, { type: "null" }],
+                    },
                   },
                   required: [
                     "automation_id",
@@ -4725,6 +4758,8 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     "time_zone",
                     "created_at",
                     "updated_at",
+                    "review_status",
+                    "review_reason",
                   ],
                 },
               },
@@ -5307,8 +5342,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
                     post_url_kind: {
-                      description:
-                        "What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url.",
+                      description: "profile: post_url is only the creator's profile (no post id yet).",
                       anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
                     },
                     reason: {
@@ -7186,8 +7220,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               },
               post_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
               post_url_kind: {
-                description:
-                  "What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url.",
+                description: "profile: post_url is only the creator's profile (no post id yet).",
                 anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
               },
               reason: {
@@ -7310,8 +7343,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               },
               post_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
               post_url_kind: {
-                description:
-                  "What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url.",
+                description: "profile: post_url is only the creator's profile (no post id yet).",
                 anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
               },
               reason: {
@@ -7466,6 +7498,17 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
         time_zone: { type: "string", maxLength: 64 },
         created_at: { type: "string", format: "date-time", maxLength: 64 },
         updated_at: { type: "string", format: "date-time", maxLength: 64 },
+        review_status: {
+          type: "string",
+          enum: ["not_enabled", "approved", "needs_review"],
+          maxLength: 16,
+          description:
+            "needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.",
+        },
+        review_reason: {
+          description: "What changed; null unless needs_review.",
+          anyOf: [{ type: "string", maxLength: 2000 }, { type: "null" }],
+        },
       },
       required: [
         "automation_id",
@@ -7478,6 +7521,8 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
         "time_zone",
         "created_at",
         "updated_at",
+        "review_status",
+        "review_reason",
       ],
     },
   ],

@@ -169,6 +169,13 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+      /**
+       * @description needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.
+       * @enum {string}
+       */
+      review_status: "not_enabled" | "approved" | "needs_review";
+      /** @description What changed; null unless needs_review. */
+      review_reason: string | null;
     };
     create_image_post_input: {
       media_asset_ids: string[];
@@ -637,6 +644,13 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+      /**
+       * @description needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.
+       * @enum {string}
+       */
+      review_status: "not_enabled" | "approved" | "needs_review";
+      /** @description What changed; null unless needs_review. */
+      review_reason: string | null;
     };
     get_automation_run_input: {
       /** @enum {string} */
@@ -700,7 +714,7 @@ export interface components {
          */
         published_at: string;
         /**
-         * @description complete only when every delivery's is; partial when a published delivery of the post has no view data yet (not in views).
+         * @description complete only when every published delivery has its data.
          * @enum {string}
          */
         coverage: "complete" | "partial" | "none";
@@ -889,7 +903,7 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
-        /** @description post, or profile when post_url is only the creator's profile (no post id from the network yet). */
+        /** @description profile: post_url is only the creator's profile. */
         post_url_kind: ("post" | "profile") | null;
       }[];
     };
@@ -901,7 +915,7 @@ export interface components {
       /** Format: uuid */
       post_id: string;
       /**
-       * @description The post's: complete only when every published delivery's is; a delivery not synced yet makes it partial (none: no data at all).
+       * @description The post's: partial when a published delivery has no data yet.
        * @enum {string}
        */
       coverage: "complete" | "partial" | "none";
@@ -996,7 +1010,7 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
-        /** @description What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url. */
+        /** @description profile: post_url is only the creator's profile (no post id yet). */
         post_url_kind: ("post" | "profile") | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
@@ -1122,6 +1136,13 @@ export interface components {
         created_at: string;
         /** Format: date-time */
         updated_at: string;
+        /**
+         * @description needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.
+         * @enum {string}
+         */
+        review_status: "not_enabled" | "approved" | "needs_review";
+        /** @description What changed; null unless needs_review. */
+        review_reason: string | null;
       }[];
       next_cursor: string | null;
     };
@@ -1231,7 +1252,7 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
-        /** @description What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url. */
+        /** @description profile: post_url is only the creator's profile (no post id yet). */
         post_url_kind: ("post" | "profile") | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
@@ -1352,7 +1373,7 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
-        /** @description What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url. */
+        /** @description profile: post_url is only the creator's profile (no post id yet). */
         post_url_kind: ("post" | "profile") | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
@@ -1494,7 +1515,7 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
-        /** @description What post_url shows: post (the post itself) or profile (only the creator's profile: the network gave no post id yet, e.g. a private TikTok post); null without post_url. */
+        /** @description profile: post_url is only the creator's profile (no post id yet). */
         post_url_kind: ("post" | "profile") | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
@@ -1698,6 +1719,13 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+      /**
+       * @description needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.
+       * @enum {string}
+       */
+      review_status: "not_enabled" | "approved" | "needs_review";
+      /** @description What changed; null unless needs_review. */
+      review_reason: string | null;
     };
     update_product_input: {
       /** Format: uuid */

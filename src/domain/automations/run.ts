@@ -26,6 +26,9 @@ import { acceptCarouselGeneration } from "../carousels/carousels.ts";
 import { executeCarouselRun } from "../carousels/run.ts";
 import { chargeCredits, refundCredits } from "../account/credits.ts";
 import { advanceDeliveries } from "../social/engine.ts";
+import { approvedContent, deliveryBinding } from "../social/content.ts";
+import type { Network } from "../../providers/social/types.ts";
+import { factChanges, factsFingerprint, type PublishFacts, publishFacts } from "./publish-binding.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { videoPrice } from "../account/prices.ts";
 
@@ -50,6 +53,12 @@ export interface RunOptions {
    * violation (23505) before anything is charged or created.
    */
   scheduledSlot?: Date | undefined;
+  /**
+   * The publish facts the approval of a `run_automation` request showed (./publish-binding.ts); a scheduled
+   * run (none given) publishes only what the automation's enabling approved (`automations.approved_publish`).
+   * When the facts the run generated with, or the current ones, differ, its post is held as a draft.
+   */
+  approvedFacts?: PublishFacts | null | undefined;
 }
 
 /**
@@ -68,8 +77,15 @@ export async function runAutomation(
   const lease = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, lease.signal]) : lease.signal;
   const started = await app.db.transaction(async (trx) => {
-    const a = automationView(await ownedAutomation(trx, owner, automationId));
+    const row = await ownedAutomation(trx, owner, automationId);
+    const a = automationView(row);
     const settings = await validateSettings(trx, owner, a);
+    // What this run publishes besides its content, and what the owner approved of it.
+    const facts = await publishFacts(trx, settings.configuration);
+    const approved: PublishFacts | null =
+      options.approvedFacts !== undefined
+        ? options.approvedFacts
+        : ((row.approved_publish ?? null) as PublishFacts | null);
     const now = app.clock.now();
     let credits: number;
     let carousel: { post_id: string; run_id: string } | undefined;
@@ -113,10 +129,11 @@ export async function runAutomation(
       operation_id: operationId ?? null,
       started_at: now,
       lease_expires_at: runLeaseEnd(app, now),
+      publish_facts: facts ? JSON.stringify(facts) : null,
       created_at: now,
       updated_at: now,
     });
-    return { automation: a, settings, credits, carousel };
+    return { automation: a, settings, credits, carousel, facts, approved };
   });
   const { automation, settings, credits, carousel } = started;
   const heartbeat = holdRunLease(app, runId, lease);
@@ -197,8 +214,21 @@ export async function runAutomation(
   if (status === "succeeded") {
     const run = await app.db("automation_runs").where({ id: runId }).first("post_id");
     const ids = settings.configuration.social_account_ids;
-    if (run?.post_id && Array.isArray(ids) && ids.length > 0)
-      await deliverOutput(app, owner, run.post_id, ids as string[], operationId);
+    if (run?.post_id && Array.isArray(ids) && ids.length > 0) {
+      // Only what the owner approved goes out: a product link, name or price (or destinations) that changed
+      // since the approval holds the post as a draft until the owner approves the change.
+      const current = await publishFacts(app.db, settings.configuration);
+      const changed = started.approved
+        ? [
+            ...new Set([
+              ...factChanges(started.approved, started.facts),
+              ...factChanges(started.approved, current),
+            ]),
+          ]
+        : ["the owner has not approved what this automation publishes yet"];
+      if (changed.length === 0) await deliverOutput(app, owner, run.post_id, ids as string[], operationId);
+      else await holdOutput(app, runId, changed);
+    }
   }
   return {
     automation_id: automation.automation_id,
@@ -228,6 +258,13 @@ async function deliverOutput(
     .select("id", "network");
   if (accounts.length === 0) return;
   const now = app.clock.now();
+  // Each delivery is bound to the post and the Pin's link as they are now, which the caller checked are what
+  // the owner approved: the engine refuses a later change (src/domain/social/content.ts).
+  const content = await approvedContent(
+    app.db,
+    postId,
+    accounts.map((a) => ({ social_account_id: a.id, network: a.network as Network })),
+  );
   const rows: Array<{ id: string; status: string }> = await app
     .db("deliveries")
     .insert(
@@ -237,6 +274,7 @@ async function deliverOutput(
         social_account_id: a.id,
         status: a.network === "tiktok" ? "needs_review" : "pending",
         operation_id: operationId ?? null,
+        ...deliveryBinding(content, a.id),
         created_at: now,
         updated_at: now,
       })),
@@ -249,6 +287,59 @@ async function deliverOutput(
       .db("posts")
       .where({ id: postId })
       .update({ status: "needs_review", updated_at: app.clock.now() });
+}
+
+/**
+ * Holds the post of run `runId` as a draft instead of publishing it: `changed` says what differs from what
+ * the owner approved (./publish-binding.ts). The post goes out when the owner approves the change
+ * (`releaseHeldRuns`).
+ */
+async function holdOutput(app: AppContext, runId: string, changed: string[]): Promise<void> {
+  const reason = `not published: ${changed.join("; ")}; the post waits as a draft until the owner approves the change (enable_automation)`;
+  await app
+    .db("automation_runs")
+    .where({ id: runId })
+    .update({ held_reason: reason.slice(0, 1000), updated_at: app.clock.now() });
+  app.log.info({ run_id: runId }, "automation run output held for the owner's review");
+}
+
+/**
+ * Sends the held posts of automation `automationId` whose runs generated with exactly `facts` (the publish
+ * facts the owner just approved) to `facts.social_account_ids`, each once (a conditional UPDATE clears the
+ * hold). Posts deleted or already published elsewhere stay as they are. @returns the runs released.
+ */
+export async function releaseHeldRuns(
+  app: AppContext,
+  owner: Owner,
+  automationId: string,
+  facts: PublishFacts | null,
+  operationId: string | undefined,
+): Promise<string[]> {
+  if (!facts || facts.social_account_ids.length === 0) return [];
+  const fingerprint = factsFingerprint(facts);
+  const runs: Array<{ id: string; post_id: string; publish_facts: PublishFacts | null }> = await app
+    .db("automation_runs as r")
+    .join("posts as p", "p.id", "r.post_id")
+    .where(ownedBy(owner, "r"))
+    .where({ "r.automation_id": automationId, "r.status": "succeeded" })
+    .whereNotNull("r.held_reason")
+    .whereNull("p.deleted_at")
+    .whereIn("p.status", ["draft", "approved"])
+    .orderBy("r.created_at")
+    .select("r.id", "r.post_id", "r.publish_facts");
+  const released: string[] = [];
+  for (const run of runs) {
+    if (factsFingerprint(run.publish_facts) !== fingerprint) continue;
+    const n = await app
+      .db("automation_runs")
+      .where({ id: run.id })
+      .whereNotNull("held_reason")
+      .update({ held_reason: null, updated_at: app.clock.now() });
+    if (n === 0) continue;
+    await deliverOutput(app, owner, run.post_id, facts.social_account_ids, operationId);
+    released.push(run.id);
+  }
+  return released;
 }
 
 /**
