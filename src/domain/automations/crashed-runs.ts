@@ -14,7 +14,8 @@
  *   `running` is `failed`, its ready slides kept, its others `failed` for retry_carousel, nothing refunded
  *   (a started carousel run is never refunded).
  * Every move is one conditional UPDATE (`status = 'running' AND lease_expires_at < now`), so reapers on
- * several workers, and the run's own process if it was only paused, never both settle a run.
+ * several workers, and the run's own process if it was only paused, never both settle a run. The lease's
+ * other side, taken and extended by the run's own process, is `runLeaseEnd` / `holdRunLease` (below).
  */
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
@@ -158,4 +159,34 @@ async function settleCarousel(
     postId: run.post_id,
     error: `${STOPPED}, while its carousel (post ${run.post_id}) was generated: ${Number(ready[0]?.n ?? 0)} slides are ready and kept, the others failed (retry_carousel renders only those); nothing was published and, as the generation had started, nothing was refunded.`,
   };
+}
+
+/** The end of a run lease taken or extended at `at` (WORKER_LEASE_SECONDS). */
+export function runLeaseEnd(app: AppContext, at: Date): Date {
+  return new Date(at.getTime() + app.config.worker.leaseSeconds * 1000);
+}
+
+/**
+ * Extends run `runId`'s lease every third of WORKER_LEASE_SECONDS while it has not run out (as the operation
+ * and render leases do, docs/operations.md "Leases"); a heartbeat that finds it gone (ran out while this
+ * process was paused, or reaped) aborts `lease`, which stops the generation. @returns the timer to clear.
+ */
+export function holdRunLease(app: AppContext, runId: string, lease: AbortController): NodeJS.Timeout {
+  const beat = setInterval(
+    () => {
+      const at = app.clock.now();
+      app
+        .db("automation_runs")
+        .where({ id: runId, status: "running" })
+        .where("lease_expires_at", ">", at)
+        .update({ lease_expires_at: runLeaseEnd(app, at) })
+        .then((n) => {
+          if (n === 0) lease.abort(new Error("automation run lease lost"));
+        })
+        .catch(() => {});
+    },
+    (app.config.worker.leaseSeconds * 1000) / 3,
+  );
+  beat.unref();
+  return beat;
 }

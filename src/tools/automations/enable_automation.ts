@@ -21,7 +21,7 @@ import {
   factsFingerprint,
   type PublishFacts,
 } from "../../domain/automations/publish-binding.ts";
-import { releaseHeldRuns } from "../../domain/automations/run.ts";
+import { releaseHeldRuns } from "../../domain/automations/run-output.ts";
 import { approvedPublishOf } from "../../domain/operations/store.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import { describeAutomation, publishBinding, publishRows } from "./describe-automation.ts";

@@ -21,7 +21,7 @@ import {
   publishRows,
 } from "./describe-automation.ts";
 import type { PublishFacts } from "../../domain/automations/publish-binding.ts";
-import { releaseHeldRuns } from "../../domain/automations/run.ts";
+import { releaseHeldRuns } from "../../domain/automations/run-output.ts";
 import { approvedPublishOf } from "../../domain/operations/store.ts";
 
 type Input = ToolInputs["update_automation"];
