@@ -39,9 +39,7 @@ export interface PostsPageModel {
    * Enabled automations whose published fields (product link, name, price, destinations) changed since the
    * owner approved them: their runs keep their posts as drafts (src/domain/automations/publish-binding.ts).
    */
-  automationsNeedingReview?:
-    | Array<{ automation_id: string; name: string; review_reason: string }>
-    | undefined;
+  automationsNeedingReview?: Array<{ automation_id: string; name: string; changes: string[] }> | undefined;
 }
 
 /** A query string of the page with `params` (empty values dropped). */
@@ -242,7 +240,7 @@ function reviewNotice(model: PostsPageModel): RawHtml | "" {
   if (list.length === 0) return "";
   return html`<section id="automations-review" class="warn" aria-labelledby="automations-review-title"><h2 id="automations-review-title">Automations that need your review</h2>
 <p>What these automations publish changed after you approved them. Their runs keep their posts as drafts until you approve the change: ask your assistant to request it (enable_automation), then approve it on the page it gives you.</p>
-<ul>${list.map((a) => html`<li data-automation-id="${a.automation_id}" data-review-status="needs_review"><strong>${a.name}</strong>: <span class="badge" data-tone="wait">Needs review</span> <span class="reason">${a.review_reason}</span></li>`)}</ul></section>`;
+<ul>${list.map((a) => html`<li data-automation-id="${a.automation_id}" data-review-status="needs_review"><strong>${a.name}</strong> <span class="badge" data-tone="wait">Needs review</span> <span class="reason">${sentence(a.changes.join("; "))}.</span></li>`)}</ul></section>`;
 }
 
 /** The confirmation page of canceling one schedule. */

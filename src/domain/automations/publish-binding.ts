@@ -139,13 +139,13 @@ export async function bindPublishFacts(
 }
 
 /**
- * The owner's enabled automations whose review state is `needs_review`, by name, with the reason (for the
- * posts page). Owner-scoped like every read (../owner.ts).
+ * The owner's enabled automations whose review state is `needs_review`, by name, with what changed in plain
+ * words (for the posts page). Owner-scoped like every read (../owner.ts).
  */
 export async function automationsNeedingReview(
   db: Knex,
   owner: Owner,
-): Promise<Array<{ automation_id: string; name: string; review_reason: string }>> {
+): Promise<Array<{ automation_id: string; name: string; changes: string[] }>> {
   const rows = await db("automations")
     .where(ownedBy(owner))
     .where({ status: "enabled" })
@@ -153,11 +153,14 @@ export async function automationsNeedingReview(
     .orderBy([{ column: "name" }, { column: "id" }])
     .limit(50)
     .select("id", "name", "status", "configuration", "approved_publish");
-  const out: Array<{ automation_id: string; name: string; review_reason: string }> = [];
+  const out: Array<{ automation_id: string; name: string; changes: string[] }> = [];
   for (const r of rows) {
-    const state = await reviewState(db, r);
-    if (state.review_status === "needs_review")
-      out.push({ automation_id: r.id, name: r.name, review_reason: state.review_reason ?? "" });
+    const approved = (r.approved_publish ?? null) as PublishFacts | null;
+    const current = await publishFacts(db, (r.configuration ?? {}) as Record<string, unknown>);
+    const changes = approved
+      ? factChanges(approved, current)
+      : ["it was enabled before you approved what its runs publish"];
+    if (changes.length > 0) out.push({ automation_id: r.id, name: r.name, changes });
   }
   return out;
 }
