@@ -24,9 +24,9 @@ const OCCASIONS: Record<ErrorCode, string> = {
   rate_limited:
     "Tool result with `error.retry_after` (seconds): the user's per-minute budget for the tool is spent. The per-IP limit of the endpoint is HTTP 429 instead.",
   internal_error:
-    "Tool result, or an operation's `error` (for example a result that broke the tool's schema: the action ran, check the records).",
+    "Tool result (nothing was stored: the same key may be sent again), or an operation's `error` when the worker could not start the handler.",
   outcome_unknown:
-    "In an operation's `error` with state `outcome_unknown` (`get_job_status`): the worker stopped or overran.",
+    "In an operation's `error` with state `outcome_unknown` (`get_job_status`): the worker stopped or overran, or the action ran but its result could not be confirmed. Inspect the records before using a new key.",
 };
 
 /** @returns where `code` reaches a client. @throws Error for a code this table does not describe. */

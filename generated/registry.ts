@@ -792,6 +792,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               time_zone: { type: "string", maxLength: 64 },
               created_at: { type: "string", format: "date-time", maxLength: 64 },
               updated_at: { type: "string", format: "date-time", maxLength: 64 },
+              review_status: {
+                type: "string",
+                enum: ["not_enabled", "approved", "needs_review"],
+                maxLength: 16,
+                description:
+                  "needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.",
+              },
+              review_reason: {
+                description: "What changed; null unless needs_review.",
+                anyOf: [{ type: "string", maxLength: 2000 }, { type: "null" }],
+              },
             },
             required: [
               "automation_id",
@@ -804,6 +815,8 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "time_zone",
               "created_at",
               "updated_at",
+              "review_status",
+              "review_reason",
             ],
           },
           operation_id: {
@@ -1972,7 +1985,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Enable automation",
       group: "automations",
       description:
-        "Enables an automation after browser approval: it runs daily at its `daily_times`, each run charged like run_automation, and publishes to its destinations. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}.",
+        "Enables an automation after browser approval: it runs daily at its `daily_times`, each run charged like run_automation, and publishes to its destinations. The approval binds what runs publish (product link, name, price, destinations): call it again when review_status is needs_review. Then show approval_url to the user; poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "manage:automations",
       access: "write",
       review: true,
@@ -3267,6 +3280,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               time_zone: { type: "string", maxLength: 64 },
               created_at: { type: "string", format: "date-time", maxLength: 64 },
               updated_at: { type: "string", format: "date-time", maxLength: 64 },
+              review_status: {
+                type: "string",
+                enum: ["not_enabled", "approved", "needs_review"],
+                maxLength: 16,
+                description:
+                  "needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.",
+              },
+              review_reason: {
+                description: "What changed; null unless needs_review.",
+                anyOf: [{ type: "string", maxLength: 2000 }, { type: "null" }],
+              },
             },
             required: [
               "automation_id",
@@ -3279,6 +3303,8 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "time_zone",
               "created_at",
               "updated_at",
+              "review_status",
+              "review_reason",
             ],
           },
           operation_id: {
@@ -3616,7 +3642,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       type: "string",
                       enum: ["complete", "partial", "none"],
                       maxLength: 16,
-                      description: "complete only when every delivery's is.",
+                      description: "complete only when every published delivery has its data.",
                     },
                     deliveries: {
                       type: "array",
@@ -4652,8 +4678,12 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     post_url: {
                       anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
+                    post_url_kind: {
+                      description: "profile: post_url is only the creator's profile.",
+                      anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
+                    },
                   },
-                  required: ["delivery_id", "network", "status", "post_url"],
+                  required: ["delivery_id", "network", "status", "post_url", "post_url_kind"],
                 },
               },
             },
@@ -4790,6 +4820,12 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             additionalProperties: false,
             properties: {
               post_id: { type: "string", format: "uuid", maxLength: 36 },
+              coverage: {
+                type: "string",
+                enum: ["complete", "partial", "none"],
+                maxLength: 16,
+                description: "The post's: partial when a published delivery has no data yet.",
+              },
               deliveries: {
                 type: "array",
                 maxItems: 50,
@@ -4854,7 +4890,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                 },
               },
             },
-            required: ["post_id", "deliveries"],
+            required: ["post_id", "coverage", "deliveries"],
           },
           operation_id: {
             type: "string",
@@ -5282,6 +5318,10 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     post_url: {
                       anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
+                    post_url_kind: {
+                      description: "profile: post_url is only the creator's profile (no post id yet).",
+                      anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
+                    },
                     reason: {
                       description: "Why the delivery failed, waits or is unknown; null otherwise.",
                       anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
@@ -5301,6 +5341,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     "network",
                     "status",
                     "post_url",
+                    "post_url_kind",
                     "reason",
                     "scheduled_for",
                     "published_at",
@@ -5857,6 +5898,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     time_zone: { type: "string", maxLength: 64 },
                     created_at: { type: "string", format: "date-time", maxLength: 64 },
                     updated_at: { type: "string", format: "date-time", maxLength: 64 },
+                    review_status: {
+                      type: "string",
+                      enum: ["not_enabled", "approved", "needs_review"],
+                      maxLength: 16,
+                      description:
+                        "needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.",
+                    },
+                    review_reason: {
+                      description: "What changed; null unless needs_review.",
+                      anyOf: [{ type: "string", maxLength: 2000 }, { type: "null" }],
+                    },
                   },
                   required: [
                     "automation_id",
@@ -5869,6 +5921,8 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     "time_zone",
                     "created_at",
                     "updated_at",
+                    "review_status",
+                    "review_reason",
                   ],
                 },
               },
@@ -6550,6 +6604,10 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     post_url: {
                       anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
+                    post_url_kind: {
+                      description: "profile: post_url is only the creator's profile (no post id yet).",
+                      anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
+                    },
                     reason: {
                       description: "Why the delivery failed, waits or is unknown; null otherwise.",
                       anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
@@ -6569,6 +6627,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     "network",
                     "status",
                     "post_url",
+                    "post_url_kind",
                     "reason",
                     "scheduled_for",
                     "published_at",
@@ -9056,6 +9115,10 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                 maxLength: 16,
               },
               post_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
+              post_url_kind: {
+                description: "profile: post_url is only the creator's profile (no post id yet).",
+                anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
+              },
               reason: {
                 description: "Why the delivery failed, waits or is unknown; null otherwise.",
                 anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
@@ -9075,6 +9138,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               "network",
               "status",
               "post_url",
+              "post_url_kind",
               "reason",
               "scheduled_for",
               "published_at",
@@ -9174,6 +9238,10 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                 maxLength: 16,
               },
               post_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
+              post_url_kind: {
+                description: "profile: post_url is only the creator's profile (no post id yet).",
+                anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
+              },
               reason: {
                 description: "Why the delivery failed, waits or is unknown; null otherwise.",
                 anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
@@ -9193,6 +9261,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               "network",
               "status",
               "post_url",
+              "post_url_kind",
               "reason",
               "scheduled_for",
               "published_at",
@@ -9260,6 +9329,10 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                     post_url: {
                       anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }],
                     },
+                    post_url_kind: {
+                      description: "profile: post_url is only the creator's profile (no post id yet).",
+                      anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
+                    },
                     reason: {
                       description: "Why the delivery failed, waits or is unknown; null otherwise.",
                       anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }],
@@ -9279,6 +9352,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                     "network",
                     "status",
                     "post_url",
+                    "post_url_kind",
                     "reason",
                     "scheduled_for",
                     "published_at",
@@ -9415,6 +9489,17 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
         time_zone: { type: "string", maxLength: 64 },
         created_at: { type: "string", format: "date-time", maxLength: 64 },
         updated_at: { type: "string", format: "date-time", maxLength: 64 },
+        review_status: {
+          type: "string",
+          enum: ["not_enabled", "approved", "needs_review"],
+          maxLength: 16,
+          description:
+            "needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.",
+        },
+        review_reason: {
+          description: "What changed; null unless needs_review.",
+          anyOf: [{ type: "string", maxLength: 2000 }, { type: "null" }],
+        },
       },
       required: [
         "automation_id",
@@ -9427,6 +9512,8 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
         "time_zone",
         "created_at",
         "updated_at",
+        "review_status",
+        "review_reason",
       ],
     },
   ],

@@ -217,6 +217,13 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+      /**
+       * @description needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.
+       * @enum {string}
+       */
+      review_status: "not_enabled" | "approved" | "needs_review";
+      /** @description What changed; null unless needs_review. */
+      review_reason: string | null;
     };
     create_image_post_input: {
       media_asset_ids: string[];
@@ -803,6 +810,13 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+      /**
+       * @description needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.
+       * @enum {string}
+       */
+      review_status: "not_enabled" | "approved" | "needs_review";
+      /** @description What changed; null unless needs_review. */
+      review_reason: string | null;
     };
     get_automation_run_input: {
       /** @enum {string} */
@@ -873,7 +887,7 @@ export interface components {
          */
         published_at: string;
         /**
-         * @description complete only when every delivery's is.
+         * @description complete only when every published delivery has its data.
          * @enum {string}
          */
         coverage: "complete" | "partial" | "none";
@@ -1096,6 +1110,8 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
+        /** @description profile: post_url is only the creator's profile. */
+        post_url_kind: ("post" | "profile") | null;
       }[];
     };
     get_post_analytics_input: {
@@ -1105,6 +1121,11 @@ export interface components {
     get_post_analytics_output: {
       /** Format: uuid */
       post_id: string;
+      /**
+       * @description The post's: partial when a published delivery has no data yet.
+       * @enum {string}
+       */
+      coverage: "complete" | "partial" | "none";
       deliveries: {
         /** Format: uuid */
         delivery_id: string;
@@ -1198,6 +1219,8 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
+        /** @description profile: post_url is only the creator's profile (no post id yet). */
+        post_url_kind: ("post" | "profile") | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
         scheduled_for: string | null;
@@ -1322,6 +1345,13 @@ export interface components {
         created_at: string;
         /** Format: date-time */
         updated_at: string;
+        /**
+         * @description needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.
+         * @enum {string}
+         */
+        review_status: "not_enabled" | "approved" | "needs_review";
+        /** @description What changed; null unless needs_review. */
+        review_reason: string | null;
       }[];
       next_cursor: string | null;
     };
@@ -1431,6 +1461,8 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
+        /** @description profile: post_url is only the creator's profile (no post id yet). */
+        post_url_kind: ("post" | "profile") | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
         scheduled_for: string | null;
@@ -1560,6 +1592,8 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
+        /** @description profile: post_url is only the creator's profile (no post id yet). */
+        post_url_kind: ("post" | "profile") | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
         scheduled_for: string | null;
@@ -1726,6 +1760,8 @@ export interface components {
           | "outcome_unknown"
           | "needs_review";
         post_url: string | null;
+        /** @description profile: post_url is only the creator's profile (no post id yet). */
+        post_url_kind: ("post" | "profile") | null;
         /** @description Why the delivery failed, waits or is unknown; null otherwise. */
         reason: string | null;
         scheduled_for: string | null;
@@ -1800,6 +1836,8 @@ export interface components {
             | "outcome_unknown"
             | "needs_review";
           post_url: string | null;
+          /** @description profile: post_url is only the creator's profile (no post id yet). */
+          post_url_kind: ("post" | "profile") | null;
           /** @description Why the delivery failed, waits or is unknown; null otherwise. */
           reason: string | null;
           scheduled_for: string | null;
@@ -2013,6 +2051,13 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+      /**
+       * @description needs_review: the product link, name, price or destinations changed since approved; posts wait as drafts until enable_automation is approved again.
+       * @enum {string}
+       */
+      review_status: "not_enabled" | "approved" | "needs_review";
+      /** @description What changed; null unless needs_review. */
+      review_reason: string | null;
     };
     update_product_input: {
       /** Format: uuid */

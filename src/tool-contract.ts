@@ -81,6 +81,19 @@ export interface ApprovedContent extends PostContent {
   destinations: DestinationContent[];
 }
 
+/**
+ * What a run of an automation publishes besides its generated content (src/domain/automations/
+ * publish-binding.ts): the product's id, name, link and price (minor units) and the destination accounts.
+ */
+export interface AutomationPublishFacts {
+  product_id: string;
+  name: string;
+  product_url: string | null;
+  price_minor: number | null;
+  currency: string | null;
+  social_account_ids: string[];
+}
+
 /** Plain-word description of a review request for the approval page (service spec 4.4). */
 export interface ApprovalDescription {
   /** One sentence, e.g. "Delete the post “Summer sale…”". Shown escaped, as inert text. */
@@ -128,6 +141,12 @@ export interface ApprovalDescription {
    */
   content?: ApprovedContent | undefined;
   fingerprint?: string | undefined;
+  /**
+   * The publish facts of an automation the approval binds (enable_automation, update_automation,
+   * run_automation) and their fingerprint (null: no product): approving is refused as stale when they
+   * changed since, and the approved effect binds exactly these.
+   */
+  publish?: { facts: AutomationPublishFacts | null; fingerprint: string | null } | undefined;
   /** The credits the action costs (0 when it costs none). */
   credits?: number | undefined;
   /**

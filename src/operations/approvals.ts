@@ -13,6 +13,7 @@
 import type { AppContext } from "../context.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { approvedContent, contentFingerprint } from "../domain/social/content.ts";
+import { factsFingerprint, publishFacts } from "../domain/automations/publish-binding.ts";
 import { authorizationProblem } from "./execute.ts";
 import { loadOperation, openDescription, type OperationState } from "../domain/operations/store.ts";
 
@@ -38,6 +39,15 @@ async function isStale(ctx: AppContext, op: Parameters<typeof openDescription>[1
       const now = await approvedContent(ctx.db, content.post_id, content.destinations);
       if (contentFingerprint(now) !== d.fingerprint) return true;
     }
+  }
+  // What an automation publishes (its product's link, name and price), read again.
+  const publish = description?.publish;
+  if (publish) {
+    const now = await publishFacts(ctx.db, {
+      product_id: publish.facts?.product_id,
+      social_account_ids: publish.facts?.social_account_ids,
+    });
+    if (factsFingerprint(now) !== publish.fingerprint) return true;
   }
   return false;
 }
@@ -94,7 +104,7 @@ export async function decideOperation(
   if (await isStale(ctx, op)) {
     const n = await deny({
       error_message:
-        "The post, its Pinterest link or board, or the automation changed after this approval was requested; request approval again so that you approve what will run.",
+        "The post, its Pinterest link or board, the automation, or the product it publishes changed after this approval was requested; request approval again so that you approve what will run.",
     });
     return n > 0 ? { kind: "stale" } : notPending();
   }

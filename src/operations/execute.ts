@@ -7,7 +7,8 @@
  * 3. run `handler.execute(input, ctx, accepted)` with an AbortSignal and the deadline
  *    (OPERATION_DEADLINE_SECONDS): return -> the result's `data` is checked against the tool's `result`
  *    schema (generated/registry.ts RESULT_VALIDATORS) -> `succeeded` (result sealed), or on a mismatch
- *    `failed` with `internal_error` (the issues are logged with the operation id, never stored or shown);
+ *    `outcome_unknown` (the effect ran: never `failed`, whose advice is a new key; the issues are logged
+ *    with the operation id, never stored or shown);
  *    ToolError -> `failed` (code and message); any other exception or the deadline passing ->
  *    `outcome_unknown`. Never replayed.
  * 4. on `failed`/`outcome_unknown`, carousel runs of the operation still `queued` (never started) are closed
@@ -194,15 +195,16 @@ export async function processOperation(
     }
     const issues = RESULT_VALIDATORS.get(op.tool)?.((outcome as ToolOutput | undefined)?.data) ?? [];
     if (issues.length > 0) {
-      // The effect ran but its result breaks the published schema: a bug of the handler. Only the schema
-      // locations go to the log (never values); the client sees a generic internal_error.
+      // The effect ran but its result breaks the published schema: a bug of the handler. The operation is
+      // never `failed` then (whose advice, a new key, would do the action twice): it is `outcome_unknown`,
+      // whose advice is to inspect the records first. Only the schema locations go to the log (never values).
       log.error(
         { issues: issues.slice(0, 10).map((i) => ({ path: i.instancePath, keyword: i.keyword })) },
         "operation result does not match the tool's result schema",
       );
       return await fail(
-        "internal_error",
-        "The action ran but returned an invalid result; check your records before retrying.",
+        "outcome_unknown",
+        "The action ran, but its result could not be confirmed; inspect existing records before retrying (a new idempotency key would do it again).",
       );
     }
     return await finish("succeeded", {

@@ -20,11 +20,15 @@
  * 10. expired browser sessions, consent nonces, authorization codes (a day after expiry), connect states and
  *    abandoned Page picks (with their sealed Page tokens) and idle sign-in throttle rows deleted
  *    (./purge.ts).
- * Steps 4 to 10 are independent: one failing is logged, the others still run, and the pass then throws.
+ * 11. automation runs whose lease ran out (their worker died) -> `failed`, with the carousel run they own,
+ *    refunded only under the existing rules (src/domain/automations/crashed-runs.ts; every worker's lease
+ *    reaper does the same sooner).
+ * Steps 4 to 11 are independent: one failing is logged, the others still run, and the pass then throws.
  */
 import type { AppContext } from "../context.ts";
 import { publishDueSchedules } from "../domain/social/schedules.ts";
 import { settleStrandedCarouselRuns } from "../domain/carousels/settle.ts";
+import { failCrashedAutomationRuns } from "../domain/automations/crashed-runs.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { FINAL_STATES } from "../domain/operations/store.ts";
 import { redispatchStrandedRenders } from "./render.ts";
@@ -56,6 +60,8 @@ export interface MaintenanceReport {
   carouselRunsRefunded: number;
   /** Carousel render jobs sent again (handed over more than 10 minutes ago and still waiting). */
   rendersRedispatched: number;
+  /** Automation runs whose worker died, ended `failed`. */
+  automationRunsFailed: number;
   /** Rate-limit rows deleted. */
   rateLimitRows: number;
   /** Idempotency records deleted (older than the retention). */
@@ -149,6 +155,10 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
   const rendersRedispatched = await step("carousel_renders", () =>
     redispatchStrandedRenders(ctx, strandedBefore),
   );
+  const automationRunsFailed = await step(
+    "automation_runs",
+    async () => (await failCrashedAutomationRuns(ctx)).length,
+  );
   let purged: PurgeReport = {
     browser_sessions: 0,
     oauth_consent_nonces: 0,
@@ -169,6 +179,7 @@ export async function runMaintenance(ctx: AppContext): Promise<MaintenanceReport
     schedulesPublished,
     carouselRunsRefunded,
     rendersRedispatched,
+    automationRunsFailed,
     rateLimitRows,
     idempotencyRecords,
     unusedClients,

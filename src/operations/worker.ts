@@ -30,6 +30,7 @@ import {
   SCHEDULER_QUEUE,
 } from "./boss.ts";
 import { runDeliveryLoop } from "./deliveries.ts";
+import { failCrashedAutomationRuns } from "../domain/automations/crashed-runs.ts";
 import { processOperation } from "./execute.ts";
 import { reapExpiredLeases } from "./leases.ts";
 import { processCarouselRender, reapExpiredRenders } from "./render.ts";
@@ -101,12 +102,14 @@ export async function startWorker(ctx: AppContext, options: WorkerOptions = {}):
     await boss.schedule(ANALYTICS_SYNC_QUEUE, ANALYTICS_SYNC_CRON, null, { tz: ANALYTICS_SYNC_TZ });
   }
   // Dead workers are found by their leases, every third of a lease, on every worker: their operations become
-  // outcome_unknown (src/operations/leases.ts), their carousel renders go to another worker (./render.ts).
+  // outcome_unknown (src/operations/leases.ts), their carousel renders go to another worker (./render.ts),
+  // their automation runs end failed (src/domain/automations/crashed-runs.ts).
   const reaper = setInterval(
     () => {
       Promise.all([
         reapExpiredLeases(ctx),
         reapExpiredRenders(ctx),
+        failCrashedAutomationRuns(ctx),
         requeueExpiredSyncJobs(ctx).then((ids) => (ids.length > 0 ? resumeSyncRuns(ctx, sendSyncJob) : 0)),
       ]).catch((err) =>
         ctx.log.warn({ errName: (err as Error)?.name }, "lease reaping failed; next pass retries"),

@@ -35,6 +35,11 @@ export interface PostsPageModel {
   nextCursor: string | null;
   week: { days: ZonedDay[]; today: string; entries: WeekEntry[] };
   notice?: { kind: "ok" | "error"; text: string } | undefined;
+  /**
+   * Enabled automations whose published fields (product link, name, price, destinations) changed since the
+   * owner approved them: their runs keep their posts as drafts (src/domain/automations/publish-binding.ts).
+   */
+  automationsNeedingReview?: Array<{ automation_id: string; name: string; changes: string[] }> | undefined;
 }
 
 /** A query string of the page with `params` (empty values dropped). */
@@ -102,7 +107,7 @@ function deliveryRows(
             ? html`${d.published_at ? "Published " : "Updated "}${zonedTime(at, zone)}`
             : html`<span class="muted">At the scheduled time</span>`,
           d.post_url
-            ? html`<a href="${d.post_url}" rel="noopener noreferrer" class="post-url">View post<span class="visually-hidden"> on ${NETWORK_RULES[d.network]?.label ?? d.network}</span></a>`
+            ? html`<a href="${d.post_url}" rel="noopener noreferrer" class="post-url" data-kind="${d.post_url_kind ?? "post"}">${d.post_url_kind === "profile" ? "View profile" : "View post"}<span class="visually-hidden"> on ${NETWORK_RULES[d.network]?.label ?? d.network}</span></a>${d.post_url_kind === "profile" ? html` <span class="muted">(no link to the post itself yet)</span>` : ""}`
             : html``,
           d.reason || advice
             ? html`${d.reason ? html`<span class="reason">${sentence(d.reason)}.</span>` : ""}${advice ? html` <span class="advice">${advice}</span>` : ""}`
@@ -211,6 +216,7 @@ export function renderPostsPage(model: PostsPageModel): string {
   const body = html`<h1>Posts</h1>
 <p class="muted">Workspace ${model.workspace.name}. Times are in ${model.timeZone} (<a href="/settings#account">change</a>).</p>
 ${model.notice ? html`<p class="${model.notice.kind}" role="status">${model.notice.text}</p>` : ""}
+${reviewNotice(model)}
 ${weekView(model)}
 <section id="posts" aria-labelledby="posts-title">
 <h2 id="posts-title">All posts, newest first</h2>
@@ -223,6 +229,18 @@ ${
 ${more}
 </section>`;
   return page("Posts", body, { current: POSTS_PATH });
+}
+
+/**
+ * The automations that need the owner's review (`needs_review`): each by name with what changed. Their posts
+ * wait as drafts; the owner approves the change on the approval page of a new enable_automation request.
+ */
+function reviewNotice(model: PostsPageModel): RawHtml | "" {
+  const list = model.automationsNeedingReview ?? [];
+  if (list.length === 0) return "";
+  return html`<section id="automations-review" class="warn" aria-labelledby="automations-review-title"><h2 id="automations-review-title">Automations that need your review</h2>
+<p>What these automations publish changed after you approved them. Their runs keep their posts as drafts until you approve the change: ask your assistant to request it (enable_automation), then approve it on the page it gives you.</p>
+<ul>${list.map((a) => html`<li data-automation-id="${a.automation_id}" data-review-status="needs_review"><strong>${a.name}</strong> <span class="badge" data-tone="wait">Needs review</span> <span class="reason">${sentence(a.changes.join("; "))}.</span></li>`)}</ul></section>`;
 }
 
 /** The confirmation page of canceling one schedule. */

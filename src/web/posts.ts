@@ -14,6 +14,7 @@
 import express, { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { userTimeZone } from "../domain/account/time-zone.ts";
+import { automationsNeedingReview } from "../domain/automations/publish-binding.ts";
 import { POST_STATUSES, type PostStatus } from "../domain/content/posts.ts";
 import { listPostActivity, scheduleActivity, schedulesBetween } from "../domain/social/post-activity.ts";
 import { cancelSchedule } from "../domain/social/schedules.ts";
@@ -67,6 +68,7 @@ export function postsRoutes(ctx: AppContext): Router {
       return problem(res, 400, "Bad request", "This page link is not valid any more.", POSTS_PATH);
     }
     const entries = await schedulesBetween(ctx.db, o.owner, week.days[0]!.start, week.days[6]!.end);
+    const reviews = await automationsNeedingReview(ctx.db, o.owner);
     const notice =
       req.query.canceled === "1"
         ? ({ kind: "ok", text: "The schedule was canceled. Nothing was sent to the networks." } as const)
@@ -82,6 +84,7 @@ export function postsRoutes(ctx: AppContext): Router {
         nextCursor: list.next_cursor,
         week: { ...week, entries },
         notice,
+        automationsNeedingReview: reviews,
       }),
     );
   });

@@ -86,6 +86,8 @@ export interface ReviewFormModel {
   kind: "video" | "photo";
   durationSeconds: number | undefined;
   deliveryId: string | null;
+  /** The content fingerprint of what the page shows (src/domain/social/review.ts `reviewFingerprint`). */
+  fingerprint: string;
   accounts: TikTokAccount[];
   accountId: string | undefined;
   creator: CreatorState;
@@ -182,6 +184,7 @@ function form(model: ReviewFormModel, info: CreatorInfo, sandbox: boolean): RawH
 <input type="hidden" name="csrf_token" value="${model.csrfToken}">
 <input type="hidden" name="workspace_id" value="${model.workspaceId}">
 <input type="hidden" name="account_id" value="${model.accountId}">
+<input type="hidden" name="content_fingerprint" value="${model.fingerprint}">
 ${model.deliveryId ? html`<input type="hidden" name="delivery_id" value="${model.deliveryId}">` : ""}
 <p id="creator">Posting as <strong id="creator-nickname">${info.nickname}</strong>${info.username ? html` (@${info.username})` : ""}${sandbox ? html` <span class="warn">Sandbox</span>` : ""}</p>
 <label>${model.kind === "photo" ? "Title" : "Caption"} <textarea name="title" id="title" rows="3" cols="50" maxlength="${titleMax}">${c.title}</textarea></label>${problemFor(model, "title")}
@@ -251,7 +254,7 @@ export function renderStatus(model: { workspaceId: string; delivery: DeliveryVie
 <p>Processing can take a few minutes before the post appears on the TikTok profile.</p>
 <div id="delivery-live" aria-live="polite" data-active="${active ? "true" : "false"}">
 <p>State: <strong id="delivery-state" data-state="${d.status}" class="badge" data-tone="${d.status === "published" ? "ok" : d.status === "failed" ? "bad" : "wait"}">${STATE_WORDS[d.status] ?? d.status}</strong> <span class="muted">(${d.status})</span></p>
-${d.post_url ? html`<p>Post: <a id="post-url" href="${d.post_url}" rel="noopener noreferrer">${d.post_url}</a></p>` : ""}
+${d.post_url ? html`<p>${d.post_url_kind === "profile" ? "TikTok has not given a link to the post itself (a private post, or one still in moderation); your profile" : "Post"}: <a id="post-url" data-kind="${d.post_url_kind ?? "post"}" href="${d.post_url}" rel="noopener noreferrer">${d.post_url}</a></p>` : ""}
 ${d.reason && d.status !== "published" ? html`<p class="${d.status === "failed" ? "error" : "muted"}" id="reason">${d.reason}</p>` : ""}
 ${active ? html`<noscript><p>Reload this page to see the latest state.</p></noscript>` : ""}
 </div>

@@ -5,8 +5,10 @@
  *   GET  /review                         posts waiting for TikTok + approved posts to pick
  *   GET  /review/posts/{post}            preview, account, fresh creator_info, the creator options form
  *        ?delivery_id= (a waiting delivery) &account_id= (the chosen TikTok account)
- *   POST /review/posts/{post}            (session + CSRF) validates against a fresh creator_info, records the
- *                                        consent and queues the delivery with exactly those options; 303 to
+ *   POST /review/posts/{post}            (session + CSRF) validates against a fresh creator_info and the
+ *                                        content fingerprint the form carries (a post changed since the page
+ *                                        was drawn is refused and drawn again), records the consent and
+ *                                        queues the delivery with exactly those options; 303 to
  *   GET  /review/deliveries/{delivery}   the delivery state ("processing can take a few minutes")
  *   GET  /review/review.js               the small script enabling/disabling controls
  */
@@ -225,6 +227,7 @@ export function reviewRoutes(ctx: AppContext): Router {
           kind,
           durationSeconds,
           deliveryId: target.deliveryId,
+          fingerprint: target.fingerprint,
           accounts,
           accountId,
           creator,
@@ -280,6 +283,7 @@ export function reviewRoutes(ctx: AppContext): Router {
         options: checked.options,
         declaration: declarationText(checked.options.brand_content_toggle),
         ip: req.ip ?? null,
+        shownFingerprint: str(body.content_fingerprint),
       });
       ctx.log.info(
         { delivery_id: deliveryId, post_id: target.post.id },

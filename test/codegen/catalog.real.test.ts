@@ -128,7 +128,8 @@ test("every schema is closed: each object node has additionalProperties false", 
         if (node.additionalProperties === true && typeof node.description === "string") continue;
         if (at.endsWith("/next/properties/arguments")) continue;
         // shaped only by its variants, each closed (create_product's data: the product, or the page being read)
-        if (node.properties === undefined && (Array.isArray(node.oneOf) || Array.isArray(node.anyOf))) continue;
+        if (node.properties === undefined && (Array.isArray(node.oneOf) || Array.isArray(node.anyOf)))
+          continue;
         assert.equal(node.additionalProperties, false, `${t.name} ${which} ${at || "/"}`);
       }
     }

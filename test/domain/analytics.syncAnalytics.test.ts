@@ -481,3 +481,41 @@ test("/settings/social shows each account's last successful sync and why the las
   assert.equal(cell(igAccount).find(".sync-error").length, 0);
   assert.match(cell(fbAccount).find(".sync-error").text(), /^Last sync failed: .*reconnect/);
 });
+
+test("a 401 first tries the refresh token: the expired token is refreshed and the read goes on; needs_reconnect only when the refresh fails", async () => {
+  const creator = tt.addCreator({ username: "tt.expiring" });
+  tt.stats.set(creator.openId, { follower_count: 10, following_count: 0, likes_count: 5, video_count: 1 });
+  const { account } = await upsertConnectedAccount(db, app.ctx.sealer, owner, {
+    network: "tiktok",
+    mode: "live",
+    account: { networkAccountId: creator.openId, handle: "tt.expiring", capabilities: CAN },
+    tokens: {
+      accessToken: creator.accessToken,
+      refreshToken: creator.refreshToken,
+      expiresAt: new Date(Date.now() + 12 * 3600_000),
+      scopes: ["user.info.basic", "user.info.profile", "user.info.stats", "video.list", "video.publish"],
+    },
+    now: new Date(),
+  });
+  const id = account.social_account_id;
+  const post = await delivered(id, tt.addVideo(creator.openId, { view_count: 777 }), { publishId: "p_777" });
+  const refreshes = () => server.hitsFor(TT_API_HOST, /^\/v2\/oauth\/token/).length;
+  const before = refreshes();
+
+  // The access token expired before its time (the creator changed the password, TikTok rotated it): 401.
+  tt.expireAccessToken(creator.accessToken);
+  await syncAnalytics(app.ctx);
+  assert.equal(refreshes(), before + 1, "the refresh token was used once");
+  const row = await db("social_accounts").where({ id }).first("status");
+  assert.equal(row.status, "connected", "a refreshable 401 does not disconnect the account");
+  const saved = (await accountsOut()).get(id)!;
+  assert.deepEqual([saved.followers, saved.sync_error], [10, null]);
+  assert.equal((await deliveryOut(post)).views, 777, "the posts were read with the new token");
+
+  // The creator deauthorized the app: the refresh is refused too. Only now does the account need reconnecting.
+  tt.revokeCreator(creator.openId);
+  await syncAnalytics(app.ctx);
+  assert.equal(refreshes(), before + 2, "the refresh was tried first");
+  assert.equal((await db("social_accounts").where({ id }).first("status")).status, "needs_reconnect");
+  assert.match((await accountsOut()).get(id)!.sync_error ?? "", /reconnected on \/settings\/social/);
+});

@@ -197,6 +197,16 @@ export class TikTokFake {
     return id;
   }
 
+  /**
+   * The access token `token` expires (TikTok's access tokens last 24 hours:
+   * https://developers.tiktok.com/doc/oauth-user-access-token-management): it answers
+   * `access_token_invalid` from now on, while the creator's refresh token still works.
+   */
+  expireAccessToken(token: string): void {
+    const t = this.tokens.get(token);
+    if (t?.kind === "access") t.revoked = true;
+  }
+
   /** The creator deauthorizes the app: every token answers `access_token_invalid`. */
   revokeCreator(openId: string): void {
     for (const t of this.tokens.values()) if (t.openId === openId) t.revoked = true;

@@ -206,6 +206,8 @@ test("a listed automation record accepts every configuration variant the full sc
       time_zone: "UTC",
       created_at: "2026-11-24T09:00:00Z",
       updated_at: "2026-11-24T09:00:00Z",
+      review_status: "not_enabled",
+      review_reason: null,
     },
   });
   const configurations = [

@@ -1,7 +1,8 @@
 /**
  * The worker checks a handler's result against the tool's `result` schema (generated/registry.ts
- * RESULT_VALIDATORS) before recording `succeeded`; a mismatch is `failed` with `internal_error`, logged
- * with the operation id, and nothing of the result is stored, shown or logged.
+ * RESULT_VALIDATORS) before recording `succeeded`; a mismatch comes after the effect ran, so it is never
+ * `failed` (whose advice, a new key, would do the action twice) but `outcome_unknown` (inspect the records
+ * first), logged with the operation id, and nothing of the result is stored, shown or logged.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -65,20 +66,21 @@ test("a result that matches the tool's result schema -> succeeded", async () => 
   assert.equal((status.data?.result as { deleted?: unknown } | undefined)?.deleted, true);
 });
 
-test("a result that breaks the schema -> failed with internal_error, logged with the operation id only", async () => {
+test("a result that breaks the schema after the effect ran -> outcome_unknown, never failed; logged with the operation id only", async () => {
   const id = await queuedOperation("invalid");
   const out = await processOperation(app.ctx, id);
-  assert.deepEqual(out, { claimed: true, state: "failed" });
-  assert.equal(await stateOf(app.ctx, id), "failed");
+  assert.deepEqual(out, { claimed: true, state: "outcome_unknown" });
+  assert.equal(await stateOf(app.ctx, id), "outcome_unknown");
   const row = await app.ctx.db("operations").where({ id }).first();
-  assert.equal(row.error_code, "internal_error");
+  assert.equal(row.error_code, "outcome_unknown");
+  assert.match(row.error_message, /inspect existing records/);
   assert.equal(row.result_sealed, null, "the invalid result is not stored");
   assert.equal(row.error_details, null);
   assert.doesNotMatch(row.error_message, /caption|uuid|post_id/);
 
   const status = await call(rt, auth, "get_job_status", { operation_id: id });
-  assert.equal(status.data?.status, "failed");
-  assert.equal((status.data?.error as { code?: string } | undefined)?.code, "internal_error");
+  assert.equal(status.data?.status, "outcome_unknown");
+  assert.equal((status.data?.error as { code?: string } | undefined)?.code, "outcome_unknown");
   assert.equal(status.data?.result, undefined);
   assert.doesNotMatch(JSON.stringify(status), new RegExp(SECRET));
 

@@ -8,6 +8,10 @@
  * - A worker killed inside a running operation (fetch_product_details waiting for a product page that does
  *   not answer): the operation becomes `outcome_unknown` once its lease runs out, and is never run again
  *   (the page is asked once).
+ * - A worker killed inside an automation run (run_automation approved by the owner, its 6-slide carousel
+ *   half drawn): once the run's lease runs out another worker ends it `failed` with the carousel run it
+ *   owns (ready slides kept, the others failed for retry_carousel), the operation `outcome_unknown`; nothing
+ *   is generated again and, as the generation had started, the credits are charged once and not refunded.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -17,8 +21,9 @@ import { after, test } from "node:test";
 import { createUser } from "../../src/domain/account/accounts.ts";
 import { grantCredits } from "../../src/domain/account/credits.ts";
 import { freshDatabase } from "../helpers/db.ts";
+import { browserSession } from "../helpers/browser.ts";
 import { connect } from "../helpers/tokens.ts";
-import { waitFor } from "../operations/helpers.ts";
+import { postDecision, waitFor } from "../operations/helpers.ts";
 import { type ClusterProcess, startCluster, toolCaller } from "./cluster.ts";
 
 /** A product page that never answers (held until the test ends), counting the requests it got. */
@@ -182,4 +187,92 @@ test("SIGKILL of a worker inside a running operation: outcome_unknown, never run
   assert.equal(page.requests, 1, "the handler was never run again");
   const after = await database.db("operations").where({ id: operationId }).first("state", "attempts");
   assert.deepEqual(after, { state: "outcome_unknown", attempts: 1 });
+});
+
+test("SIGKILL of the worker inside an automation run: the run and its carousel run end failed, never resumed; charged once, not refunded", async () => {
+  const { ids, call } = await userWith([
+    "create:products",
+    "read:content",
+    "create:automations",
+    "manage:automations",
+    "read:automations",
+    "read:jobs",
+  ]);
+  const product = await call("create_product", {
+    name: "Linen apron",
+    description: "Stonewashed linen with deep pockets, made to last in a busy kitchen.",
+    idempotency_key: randomUUID(),
+  });
+  const formats = await call("list_carousel_formats", {});
+  const design = formats.data.designs.find((d: { slide_counts: number[] }) => d.slide_counts.includes(6));
+  const created = await call("create_automation", {
+    kind: "carousel",
+    name: "Apron daily",
+    configuration: { product_id: product.data.product_id, design_id: design.design_id, slide_count: 6 },
+    idempotency_key: randomUUID(),
+  });
+  const automationId: string = created.data.automation_id;
+  const requested = await call("run_automation", {
+    automation_id: automationId,
+    idempotency_key: randomUUID(),
+  });
+  assert.equal(requested.status, "approval_required");
+  const operationId: string = requested.operation_id;
+  const session = await browserSession({ db: database.db }, ids.user_id);
+  assert.equal((await postDecision(cluster, operationId, session, "approve")).status, 303);
+
+  // Kill the worker running the automation as soon as some (not all) of its slides are drawn.
+  const run = () => database.db("automation_runs").where({ automation_id: automationId }).first();
+  const readySlides = async (postId: string | null) =>
+    postId ? (await database.db("carousel_slides").where({ post_id: postId, status: "ready" })).length : 0;
+  let victim: ClusterProcess | undefined;
+  const deadline = Date.now() + 60_000;
+  while (!victim && Date.now() < deadline) {
+    const r = await run();
+    const ready = await readySlides(r?.post_id ?? null);
+    if (ready >= 1 && ready < 6) victim = workerLogging(operationId, "operation running");
+    if (ready === 6) assert.fail("the carousel finished before the worker could be killed");
+    if (!victim) await sleep(20);
+  }
+  assert.ok(victim, "found the worker running the automation");
+  victim.child.kill("SIGKILL");
+  const atKill = await run();
+  assert.equal(atKill.status, "running");
+  const readyAtKill = await readySlides(atKill.post_id);
+  // The earlier tests killed workers too: a fresh one notices the dead worker's leases.
+  await cluster.addWorker("worker-4");
+
+  const ended = await waitFor(run, (r) => r.status !== "running", 60_000);
+  assert.equal(ended.status, "failed");
+  assert.match(ended.error, /worker running this automation run stopped/);
+  assert.match(ended.error, /retry_carousel/);
+  const carouselRun = await database.db("carousel_runs").where({ post_id: ended.post_id }).first("status");
+  assert.equal(carouselRun.status, "failed", "the carousel run it owns ended with it");
+  const op = await waitFor(
+    () => database.db("operations").where({ id: operationId }).first("state", "attempts"),
+    (o) => o.state !== "running",
+    30_000,
+  );
+  assert.deepEqual(op, { state: "outcome_unknown", attempts: 1 });
+
+  await sleep((LEASE_SECONDS * 1000) / 2);
+  const slides = await database.db("carousel_slides").where({ post_id: ended.post_id }).select("status");
+  const ready = slides.filter((s: { status: string }) => s.status === "ready").length;
+  assert.ok(ready >= readyAtKill && ready < 6, `nothing drawn after the end (${readyAtKill} -> ${ready})`);
+  assert.ok(
+    slides.every((s: { status: string }) => s.status === "ready" || s.status === "failed"),
+    "the unfinished slides are failed, for retry_carousel",
+  );
+  assert.equal((await run()).status, "failed", "never resumed");
+  const ledger: Array<{ delta: number; reason: string }> = await database
+    .db("credit_ledger")
+    .where({ user_id: ids.user_id })
+    .select("delta", "reason");
+  const charges = ledger.filter((l) => Number(l.delta) < 0).map((l) => Number(l.delta));
+  assert.deepEqual(charges, [-30], "charged once");
+  assert.deepEqual(
+    ledger.filter((l) => l.reason.startsWith("refund:")),
+    [],
+    "not refunded: the generation had started",
+  );
 });

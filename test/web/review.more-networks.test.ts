@@ -115,8 +115,14 @@ test("Instagram, then LinkedIn, then TikTok through /review: one post per networ
   assert.equal(item.length, 1);
   assert.match(item.text(), /published on Instagram, LinkedIn/);
   const form = await (await jar.fetch(item.find("a").attr("href")!)).text();
-  const csrf = cheerio.load(form)("#review-form input[name=csrf_token]").attr("value")!;
-  const res = await consent(jar, postId, { csrf_token: csrf, description: "Slow mornings" });
+  const $form = cheerio.load(form);
+  const csrf = $form("#review-form input[name=csrf_token]").attr("value")!;
+  const shown = $form("#review-form input[name=content_fingerprint]").attr("value")!;
+  const res = await consent(jar, postId, {
+    csrf_token: csrf,
+    content_fingerprint: shown,
+    description: "Slow mornings",
+  });
   assert.equal(res.status, 303, res.status === 303 ? "" : await res.text());
   const deliveryId = new URL(res.headers.get("location")!, app.url).pathname.split("/").at(-1)!;
   const row = await waitFor(
@@ -145,7 +151,7 @@ test("Instagram, then LinkedIn, then TikTok through /review: one post per networ
   assert.ok(!(await offeredFor(jar, tiktok)).includes(postId), "no longer offered for that TikTok account");
 
   // A second consent for the same account is refused: the post is already there.
-  const again = await consent(jar, postId, { csrf_token: csrf });
+  const again = await consent(jar, postId, { csrf_token: csrf, content_fingerprint: shown });
   assert.equal(again.status, 400);
   assert.match(await again.text(), /already published there/);
   assert.equal(

@@ -24,16 +24,25 @@ async function signedIn() {
   return jar;
 }
 
-const base = (csrf: string, extra: Record<string, string>) => ({
-  csrf_token: csrf,
+const base = (form: { csrf_token: string; content_fingerprint: string }, extra: Record<string, string>) => ({
+  ...form,
   workspace_id: alice.workspace_id,
   account_id: accountId,
   title: "Caption from review",
   ...extra,
 });
 
-/** The CSRF token of the review form (the page's first form is the account picker). */
-const csrfOf = (html: string) => cheerio.load(html)("#review-form input[name=csrf_token]").attr("value")!;
+/**
+ * The hidden fields of the review form (the page's first form is the account picker): the CSRF token and
+ * the content fingerprint of what the page showed.
+ */
+const formOf = (html: string) => {
+  const $ = cheerio.load(html);
+  return {
+    csrf_token: $("#review-form input[name=csrf_token]").attr("value")!,
+    content_fingerprint: $("#review-form input[name=content_fingerprint]").attr("value")!,
+  };
+};
 
 async function post(jar: Jar, postId: string, fields: Record<string, string>) {
   return jar.fetch(`/review/posts/${postId}`, {
@@ -94,7 +103,7 @@ test("the form: nickname, preview, no privacy chosen, every toggle off, creator-
 test("server-side refusals change nothing: no privacy, branded + Only me, no consent, Duet, missing CSRF", async () => {
   const postId = await w.videoPost(owner, "Refusals");
   const jar = await signedIn();
-  const csrf = csrfOf(await (await jar.fetch(`/review/posts/${postId}`)).text());
+  const csrf = formOf(await (await jar.fetch(`/review/posts/${postId}`)).text());
   const cases: Array<[Record<string, string>, RegExp]> = [
     [{ consent: "on" }, /Choose who can view this post/],
     [
@@ -111,7 +120,7 @@ test("server-side refusals change nothing: no privacy, branded + Only me, no con
     assert.match(await res.text(), message);
   }
   const forged = await post(jar, postId, {
-    ...base("forged", { privacy_level: "PUBLIC_TO_EVERYONE", consent: "on" }),
+    ...base({ ...csrf, csrf_token: "forged" }, { privacy_level: "PUBLIC_TO_EVERYONE", consent: "on" }),
   });
   assert.equal(forged.status, 403);
   assert.equal((await app.ctx.db("deliveries").where({ post_id: postId })).length, 0);
@@ -142,7 +151,7 @@ test("Publish: consent recorded, the waiting delivery queued with exactly the op
   const { postId, deliveryId } = await w.waitingDelivery(owner, accountId, "From automation");
   const jar = await signedIn();
   const page = await (await jar.fetch(`/review/posts/${postId}?delivery_id=${deliveryId}`)).text();
-  const csrf = csrfOf(page);
+  const csrf = formOf(page);
   const res = await post(jar, postId, {
     ...base(csrf, {
       delivery_id: deliveryId,
@@ -211,7 +220,7 @@ test("an approved carousel picked on /review: a photo post by PULL_FROM_URL of t
   assert.equal($("input[name=allow_stitch]").length, 0);
   assert.equal($("textarea[name=description]").length, 1);
   const res = await post(jar, postId, {
-    ...base(csrfOf(html), {
+    ...base(formOf(html), {
       privacy_level: "PUBLIC_TO_EVERYONE",
       consent: "on",
       description: "More words",

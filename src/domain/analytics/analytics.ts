@@ -112,13 +112,16 @@ export async function postAnalytics(db: Knex, owner: Owner, postId: string) {
     .select("d.id", "a.network", ...POST_METRICS.map((m) => `m.${m}`), ...STATUS_COLUMNS)
     .orderBy([{ column: "d.published_at" }, { column: "d.id" }])
     .limit(50);
+  const deliveries = rows.map((r: any) => ({
+    delivery_id: r.id as string,
+    network: r.network as Network,
+    ...savedCounters(r, POST_METRICS),
+  }));
   return {
     post_id: postId,
-    deliveries: rows.map((r: any) => ({
-      delivery_id: r.id as string,
-      network: r.network as Network,
-      ...savedCounters(r, POST_METRICS),
-    })),
+    // A published delivery without data yet (`none`) makes the post partial, never complete.
+    coverage: postCoverage(deliveries.map((d) => d.coverage)),
+    deliveries,
   };
 }
 
@@ -135,8 +138,12 @@ const excerpt = (text: string | null | undefined): string | null => {
   return t.length > 120 ? `${t.slice(0, 119)}…` : t;
 };
 
-/** The coverage of a post from its deliveries': `complete` only when every one is, `none` when none is synced. */
+/**
+ * The coverage of a post from its published deliveries': `complete` only when every one is, `none` when none
+ * is synced (or it has none), else `partial` (a delivery not synced yet, missing metrics or a failed sync).
+ */
 function postCoverage(coverages: readonly Coverage[]): Coverage {
+  if (coverages.length === 0) return "none";
   if (coverages.every((c) => c === "complete")) return "complete";
   if (coverages.every((c) => c === "none")) return "none";
   return "partial";
@@ -166,15 +173,14 @@ export async function bestPerformingContent(
   if (from && to && from > to)
     throw new ToolError("validation_failed", "published_from must not be after published_to");
   const limit = Math.min(TOP_CONTENT_MAX, Math.max(1, f.limit ?? TOP_CONTENT_MAX));
-  /** The counted deliveries: published, with saved views, of a live post, in the window and network. */
-  const counted = () => {
+  /** The published deliveries of live posts in the window and network, with their metrics row if any. */
+  const published = () => {
     const q = db("deliveries as d")
-      .join("post_metrics as m", "m.delivery_id", "d.id")
+      .leftJoin("post_metrics as m", "m.delivery_id", "d.id")
       .join("social_accounts as a", "a.id", "d.social_account_id")
       .join("posts as p", "p.id", "d.post_id")
       .where(ownedBy(owner, "d"))
       .where("d.status", "published")
-      .whereNotNull("m.views")
       .whereNotNull("d.published_at")
       .whereNull("p.deleted_at");
     if (from) q.where("d.published_at", ">=", from);
@@ -182,6 +188,8 @@ export async function bestPerformingContent(
     if (f.network) q.where("a.network", f.network);
     return q;
   };
+  /** The counted deliveries: those of `published` with saved views. */
+  const counted = () => published().whereNotNull("m.views");
   const top: Array<{ post_id: string; views: string; first_published: Date }> = await counted()
     .groupBy("d.post_id")
     .select("d.post_id", db.raw("sum(m.views) as views"), db.raw("min(d.published_at) as first_published"))
@@ -210,6 +218,21 @@ export async function bestPerformingContent(
             "p.title",
           )
           .orderBy([{ column: "m.views", order: "desc" }, { column: "d.published_at" }, { column: "d.id" }]);
+  // Published deliveries of the ranked posts without view data (never synced yet, or views not reported):
+  // their views are not in the sum, so the post's coverage is partial, never complete.
+  const uncounted = new Set<string>(
+    top.length === 0
+      ? []
+      : (
+          await published()
+            .whereIn(
+              "d.post_id",
+              top.map((t) => t.post_id),
+            )
+            .whereNull("m.views")
+            .distinct("d.post_id")
+        ).map((r: { post_id: string }) => r.post_id),
+  );
   return {
     items: top.map((t) => {
       const mine = rows.filter((r: any) => r.post_id === t.post_id);
@@ -226,7 +249,7 @@ export async function bestPerformingContent(
         caption_excerpt: excerpt(mine[0]?.caption ?? mine[0]?.title),
         views: Number(t.views),
         published_at: new Date(t.first_published).toISOString(),
-        coverage: postCoverage(deliveries.map((d) => d.coverage)),
+        coverage: uncounted.has(t.post_id) ? "partial" : postCoverage(deliveries.map((d) => d.coverage)),
         deliveries,
       };
     }),

@@ -11,7 +11,11 @@
  * `postBatchSize`), one by one otherwise; each batch is saved as it arrives. Calls go through the job's
  * pacer (./pacing.ts). An account or delivery whose read fails keeps its previous values with the reason
  * (`last_error`), which makes its coverage partial:
- * - `NetworkAuthError`: the account becomes `needs_reconnect` (markNeedsReconnect); its posts are not read;
+ * - `NetworkAuthError` (a 401: an expired or revoked access token): the tokens are refreshed first
+ *   (`refreshAccountTokens`, under the account's refresh lock) and the read is tried again; only when the
+ *   network refuses the refresh (or the fresh token too) does the account become `needs_reconnect`
+ *   (markNeedsReconnect), and its posts are not read; a refresh that fails for another reason (a 5xx, a
+ *   timeout) leaves the account connected and the rest of it for the next sync;
  * - a network that rate limits for longer than `ANALYTICS_SYNC_MAX_WAIT_SECONDS`: the rest of the account
  *   is left for the next sync;
  * - anything else: that account or post only.
@@ -33,6 +37,7 @@ import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { Network } from "../../providers/social/types.ts";
 import { adapterAccount } from "../social/account-settings.ts";
 import { markNeedsReconnect, openAccount } from "../social/accounts.ts";
+import { refreshAccountTokens } from "../social/refresh.ts";
 import { type NetworkPacer, SyncStopped } from "./pacing.ts";
 import {
   type AccountKey,
@@ -61,6 +66,7 @@ export interface AccountRow extends AccountKey {
 interface DeliveryRow extends DeliveryKey {
   social_account_id: string;
   provider_post_id: string;
+  post_url_kind: "post" | "profile" | null;
   network_ids: NetworkIds | null;
   type: string;
   published_at: Date | null;
@@ -96,6 +102,7 @@ export async function deliveryRows(app: AppContext, accountId: string, at: Date)
       "d.post_id",
       "d.social_account_id",
       "d.provider_post_id",
+      "d.post_url_kind",
       "d.network_ids",
       "d.published_at",
       "d.updated_at",
@@ -187,6 +194,37 @@ export async function syncAccount(
   const metrics = adapter.metrics;
   if (!metrics) return failAll(`the ${label} adapter reads no metrics`);
   const account = adapterAccount(await openAccount(app.db, app.sealer, row.social_account_id));
+  /** Whether this job has refreshed the tokens after a 401 already (once per job). */
+  let refreshTried = false;
+  /**
+   * After a 401: refreshes the tokens (once per job) and swaps them into `account`.
+   * @throws the 401 itself when a refresh was tried already; NetworkAuthError when the network refuses the
+   *   refresh (the account must reconnect); SyncStopped when the refresh failed otherwise (5xx, timeout:
+   *   the account stays connected, the rest of it waits for the next sync).
+   */
+  const refreshAfter401 = async (rejected: NetworkAuthError): Promise<void> => {
+    if (refreshTried) throw rejected;
+    refreshTried = true;
+    let outcome: Awaited<ReturnType<typeof refreshAccountTokens>>;
+    try {
+      outcome = await refreshAccountTokens(
+        app,
+        row.social_account_id,
+        adapter,
+        0,
+        account.tokens.accessToken,
+      );
+    } catch (err) {
+      if (err instanceof NetworkAuthError) throw err;
+      const why = err instanceof NetworkError ? err.message : `internal error (${(err as Error)?.name})`;
+      throw new SyncStopped(
+        `the ${label} access token was refused and could not be refreshed now (${why}); the next sync tries again`,
+      );
+    }
+    if (outcome.kind === "not_connected")
+      throw new SyncStopped(`the ${label} account is no longer connected`);
+    account.tokens = outcome.tokens;
+  };
 
   /** Runs one paced read and saves its answer, or its failure. */
   const read = async <A>(
@@ -197,7 +235,14 @@ export async function syncAccount(
   ): Promise<ReadOutcome> => {
     let answer: A;
     try {
-      answer = await pacer.run(call);
+      try {
+        answer = await pacer.run(call);
+      } catch (err) {
+        // A 401 first tries the refresh token: an access token that expired early is not a lost account.
+        if (!(err instanceof NetworkAuthError)) throw err;
+        await refreshAfter401(err);
+        answer = await pacer.run(call);
+      }
     } catch (err) {
       const name = (err as Error)?.name;
       app.log.warn({ ...what, network: row.network, err: { name } }, "analytics sync: read failed");
@@ -238,6 +283,31 @@ export async function syncAccount(
   if (!accountRead.ok && accountRead.stop) {
     await failPosts(posts, accountRead.reason);
     return "failed";
+  }
+  // Posts recorded at the creator's profile (no public id yet): ask once per run whether the network now
+  // reports the real id, and read the post by it from then on (never by the publish id).
+  if (metrics.resolvePublicPost) {
+    for (const p of posts.filter((d) => d.post_url_kind === "profile")) {
+      if (pacer.stopped) break;
+      try {
+        const found = await pacer.run(() => metrics.resolvePublicPost!(account, metricsPost(p), signal));
+        if (!found) continue;
+        await app.db("deliveries").where({ id: p.delivery_id, post_url_kind: "profile" }).update({
+          provider_post_id: found.networkPostId,
+          post_url: found.postUrl,
+          post_url_kind: "post",
+          updated_at: app.clock.now(),
+        });
+        p.provider_post_id = found.networkPostId;
+        p.post_url_kind = "post";
+      } catch (err) {
+        // The read below records the post as it is; the next run asks again.
+        app.log.warn(
+          { delivery_id: p.delivery_id, network: row.network, err: { name: (err as Error)?.name } },
+          "analytics sync: public post id not resolved",
+        );
+      }
+    }
   }
   // Posts in batches of the network's size (one call per batch), one by one where the API reads one id.
   const batch = metrics.readPostMetricsBatch?.bind(metrics);
@@ -284,6 +354,7 @@ const metricsPost = (p: DeliveryRow): MetricsPost => ({
   networkIds: p.network_ids ?? {},
   type: p.type,
   publishedAt: p.published_at ?? p.updated_at,
+  postUrlKind: p.post_url_kind,
 });
 
 /**

@@ -15,6 +15,15 @@ import {
 import { keysetPage, pageSize } from "../cursor.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { assertAutomationSlot } from "../account/quotas.ts";
+import {
+  bindPublishFacts,
+  factChanges,
+  factsFingerprint,
+  type PublishFacts,
+  publishFacts,
+  type ReviewState,
+  reviewState,
+} from "./publish-binding.ts";
 
 export interface AutomationView {
   automation_id: string;
@@ -27,6 +36,14 @@ export interface AutomationView {
   time_zone: string;
   created_at: string;
   updated_at: string;
+}
+
+/** An automation as the tools return it: its view and its review state (./publish-binding.ts). */
+export type AutomationOutput = AutomationView & ReviewState;
+
+/** The tools' projection of automations row `r`: its view and whether what it publishes is approved. */
+export async function automationOutput(db: Knex, r: any): Promise<AutomationOutput> {
+  return { ...automationView(r), ...(await reviewState(db, r)) };
 }
 
 /** Maps an automations row to its view. */
@@ -75,7 +92,7 @@ export async function createAutomation(
   owner: Owner,
   input: NewAutomation,
   now: Date,
-): Promise<AutomationView> {
+): Promise<AutomationOutput> {
   const settings = await validateSettings(trx, owner, {
     kind: input.kind,
     configuration: input.configuration,
@@ -99,7 +116,7 @@ export async function createAutomation(
       updated_at: now,
     })
     .returning("*");
-  return automationView(row);
+  return automationOutput(trx, row);
 }
 
 export interface AutomationChanges {
@@ -140,13 +157,18 @@ export async function previewUpdate(
   };
 }
 
-/** Applies an approved update. @throws ToolError not_found / validation_failed. */
+/**
+ * Applies an approved update. When the automation is enabled, the publish facts the approval showed
+ * (`approvedFacts`) are bound as approved (./publish-binding.ts), after checking they are still the current
+ * ones. @throws ToolError not_found / validation_failed (also when the product changed since the approval).
+ */
 export async function updateAutomation(
   db: Knex,
   owner: Owner,
   automationId: string,
   changes: AutomationChanges,
   now: Date,
+  approvedFacts?: PublishFacts | null,
 ) {
   const { settings, name } = await previewUpdate(db, owner, automationId, changes);
   const [row] = await db("automations")
@@ -161,7 +183,30 @@ export async function updateAutomation(
       updated_at: now,
     })
     .returning("*");
-  return automationView(row);
+  if (row.status === "enabled" && approvedFacts !== undefined) {
+    await assertFactsCurrent(db, approvedFacts, settings.configuration);
+    await bindPublishFacts(db, row.id, approvedFacts, now);
+    row.approved_publish = approvedFacts;
+  }
+  return automationOutput(db, row);
+}
+
+/**
+ * Checks that `approved` (the publish facts an approval page showed) are still those of `configuration`.
+ * @throws ToolError validation_failed naming what changed (nothing is bound or published then).
+ */
+export async function assertFactsCurrent(
+  db: Knex,
+  approved: PublishFacts | null,
+  configuration: Record<string, unknown>,
+): Promise<void> {
+  const current = await publishFacts(db, configuration);
+  if (factsFingerprint(current) === factsFingerprint(approved)) return;
+  const changed = approved ? factChanges(approved, current) : ["the product changed"];
+  throw new ToolError(
+    "validation_failed",
+    `what the automation publishes changed after the approval was requested (${changed.join("; ")}); nothing was approved. Request approval again so that the owner approves what its runs will publish.`,
+  );
 }
 
 /**
@@ -175,16 +220,24 @@ export async function setAutomationStatus(
   automationId: string,
   status: "enabled" | "disabled",
   now: Date,
+  approvedFacts?: PublishFacts | null,
 ) {
   const row = await ownedAutomation(db, owner, automationId);
+  const patch: Record<string, unknown> = { status, status_reason: null, updated_at: now };
   if (status === "enabled") {
     const v = automationView(row);
-    await validateSettings(db, owner, v);
+    const settings = await validateSettings(db, owner, v);
+    // Enabling binds what the approval page showed its runs will publish (./publish-binding.ts).
+    if (approvedFacts !== undefined) {
+      await assertFactsCurrent(db, approvedFacts, settings.configuration);
+      patch.approved_publish = approvedFacts ? JSON.stringify(approvedFacts) : null;
+      patch.approved_publish_at = now;
+    }
   }
   const [updated] = await db("automations")
     .where({ id: row.id })
     // A status the owner sets replaces any reason the service recorded (src/domain/account/suspension.ts).
-    .update({ status, status_reason: null, updated_at: now })
+    .update(patch)
     .returning("*");
   return automationView(updated);
 }
@@ -214,5 +267,7 @@ export async function listAutomations(
   if (f.kind) q.where({ kind: f.kind });
   if (f.status) q.where({ status: f.status });
   const page = await keysetPage(db, q, { limit, cursor: f.cursor });
-  return { items: page.rows.map(automationView), next_cursor: page.next_cursor };
+  const items: AutomationOutput[] = [];
+  for (const r of page.rows) items.push(await automationOutput(db, r));
+  return { items, next_cursor: page.next_cursor };
 }

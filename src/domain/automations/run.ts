@@ -36,7 +36,9 @@ import { automationView, ownedAutomation } from "./automations.ts";
 import { acceptCarouselGeneration } from "../carousels/carousels.ts";
 import { executeCarouselRun } from "../carousels/run.ts";
 import { chargeCredits, refundCredits } from "../account/credits.ts";
-import { advanceDeliveries } from "../social/engine.ts";
+import { factChanges, type PublishFacts, publishFacts } from "./publish-binding.ts";
+import { deliverOutput, holdOutput } from "./run-output.ts";
+import { holdRunLease, runLeaseEnd } from "./crashed-runs.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { videoPrice } from "../account/prices.ts";
 
@@ -61,6 +63,12 @@ export interface RunOptions {
    * violation (23505) before anything is charged or created.
    */
   scheduledSlot?: Date | undefined;
+  /**
+   * The publish facts the approval of a `run_automation` request showed (./publish-binding.ts); a scheduled
+   * run (none given) publishes only what the automation's enabling approved (`automations.approved_publish`).
+   * When the facts the run generated with, or the current ones, differ, its post is held as a draft.
+   */
+  approvedFacts?: PublishFacts | null | undefined;
 }
 
 /**
@@ -73,11 +81,21 @@ export async function runAutomation(
   owner: Owner,
   options: RunOptions,
 ): Promise<RunSummary & { credits_charged: number }> {
-  const { automationId, operationId, signal } = options;
+  const { automationId, operationId } = options;
   const runId = randomUUID();
+  // The run's lease (./crashed-runs.ts): extended while this process generates; losing it aborts the work.
+  const lease = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, lease.signal]) : lease.signal;
   const started = await app.db.transaction(async (trx) => {
-    const a = automationView(await ownedAutomation(trx, owner, automationId));
+    const row = await ownedAutomation(trx, owner, automationId);
+    const a = automationView(row);
     const settings = await validateSettings(trx, owner, a);
+    // What this run publishes besides its content, and what the owner approved of it.
+    const facts = await publishFacts(trx, settings.configuration);
+    const approved: PublishFacts | null =
+      options.approvedFacts !== undefined
+        ? options.approvedFacts
+        : ((row.approved_publish ?? null) as PublishFacts | null);
     const now = app.clock.now();
     let credits: number;
     let carousel: { post_id: string; run_id: string } | undefined;
@@ -120,12 +138,15 @@ export async function runAutomation(
       post_id: carousel?.post_id ?? null,
       operation_id: operationId ?? null,
       started_at: now,
+      lease_expires_at: runLeaseEnd(app, now),
+      publish_facts: facts ? JSON.stringify(facts) : null,
       created_at: now,
       updated_at: now,
     });
-    return { automation: a, settings, credits, carousel };
+    return { automation: a, settings, credits, carousel, facts, approved };
   });
   const { automation, settings, credits, carousel } = started;
+  const heartbeat = holdRunLease(app, runId, lease);
   let status: "succeeded" | "failed";
   try {
     if (carousel) {
@@ -182,7 +203,15 @@ export async function runAutomation(
     // A video run that produced no video gives its credits back (one ledger row, with the run record).
     const refunded = !carousel && credits > 0;
     await app.db.transaction(async (trx) => {
-      if (refunded)
+      const ended = await finish(trx, app.clock.now(), runId, status, {
+        result: null,
+        error: refunded
+          ? `generation failed${why} and the ${credits} credits were refunded; run the automation again`
+          : `generation failed${why}; run the automation again`,
+        postId: carousel?.post_id ?? null,
+      });
+      // A run the reaper ended already was settled there (./crashed-runs.ts).
+      if (ended && refunded)
         await refundCredits(trx, {
           userId: owner.userId,
           workspaceId: owner.workspaceId,
@@ -191,21 +220,32 @@ export async function runAutomation(
           referenceId: runId,
           ...(operationId ? { operationId } : {}),
         });
-      await finish(trx, app.clock.now(), runId, status, {
-        result: null,
-        error: refunded
-          ? `generation failed${why} and the ${credits} credits were refunded; run the automation again`
-          : `generation failed${why}; run the automation again`,
-        postId: carousel?.post_id ?? null,
-      });
     });
     if (!expected) throw err;
+  } finally {
+    clearInterval(heartbeat);
   }
+  // A run whose lease was lost meanwhile was ended by the reaper (./crashed-runs.ts): nothing more to do.
+  const ended = await app.db("automation_runs").where({ id: runId }).first("status");
+  if (ended?.status !== status) status = "failed";
   if (status === "succeeded") {
     const run = await app.db("automation_runs").where({ id: runId }).first("post_id");
     const ids = settings.configuration.social_account_ids;
-    if (run?.post_id && Array.isArray(ids) && ids.length > 0)
-      await deliverOutput(app, owner, run.post_id, ids as string[], operationId);
+    if (run?.post_id && Array.isArray(ids) && ids.length > 0) {
+      // Only what the owner approved goes out: a product link, name or price (or destinations) that changed
+      // since the approval holds the post as a draft until the owner approves the change.
+      const current = await publishFacts(app.db, settings.configuration);
+      const changed = started.approved
+        ? [
+            ...new Set([
+              ...factChanges(started.approved, started.facts),
+              ...factChanges(started.approved, current),
+            ]),
+          ]
+        : ["the owner has not approved what this automation publishes yet"];
+      if (changed.length === 0) await deliverOutput(app, owner, run.post_id, ids as string[], operationId);
+      else await holdOutput(app, runId, changed);
+    }
   }
   return {
     automation_id: automation.automation_id,
@@ -217,64 +257,28 @@ export async function runAutomation(
 }
 
 /**
- * Sends a generated post to the automation's destinations: TikTok deliveries wait in `needs_review` for the
- * creator options and consent of the service's own review UI (service spec 1.11); the others are published
- * through the social provider (the run itself was approved in the browser).
+ * Ends run `runId` with `status`, only while it is still `running` (a run whose lease ran out was ended by
+ * the reaper, ./crashed-runs.ts, and is not overwritten). @returns false when the run was no longer running.
  */
-async function deliverOutput(
-  app: AppContext,
-  owner: Owner,
-  postId: string,
-  accountIds: string[],
-  operationId: string | undefined,
-) {
-  const accounts: Array<{ id: string; network: string }> = await app
-    .db("social_accounts")
-    .where(ownedBy(owner))
-    .whereIn("id", accountIds)
-    .select("id", "network");
-  if (accounts.length === 0) return;
-  const now = app.clock.now();
-  const rows: Array<{ id: string; status: string }> = await app
-    .db("deliveries")
-    .insert(
-      accounts.map((a) => ({
-        ...ownedBy(owner),
-        post_id: postId,
-        social_account_id: a.id,
-        status: a.network === "tiktok" ? "needs_review" : "pending",
-        operation_id: operationId ?? null,
-        created_at: now,
-        updated_at: now,
-      })),
-    )
-    .returning(["id", "status"]);
-  const pending = rows.filter((r) => r.status === "pending").map((r) => r.id);
-  if (pending.length > 0) await advanceDeliveries(app, pending);
-  else
-    await app
-      .db("posts")
-      .where({ id: postId })
-      .update({ status: "needs_review", updated_at: app.clock.now() });
-}
-
 async function finish(
   db: Knex,
   now: Date,
   runId: string,
   status: string,
   r: { result: unknown; error: string | null; postId: string | null },
-): Promise<void> {
-  await db("automation_runs")
-    .where({ id: runId })
+): Promise<boolean> {
+  const n = await db("automation_runs")
+    .where({ id: runId, status: "running" })
     .update({
       status,
       result: r.result === null ? null : JSON.stringify(r.result),
       error: r.error,
       post_id: r.postId,
+      lease_expires_at: null,
       finished_at: now,
       updated_at: now,
     });
+  return n > 0;
 }
 
 /**

@@ -15,7 +15,7 @@ import { buildOutline, type Outline } from "./outline.ts";
 import { chargeCredits } from "../account/credits.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { carouselPrice, carouselWithCtaPrice, PRICES } from "../account/prices.ts";
-import { assertContentUnlocked } from "../social/content.ts";
+import { assertContentUnlocked, postContent, postFingerprint } from "../social/content.ts";
 import { assertCaptionArgument } from "../captions/post-caption.ts";
 import { assertCarouselFits } from "./destinations.ts";
 
@@ -325,6 +325,7 @@ async function requeueSlides(
   opts: { redo?: Redo; instructions?: string | undefined; designId?: string | undefined } = {},
 ): Promise<Accepted> {
   const { first, post } = carousel;
+  const before = await postContent(trx, post.id);
   const redo = opts.redo ?? "image";
   const instructions = opts.instructions;
   const slides: Array<{
@@ -402,9 +403,21 @@ async function requeueSlides(
     }
     await trx("carousel_slides").where({ id: slide.id }).update(update);
   }
+  // An approved carousel goes back to draft. A published or failed one keeps its status (it is on a network),
+  // and keeps the fingerprint of what was approved, so its new slides are not published again before a new
+  // approve_carousel (src/domain/social/content.ts `assertCarouselStillApproved`); one approved before
+  // fingerprints were recorded gets the fingerprint of its content as it was until now.
+  const approvedFingerprint =
+    post.status !== "approved" && post.status !== "draft" && !post.approved_fingerprint
+      ? postFingerprint(before)
+      : undefined;
   await trx("posts")
     .where({ id: post.id })
-    .update({ ...(post.status === "approved" ? { status: "draft" } : {}), updated_at: meta.now });
+    .update({
+      ...(post.status === "approved" ? { status: "draft" } : {}),
+      ...(approvedFingerprint ? { approved_fingerprint: approvedFingerprint } : {}),
+      updated_at: meta.now,
+    });
   return { post_id: post.id, run_id: runId, credits_charged: credits };
 }
 

@@ -7,6 +7,7 @@ import { pick, pickOrNull } from "../../db/rows.ts";
 import { ToolError } from "../../errors.ts";
 import type { Outline } from "./outline.ts";
 import { slideMadeBy } from "../content/made-by.ts";
+import { postContent, postFingerprint } from "../social/content.ts";
 import { ownedCarousel } from "./carousels.ts";
 import type { Owner } from "../owner.ts";
 import type { PostStatus } from "../content/posts.ts";
@@ -148,7 +149,9 @@ export async function assertApprovable(db: Knex, owner: Owner, postId: string) {
 
 /**
  * Approves the owner's carousel (the approved effect of `approve_carousel`, service spec 3.1): the post moves
- * to `approved`, with `caption` (the approved one, already checked) replacing its caption when given.
+ * to `approved`, with `caption` (the approved one, already checked) replacing its caption when given, and
+ * records the fingerprint of the approved content (`posts.approved_fingerprint`; a published carousel keeps
+ * its status, and its regenerated slides may be published again from now on).
  * Re-checks readiness at execution time.
  * @throws ToolError not_found / validation_failed.
  */
@@ -163,11 +166,15 @@ export async function approveCarousel(
   // The approved caption is the agent's (or the user's): no provider wrote it.
   const update: Record<string, unknown> = caption === undefined ? {} : { caption, caption_provider: null };
   if (view.post_status === "draft" || view.post_status === "needs_review") update.status = "approved";
-  if (Object.keys(update).length > 0) {
-    await db("posts")
-      .where({ id: postId })
-      .update({ ...update, updated_at: now });
-  }
+  // What was approved: a later regeneration changes the content, and the carousel is not published again
+  // until it is approved again (src/domain/social/content.ts `assertCarouselStillApproved`).
+  const content = await postContent(db, postId);
+  update.approved_fingerprint = postFingerprint(caption === undefined ? content : { ...content, caption });
+  // Only a new caption or status moves `updated_at` (which other pending requests were described from).
+  const changes = caption !== undefined || update.status !== undefined;
+  await db("posts")
+    .where({ id: postId })
+    .update(changes ? { ...update, updated_at: now } : update);
   const post = await db("posts").where({ id: postId }).first("status");
   const status: PostStatus = post.status;
   return { post_id: postId, status };

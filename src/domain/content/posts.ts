@@ -6,7 +6,7 @@
  */
 import { isUuid } from "../../ids.ts";
 import type { Network } from "../../providers/social/types.ts";
-import type { DeliveryStatus } from "../social/deliveries.ts";
+import { type DeliveryStatus, stopDeliveriesOfDeletedPost } from "../social/deliveries.ts";
 import type { RunStatus } from "../runs.ts";
 import type { Knex } from "../../db/knex.ts";
 import { pick, pickOrNull } from "../../db/rows.ts";
@@ -55,6 +55,8 @@ export interface PostDetail extends PostSummary {
     network: Network;
     status: DeliveryStatus;
     post_url: string | null;
+    /** `profile` when `post_url` is only the creator's profile (no post id from the network yet). */
+    post_url_kind: "post" | "profile" | null;
   }>;
 }
 
@@ -189,7 +191,7 @@ export async function getPost(db: Knex, owner: Owner, postId: string): Promise<P
     .where({ "d.post_id": postId, "d.user_id": owner.userId, "d.workspace_id": owner.workspaceId })
     .orderBy("d.created_at", "desc")
     .limit(50)
-    .select("d.id", "s.network", "d.status", "d.post_url");
+    .select("d.id", "s.network", "d.status", "d.post_url", "d.post_url_kind");
   const madeBy = await postMadeBy(db, row);
   return {
     ...toPostSummary(row),
@@ -201,6 +203,7 @@ export async function getPost(db: Knex, owner: Owner, postId: string): Promise<P
       network: d.network,
       status: d.status,
       post_url: d.post_url ?? null,
+      post_url_kind: d.post_url ? (d.post_url_kind === "profile" ? "profile" : "post") : null,
     })),
   };
 }
@@ -228,27 +231,33 @@ export async function listContent(
 }
 
 /**
- * Soft-deletes an owned post and cancels its pending schedules (idempotent: a post this owner already
- * deleted succeeds with deleted=false).
+ * Soft-deletes an owned post, cancels its pending schedules and stops its deliveries that are not published
+ * yet (`stopDeliveriesOfDeletedPost`; one in a network step now is stopped by the delivery engine before its
+ * next create), all in one transaction (idempotent: a post this owner already deleted succeeds with
+ * deleted=false). `now` is the app's clock (the step leases are compared with it).
  * @throws ToolError not_found for a post the owner never had.
  */
 export async function deletePost(
   db: Knex,
   owner: Owner,
   postId: string,
+  now?: Date,
 ): Promise<{ post_id: string; deleted: boolean }> {
   if (!isUuid(postId)) throw notFound();
   const row = await db("posts").where(ownedBy(owner)).where({ id: postId }).first("id", "deleted_at");
   if (!row) throw notFound();
   if (row.deleted_at) return { post_id: postId, deleted: false };
-  await db("posts")
-    .where({ id: postId })
-    .whereNull("deleted_at")
-    .update({ deleted_at: db.fn.now(), updated_at: db.fn.now() });
-  // Pending schedules of a deleted post must not publish it.
-  await db("schedules")
-    .where({ post_id: postId, status: "scheduled" })
-    .update({ status: "canceled", updated_at: db.fn.now() });
+  await db.transaction(async (trx) => {
+    await trx("posts")
+      .where({ id: postId })
+      .whereNull("deleted_at")
+      .update({ deleted_at: trx.fn.now(), updated_at: trx.fn.now() });
+    // Pending schedules of a deleted post must not publish it, nor its deliveries under way.
+    await trx("schedules")
+      .where({ post_id: postId, status: "scheduled" })
+      .update({ status: "canceled", updated_at: trx.fn.now() });
+    await stopDeliveriesOfDeletedPost(trx, postId, now ?? new Date());
+  });
   return { post_id: postId, deleted: true };
 }
 

@@ -174,6 +174,18 @@ export async function approvedItemsOf(
   return (op ? (openDescription(ctx, op)?.items ?? []) : []).map((i) => i.content);
 }
 
+/**
+ * The automation publish facts the approval request of operation `operationId` bound (ApprovalDescription
+ * `publish`), or undefined when it recorded none (no such operation, or a request made without them).
+ */
+export async function approvedPublishOf(
+  ctx: AppContext,
+  operationId: string | undefined,
+): Promise<ApprovalDescription["publish"]> {
+  const op = operationId ? await loadOperation(ctx.db, operationId) : undefined;
+  return op ? openDescription(ctx, op)?.publish : undefined;
+}
+
 /** The approval page URL of an operation (service spec 4.4). */
 export function approvalUrl(ctx: AppContext, operationId: string): string {
   return `${ctx.config.publicBaseUrl}/settings/integrations/mcp/requests/${operationId}`;

@@ -110,6 +110,49 @@ export function destinationFingerprint(
   return canonicalHash({ post, link: destination.link, board_id: destination.board_id });
 }
 
+/**
+ * The fingerprint of a post's own content (no destination: no link, no board), as approve_carousel binds it
+ * (`posts.approved_fingerprint`) and a TikTok review page shows it.
+ */
+export function postFingerprint(content: PostContent): string {
+  return destinationFingerprint(content, { link: null, board_id: null });
+}
+
+/**
+ * Records that the publication approved in the browser also approved `post`'s content when it was a carousel
+ * not approved yet (./deliveries.ts `needsCarouselApproval`: one approval for "approve and schedule"), as
+ * approve_carousel does (`posts.approved_fingerprint`); other posts are left as they are. `content` is the
+ * content the approval bound, already checked against the post.
+ */
+export async function recordCarouselApproval(
+  db: Knex,
+  post: { id: string; type: string; status: string },
+  content: PostContent,
+  needsApproval: boolean,
+): Promise<void> {
+  if (post.type !== "carousel" || !needsApproval) return;
+  await db("posts")
+    .where({ id: post.id })
+    .update({ approved_fingerprint: postFingerprint(content) });
+}
+
+/**
+ * Refuses a carousel whose content changed since it was approved (`posts.approved_fingerprint`: set by
+ * approve_carousel, and kept by a regeneration of a published or failed carousel, whose status stays): its
+ * new slides were never approved. A carousel approved before fingerprints were recorded (null) passes.
+ * @throws ToolError validation_failed naming approve_carousel.
+ */
+export async function assertCarouselStillApproved(db: Knex, postId: string): Promise<void> {
+  const row = await db("posts").where({ id: postId }).first("type", "approved_fingerprint");
+  if (row?.type !== "carousel" || !row.approved_fingerprint) return;
+  if (postFingerprint(await postContent(db, postId)) === row.approved_fingerprint) return;
+  throw new ToolError(
+    "validation_failed",
+    "the carousel changed since it was approved (a slide was regenerated or retried); approve it again with approve_carousel before it is published or scheduled",
+    { post_id: postId },
+  );
+}
+
 /** A delivery of a post that is not finished yet, with its schedule. */
 interface PendingDelivery {
   id: string;

@@ -12,6 +12,7 @@ import { keysetPage, pageSize } from "../cursor.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { DELIVERY_STATES } from "../../providers/social/network.ts";
 import type { Network } from "../../providers/social/types.ts";
+import { assertCarouselStillApproved } from "./content.ts";
 
 /** Delivery statuses (service spec 2.7). */
 export const DELIVERY_STATUSES = [...DELIVERY_STATES, "needs_review"] as const;
@@ -25,6 +26,11 @@ export interface DeliveryView {
   network: Network;
   status: DeliveryStatus;
   post_url: string | null;
+  /**
+   * What `post_url` shows: `post` (the post itself) or `profile` (only the creator's profile: the network
+   * gave no post id, e.g. a private TikTok post); null without a `post_url`.
+   */
+  post_url_kind: "post" | "profile" | null;
   /** Why the delivery failed, waits or is unknown (safe text); null when published or on its way. */
   reason: string | null;
   scheduled_for: string | null;
@@ -38,6 +44,7 @@ const COLUMNS = [
   "d.schedule_id",
   "d.status",
   "d.post_url",
+  "d.post_url_kind",
   "d.error",
   "d.scheduled_for",
   "d.published_at",
@@ -55,6 +62,7 @@ export function deliveryView(r: any): DeliveryView {
     network: r.network,
     status: r.status,
     post_url: r.post_url ?? null,
+    post_url_kind: r.post_url ? (r.post_url_kind === "profile" ? "profile" : "post") : null,
     reason: r.status === "published" ? null : (r.error ?? null),
     scheduled_for: r.scheduled_for ? new Date(r.scheduled_for).toISOString() : null,
     published_at: r.published_at ? new Date(r.published_at).toISOString() : null,
@@ -75,6 +83,40 @@ export interface DeliveryFilter {
   status?: string | undefined;
   limit?: number | undefined;
   cursor?: string | undefined;
+}
+
+/** The reason a delivery of a deleted post stops with, by whether anything had reached the network. */
+export function postDeletedReason(sentSomething: boolean): string {
+  return sentSomething
+    ? "the post was deleted before it was published: the service published nothing more (what was already uploaded may still appear if the network publishes it on its own; check the account)"
+    : "the post was deleted before it was published; nothing was sent to the network";
+}
+
+/**
+ * Stops the deliveries of deleted post `postId` that are not published yet and not in a step right now
+ * (`pending`, `uploading`, `processing`, `needs_review`, unleased): they become `failed` with
+ * `postDeletedReason`. A delivery in a step now, or `outcome_unknown`, is left to the delivery engine, which
+ * checks `deleted_at` before every step that can create something (./engine.ts) after reconciling what may
+ * exist. @returns the ids of the deliveries stopped.
+ */
+export async function stopDeliveriesOfDeletedPost(db: Knex, postId: string, now: Date): Promise<string[]> {
+  const rows: Array<{ id: string }> = await db("deliveries")
+    .where({ post_id: postId })
+    .whereIn("status", ["pending", "uploading", "processing", "needs_review"])
+    .whereNull("step_started_at")
+    .where((q) => q.whereNull("locked_until").orWhere("locked_until", "<", now))
+    .update({
+      status: "failed",
+      error: db.raw("case when network_ids = '{}'::jsonb or network_ids is null then ? else ? end", [
+        postDeletedReason(false),
+        postDeletedReason(true),
+      ]),
+      next_attempt_at: null,
+      locked_until: null,
+      updated_at: now,
+    })
+    .returning("id");
+  return rows.map((r) => r.id);
 }
 
 /** The owner's delivery `deliveryId`, or undefined (another owner's, unknown or not a UUID). */
@@ -204,9 +246,11 @@ export function needsCarouselApproval(post: { type: string; status: string }): b
 }
 
 /**
- * Checks that `post` can be published: a known status, and a carousel with every slide ready (approved, or
- * approved by the publication's own approval: `needsCarouselApproval`).
- * @throws ToolError validation_failed naming the status, or the carousel's unfinished slides.
+ * Checks that `post` can be published: a known status, and a carousel with every slide ready, either not
+ * approved yet (the publication's own approval approves it: `needsCarouselApproval`) or still with the
+ * content its approval bound (`assertCarouselStillApproved`: a published or failed carousel whose slides were
+ * regenerated needs approve_carousel again).
+ * @throws ToolError validation_failed naming the status, the carousel's unfinished slides, or its change.
  */
 export async function assertPublishable(
   db: Knex,
@@ -231,5 +275,6 @@ export async function assertPublishable(
         "the carousel is not fully generated; check get_carousel and retry_carousel first",
       );
     }
+    if (!needsCarouselApproval(post)) await assertCarouselStillApproved(db, post.id);
   }
 }

@@ -20,6 +20,8 @@
  *   create happens in a step) the post is compared with the approved fingerprint; a post that changed since
  *   fails the delivery with a plain reason and nothing reaches the network. The Pinterest link and board are
  *   the approved ones.
+ * - A deleted post is never published: the step that can create something starts only while the post's
+ *   `deleted_at` is null (`startStep`); otherwise the delivery fails with a reason saying so.
  */
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
@@ -44,6 +46,7 @@ import { adapterAccount } from "./account-settings.ts";
 import { refreshAccountTokens } from "./refresh.ts";
 import { postMedia } from "./validate.ts";
 import { CHANGED_AFTER_APPROVAL, deliveryStillApproved } from "./content.ts";
+import { postDeletedReason } from "./deliveries.ts";
 import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
 
 /** States in which a delivery still has work to do. */
@@ -281,10 +284,10 @@ async function stepClaimed(
         updated_at: app.clock.now(),
       });
   };
-  await app
-    .db("deliveries")
-    .where({ id: row.id })
-    .update({ step_started_at: app.clock.now(), updated_at: app.clock.now() });
+  // A deleted post is never published: no step that can create something starts for it (a reconcile only
+  // asks the network what exists, and then comes back here before any create).
+  if (!(await startStep(app, row, !mustReconcile)))
+    return fail(app, row, postDeletedReason(Object.keys(ids).length > 0));
   try {
     if (mustReconcile) {
       const r = await adapter.publisher.reconcile(job, save);
@@ -329,6 +332,21 @@ async function stepClaimed(
   }
 }
 
+/**
+ * Marks the step of `row` started (`step_started_at`). With `unlessDeleted`, only while its post is not
+ * deleted, checked in the same UPDATE, so a delete_post that committed before the step started always stops
+ * it. @returns false when the post is deleted (nothing was started).
+ */
+async function startStep(app: AppContext, row: DeliveryRow, unlessDeleted: boolean): Promise<boolean> {
+  const now = app.clock.now();
+  const q = app.db("deliveries").where({ id: row.id });
+  if (unlessDeleted)
+    q.whereNotExists((e) =>
+      e.select(1).from("posts as p").whereRaw("p.id = deliveries.post_id").whereNotNull("p.deleted_at"),
+    );
+  return (await q.update({ step_started_at: now, updated_at: now })) > 0;
+}
+
 async function retryLater(
   app: AppContext,
   row: DeliveryRow,
@@ -360,6 +378,7 @@ async function saveResult(app: AppContext, row: DeliveryRow, r: StepResult): Pro
     await update(app, row.id, {
       status: "published",
       post_url: r.postUrl,
+      post_url_kind: r.postUrlKind ?? "post",
       provider_post_id: r.networkPostId,
       published_at: now,
       error: null,

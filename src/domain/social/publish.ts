@@ -13,8 +13,15 @@ import {
   deliveriesQuery,
   deliveryView,
   ownedPost,
+  needsCarouselApproval,
 } from "./deliveries.ts";
-import { type ApprovedContent, approvedContent, assertApprovedContent, deliveryBinding } from "./content.ts";
+import {
+  type ApprovedContent,
+  approvedContent,
+  assertApprovedContent,
+  deliveryBinding,
+  recordCarouselApproval,
+} from "./content.ts";
 import { advanceDeliveries } from "./engine.ts";
 import { assertAccountSetup, assertNetworkRules } from "./validate.ts";
 import { mediaInOrder } from "../media/media.ts";
@@ -136,6 +143,7 @@ export async function publishPost(
         })),
       )
       .returning("id");
+    await recordCarouselApproval(trx, prepared.post, content, needsCarouselApproval(prepared.post));
     await trx("posts").where({ id: prepared.post.id }).update({ status: "publishing", updated_at: now });
     return rows.map((r: { id: string }) => r.id);
   });

@@ -31,6 +31,9 @@ export type RefreshOutcome =
  * within `dueWithinSeconds` (or have no expiry): the tokens are re-read after the lock is taken, so a caller
  * that read them before another refresher rotated them uses the rotated ones. The new tokens are saved in
  * the same transaction (the refresh token kept when the network sent none).
+ * With `rejectedAccessToken` (an access token the network just refused with 401), the tokens are refreshed
+ * whatever their expiry while that token is still the saved one; when another refresher already replaced
+ * it, the saved tokens are returned (`current`) and the network is not asked.
  * @returns what happened (see RefreshOutcome).
  * @throws the adapter's error (NetworkAuthError: the caller marks the account; transient errors: retried
  *   later); nothing is saved then.
@@ -40,13 +43,17 @@ export async function refreshAccountTokens(
   accountId: string,
   adapter: NetworkAdapter,
   dueWithinSeconds: number,
+  rejectedAccessToken?: string,
 ): Promise<RefreshOutcome> {
   return app.db.transaction(async (trx) => {
     const locked = await trx("social_accounts").where({ id: accountId }).forUpdate().first("status");
     if (locked?.status !== "connected") return { kind: "not_connected" };
     const account = await openAccount(trx, app.sealer, accountId);
     const exp = account.tokens.expiresAt;
-    if (exp && exp.getTime() - app.clock.now().getTime() > dueWithinSeconds * 1000)
+    if (rejectedAccessToken !== undefined) {
+      if (account.tokens.accessToken !== rejectedAccessToken)
+        return { kind: "current", tokens: account.tokens };
+    } else if (exp && exp.getTime() - app.clock.now().getTime() > dueWithinSeconds * 1000)
       return { kind: "current", tokens: account.tokens };
     const fresh = await adapter.oauth.refresh(account.tokens);
     await saveRefreshedTokens(trx, app.sealer, accountId, fresh, app.clock.now());

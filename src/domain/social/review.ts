@@ -8,7 +8,8 @@
  * What waits for TikTok: deliveries in `needs_review` on the owner's TikTok accounts (automation output), and
  * per TikTok account the owner's approved posts and posts published on other networks that the account does
  * not have yet, which the user may pick (a new delivery is created for them). The consent binds the content
- * as an approval does (./content.ts): the delivery engine checks it before publishing.
+ * as an approval does (./content.ts): the form carries the fingerprint of the content the page showed, a
+ * consent for a post that changed since is refused, and the delivery engine checks it before publishing.
  */
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
@@ -24,7 +25,7 @@ import {
   ownedPost,
   assertPublishable,
 } from "./deliveries.ts";
-import { approvedContent, deliveryBinding } from "./content.ts";
+import { approvedContent, deliveryBinding, postContent, postFingerprint } from "./content.ts";
 import { advanceDeliveries, refreshPostStatus } from "./engine.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { Network } from "../../providers/social/types.ts";
@@ -126,12 +127,22 @@ async function pickableFor(db: Knex, owner: Owner, accountId: string): Promise<P
       "p.type",
       "p.caption",
       "p.title",
+      "p.approved_fingerprint",
       db.raw(
         `array(select distinct a.network from deliveries d join social_accounts a on a.id = d.social_account_id
                where d.post_id = p.id and d.status = 'published' order by a.network) as published_on`,
       ),
     );
-  return rows.map((r: any) => ({
+  // A carousel whose slides changed since its approval (regenerated after it was published) needs a new
+  // approve_carousel first: it is not offered.
+  const approved: any[] = [];
+  for (const r of rows as any[]) {
+    if (r.type === "carousel" && r.approved_fingerprint) {
+      if (postFingerprint(await postContent(db, r.id)) !== r.approved_fingerprint) continue;
+    }
+    approved.push(r);
+  }
+  return approved.map((r: any) => ({
     postId: r.id,
     postType: r.type,
     label: postLabel(r),
@@ -159,6 +170,11 @@ export async function tiktokAccountsOf(db: Knex, owner: Owner): Promise<TikTokAc
 export interface ReviewTarget {
   post: { id: string; type: string; status: string; caption: string | null; title: string | null };
   media: PostMedia[];
+  /**
+   * The content fingerprint of the post as the page shows it (`reviewFingerprint`): the form carries it,
+   * and the consent is refused when the post no longer has it.
+   */
+  fingerprint: string;
   /** The waiting delivery being reviewed, when the post came from the queue. */
   deliveryId: string | null;
   /** The account the waiting delivery was made for. */
@@ -188,8 +204,27 @@ export async function reviewTarget(
     if (!d) throw notFound("delivery");
     accountId = d.social_account_id;
   }
-  return { post, media: await postMedia(db, post), deliveryId: deliveryId ?? null, accountId };
+  return {
+    post,
+    media: await postMedia(db, post),
+    fingerprint: await reviewFingerprint(db, post.id),
+    deliveryId: deliveryId ?? null,
+    accountId,
+  };
 }
+
+/**
+ * The content fingerprint of post `postId` for a TikTok destination (./content.ts `destinationFingerprint`:
+ * type, title, caption, slide images, media; TikTok has no link or board): what a delivery made by the
+ * consent is bound to.
+ */
+export async function reviewFingerprint(db: Knex, postId: string): Promise<string> {
+  return postFingerprint(await postContent(db, postId));
+}
+
+/** The refusal of a consent given on a page drawn before the post changed. */
+export const REVIEW_PAGE_STALE =
+  "The post changed after this page was shown (its slides, caption, title or media); nothing was sent to TikTok. The page now shows the current version: review it, then publish again.";
 
 export interface ConsentInput {
   postId: string;
@@ -198,6 +233,8 @@ export interface ConsentInput {
   options: TikTokPostOptions;
   declaration: string;
   ip: string | null;
+  /** The content fingerprint the page showed (the form's `content_fingerprint`); the consent binds it. */
+  shownFingerprint: string | undefined;
 }
 
 /**
@@ -234,8 +271,11 @@ export async function consentAndQueue(app: AppContext, owner: Owner, input: Cons
       await assertNewDestinations(trx, target.post.id, [destination]);
     }
     await assertNetworkRules(trx, target.post as never, [destination]);
-    // The consent binds what the page showed, as an approval does (./content.ts).
+    // The consent binds what the page showed, as an approval does (./content.ts): a post that changed after
+    // the page was drawn (a slide regenerated meanwhile) is refused, and the page is drawn again.
     const binding = deliveryBinding(await approvedContent(trx, target.post.id, [destination]), account.id);
+    if (!input.shownFingerprint || input.shownFingerprint !== binding.content_fingerprint)
+      throw new ToolError("validation_failed", REVIEW_PAGE_STALE);
     const now = app.clock.now();
     let deliveryId: string;
     if (target.deliveryId) {

@@ -9,7 +9,7 @@ import { isUuid } from "../../ids.ts";
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";
-import { type DeliveryView, deliveriesQuery, deliveryView } from "./deliveries.ts";
+import { type DeliveryView, deliveriesQuery, deliveryView, needsCarouselApproval } from "./deliveries.ts";
 import { advanceDeliveries, CANCELED_REASON, refreshPostStatus } from "./engine.ts";
 import {
   boundContent,
@@ -18,7 +18,7 @@ import {
   type PublicationRequest,
   reviewUrl,
 } from "./publish.ts";
-import { type ApprovedContent, deliveryBinding } from "./content.ts";
+import { type ApprovedContent, deliveryBinding, recordCarouselApproval } from "./content.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { holdInactiveWork } from "../account/suspension.ts";
 
@@ -175,6 +175,7 @@ async function createSchedule(
       updated_at: now,
     })),
   );
+  await recordCarouselApproval(trx, prepared.post, content, needsCarouselApproval(prepared.post));
   await refreshPostStatus(trx, prepared.post.id, now);
   return schedule.id as string;
 }

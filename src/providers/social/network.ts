@@ -174,7 +174,17 @@ export type DeliveryState = (typeof DELIVERY_STATES)[number];
 /** Result of one step. `pollAfterSeconds`: when the engine should run the next step. */
 export type StepResult =
   | { state: "uploading" | "processing"; pollAfterSeconds: number }
-  | { state: "published"; postUrl: string; networkPostId: string }
+  | {
+      state: "published";
+      postUrl: string;
+      networkPostId: string;
+      /**
+       * What `postUrl` shows: the post itself (`post`, the default) or only the creator's profile
+       * (`profile`: the network gave no post id, e.g. a private TikTok post or one whose public id did not
+       * come within the patience window; `networkPostId` is then the network's publish id, not a post id).
+       */
+      postUrlKind?: "post" | "profile" | undefined;
+    }
   | { state: "failed"; reason: string };
 
 /**
@@ -238,6 +248,8 @@ export interface MetricsPost {
   /** Post type: text | image | carousel | video. */
   type: string;
   publishedAt: Date;
+  /** `profile` when the delivery was recorded at the creator's profile: `networkPostId` is no post id. */
+  postUrlKind?: "post" | "profile" | null | undefined;
 }
 
 /**
@@ -272,6 +284,17 @@ export interface NetworkMetrics {
     posts: readonly MetricsPost[],
     signal?: AbortSignal,
   ): Promise<PostBatchRead>;
+  /**
+   * Optional, for networks that may give a post's public id after it was published (TikTok: moderation, a
+   * post made public later): asks the network for the public id of a post recorded at the creator's profile
+   * (`postUrlKind: "profile"`). @returns the post's id and URL once the network reports them, else
+   * undefined. @throws as `post` does.
+   */
+  resolvePublicPost?(
+    account: AdapterAccount,
+    post: MetricsPost,
+    signal?: AbortSignal,
+  ): Promise<{ networkPostId: string; postUrl: string } | undefined>;
 }
 
 /** What `readPostMetricsBatch` answers: per `networkPostId`, the counters or why there are none. */

@@ -1,12 +1,19 @@
 /**
  * Approval-page descriptions of the automation review tools (service spec 4.4): the automation by name, the
  * configuration being approved in plain words (for updates each changed value as old -> new), the
- * destination accounts and the daily times with their time zone, and the automation's version (a change
- * before the decision makes the request stale).
+ * destination accounts, what every run publishes besides its generated content (the product's link, name and
+ * price, bound by the approval: src/domain/automations/publish-binding.ts), the daily times with their time
+ * zone, and the automation's version (a change before the decision makes the request stale).
  */
 import { automationView, ownedAutomation } from "../../domain/automations/automations.ts";
 import { ownerOf } from "../../domain/owner.ts";
 import type { ApprovalDescription, ToolContext } from "../../tool-contract.ts";
+import {
+  factsFingerprint,
+  type PublishFacts,
+  priceText,
+  publishFacts,
+} from "../../domain/automations/publish-binding.ts";
 
 type Settings = NonNullable<ApprovalDescription["settings"]>;
 
@@ -45,6 +52,40 @@ export function automationSettings(next: AutomationFacts, prev?: AutomationFacts
     row("Daily times", next.daily_times, prev?.daily_times),
     row("Time zone", next.time_zone, prev?.time_zone),
   ];
+}
+
+/**
+ * The approval page rows of what the automation's runs publish besides the generated content (the product's
+ * link, name and price; the destinations are listed as destinations); with `prev` (the facts approved before),
+ * each row carries the value it replaces.
+ */
+export function publishRows(next: PublishFacts | null, prev?: PublishFacts | null): Settings {
+  const row = (label: string, value: string, old?: string) => ({
+    label,
+    value,
+    ...(prev !== undefined ? { old: old ?? "none" } : {}),
+  });
+  const link = (f: PublishFacts | null | undefined) => f?.product_url ?? "none";
+  const name = (f: PublishFacts | null | undefined) => f?.name ?? "none (the product is gone)";
+  const price = (f: PublishFacts | null | undefined) => (f ? priceText(f) : "none");
+  return [
+    row(
+      "Link in every post (caption call to action, Pinterest link)",
+      link(next),
+      prev ? link(prev) : undefined,
+    ),
+    row("Product name in every post", name(next), prev ? name(prev) : undefined),
+    row("Product price in every post", price(next), prev ? price(prev) : undefined),
+  ];
+}
+
+/** What an approval of `configuration`'s publish facts binds now (ApprovalDescription `publish`). */
+export async function publishBinding(
+  ctx: ToolContext,
+  configuration: Record<string, unknown>,
+): Promise<NonNullable<ApprovalDescription["publish"]>> {
+  const facts = await publishFacts(ctx.db, configuration);
+  return { facts, fingerprint: factsFingerprint(facts) };
 }
 
 /** The destination accounts named in `configuration.social_account_ids` that the owner holds. */

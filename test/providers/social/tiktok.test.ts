@@ -254,7 +254,10 @@ describe("publish", () => {
     });
     const { result } = await drive(adapter().publisher, job);
     assert.equal(result.state, "published");
-    if (result.state === "published") assert.equal(result.postUrl, "https://www.tiktok.com/@private.me");
+    if (result.state === "published") {
+      assert.equal(result.postUrl, "https://www.tiktok.com/@private.me");
+      assert.equal(result.postUrlKind, "profile", "the URL is said to be the profile, not the post");
+    }
   });
 
   test("no review options: failed, pointing at /review; a privacy level the creator lacks is refused", async () => {

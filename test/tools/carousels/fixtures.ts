@@ -12,6 +12,8 @@ import { connectSandboxAccounts } from "../../../src/domain/social/connect.ts";
 import type { Network } from "../../../src/providers/social/types.ts";
 import { ToolError } from "../../../src/errors.ts";
 import { processCarouselRender } from "../../../src/operations/render.ts";
+import { insertOperation } from "../../../src/domain/operations/store.ts";
+import { connect } from "../../helpers/tokens.ts";
 import type { Knex } from "../../../src/db/knex.ts";
 import type { ToolContext, ToolHandler, ToolOutput } from "../../../src/tool-contract.ts";
 import { startTestApp, type TestApp } from "../../helpers/app.ts";
@@ -100,11 +102,49 @@ export async function queued<I, O, A>(app: TestApp, who: Who, handler: ToolHandl
   return { accepted, result, render };
 }
 
-/** Runs a review handler: `describe` at call time, then `execute` as the worker after approval. */
-export async function reviewed<I, O>(app: TestApp, who: Who, handler: ToolHandler<I, O>, input: I) {
+/** One test connection (grant and client) per caller and app, for the operations `reviewed` records. */
+const grants = new WeakMap<TestApp, Map<string, Promise<{ grantId: string; clientId: string }>>>();
+function grantOf(app: TestApp, who: Who): Promise<{ grantId: string; clientId: string }> {
+  const mine = grants.get(app) ?? new Map<string, Promise<{ grantId: string; clientId: string }>>();
+  grants.set(app, mine);
+  const k = `${who.user_id}:${who.workspace_id}`;
+  if (!mine.has(k)) mine.set(k, connect(app, who, []));
+  return mine.get(k)!;
+}
+
+/**
+ * Runs a review handler as the pipeline and the worker do: `describe` at call time, the request recorded as
+ * an operation with its sealed description (what the approval page showed, which `execute` reads back:
+ * approved content, an automation's publish facts), then `execute` as the worker after approval
+ * (`beforeExecute` runs in between: a change made while the request waited).
+ */
+export async function reviewed<I, O>(
+  app: TestApp,
+  who: Who,
+  handler: ToolHandler<I, O>,
+  input: I,
+  options: { beforeExecute?: () => Promise<void> } = {},
+) {
   check(handler, "input", input);
-  const description = await handler.describe!(input, toolContext(app, who));
-  const result = await handler.execute(input, toolContext(app, who));
+  const operationId = randomUUID();
+  const description = await handler.describe!(input, toolContext(app, who, app.ctx.db, operationId));
+  const { grantId, clientId } = await grantOf(app, who);
+  await insertOperation(app.ctx, app.ctx.db, {
+    id: operationId,
+    grantId,
+    userId: who.user_id,
+    workspaceId: who.workspace_id,
+    clientId,
+    tool: names.get(handler) ?? "test_tool",
+    toolScope: "read:profile",
+    state: "approval_required",
+    args: input as Record<string, unknown>,
+    description,
+    approvalExpiresAt: new Date(Date.now() + 1800_000),
+    requestId: randomUUID(),
+  });
+  await options.beforeExecute?.();
+  const result = await handler.execute(input, toolContext(app, who, app.ctx.db, operationId));
   check(handler, "result", result.data);
   return { description, result };
 }

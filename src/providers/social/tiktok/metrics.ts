@@ -9,9 +9,13 @@
  *   `{filters: {video_ids: [...]}}`, up to `TIKTOK_VIDEOS_PER_CALL` (20) ids in one call (`readPostMetricsBatch`; scope `video.list`; https://developers.tiktok.com/doc/tiktok-api-v2-video-query)
  *   for the public post id the publisher saved (`publicaly_available_post_id`, ./publisher.ts) -> views,
  *   likes, comments, shares. Reach and saves are not in the Display API (the Business API has them): null.
- *   A delivery recorded without a public id (SELF_ONLY, or the id never came; its network id is then the
- *   `publish_id`) cannot be looked up: every counter null. A video the query does not return (deleted,
- *   made private) is refused with a reason; its saved values stay.
+ *   A delivery recorded without a public id (SELF_ONLY, or the id did not come within the publisher's
+ *   patience; `postUrlKind: "profile"`, its network id is then the `publish_id`) is never queried as a video
+ *   id: every counter null, no call. `resolvePublicPost` asks `POST /v2/post/publish/status/fetch/` for
+ *   such a post's `publicaly_available_post_id`
+ *   (https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status), so the sync picks
+ *   up the real id once TikTok reports it. A video the query does not return (deleted, made private) is
+ *   refused with a reason; its saved values stay.
  * Errors: as ./api.ts maps them (`access_token_invalid` -> NetworkAuthError, 429 -> NetworkRateLimitError).
  */
 import type { SocialHttp } from "../http.ts";
@@ -24,7 +28,8 @@ import {
   type PostBatchRead,
   requireMetricsScopes,
 } from "../network.ts";
-import { tiktokRequest } from "./api.ts";
+import { rawIdList, tiktokRequest } from "./api.ts";
+import { tiktokPostUrl } from "./publisher.ts";
 
 /** Scope of the account counters. */
 export const TIKTOK_STATS_SCOPE = "user.info.stats";
@@ -53,7 +58,8 @@ export function tiktokMetrics(http: SocialHttp): NetworkMetrics {
     const out: PostBatchRead = new Map();
     const ids: string[] = [];
     for (const p of posts) {
-      if (p.networkPostId === p.networkIds.publishId) out.set(p.networkPostId, { ...NO_POST_COUNTERS });
+      if (p.postUrlKind === "profile" || p.networkPostId === p.networkIds.publishId)
+        out.set(p.networkPostId, { ...NO_POST_COUNTERS });
       else ids.push(p.networkPostId);
     }
     if (ids.length === 0) return out;
@@ -116,5 +122,21 @@ export function tiktokMetrics(http: SocialHttp): NetworkMetrics {
     },
     postBatchSize: TIKTOK_VIDEOS_PER_CALL,
     readPostMetricsBatch,
+
+    async resolvePublicPost(account, post, signal) {
+      const publishId = post.networkIds.publishId;
+      if (typeof publishId !== "string" || publishId === "") return undefined;
+      const r = await tiktokRequest<{ status?: string }>(http, {
+        method: "POST",
+        path: "/v2/post/publish/status/fetch/",
+        json: { publish_id: publishId },
+        accessToken: account.tokens.accessToken,
+        signal,
+      });
+      const postId = rawIdList(r.raw, "publicaly_available_post_id")[0];
+      if (r.data.status !== "PUBLISH_COMPLETE" || !postId) return undefined;
+      const kind = post.type === "video" ? "video" : "photo";
+      return { networkPostId: postId, postUrl: tiktokPostUrl(account, kind, postId) };
+    },
   };
 }

@@ -267,20 +267,43 @@ async function status(
     };
   }
   if (s !== "PUBLISH_COMPLETE") return { state: "processing", pollAfterSeconds: STATUS_POLL_SECONDS };
-  const handle = String(job.account.metadata.username ?? job.account.handle ?? "");
-  const profile = `https://www.tiktok.com/@${encodeURIComponent(handle)}`;
+  const kind = job.post.media.some((m) => m.kind === "video") ? "video" : "photo";
   const postId = rawIdList(r.raw, "publicaly_available_post_id")[0];
   if (postId) {
-    const kind = job.post.media.some((m) => m.kind === "video") ? "video" : "photo";
-    return { state: "published", postUrl: `${profile}/${kind}/${postId}`, networkPostId: postId };
+    return {
+      state: "published",
+      postUrl: tiktokPostUrl(job.account, kind, postId),
+      networkPostId: postId,
+      postUrlKind: "post",
+    };
   }
-  if (options.privacy_level === "SELF_ONLY") {
-    return { state: "published", postUrl: profile, networkPostId: ids.publishId! };
-  }
+  // No public id: the URL is the creator's profile, said so (`postUrlKind`), and the network id is the
+  // publish_id, which the analytics sync never queries as a video id (./metrics.ts `resolvePublicPost`
+  // picks up the real id once TikTok reports it).
+  const atProfile = {
+    state: "published" as const,
+    postUrl: tiktokProfileUrl(job.account),
+    networkPostId: ids.publishId!,
+    postUrlKind: "profile" as const,
+  };
+  if (options.privacy_level === "SELF_ONLY") return atProfile;
   if (!ids.completedAt) await save({ completedAt: now().toISOString() });
   const waited = (now().getTime() - Date.parse(ids.completedAt!)) / 1000;
-  if (waited >= POST_ID_PATIENCE_SECONDS) {
-    return { state: "published", postUrl: profile, networkPostId: ids.publishId! };
-  }
+  if (waited >= POST_ID_PATIENCE_SECONDS) return atProfile;
   return { state: "processing", pollAfterSeconds: POST_ID_POLL_SECONDS };
+}
+
+/** The creator's profile page, `https://www.tiktok.com/@{username}`. */
+export function tiktokProfileUrl(account: Pick<DeliveryJob["account"], "metadata" | "handle">): string {
+  const handle = String(account.metadata.username ?? account.handle ?? "");
+  return `https://www.tiktok.com/@${encodeURIComponent(handle)}`;
+}
+
+/** A public post's page, `https://www.tiktok.com/@{username}/{video|photo}/{id}`. */
+export function tiktokPostUrl(
+  account: Pick<DeliveryJob["account"], "metadata" | "handle">,
+  kind: "video" | "photo",
+  postId: string,
+): string {
+  return `${tiktokProfileUrl(account)}/${kind}/${postId}`;
 }
