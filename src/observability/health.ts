@@ -70,12 +70,27 @@ function timeout(ms: number): Promise<never> {
   });
 }
 
-/** A reason safe to show: the kind of failure and, when it is a short identifier, the error's code. */
+/**
+ * SQLSTATEs of a server that refuses connections (https://www.postgresql.org/docs/current/errcodes-appendix.html):
+ * 53300 too_many_connections, 55000 object_not_in_prerequisite_state (the database does not allow
+ * connections), 57P03 cannot_connect_now, 28000/28P01 invalid authorization.
+ */
+const REFUSED = new Set(["53300", "55000", "57P03", "28000", "28P01"]);
+
+/**
+ * A reason safe to show: the kind of failure (no answer in time, refused, unreachable, error) and, when it is
+ * a short identifier, the error's code (SQLSTATE or socket code). Never the message.
+ */
 function reasonOf(err: unknown): string {
   if ((err as { name?: unknown })?.name === "TimeoutError")
     return `no answer within ${POSTGRES_CHECK_TIMEOUT_MS / 1000} s`;
   const { errorCode } = errorSummary(err);
-  const kind = isDatabaseUnavailable(err) ? "unavailable" : "error";
+  const kind =
+    errorCode && REFUSED.has(errorCode)
+      ? "refused connections"
+      : isDatabaseUnavailable(err)
+        ? "unreachable"
+        : "error";
   return errorCode ? `${kind} (${errorCode})` : kind;
 }
 

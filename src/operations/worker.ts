@@ -179,7 +179,12 @@ async function consume(
           if (tracer)
             await inSpan(
               `process ${queue}`,
-              { "messaging.operation.type": "process", "messaging.destination.name": queue, [key]: id },
+              {
+                "messaging.operation.type": "process",
+                "messaging.destination.name": queue,
+                "messaging.message.id": job.id,
+                [`social_mcp.${key}`]: id,
+              },
               () => run(id, job.signal),
               contextOf(job.data?.traceparent),
               SpanKind.CONSUMER,
