@@ -22,7 +22,7 @@ import { writeAudit } from "./audit.ts";
 import { allIssues, explainIssues } from "./validation-messages.ts";
 import { errorEnvelope, successEnvelope } from "./envelope.ts";
 import { peekIdempotent, runIdempotent } from "./idempotency.ts";
-import { countRateLimited, observeToolCall } from "../observability/metrics.ts";
+import { countRateLimited, metricsEnabled, observeToolCall } from "../observability/metrics.ts";
 import {
   failSpan,
   inSpan,
@@ -327,6 +327,7 @@ export async function callTool(
  * code, the time since `started` (`performance.now()`).
  */
 function observeCall(rt: Runtime, name: string, outcome: CallOutcome, started: number): void {
+  if (!metricsEnabled()) return;
   const seconds = (performance.now() - started) / 1000;
   if (outcome.kind === "result")
     observeToolCall(name, outcome.envelope.status, outcome.envelope.error?.code ?? "none", seconds);
