@@ -148,7 +148,7 @@ export function withFastLane(ctx: AppContext, app: Express, mcp: McpEndpoint): h
     Object.setPrototypeOf(request, app.request);
     Object.setPrototypeOf(response, app.response);
     response.locals = Object.create(null);
-    response.locals.route = mcp.path;
+    if (metricsEnabled()) response.locals.route = mcp.path;
     if (tracer) routeActiveSpan("POST", mcp.path);
     logAccess(ctx, request, response);
     mcp

@@ -450,21 +450,18 @@ const runCall: typeof callTool = async (rt, auth, name, rawArgs, options) => {
         progress: options.progress,
       };
       // idempotency (writes) -> review | queued | inline
-      const idempotent = () =>
-        runIdempotent(
-          ctx,
-          auth,
-          tool,
-          args,
-          (trx) => runPath(tool, tctx, args, trx),
-          (err) => failureEnvelope(ctx, tool, requestId, err),
-        );
-      envelope =
-        tool.access === "write"
-          ? tracer
-            ? await inSpan("idempotency", undefined, idempotent)
-            : await idempotent()
-          : await runPath(tool, tctx, args, undefined);
+      if (tool.access === "write") {
+        const idempotent = () =>
+          runIdempotent(
+            ctx,
+            auth,
+            tool,
+            args,
+            (trx) => runPath(tool, tctx, args, trx),
+            (err) => failureEnvelope(ctx, tool, requestId, err),
+          );
+        envelope = tracer ? await inSpan("idempotency", undefined, idempotent) : await idempotent();
+      } else envelope = await runPath(tool, tctx, args, undefined);
     }
     stage?.end();
   } catch (err) {
