@@ -69,6 +69,16 @@ let started: StartedTracing | undefined;
  */
 export function startTracing(env: Env = process.env): StartedTracing {
   if (started) return started;
+  // The settings are checked before any of the SDK's packages is loaded.
+  const names = list(env.OTEL_TRACES_EXPORTER);
+  const exporters = names.length > 0 ? names : ["otlp"];
+  for (const name of exporters)
+    if (name !== "console" && name !== "otlp")
+      throw new TracingConfigError(
+        "OTEL_TRACES_EXPORTER",
+        `"${name.slice(0, 40)}" is not supported; use otlp or console (or none)`,
+      );
+  const protocol = otlpProtocol(env);
   const { NodeSDK } = require("@opentelemetry/sdk-node") as typeof import("@opentelemetry/sdk-node");
   const { BatchSpanProcessor, SimpleSpanProcessor, ConsoleSpanExporter } =
     require("@opentelemetry/sdk-trace") as typeof import("@opentelemetry/sdk-trace");
@@ -82,23 +92,14 @@ export function startTracing(env: Env = process.env): StartedTracing {
     require("@opentelemetry/instrumentation-express") as typeof import("@opentelemetry/instrumentation-express");
   const { trace } = require("@opentelemetry/api") as typeof import("@opentelemetry/api");
 
-  const processors: SpanProcessor[] = [];
-  const names = list(env.OTEL_TRACES_EXPORTER);
-  for (const name of names.length > 0 ? names : ["otlp"]) {
-    if (name === "console")
-      processors.push(
-        new SimpleSpanProcessor({ exporter: new RedactingExporter(new ConsoleSpanExporter()) }),
-      );
-    else if (name === "otlp")
-      processors.push(
-        new BatchSpanProcessor({ exporter: new RedactingExporter(otlpExporter(env)), ...batchOptions(env) }),
-      );
-    else
-      throw new TracingConfigError(
-        "OTEL_TRACES_EXPORTER",
-        `"${name.slice(0, 40)}" is not supported; use otlp or console (or none)`,
-      );
-  }
+  const processors: SpanProcessor[] = exporters.map((name) =>
+    name === "console"
+      ? new SimpleSpanProcessor({ exporter: new RedactingExporter(new ConsoleSpanExporter()) })
+      : new BatchSpanProcessor({
+          exporter: new RedactingExporter(otlpExporter(protocol)),
+          ...batchOptions(env),
+        }),
+  );
   const sdk = new NodeSDK({
     ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: "social-mcp" }),
     spanProcessors: processors,
@@ -151,8 +152,24 @@ function batchOptions(env: Env) {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }
 
-/** The OTLP/HTTP trace exporter for the protocol `env` names (default `http/protobuf`). */
-function otlpExporter(env: Env): SpanExporter {
+/** The OTLP/HTTP trace exporter of `protocol`. */
+function otlpExporter(protocol: "http/json" | "http/protobuf"): SpanExporter {
+  if (protocol === "http/json") {
+    const { OTLPTraceExporter } =
+      require("@opentelemetry/exporter-trace-otlp-http") as typeof import("@opentelemetry/exporter-trace-otlp-http");
+    return new OTLPTraceExporter();
+  }
+  const { OTLPTraceExporter } =
+    require("@opentelemetry/exporter-trace-otlp-proto") as typeof import("@opentelemetry/exporter-trace-otlp-proto");
+  return new OTLPTraceExporter();
+}
+
+/**
+ * The OTLP protocol `env` names for traces (`OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else
+ * `OTEL_EXPORTER_OTLP_PROTOCOL`, default `http/protobuf`).
+ * @throws TracingConfigError for any other than `http/protobuf` and `http/json` (`grpc` is not supported).
+ */
+function otlpProtocol(env: Env): "http/json" | "http/protobuf" {
   const protocol = (
     env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??
     env.OTEL_EXPORTER_OTLP_PROTOCOL ??
@@ -160,16 +177,7 @@ function otlpExporter(env: Env): SpanExporter {
   )
     .trim()
     .toLowerCase();
-  if (protocol === "http/json") {
-    const { OTLPTraceExporter } =
-      require("@opentelemetry/exporter-trace-otlp-http") as typeof import("@opentelemetry/exporter-trace-otlp-http");
-    return new OTLPTraceExporter();
-  }
-  if (protocol === "http/protobuf") {
-    const { OTLPTraceExporter } =
-      require("@opentelemetry/exporter-trace-otlp-proto") as typeof import("@opentelemetry/exporter-trace-otlp-proto");
-    return new OTLPTraceExporter();
-  }
+  if (protocol === "http/json" || protocol === "http/protobuf") return protocol;
   throw new TracingConfigError(
     env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL
       ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
