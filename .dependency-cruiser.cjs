@@ -1,26 +1,33 @@
 /**
  * Import rules (docs/ARCHITECTURE.md): imports flow one way, from the top layer down.
- *   main, cli, server, app, bootstrap
+ *   main, cli, server, app, bootstrap, observability/register (tracing starts before anything loads)
  *   http
- *   mcp | oauth | web | operations   (peers; no cycles between them)
+ *   mcp | oauth | web | operations | observability/{health,listeners,collectors}   (peers; no cycles)
  *   runtime (the tool pipeline), generated/ (the registry binds handlers)
  *   tools
  *   domain
  *   context.ts, tool-contract.ts (the application context and the tool handler contract: types)
  *   providers
- *   db, config, crypto, errors, log, keys, scopes
+ *   db, config, crypto, errors, log, keys, scopes, observability/{metrics,tracing,tracing-sdk} (used by
+ *   every layer above)
  * A module may import its own layer or any layer below it, never one above. Checked by `npm run lint`.
  */
 const layers = [
-  { name: "top", path: "^src/(main|server|app|bootstrap)\\.ts$|^src/cli/" },
+  { name: "top", path: "^src/(main|server|app|bootstrap)\\.ts$|^src/cli/|^src/observability/register\\.ts$" },
   { name: "http", path: "^src/http/" },
-  { name: "surface", path: "^src/(mcp|oauth|web|operations)/" },
+  {
+    name: "surface",
+    path: "^src/(mcp|oauth|web|operations)/|^src/observability/(health|listeners|collectors)\\.ts$",
+  },
   { name: "runtime", path: "^src/runtime/|^generated/registry\\.ts$" },
   { name: "tools", path: "^src/tools/|^generated/tool-types\\.ts$" },
   { name: "domain", path: "^src/domain/" },
   { name: "context", path: "^src/(context|tool-contract)\\.ts$" },
   { name: "providers", path: "^src/providers/" },
-  { name: "base", path: "^src/(db|crypto)/|^src/(config|errors|log|keys|scopes|ids)\\.ts$" },
+  {
+    name: "base",
+    path: "^src/(db|crypto)/|^src/(config|errors|log|keys|scopes|ids|lazy-require)\\.ts$|^src/observability/(metrics|tracing|tracing-sdk)\\.ts$",
+  },
 ];
 
 const forbidden = [];

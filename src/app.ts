@@ -9,6 +9,9 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Res
 import type { AppContext } from "./context.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./db/unavailable.ts";
 import { logError } from "./log.ts";
+import { answerHealth } from "./observability/listeners.ts";
+import { httpMethod, metricsEnabled, observeHttp } from "./observability/metrics.ts";
+import { routeActiveSpan, tracer } from "./observability/tracing.ts";
 import { developerRoutes } from "./web/developers.ts";
 import { type McpEndpoint, mcpEndpoint } from "./mcp/routes.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
@@ -30,9 +33,11 @@ export function createApp(ctx: AppContext): { app: Express; mcp: McpEndpoint } {
     logAccess(ctx, req, res);
     next();
   });
-  app.get("/healthz", (_req, res) => {
-    res.json({ status: "ok" });
-  });
+  // Liveness and readiness (src/observability/health.ts), before any area's middleware.
+  for (const path of ["/healthz", "/readyz"])
+    app.get(path, (req, res, next) => {
+      if (!answerHealth(ctx, req, res)) next();
+    });
   const mcp = mcpEndpoint(ctx);
   app.use(mcp.router);
   const areas = [
@@ -79,6 +84,13 @@ function logFinished(this: Response): void {
     requestId: string;
     started: number;
   };
+  if (metricsEnabled())
+    observeHttp(
+      httpMethod(this.req.method),
+      routeOf(this),
+      this.statusCode,
+      (performance.now() - started) / 1000,
+    );
   if (!log.isLevelEnabled("info")) return;
   log.info(
     {
@@ -90,6 +102,20 @@ function logFinished(this: Response): void {
     },
     "request",
   );
+}
+
+/**
+ * The route template of an answered request for the metrics, never the raw path (a path holds ids): the
+ * matched route's pattern under its router's mount path (`/media/:id/file`), the endpoint's path for the
+ * fast lane (`res.locals.route`), `/healthz` or `/readyz`, else `unmatched` (404) or `other` (answered by
+ * middleware: CORS preflights, static files, guards).
+ */
+function routeOf(res: Response): string {
+  const req = res.req;
+  const route = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof route === "string") return `${req.baseUrl}${route}`;
+  if (typeof res.locals.route === "string") return res.locals.route;
+  return res.statusCode === 404 ? "unmatched" : "other";
 }
 
 /**
@@ -122,6 +148,8 @@ export function withFastLane(ctx: AppContext, app: Express, mcp: McpEndpoint): h
     Object.setPrototypeOf(request, app.request);
     Object.setPrototypeOf(response, app.response);
     response.locals = Object.create(null);
+    if (metricsEnabled()) response.locals.route = mcp.path;
+    if (tracer) routeActiveSpan("POST", mcp.path);
     logAccess(ctx, request, response);
     mcp
       .postWithoutOrigin(request, response)

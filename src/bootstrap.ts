@@ -12,6 +12,7 @@ import { createChangeFeed } from "./db/change-feed.ts";
 import { createDb, migrate } from "./db/knex.ts";
 import { resolveKeys } from "./keys.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { enableMetrics } from "./observability/metrics.ts";
 import { checkProviderModels, unlistedModelError } from "./providers/model-check.ts";
 import { buildProviders, type Providers } from "./providers/providers.ts";
 
@@ -46,6 +47,8 @@ export async function boot(
   } = {},
 ): Promise<Booted> {
   const config = options.config ?? loadConfig(options.env);
+  // Metrics are kept only by a process that serves them (METRICS_PORT), from before anything is counted.
+  if (config.observability.metricsPort !== undefined) enableMetrics();
   const log = options.logger ?? createLogger(config.logLevel);
   if (options.checkProviders) {
     const checks = await checkProviderModels(config);

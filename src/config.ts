@@ -139,6 +139,11 @@ export const EnvSchema = Type.Object({
   LINKEDIN_ORGANIZATIONS: Type.Optional(Bool),
   SOCIAL_SANDBOX_NETWORKS: Type.Optional(Type.String({ maxLength: 200 })),
   AI_FALLBACK: Type.Optional(Type.Union([Type.Literal("none"), Type.Literal("local")])),
+  // Observability (docs/operations.md "Health, metrics and traces"); tracing reads the standard OTEL_*
+  // variables itself (src/observability/tracing.ts).
+  HEALTH_PORT: Type.Optional(Type.String({ pattern: "^[0-9]{1,5}$" })),
+  METRICS_PORT: Type.Optional(Type.String({ pattern: "^[0-9]{1,5}$" })),
+  METRICS_HOST: Type.Optional(Type.String({ minLength: 1 })),
   ...socialCredentialSchema(),
 });
 
@@ -409,6 +414,14 @@ export interface Config {
      */
     deliveryPollSeconds: number;
   };
+  /**
+   * Health, metrics and traces (docs/operations.md "Health, metrics and traces"). `healthPort`
+   * (HEALTH_PORT): a listener of its own for `/healthz` and `/readyz` in every command (`worker` has no
+   * other; `serve` and `all` also answer on PORT); undefined = off. `metricsPort` (METRICS_PORT): the
+   * listener of `GET /metrics` (Prometheus text format) on `metricsHost` (METRICS_HOST, default
+   * 127.0.0.1); undefined = off, and no metric is kept. 0 = any free port (tests).
+   */
+  observability: { healthPort: number | undefined; metricsPort: number | undefined; metricsHost: string };
 }
 
 const stripSlash = (u: string) => u.replace(/\/+$/, "");
@@ -764,5 +777,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       deliveryLeaseSeconds: num("DELIVERY_LEASE_SECONDS", 300),
       deliveryPollSeconds: num("DELIVERY_POLL_SECONDS", 5),
     },
+    observability: {
+      healthPort: portOf(picked, "HEALTH_PORT"),
+      metricsPort: portOf(picked, "METRICS_PORT"),
+      metricsHost: picked.METRICS_HOST ?? "127.0.0.1",
+    },
   };
+}
+
+/** An optional TCP port setting (0 to 65535) or undefined. @throws ConfigError above 65535. */
+function portOf(picked: Record<string, string>, name: "HEALTH_PORT" | "METRICS_PORT"): number | undefined {
+  const v = picked[name];
+  if (v === undefined) return undefined;
+  if (Number(v) > 65535) throw new ConfigError(name, "must be a port from 0 to 65535");
+  return Number(v);
 }

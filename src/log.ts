@@ -5,6 +5,7 @@
 import { type DestinationStream, type Logger, pino } from "pino";
 import type Pretty from "pino-pretty";
 import { lazyRequire } from "./lazy-require.ts";
+import { traceLogFields, tracer } from "./observability/tracing.ts";
 
 /** pino-pretty, loaded only when entries are formatted for a terminal. */
 const pretty = lazyRequire<typeof Pretty>("pino-pretty");
@@ -29,7 +30,8 @@ const REDACT = [
 ];
 
 /**
- * Creates the service logger. `level` is a pino level; "silent" disables output. `destination` (default
+ * Creates the service logger. `level` is a pino level; "silent" disables output. While tracing is on (it
+ * starts before any logger is made), each line also has the active span's `trace_id` and `span_id`. `destination` (default
  * stdout) receives one JSON line per entry (tests capture it to prove what never reaches a log).
  * `options.pretty` (default: stdout is a terminal and no destination is given) formats entries for people
  * with pino-pretty instead; redaction applies either way.
@@ -39,7 +41,13 @@ export function createLogger(
   destination?: DestinationStream,
   options: { pretty?: boolean } = {},
 ): Logger {
-  const base = { level, redact: { paths: REDACT, censor: "[redacted]" }, base: { service: "social-mcp" } };
+  const base = {
+    level,
+    redact: { paths: REDACT, censor: "[redacted]" },
+    base: { service: "social-mcp" },
+    // With tracing on, each line carries the active span's trace_id and span_id (src/observability/tracing.ts).
+    ...(tracer ? { mixin: traceLogFields } : {}),
+  };
   const human = options.pretty ?? (destination === undefined && process.stdout.isTTY === true);
   if (human) {
     return pino(

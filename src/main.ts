@@ -7,6 +7,8 @@
  *   admin ...      operator commands (see src/cli/admin.ts)
  * Errors print one line and exit non-zero.
  */
+// First: tracing, when the OTEL_* variables ask for it, must start before the modules it instruments load.
+import { tracing, tracingProblem } from "./observability/register.ts";
 import { boot } from "./bootstrap.ts";
 import { ADMIN_USAGE, runAdmin } from "./cli/admin.ts";
 import { startupBanner } from "./cli/banner.ts";
@@ -14,6 +16,8 @@ import { runStopSteps } from "./cli/shutdown.ts";
 import { ConfigError } from "./config.ts";
 import { quietBossErrors } from "./operations/boss.ts";
 import { startQueue } from "./operations/queue.ts";
+import { healthOf } from "./observability/health.ts";
+import { startHealthListener, startMetricsListener } from "./observability/listeners.ts";
 import {
   describeMediaBinaries,
   inspectMediaBinaries,
@@ -33,6 +37,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (!["all", "serve", "worker", "migrate", "admin"].includes(command))
     throw new Error(`unknown command "${command}"\n${USAGE}`);
+  if (tracingProblem) throw tracingProblem;
   const quiet = command === "admin" || command === "migrate";
   const booted = await boot({
     env: quiet ? { LOG_LEVEL: "warn", ...process.env } : process.env,
@@ -60,6 +65,12 @@ async function main(argv: string[]): Promise<void> {
       `warning: ${mediaBinariesProblem(mediaBinaries(ctx.config.media)) ?? describeMediaBinaries(media)}`,
     );
   const stops: Array<() => Promise<void>> = [];
+  // The health and metrics listeners come first and close last: they answer during the whole drain.
+  const { healthPort, metricsPort, metricsHost } = ctx.config.observability;
+  const listeners = [
+    ...(healthPort !== undefined ? [await startHealthListener(ctx, healthPort)] : []),
+    ...(metricsPort !== undefined ? [await startMetricsListener(ctx, metricsPort, metricsHost)] : []),
+  ];
   const queue = await startQueue(ctx);
   ctx.queue = queue.queue;
   if (command === "all" || command === "worker") {
@@ -78,13 +89,20 @@ async function main(argv: string[]): Promise<void> {
       port,
       embeddedDb: booted.embeddedDb,
       media,
+      healthPort: healthPort !== undefined ? listeners[0]?.port : undefined,
+      metrics: metricsPort !== undefined ? { host: metricsHost, port: listeners.at(-1)?.port } : undefined,
+      tracing: tracing !== undefined,
     }).join("\n"),
   );
   stops.push(() => queue.stop());
+  for (const listener of listeners) stops.push(() => listener.close());
+  if (tracing) stops.push(tracing.shutdown);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Not ready from now on, before the drain: a load balancer stops sending traffic.
+    healthOf(ctx).markStopping();
     // Connections the queue loses while stopping (the embedded cluster also receives Ctrl-C) are expected.
     quietBossErrors(ctx);
     ctx.log.info({ signal }, "shutting down");

@@ -24,6 +24,12 @@ export interface BannerInput {
   embeddedDb: boolean;
   /** What `inspectMediaBinaries` found (src/providers/media-binaries.ts); the line is left out without it. */
   media?: { ffmpeg: BinaryReport; ffprobe: BinaryReport } | undefined;
+  /** The bound HEALTH_PORT, when the health listener runs. */
+  healthPort?: number | undefined;
+  /** Where `GET /metrics` answers, when the metrics listener runs. */
+  metrics?: { host: string; port: number | undefined } | undefined;
+  /** True when OpenTelemetry tracing is on (src/observability/tracing-sdk.ts). */
+  tracing?: boolean | undefined;
 }
 
 const RUNS: Record<BannerInput["command"], string> = {
@@ -87,9 +93,23 @@ export function startupBanner(ctx: AppContext, input: BannerInput): string[] {
       ? [`    ffmpeg:      ${ffmpegLine(input.media, config.media.ffmpegMaxMemoryBytes)}`]
       : []),
     `    database:    ${input.embeddedDb ? `embedded PostgreSQL under ${config.dataDir}/postgres` : "external PostgreSQL (DATABASE_URL)"}`,
+    `  observability: ${observabilityLine(input)}`,
     "  create a user: npm run cli -- admin user create --email you@example.com --password 'a long password' --workspace 'My workspace'",
   );
   return lines;
+}
+
+/** Health and metrics listeners and tracing, as this process runs them (docs/operations.md). */
+function observabilityLine(input: BannerInput): string {
+  return [
+    input.command === "worker" && input.healthPort === undefined
+      ? "no health listener (HEALTH_PORT unset)"
+      : `/healthz and /readyz on ${[input.port !== undefined ? `port ${input.port}` : "", input.healthPort !== undefined ? `HEALTH_PORT ${input.healthPort}` : ""].filter(Boolean).join(" and ")}`,
+    input.metrics
+      ? `/metrics on ${input.metrics.host}:${input.metrics.port}`
+      : "metrics off (METRICS_PORT unset)",
+    input.tracing ? "traces exported (OTEL_*)" : "tracing off",
+  ].join("; ");
 }
 
 /** The networks that publish for real: credentials configured and a live adapter. */

@@ -22,7 +22,9 @@ import type { AuthContext, RegisteredTool } from "../tool-contract.ts";
 import { TOOLS } from "../../generated/registry.ts";
 import { createCursorCodec } from "./cursor.ts";
 import { dispatch, type Endpoint } from "./dispatch.ts";
-import { admit } from "./admission.ts";
+import { type Admission, admit } from "./admission.ts";
+import { countRateLimited } from "../observability/metrics.ts";
+import { startSpan, tracer } from "../observability/tracing.ts";
 import { type BodyReader, jsonBodyReader } from "./body.ts";
 import { type IpLimiter, ipLimiter, originGuard } from "./guards.ts";
 import { errorResponse, isObject, type JsonRpcId, parseMessage, RPC, RpcError } from "./jsonrpc.ts";
@@ -121,15 +123,23 @@ async function serve(
 ): Promise<void> {
   let bodyError: unknown;
   let bodyRead = false;
-  const admission = await admit(ep.ctx, ipLimit, req, async () => {
-    bodyError = await readBody(req, res);
-    bodyRead = true;
-    if (bodyError || !isObject(req.body) || req.body.method !== "tools/call") return undefined;
-    const params = req.body.params;
-    return prepayableBudget(ep.runtime, isObject(params) ? params.name : undefined);
-  });
+  // The `authenticate` stage of the call's trace while tracing is on (src/observability/tracing.ts).
+  const authenticating = tracer ? startSpan("authenticate") : undefined;
+  let admission: Admission;
+  try {
+    admission = await admit(ep.ctx, ipLimit, req, async () => {
+      bodyError = await readBody(req, res);
+      bodyRead = true;
+      if (bodyError || !isObject(req.body) || req.body.method !== "tools/call") return undefined;
+      const params = req.body.params;
+      return prepayableBudget(ep.runtime, isObject(params) ? params.name : undefined);
+    });
+  } finally {
+    authenticating?.end();
+  }
   try {
     if (admission.kind === "ip_limited") {
+      countRateLimited("mcp_ip");
       res.setHeader("Retry-After", String(admission.retryAfter));
       res.status(429).type("text/plain").send("Too many requests");
       return;

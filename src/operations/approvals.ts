@@ -15,7 +15,14 @@ import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { approvedContent, contentFingerprint } from "../domain/social/content.ts";
 import { factsFingerprint, publishFacts } from "../domain/automations/publish-binding.ts";
 import { authorizationProblem } from "./execute.ts";
-import { loadOperation, openDescription, type OperationState } from "../domain/operations/store.ts";
+import {
+  loadOperation,
+  type OperationRow,
+  openDescription,
+  type OperationState,
+} from "../domain/operations/store.ts";
+import { countApprovalDecided, countOperation } from "../observability/metrics.ts";
+import { contextOf, inSpan, tracer } from "../observability/tracing.ts";
 
 /**
  * True when a record the request was described from has changed since (its `updated_at` moved, or it is
@@ -67,7 +74,9 @@ export type DecisionResult =
   | { kind: "approved"; state: OperationState | undefined };
 
 /**
- * Applies `decision` by `userId` (the browser session's user) to operation `operationId`.
+ * Applies `decision` by `userId` (the browser session's user) to operation `operationId`. While tracing is
+ * on, the decision is a span `approval` in the trace of the call that asked for it (the operation's
+ * `trace_parent`), and the job it dispatches carries that span on (docs/operations.md "Traces").
  * Never throws for a decision that cannot apply; database errors propagate.
  */
 export async function decideOperation(
@@ -78,10 +87,41 @@ export async function decideOperation(
 ): Promise<DecisionResult> {
   const op = await loadOperation(ctx.db, operationId);
   if (!op || op.user_id !== userId) return { kind: "not_found" };
+  if (!tracer) return decide(ctx, op, decision);
+  return inSpan(
+    "approval",
+    {
+      "gen_ai.tool.name": op.tool,
+      "social_mcp.operation.id": op.id,
+      "social_mcp.approval.decision": decision,
+    },
+    async (span) => {
+      const result = await decide(ctx, op, decision);
+      span.setAttribute("social_mcp.approval.result", result.kind);
+      return result;
+    },
+    contextOf(op.trace_parent),
+  );
+}
+
+/** `decideOperation` for the loaded operation `op` of the deciding user. */
+async function decide(ctx: AppContext, op: OperationRow, decision: Decision): Promise<DecisionResult> {
   const now = ctx.clock.now();
   const pending = () => ctx.db("operations").where({ id: op.id, state: "approval_required" });
-  const deny = (fields: Record<string, unknown> = {}) =>
-    pending().update({ state: "denied", decision: "declined", decided_at: now, updated_at: now, ...fields });
+  const deny = async (fields: Record<string, unknown> = {}) => {
+    const n = await pending().update({
+      state: "denied",
+      decision: "declined",
+      decided_at: now,
+      updated_at: now,
+      ...fields,
+    });
+    if (n > 0) {
+      countOperation(op.tool, "denied");
+      countApprovalDecided(op.tool, fields.decision === "expired" ? "expired" : "declined");
+    }
+    return n;
+  };
   const notPending = async (): Promise<DecisionResult> => {
     const row = await ctx.db("operations").where({ id: op.id }).first("state");
     return { kind: "not_pending", state: row?.state as OperationState };
@@ -112,6 +152,8 @@ export async function decideOperation(
     .where("approval_expires_at", ">", now)
     .update({ state: "approved", decision: "approved", decided_at: now, updated_at: now });
   if (won === 0) return notPending();
+  countOperation(op.tool, "approved");
+  countApprovalDecided(op.tool, "approved");
   ctx.log.info({ operation_id: op.id, tool: op.tool }, "operation approved");
   return { kind: "approved", state: await dispatchOperation(ctx, op.id) };
 }

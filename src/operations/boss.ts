@@ -77,7 +77,40 @@ export function createBoss(ctx: AppContext, role: "producer" | "worker"): PgBoss
     useListenNotify: worker,
   });
   boss.on("error", bossErrorHandler(ctx));
+  const states = bossStates(ctx);
+  states.set(boss, "created");
+  boss.on("stopped", () => states.set(boss, "stopped"));
   return boss;
+}
+
+type BossState = "created" | "started" | "stopped";
+const bossesByContext = new WeakMap<AppContext, Map<PgBoss, BossState>>();
+
+function bossStates(ctx: AppContext): Map<PgBoss, BossState> {
+  let states = bossesByContext.get(ctx);
+  if (!states) {
+    states = new Map();
+    bossesByContext.set(ctx, states);
+  }
+  return states;
+}
+
+/** Records that `boss` (made by `createBoss` for `ctx`) has started. */
+export function markBossStarted(ctx: AppContext, boss: PgBoss): void {
+  const states = bossStates(ctx);
+  if (states.get(boss) === "created") states.set(boss, "started");
+}
+
+/**
+ * Whether the pg-boss instances of `ctx` are started (src/observability/health.ts): `ok` when at least one
+ * was made and every one made has started and none has stopped; else why not.
+ */
+export function bossReadiness(ctx: AppContext): "ok" | "not started" | "starting" | "stopped" {
+  const states = [...(bossesByContext.get(ctx)?.values() ?? [])];
+  if (states.length === 0) return "not started";
+  if (states.includes("stopped")) return "stopped";
+  if (states.includes("created")) return "starting";
+  return "ok";
 }
 
 /**

@@ -23,6 +23,7 @@ import { RESULT_VALIDATORS } from "../../generated/registry.ts";
 import type { AppContext } from "../context.ts";
 import type { ErrorCode } from "../errors.ts";
 import { ToolError } from "../errors.ts";
+import { countOperation } from "../observability/metrics.ts";
 import { writeAudit } from "../runtime/audit.ts";
 import type { Envelope, ToolContext, ToolOutput } from "../tool-contract.ts";
 import type { OperationRow, OperationState } from "../domain/operations/store.ts";
@@ -75,6 +76,7 @@ export async function processOperation(
     );
     return { claimed: false };
   }
+  countOperation(op.tool, "running");
   const requestId = randomUUID();
   const log = ctx.log.child({ operation_id: op.id, tool: op.tool, attempt: op.attempts, requestId });
   const started = performance.now();
@@ -86,6 +88,7 @@ export async function processOperation(
       .update({ state, ...fields, finished_at: at, updated_at: at });
     if (n === 0) log.warn({ state }, "operation left running by another path; result not recorded");
     else {
+      countOperation(op.tool, state);
       log.info({ state, error_code: fields.error_code ?? undefined }, "operation finished");
       await writeAudit(ctx, {
         requestId,

@@ -7,6 +7,7 @@
  * concurrent reapers on several workers never both take it.
  */
 import type { AppContext } from "../context.ts";
+import { countOperation } from "../observability/metrics.ts";
 
 export interface ReapReport {
   unknown: string[];
@@ -15,11 +16,11 @@ export interface ReapReport {
 /** Reaps every running operation whose lease ended before now. @returns the ids moved to outcome_unknown. */
 export async function reapExpiredLeases(ctx: AppContext): Promise<ReapReport> {
   const now = ctx.clock.now();
-  const expired: Array<{ id: string; attempts: number }> = await ctx
+  const expired: Array<{ id: string; attempts: number; tool: string }> = await ctx
     .db("operations")
     .where({ state: "running" })
     .where("lease_expires_at", "<", now)
-    .select("id", "attempts")
+    .select("id", "attempts", "tool")
     .limit(100);
   const report: ReapReport = { unknown: [] };
   for (const row of expired) {
@@ -35,7 +36,10 @@ export async function reapExpiredLeases(ctx: AppContext): Promise<ReapReport> {
         finished_at: now,
         updated_at: now,
       });
-    if (n > 0) report.unknown.push(row.id);
+    if (n > 0) {
+      report.unknown.push(row.id);
+      countOperation(row.tool, "outcome_unknown");
+    }
   }
   if (report.unknown.length > 0)
     ctx.log.warn({ unknown: report.unknown.length }, "expired worker leases reaped: outcome unknown");

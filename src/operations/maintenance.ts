@@ -26,6 +26,7 @@
  * Steps 4 to 11 are independent: one failing is logged, the others still run, and the pass then throws.
  */
 import type { AppContext } from "../context.ts";
+import { countApprovalDecided, countOperation } from "../observability/metrics.ts";
 import { publishDueSchedules } from "../domain/social/schedules.ts";
 import { settleStrandedCarouselRuns } from "../domain/carousels/settle.ts";
 import { failCrashedAutomationRuns } from "../domain/automations/crashed-runs.ts";
@@ -77,15 +78,25 @@ const REDISPATCH_BATCH = 500;
 
 /**
  * Writes `changes` to every operation in `state` whose time column passed (`column op now`, e.g.
- * `["deadline_at", "<", now]`) and returns how many moved.
+ * `["deadline_at", "<", now]`), counts each one's new state (and an expired approval) in the metrics, and
+ * returns how many moved.
  */
-function moveTimedOut(
+async function moveTimedOut(
   ctx: AppContext,
   state: string,
   [column, op, now]: [string, "<" | "<=", Date],
-  changes: Record<string, unknown>,
+  changes: { state: string; decision?: "expired" } & Record<string, unknown>,
 ): Promise<number> {
-  return ctx.db("operations").where({ state }).where(column, op, now).update(changes);
+  const moved = (await ctx
+    .db("operations")
+    .where({ state })
+    .where(column, op, now)
+    .update(changes, ["tool"])) as Array<{ tool: string }>;
+  for (const { tool } of moved) {
+    countOperation(tool, changes.state);
+    if (changes.decision) countApprovalDecided(tool, changes.decision);
+  }
+  return moved.length;
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   strandedRenders,
 } from "../domain/carousels/render-job.ts";
 import { executeCarouselRun } from "../domain/carousels/run.ts";
+import { measureRender } from "../observability/metrics.ts";
 
 export interface RenderResult {
   /** False when the claim found nothing (another worker holds the run, or it is finished). */
@@ -66,7 +67,9 @@ export async function processCarouselRender(
   log.info("carousel render running");
   try {
     const owner = { userId: claim.user_id, workspaceId: claim.workspace_id };
-    const outcome = await executeCarouselRun(ctx, owner, runId, { signal });
+    const outcome = await measureRender(`carousel:${claim.design_id}`, () =>
+      executeCarouselRun(ctx, owner, runId, { signal }),
+    );
     await endRenderLease(ctx.db, claim);
     log.info({ status: outcome.status, slides_failed: outcome.slides_failed }, "carousel render finished");
     return { claimed: true, status: outcome.status };

@@ -8,6 +8,7 @@
  */
 import type { Job, PgBoss } from "pg-boss";
 import type { AppContext } from "../context.ts";
+import { contextOf, inSpan, SpanKind, tracer } from "../observability/tracing.ts";
 import {
   requeueExpiredSyncJobs,
   resumeSyncRuns,
@@ -23,6 +24,7 @@ import {
   createBoss,
   ensureQueues,
   MAINTENANCE_CRON,
+  markBossStarted,
   MAINTENANCE_QUEUE,
   OPERATIONS_QUEUE,
   RENDER_QUEUE,
@@ -62,6 +64,7 @@ const DELIVERY_STOP_GRACE_MS = 10_000;
 export async function startWorker(ctx: AppContext, options: WorkerOptions = {}): Promise<StartedWorker> {
   const boss = createBoss(ctx, "worker");
   await boss.start();
+  markBossStarted(ctx, boss);
   await ensureQueues(ctx, boss);
   const processOptions = options.lookup ? { lookup: options.lookup } : {};
   // Operations and carousel renders: each job names one record; a job completes whatever happens (pg-boss
@@ -175,7 +178,21 @@ async function consume(
           continue;
         }
         try {
-          await run(id, job.signal);
+          // While tracing is on, the job's execution continues the trace of the call that queued it.
+          if (tracer)
+            await inSpan(
+              `process ${queue}`,
+              {
+                "messaging.operation.type": "process",
+                "messaging.destination.name": queue,
+                "messaging.message.id": job.id,
+                [`social_mcp.${key}`]: id,
+              },
+              () => run(id, job.signal),
+              contextOf(job.data?.traceparent),
+              SpanKind.CONSUMER,
+            );
+          else await run(id, job.signal);
         } catch (err) {
           ctx.log.error({ [key]: id, queue, errName: (err as Error)?.name }, `${queue} job failed`);
         }

@@ -5,13 +5,15 @@
  * `message` may echo the prompt or part of the key, so it is never read. `Retry-After` is seconds or an
  * HTTP date (RFC 9110 section 10.2.3).
  */
+import { measuredFetch } from "../observability/metrics.ts";
 
 /**
  * `POST url` with the JSON `body` and `Authorization: Bearer apiKey` when a key is set. `signal` aborts it.
  * @throws whatever fetch throws (network failure, abort): the caller turns it into its own error.
  */
 export function postJson(url: string, body: string, apiKey: string | undefined, signal: AbortSignal) {
-  return fetch(url, {
+  const [provider, operation] = endpointOf(url);
+  return measuredFetch(provider, operation, url, {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -21,6 +23,19 @@ export function postJson(url: string, body: string, apiKey: string | undefined, 
     body,
     signal,
   });
+}
+
+/** The endpoints `postJson` calls, by the end of their path: the provider and operation they are counted as. */
+const ENDPOINTS: Array<[string, [string, string]]> = [
+  ["/chat/completions", ["ai_text", "chat.completions"]],
+  ["/images/generations", ["ai_image", "images.generations"]],
+  ["/images/edits", ["ai_image", "images.edits"]],
+];
+
+/** The provider and operation of a `postJson` URL (metrics labels); `openai_compatible`/`other` else. */
+function endpointOf(url: string): [string, string] {
+  const path = url.split("?")[0] ?? "";
+  return ENDPOINTS.find(([end]) => path.endsWith(end))?.[1] ?? ["openai_compatible", "other"];
 }
 
 /** Where and how an openai-compatible adapter calls: its config section's values, checked. */

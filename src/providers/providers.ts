@@ -6,6 +6,7 @@
  * (test/helpers/app.ts `startTestApp({ providers })`), never by patching a module.
  */
 import type { Config } from "../config.ts";
+import { measureMethods, metricsEnabled } from "../observability/metrics.ts";
 import { aiTextProvider } from "./ai-text/index.ts";
 import type { AiTextProvider } from "./ai-text/types.ts";
 import { aiImageProvider } from "./ai-image/index.ts";
@@ -106,6 +107,40 @@ function mediaStorage(config: Config): MediaStorage {
   return localDiskStorage(config.media.dir);
 }
 
+/**
+ * `adapter` whose calls count their outbound HTTP under the network and the adapter operation (publish
+ * step, reconcile, token exchange, metrics read...: src/observability/metrics.ts `measureMethods`, read by
+ * ./social/http.ts). `adapter` itself while metrics are off.
+ */
+function measuredAdapter(adapter: NetworkAdapter): NetworkAdapter {
+  if (!metricsEnabled()) return adapter;
+  const n = adapter.network;
+  return Object.assign(
+    measureMethods(adapter, n, { accountSettings: "account_settings" }),
+    {
+      oauth: measureMethods(adapter.oauth, n, {
+        exchangeCode: "oauth.exchange_code",
+        refresh: "oauth.refresh",
+        accounts: "oauth.accounts",
+      }),
+      publisher: measureMethods(adapter.publisher, n, {
+        step: "publish.step",
+        reconcile: "publish.reconcile",
+        publishingLimit: "publish.limit",
+      }),
+    },
+    adapter.metrics
+      ? {
+          metrics: measureMethods(adapter.metrics, n, {
+            account: "metrics.account",
+            post: "metrics.post",
+            readPostMetricsBatch: "metrics.post_batch",
+          }),
+        }
+      : {},
+  );
+}
+
 /** A sealer for contexts built without one (migrations only): any use is an error. */
 const unsealable: AdapterDeps["sealer"] = {
   seal() {
@@ -164,6 +199,7 @@ export function networkRegistry(config: Config, deps: AdapterDeps): NetworkRegis
         a = factory(credentials, deps);
       } else if (sandboxAllowed(config, network)) a = sandboxAdapter(network, deps);
       else throw new NetworkUnavailableError(network, "sandbox");
+      a = measuredAdapter(a);
       cache.set(key, a);
     }
     return a;

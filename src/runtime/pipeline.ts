@@ -22,6 +22,16 @@ import { writeAudit } from "./audit.ts";
 import { allIssues, explainIssues } from "./validation-messages.ts";
 import { errorEnvelope, successEnvelope, toolErrorEnvelope, wireEnvelope } from "./envelope.ts";
 import { peekIdempotent, runIdempotent } from "./idempotency.ts";
+import { countRateLimited, metricsEnabled, observeToolCall } from "../observability/metrics.ts";
+import {
+  failSpan,
+  inSpan,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  startSpan,
+  tracer,
+} from "../observability/tracing.ts";
 import type {
   AuthContext,
   Budget,
@@ -197,13 +207,15 @@ async function consumeBudget(
   prepaid: PrepaidBudget | undefined,
 ): Promise<void> {
   const verdict = await spendUnit(rt, auth, budget, prepaid);
-  if (!verdict.ok)
+  if (!verdict.ok) {
+    countRateLimited(budget);
     throw new ToolError(
       "rate_limited",
       `the ${budget} budget of this user is exhausted`,
       undefined,
       verdict.retryAfter,
     );
+  }
 }
 
 /**
@@ -243,11 +255,17 @@ async function runPath(
   if (tool.review || tool.queued) {
     if (!trx) throw new Error(`${tool.name}: review and queued tools run inside the idempotency transaction`);
     const c = { ...tctx, db: trx };
-    envelope = tool.review ? await startReview(c, tool, args, trx) : await startQueued(c, tool, args, trx);
+    const path = tool.review ? startReview : startQueued;
+    envelope = tracer
+      ? await inSpan("handler", undefined, () => path(c, tool, args, trx))
+      : await path(c, tool, args, trx);
   } else {
+    const c = trx ? { ...tctx, db: trx } : tctx;
     envelope = successEnvelope(
       tctx.requestId,
-      await tool.handler.execute(args, trx ? { ...tctx, db: trx } : tctx),
+      tracer
+        ? await inSpan("handler", undefined, () => tool.handler.execute(args, c))
+        : await tool.handler.execute(args, c),
     );
   }
   // validate output (inside the transaction: a mismatch rolls the effect back)
@@ -291,12 +309,65 @@ export async function callTool(
   rawArgs: unknown,
   options: CallOptions,
 ): Promise<CallOutcome> {
+  const started = performance.now();
   try {
-    return await runCall(rt, auth, name, rawArgs, options);
+    const outcome = tracer
+      ? await traceCall(rt, auth, name, rawArgs, options)
+      : await runCall(rt, auth, name, rawArgs, options);
+    observeCall(rt, name, outcome, started);
+    return outcome;
   } finally {
     // A unit consumed at admission that this call did not reach goes back before the call is answered.
     await options.prepaid?.release();
   }
+}
+
+/**
+ * Counts a finished call in the metrics (src/observability/metrics.ts): the tool (`unknown` for a name not
+ * in the catalog), the envelope's status (`rejected` for an unknown tool or a missing scope), the error
+ * code, the time since `started` (`performance.now()`).
+ */
+function observeCall(rt: Runtime, name: string, outcome: CallOutcome, started: number): void {
+  if (!metricsEnabled()) return;
+  const seconds = (performance.now() - started) / 1000;
+  if (outcome.kind === "result")
+    observeToolCall(name, outcome.envelope.status, outcome.envelope.error?.code ?? "none", seconds);
+  else if (outcome.kind === "insufficient_scope")
+    observeToolCall(name, "rejected", "insufficient_scope", seconds);
+  else observeToolCall(rt.tools.has(name) ? name : "unknown", "rejected", "unknown_tool", seconds);
+}
+
+/**
+ * `runCall` inside the span `tools/call {tool}` (OpenTelemetry semantic conventions for MCP: `mcp.method.name`,
+ * `gen_ai.tool.name`), whose children are the pipeline's stages (validate, budget, idempotency, handler,
+ * audit), their SQL and outbound calls. Only while tracing is on.
+ */
+function traceCall(
+  rt: Runtime,
+  auth: AuthContext,
+  name: string,
+  rawArgs: unknown,
+  options: CallOptions,
+): Promise<CallOutcome> {
+  const tool = rt.tools.has(name) ? name : "unknown";
+  return inSpan(
+    `tools/call ${tool}`,
+    { "mcp.method.name": "tools/call", "gen_ai.tool.name": tool, "gen_ai.operation.name": "execute_tool" },
+    async (span) => {
+      const outcome = await runCall(rt, auth, name, rawArgs, options);
+      const envelope = outcome.kind === "result" ? outcome.envelope : undefined;
+      span.setAttribute("social_mcp.status", envelope?.status ?? "rejected");
+      const code = envelope?.error?.code ?? (outcome.kind === "result" ? undefined : outcome.kind);
+      if (code) {
+        span.setAttribute("error.type", code);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      if (envelope?.operation_id) span.setAttribute("social_mcp.operation.id", envelope.operation_id);
+      return outcome;
+    },
+    undefined,
+    SpanKind.SERVER,
+  );
 }
 
 /** The audit row of a call that started at `started` (`performance.now()`) and ends with `envelope`. */
@@ -349,6 +420,8 @@ const runCall: typeof callTool = async (rt, auth, name, rawArgs, options) => {
   }
 
   let envelope: Envelope;
+  // The stages as spans while tracing is on (`traceCall`); `stage` is the running one.
+  let stage = tracer ? startSpan("validate") : undefined;
   try {
     let args: Record<string, unknown>;
     try {
@@ -358,6 +431,7 @@ const runCall: typeof callTool = async (rt, auth, name, rawArgs, options) => {
       await spendRefused(rt, auth, tool.budget, options, requestId);
       throw err;
     }
+    if (stage) stage = nextStage(stage, "budget");
     // an exact retry of a finished write is answered from its record: it spends a read unit, not its
     // tool's budget (a client that lost the answer gets it even when its write budget is exhausted)
     const prior = tool.access === "write" ? await peekIdempotent(ctx, auth, tool, args) : undefined;
@@ -366,6 +440,7 @@ const runCall: typeof callTool = async (rt, auth, name, rawArgs, options) => {
       envelope = prior;
     } else {
       await consumeBudget(rt, auth, tool.budget, options.prepaid);
+      if (stage) stage = nextStage(stage, undefined);
       const tctx: ToolContext = {
         app: ctx,
         auth,
@@ -376,19 +451,25 @@ const runCall: typeof callTool = async (rt, auth, name, rawArgs, options) => {
         progress: options.progress,
       };
       // idempotency (writes) -> review | queued | inline
-      envelope =
-        tool.access === "write"
-          ? await runIdempotent(
-              ctx,
-              auth,
-              tool,
-              args,
-              (trx) => runPath(tool, tctx, args, trx),
-              (err) => failureEnvelope(ctx, tool, requestId, err),
-            )
-          : await runPath(tool, tctx, args, undefined);
+      if (tool.access === "write") {
+        const idempotent = () =>
+          runIdempotent(
+            ctx,
+            auth,
+            tool,
+            args,
+            (trx) => runPath(tool, tctx, args, trx),
+            (err) => failureEnvelope(ctx, tool, requestId, err),
+          );
+        envelope = tracer ? await inSpan("idempotency", undefined, idempotent) : await idempotent();
+      } else envelope = await runPath(tool, tctx, args, undefined);
     }
+    stage?.end();
   } catch (err) {
+    if (stage) {
+      failSpan(stage, err);
+      stage.end();
+    }
     if (isDatabaseUnavailable(err)) {
       ctx.log.warn({ requestId, tool: tool.name }, "tool call failed: database unavailable");
       // Nothing was committed (the idempotency record commits with the effect), so the same key and
@@ -403,6 +484,14 @@ const runCall: typeof callTool = async (rt, auth, name, rawArgs, options) => {
     }
     envelope = failureEnvelope(ctx, tool, requestId, err);
   }
+  const audit = tracer ? startSpan("audit") : undefined;
   await auditCall(ctx, requestId, auth, tool, rawArgs, started, envelope);
+  audit?.end();
   return { kind: "result", envelope, isError: envelope.error !== undefined };
 };
+
+/** Ends the stage span `current` and starts the span of the next stage `name` (none when undefined). */
+function nextStage(current: Span, name: string | undefined): Span | undefined {
+  current.end();
+  return name === undefined ? undefined : startSpan(name);
+}

@@ -15,6 +15,7 @@ import { createUser, type NewUser } from "../../src/domain/account/accounts.ts";
 import { startQueue } from "../../src/operations/queue.ts";
 import { startWorker } from "../../src/operations/worker.ts";
 import type { Logger } from "../../src/log.ts";
+import { startHealthListener, startMetricsListener } from "../../src/observability/listeners.ts";
 import type { Providers } from "../../src/providers/providers.ts";
 import { startServer } from "../../src/server.ts";
 import { freshDatabase } from "./db.ts";
@@ -23,6 +24,10 @@ export interface TestApp {
   url: string;
   resource: string;
   ctx: AppContext;
+  /** `http://host:port/metrics` when the app was started with METRICS_PORT (src/observability/listeners.ts). */
+  metricsUrl: string | undefined;
+  /** `http://127.0.0.1:port` of the health listener when the app was started with HEALTH_PORT. */
+  healthUrl: string | undefined;
   /** Creates a user (default plan creator) with a workspace; returns ids and the credentials. */
   user(
     input?: Partial<NewUser>,
@@ -150,6 +155,20 @@ export async function startTestApp(
   }
   const running = await startServer(ctx, server);
   stops.unshift(() => running.close(1));
+  // The listeners of their own, as src/main.ts starts them (they close last).
+  const { healthPort, metricsPort, metricsHost } = ctx.config.observability;
+  let metricsUrl: string | undefined;
+  let healthUrl: string | undefined;
+  if (metricsPort !== undefined) {
+    const metrics = await startMetricsListener(ctx, metricsPort, metricsHost);
+    stops.push(() => metrics.close());
+    metricsUrl = `http://${metricsHost}:${metrics.port}/metrics`;
+  }
+  if (healthPort !== undefined) {
+    const health = await startHealthListener(ctx, healthPort);
+    stops.push(() => health.close());
+    healthUrl = `http://127.0.0.1:${health.port}`;
+  }
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -163,6 +182,8 @@ export async function startTestApp(
     url: base,
     resource: ctx.config.resourceUrl,
     ctx,
+    metricsUrl,
+    healthUrl,
     async user(input = {}) {
       userCounter += 1;
       const email = input.email ?? `user${userCounter}-${Date.now()}@example.test`;

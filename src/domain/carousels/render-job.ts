@@ -28,6 +28,8 @@ export interface ClaimedRender {
   user_id: string;
   workspace_id: string;
   attempt: number;
+  /** The run's design (src/providers/render/designs.ts `DESIGNS` id): the render's template in the metrics. */
+  design_id: string;
 }
 
 const leaseEnd = (now: Date, leaseSeconds: number) => new Date(now.getTime() + leaseSeconds * 1000);
@@ -61,7 +63,7 @@ export async function claimRender(
       render_attempts: db.raw("render_attempts + 1"),
       updated_at: now,
     })
-    .returning(["id", "post_id", "user_id", "workspace_id", "render_attempts"]);
+    .returning(["id", "post_id", "user_id", "workspace_id", "render_attempts", "design_id"]);
   if (!row) return undefined;
   return {
     run_id: row.id,
@@ -69,6 +71,7 @@ export async function claimRender(
     user_id: row.user_id,
     workspace_id: row.workspace_id,
     attempt: Number(row.render_attempts),
+    design_id: row.design_id,
   };
 }
 

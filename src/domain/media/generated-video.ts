@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import type { AppContext } from "../../context.ts";
+import { measureRender } from "../../observability/metrics.ts";
 import type { VideoRequest, VideoResult } from "../../providers/video/types.ts";
 import { createMediaAsset } from "./media.ts";
 
@@ -37,7 +38,9 @@ export async function renderAndStoreVideo(
   const storage = app.providers.storage;
   const temp = await storage.tempPath();
   try {
-    const video = await app.providers.video.render({ ...request, outputFile: temp }, signal);
+    const video = await measureRender(`video:${request.template}`, () =>
+      app.providers.video.render({ ...request, outputFile: temp }, signal),
+    );
     const sha256 = await sha256Of(temp);
     const key = storage.newKey("mp4");
     await storage.putFile(key, temp);

@@ -8,6 +8,7 @@
  * run the handler (src/operations/claim.ts).
  */
 import type { AppContext } from "../../context.ts";
+import { countOperation } from "../../observability/metrics.ts";
 import type { OperationState } from "./store.ts";
 
 /**
@@ -21,11 +22,16 @@ export async function dispatchOperation(
 ): Promise<OperationState | undefined> {
   // The row says `queued` BEFORE the job exists: a worker that receives the job at once must find a
   // claimable row (approved/queued), never a `dispatch_failed` one it would skip, stranding the operation.
-  await ctx
+  const [queued] = (await ctx
     .db("operations")
     .where({ id: operationId })
     .whereIn("state", ["approved", "queued", "dispatch_failed"])
-    .update({ state: "queued", queued_at: ctx.clock.now(), updated_at: ctx.clock.now() });
+    .update({ state: "queued", queued_at: ctx.clock.now(), updated_at: ctx.clock.now() }, [
+      "tool",
+    ])) as Array<{
+    tool: string;
+  }>;
+  if (queued) countOperation(queued.tool, "queued");
   let jobId: string;
   try {
     if (!ctx.queue) throw new Error("no queue in this process");
@@ -35,11 +41,14 @@ export async function dispatchOperation(
       { operation_id: operationId, err: { name: (err as Error)?.name } },
       "operation dispatch failed",
     );
-    await ctx
+    const [failed] = (await ctx
       .db("operations")
       .where({ id: operationId })
       .whereIn("state", ["approved", "queued"])
-      .update({ state: "dispatch_failed", updated_at: ctx.clock.now() });
+      .update({ state: "dispatch_failed", updated_at: ctx.clock.now() }, ["tool"])) as Array<{
+      tool: string;
+    }>;
+    if (failed) countOperation(failed.tool, "dispatch_failed");
     return currentState(ctx, operationId);
   }
   // A worker may already have claimed the job (state running or later): only the bookkeeping changes.

@@ -8,6 +8,8 @@ import { isUuid } from "../../ids.ts";
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
 import type { ErrorCode, Retry } from "../../errors.ts";
+import { countApprovalCreated, countOperation } from "../../observability/metrics.ts";
+import { activeTraceparent } from "../../observability/tracing.ts";
 import type {
   ApprovalDescription,
   ApprovedContent,
@@ -72,6 +74,8 @@ export interface OperationRow {
   claimed_at: Date | null;
   deadline_at: Date | null;
   finished_at: Date | null;
+  /** The W3C traceparent of the call that created it, while tracing was on (src/observability/tracing.ts). */
+  trace_parent: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -126,9 +130,17 @@ export async function insertOperation(
     credits_charged: op.accepted?.credits_charged ?? null,
     approval_expires_at: op.approvalExpiresAt ?? null,
     queued_at: op.state === "queued" ? now : null,
+    // undefined (the column's default) unless tracing is on: the approval, the worker and the deliveries
+    // continue the trace of this call.
+    trace_parent: activeTraceparent(),
     created_at: now,
     updated_at: now,
   });
+  // A queued operation is counted `queued` when its job is sent (./dispatch.ts).
+  if (op.state === "approval_required") {
+    countOperation(op.tool, op.state);
+    countApprovalCreated(op.tool);
+  }
 }
 
 /** Loads one operation by id (any owner), or undefined. Callers check ownership themselves. */

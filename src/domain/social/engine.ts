@@ -48,6 +48,7 @@ import { postMedia } from "./validate.ts";
 import { CHANGED_AFTER_APPROVAL, deliveryStillApproved } from "./content.ts";
 import { postDeletedReason } from "./deliveries.ts";
 import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
+import { observeDeliveryStep } from "./step-telemetry.ts";
 
 /** States in which a delivery still has work to do. */
 export const ACTIVE_STATES: readonly DeliveryState[] = [
@@ -194,7 +195,7 @@ export async function runDeliveryStep(
       "approved_board_id",
     ])) as DeliveryRow[];
   if (!row) return undefined;
-  const state = await stepClaimed(app, row, signal);
+  const state = await observeDeliveryStep(app, row, () => stepClaimed(app, row, signal));
   if (state === "published" || state === "failed") await settleParents(app, row);
   return state;
 }

@@ -10,6 +10,7 @@
  * `AdapterDeps`; it is also `ctx.providers.socialHttp`. Config refuses the override when NODE_ENV=production
  * and bootstrap logs a warning when it is set.
  */
+import { currentProviderScope, measuredFetch } from "../../observability/metrics.ts";
 
 /** Default timeout of one adapter request, seconds. */
 export const SOCIAL_HTTP_TIMEOUT_SECONDS = 30;
@@ -59,7 +60,9 @@ export function createSocialHttp(base: string | undefined): SocialHttp {
     async fetch(url, init = {}) {
       const { timeoutSeconds, signal, ...rest } = init;
       const timeout = AbortSignal.timeout((timeoutSeconds ?? SOCIAL_HTTP_TIMEOUT_SECONDS) * 1000);
-      return fetch(overrideUrl(url), {
+      // Counted under the network and adapter operation that made the call (src/providers/providers.ts).
+      const scope = currentProviderScope();
+      return measuredFetch(scope?.provider ?? "social", scope?.operation ?? "other", overrideUrl(url), {
         ...rest,
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });

@@ -18,6 +18,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { measuredFetch } from "../../observability/metrics.ts";
 import { readRefusal, refusalText, retryAfterSeconds, sleep } from "../openai-http.ts";
 import { type HookClipSource, type LocalVideoOptions, localVideoProvider } from "./local.ts";
 import { type VideoProvider, VideoRenderError } from "./types.ts";
@@ -61,7 +62,17 @@ export function openAiCompatibleHookClips(o: OpenAiCompatibleVideoOptions): Hook
       const signal = outer ? AbortSignal.any([outer, deadline]) : deadline;
       const call = async (url: string, init: RequestInit = {}) => {
         try {
-          return await fetch(url, { ...init, headers: { ...headers, ...init.headers }, signal });
+          // Counted as the video provider's create, status or download call (src/observability/metrics.ts).
+          const operation = url.endsWith("/content")
+            ? "videos.content"
+            : init.method === "POST"
+              ? "videos.create"
+              : "videos.retrieve";
+          return await measuredFetch("video", operation, url, {
+            ...init,
+            headers: { ...headers, ...init.headers },
+            signal,
+          });
         } catch {
           throw new VideoRenderError(
             deadline.aborted
