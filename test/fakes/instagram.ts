@@ -13,6 +13,7 @@
  * .../reference/ig-user/media_publish, .../reference/ig-user/content_publishing_limit, .../reference/ig-container,
  * .../reference/instagram-media/insights.
  */
+import { Contract } from "./contract.ts";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import {
@@ -207,8 +208,18 @@ export class InstagramFake {
     return rec;
   }
 
+  /** The Graph node type of `id` (undefined: not an object of this fake, e.g. `access_token`). */
+  nodeOf(id: string): string | undefined {
+    if (id === "me" || this.users.has(id)) return "IGUserForIGOnlyAPI";
+    if (this.containers.has(id)) return "ShadowIGMediaBuilder";
+    if (this.media.has(id)) return "IGMediaForIGOnlyAPI";
+    return undefined;
+  }
+
   private mount(): void {
     const s = this.server;
+    // Meta's specs of the Instagram API with Instagram Login (test/contracts/graph-instagram.json).
+    s.useContract(IG_GRAPH_HOST, new Contract("instagram", ["graph-instagram"]), (id) => this.nodeOf(id));
     s.route("GET", IG_AUTHORIZE_HOST, "/oauth/authorize", (req) => this.authorize(req));
     s.route("POST", IG_API_HOST, "/oauth/access_token", (req) => this.exchangeCode(req));
     s.route("GET", IG_GRAPH_HOST, "/access_token", (req) => this.longLived(req, "ig_exchange_token"));

@@ -11,10 +11,16 @@
  * - `lost`: run the route (the work is done and counted), then destroy the socket without a response, as a
  *   timeout or a dropped connection looks to the client.
  * Counters (`count`/`counters`) let tests assert how often a side effect really happened (publishes).
+ *
+ * Contracts (`useContract`): every request to a host with a contract is checked against the provider's
+ * description before faults and routes run, and every routed answer against its response schema
+ * (contract.ts, contract-guard.ts); a violation is answered in the provider's error shape and fails the test.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after } from "node:test";
+import type { Contract, ContractRequest, Operation } from "./contract.ts";
+import { ContractGuard } from "./contract-guard.ts";
 
 /** One request as a fake route sees it (host split off the path). */
 export interface FakeRequest {
@@ -95,6 +101,9 @@ export class FakeNetworkServer {
   private readonly wrappers = new Map<string, FakeWrapper>();
   private readonly faults: ActiveFault[] = [];
   private readonly counts = new Map<string, number>();
+  private readonly contracts = new Map<string, { contract: Contract; nodeOf?: (id: string) => string | undefined }>();
+  /** The contract check's findings (contract-guard.ts): a test provoking a refusal takes them. */
+  readonly guard = new ContractGuard();
   private readonly server: http.Server;
 
   constructor() {
@@ -109,6 +118,7 @@ export class FakeNetworkServer {
     this.port = (this.server.address() as AddressInfo).port;
     this.url = `http://127.0.0.1:${this.port}`;
     after(() => this.close());
+    this.guard.watch();
     return this;
   }
 
@@ -133,6 +143,19 @@ export class FakeNetworkServer {
    */
   wrap(host: string, wrapper: FakeWrapper): void {
     this.wrappers.set(host, wrapper);
+  }
+
+  /**
+   * Checks every request to `host` against `contract` (the provider's description); `nodeOf` names the Graph
+   * node type of an id (Graph hosts: operations are per node type).
+   */
+  useContract(host: string, contract: Contract, nodeOf?: (id: string) => string | undefined): void {
+    this.contracts.set(host, { contract, ...(nodeOf ? { nodeOf } : {}) });
+  }
+
+  /** The contract violations kept since the last call; taking them stops them failing the test. */
+  takeViolations() {
+    return this.guard.takeViolations();
   }
 
   /** Injects a fault for the next `times` (default 1) matching requests. */
@@ -199,6 +222,24 @@ export class FakeNetworkServer {
       }
     };
 
+    const checked = this.contracts.get(host);
+    const contractReq: ContractRequest = {
+      method,
+      path: unversioned,
+      query: target.searchParams,
+      headers: req.headers,
+      body,
+    };
+    let operation: Operation | undefined;
+    let valid: Operation[] = [];
+    if (checked) {
+      const r = await this.guard.request(checked.contract, contractReq, checked.nodeOf);
+      if (r.refusal) return send(r.refusal);
+      operation = r.operation;
+      valid = r.valid ?? [];
+      if (!operation && !checked.nodeOf) return send({ status: 500, body: { error: "contract check matched nothing" } });
+    }
+
     const fault = this.takeFault(method, host, unversioned);
     if (fault?.kind === "status")
       return send({ status: fault.status, body: fault.body, headers: fault.headers });
@@ -240,6 +281,17 @@ export class FakeNetworkServer {
       hit.status = "lost";
       req.socket.destroy();
       return;
+    }
+    if (checked && operation && !fault) {
+      let json: unknown = answer.body;
+      if (answer.raw !== undefined) {
+        try {
+          json = JSON.parse(String(answer.raw));
+        } catch {
+          json = undefined; // not JSON (an XML or text answer): no JSON schema applies
+        }
+      }
+      this.guard.response(checked.contract, valid, contractReq, answer.status ?? 200, json);
     }
     send(answer);
   }

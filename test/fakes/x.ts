@@ -30,6 +30,8 @@
  * https://docs.x.com/fundamentals/rate-limits ("Every API response includes headers showing your current
  * rate limit status").
  */
+import { Contract } from "./contract.ts";
+import { X_OAUTH_OPERATIONS } from "./hand-operations.ts";
 import { createHash, randomBytes } from "node:crypto";
 import { captionLength } from "../../src/providers/social/rule-check.ts";
 import { X_CAPABILITIES, X_SCOPES } from "../../src/providers/social/x/oauth.ts";
@@ -308,6 +310,8 @@ export class XFake {
 
   private mount(): void {
     const s = this.server;
+    // X API v2: valid against the 2026-07 description or v2.159 (test/contracts/x-*.json); OAuth by hand.
+    s.useContract(X_API_HOST, new Contract("x", ["x-latest", "x-2026-07"], X_OAUTH_OPERATIONS));
     s.route("GET", X_WEB_HOST, "/i/oauth2/authorize", (req) => this.authorize(req));
     s.route("POST", X_API_HOST, "/2/oauth2/token", (req) => this.token(req));
     s.route("GET", X_API_HOST, "/2/users/me", (req) => this.me(req));
@@ -540,8 +544,8 @@ export class XFake {
       info.progress_percent = m.state === "pending" ? 0 : 50;
     }
     if (m.state === "succeeded") info.progress_percent = 100;
-    if (m.state === "failed")
-      info.error = { code: 1, name: "InvalidMedia", message: "Unsupported video format" };
+    // A failed state carries no `error`: neither of X's descriptions has one in `processing_info` (the 2026-07
+    // one closes the object), so an adapter must not count on it.
     return info;
   }
 

@@ -123,8 +123,9 @@ async function prepareImages(ctx: Ctx, images: JobMedia[]): Promise<MediaOutcome
   for (let i = mediaIds.length; i < images.length; i++) {
     const image = images[i]!;
     const form = new FormData();
+    // `media` and `media_category` only: X's 2026-07 description takes no `media_type` here (the bytes say
+    // it), so the request is valid against both of X's descriptions (test/contracts/x-*.json).
     form.append("media_category", "tweet_image");
-    form.append("media_type", image.mime);
     const bytes = await readMediaRange(image, 0, image.bytes - 1);
     form.append("media", new Blob([new Uint8Array(bytes)], { type: image.mime }), `image-${i + 1}`);
     const r = await xRequest<UploadAnswer>(
