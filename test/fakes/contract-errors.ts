@@ -45,7 +45,9 @@ export function violationAnswer(v: Violation): ErrorAnswer {
           ? `Unknown parameter: '${v.param}'.`
           : v.kind === "missing_parameter"
             ? `Missing required parameter: '${v.param}'.`
-            : `Invalid value for '${v.param ?? "body"}': ${v.message}`;
+            : v.allowed
+              ? `Invalid value: '${String(v.value)}'. Supported values are: ${quoted(v.allowed)}.`
+              : `Invalid value for '${v.param ?? "body"}': ${v.message}`;
       return {
         status: unknownOp ? 404 : 400,
         body: { error: { message, type: "invalid_request_error", param: v.param ?? null, code } },
@@ -123,4 +125,10 @@ export function violationAnswer(v: Violation): ErrorAnswer {
 
 function google(code: number, reason: string, message: string, status: string): ErrorAnswer {
   return { status: code, body: { error: { code, message, errors: [{ message, domain: "global", reason }], status } } };
+}
+
+/** `'a', 'b', and 'c'`: how OpenAI lists supported values. */
+function quoted(values: unknown[]): string {
+  const q = values.filter((x) => x !== null).map((x) => `'${String(x)}'`);
+  return q.length <= 2 ? q.join(" and ") : `${q.slice(0, -1).join(", ")}, and ${q[q.length - 1]}`;
 }

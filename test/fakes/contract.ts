@@ -65,6 +65,8 @@ export interface Violation {
   /** The parameter or body path concerned. */
   param?: string;
   value?: unknown;
+  /** The values an enum allows, when that is what was broken. */
+  allowed?: unknown[];
   message: string;
 }
 
@@ -125,7 +127,7 @@ const docs = new Map<string, LoadedDoc>();
 const compiled = new Map<string, ValidateFunction>();
 
 function newAjv(draft2020: boolean): Ajv {
-  const options = { strict: false, allErrors: false, logger: false as const, validateFormats: true };
+  const options = { strict: false, allErrors: false, logger: false as const, validateFormats: true, verbose: true };
   const ajv = draft2020 ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv as Ajv);
   return ajv as Ajv;
@@ -293,7 +295,13 @@ function topLevelNames(s: any, doc: any, into = new Set<string>(), depth = 0): S
   return into;
 }
 
-function ajvMessage(v: ValidateFunction): { param?: string; message: string; keyword?: string; value?: unknown } {
+function ajvMessage(v: ValidateFunction): {
+  param?: string;
+  message: string;
+  keyword?: string;
+  value?: unknown;
+  allowed?: unknown[];
+} {
   const e = v.errors?.[0];
   if (!e) return { message: "invalid" };
   const at = e.instancePath.replace(/^\//, "").replace(/\//g, ".");
@@ -310,8 +318,15 @@ function ajvMessage(v: ValidateFunction): { param?: string; message: string; key
       ...(at ? { param: at } : {}),
       message: `${at || "value"} must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`,
       keyword: "enum",
+      value: e.data,
+      allowed: (e.params as { allowedValues: unknown[] }).allowedValues,
     };
-  return { ...(at ? { param: at } : {}), message: `${at || "value"} ${e.message ?? "is invalid"}`, keyword: e.keyword };
+  return {
+    ...(at ? { param: at } : {}),
+    message: `${at || "value"} ${e.message ?? "is invalid"}`,
+    keyword: e.keyword,
+    value: e.data,
+  };
 }
 
 /** A query or path value as the schema wants it (numbers, booleans, comma-separated arrays). */
@@ -472,7 +487,16 @@ async function checkAgainst(ops: Operation[], req: ContractRequest, p: string, e
   if (!v(parsed)) {
     const e = ajvMessage(v);
     const kind = e.keyword === "required" ? "missing_parameter" : e.keyword === "additionalProperties" ? "unknown_parameter" : "invalid_value";
-    return { operation: op, violation: { kind, ...(e.param ? { param: e.param } : {}), message: e.message } };
+    return {
+      operation: op,
+      violation: {
+        kind,
+        ...(e.param ? { param: e.param } : {}),
+        ...(e.value !== undefined ? { value: e.value } : {}),
+        ...(e.allowed ? { allowed: e.allowed } : {}),
+        message: e.message,
+      },
+    };
   }
   return { operation: op };
 }

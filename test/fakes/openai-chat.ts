@@ -173,6 +173,7 @@ export async function startFakeChat(
                 refusal: null,
               },
               finish_reason: "stop",
+              logprobs: null,
             },
           ],
           usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },

@@ -141,6 +141,16 @@ test("the strict fake refuses what the Videos API refuses: other durations, size
   assert.equal((await post({ size: "1080x1920" }))[1].param, "size");
   assert.equal((await post({ fps: 30 }))[1].code, "unknown_parameter");
   assert.equal((await post({ model: undefined }))[1].param, "model");
+  // The duration, the size and the unknown parameter broke OpenAI's description (test/contracts/openai.json):
+  // refused by the contract check, on purpose here.
+  assert.deepEqual(
+    fake.takeViolations().map((v) => [v.kind, v.param]),
+    [
+      ["invalid_value", "seconds"],
+      ["invalid_value", "size"],
+      ["unknown_parameter", "fps"],
+    ],
+  );
   assert.equal(clipSeconds(4), "4");
   assert.equal(clipSeconds(6), "8");
 });
