@@ -433,7 +433,13 @@ async function checkAgainst(ops: Operation[], req: ContractRequest, p: string, e
       const e = ajvMessage(v);
       return {
         operation: op,
-        violation: { kind: "invalid_value", param: prm.name, value: raw.join(","), message: `${prm.name}: ${e.message}` },
+        violation: {
+          kind: "invalid_value",
+          param: prm.name,
+          value: raw.join(","),
+          ...(e.allowed ? { allowed: e.allowed } : {}),
+          message: e.message.replace(/^value\b/, prm.name),
+        },
       };
     }
     if (prm.partValues) {

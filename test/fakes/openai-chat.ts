@@ -169,7 +169,8 @@ export async function startFakeChat(
               index: 0,
               message: {
                 role: "assistant",
-                content: typeof out === "string" ? out : JSON.stringify(out),
+                // `content` is always there: a string, or null when there is nothing to say.
+                content: typeof out === "string" ? out : (JSON.stringify(out) ?? null),
                 refusal: null,
               },
               finish_reason: "stop",
