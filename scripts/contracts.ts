@@ -167,11 +167,16 @@ function write(name: string, doc: unknown): string {
 /** The Meta specs: every node file of the directory at the commit, each parsed when first asked for. */
 function metaSpecs(dir: string): { specs: NodeSpecs; enums: any[] } {
   const git = gitDir(dir, META.repository);
-  const listing = execFileSync("git", ["--git-dir", git, "ls-tree", "--name-only", `${META.commit}:${META.path}`], {
-    encoding: "utf8",
-  });
+  const listing = execFileSync(
+    "git",
+    ["--git-dir", git, "ls-tree", "--name-only", `${META.commit}:${META.path}`],
+    {
+      encoding: "utf8",
+    },
+  );
   const cache = new Map<string, any>();
-  for (const n of listing.split("\n")) if (/^[A-Z].*\.json$/.test(n)) cache.set(n.replace(/\.json$/, ""), undefined);
+  for (const n of listing.split("\n"))
+    if (/^[A-Z].*\.json$/.test(n)) cache.set(n.replace(/\.json$/, ""), undefined);
   const specs: NodeSpecs = {
     has: (k) => cache.has(k),
     get(k) {
@@ -216,11 +221,23 @@ async function main(): Promise<void> {
   out.push(
     write(
       "graph-facebook",
-      metaToOpenApi(meta.specs, meta.enums, FACEBOOK_NODES, "https://graph.facebook.com/{version}", sourceOf(META)),
+      metaToOpenApi(
+        meta.specs,
+        meta.enums,
+        FACEBOOK_NODES,
+        "https://graph.facebook.com/{version}",
+        sourceOf(META),
+      ),
     ),
     write(
       "graph-instagram",
-      metaToOpenApi(meta.specs, meta.enums, INSTAGRAM_NODES, "https://graph.instagram.com/{version}", sourceOf(META)),
+      metaToOpenApi(
+        meta.specs,
+        meta.enums,
+        INSTAGRAM_NODES,
+        "https://graph.instagram.com/{version}",
+        sourceOf(META),
+      ),
     ),
   );
   process.stdout.write(`${out.join("\n")}\n`);

@@ -134,7 +134,7 @@ export function discoveryToOpenApi(d: any, methods: Methods, source: Record<stri
         content: { "application/json": { schema: { $ref: `#/components/schemas/${m.request.$ref}` } } },
       };
     const p = `/${m.flatPath ?? m.path}`;
-    (paths[p] ??= {})[m.httpMethod.toLowerCase()] = op;
+    paths[p] = { ...paths[p], [m.httpMethod.toLowerCase()]: op };
     if (m.mediaUpload) {
       const up = `/upload/${m.flatPath ?? m.path}`;
       const uploadType = {
@@ -143,7 +143,8 @@ export function discoveryToOpenApi(d: any, methods: Methods, source: Record<stri
         required: true,
         schema: { type: "string", enum: ["resumable", "multipart", "media"] },
       };
-      (paths[up] ??= {}).post = {
+      paths[up] = paths[up] ?? {};
+      paths[up].post = {
         ...op,
         operationId: `${id}.upload`,
         parameters: [...params, uploadType, ...globals.filter((g) => g.name !== "uploadType")],

@@ -122,9 +122,12 @@ export function metaToOpenApi(
       }),
     ];
     for (const w of want) {
-      const api = spec.apis.find((a: any) => a.method === w.method && (a.endpoint ?? undefined) === w.endpoint);
-      if (!api) throw new Error(`${source.repository}: no ${w.method} ${w.endpoint ?? "(node)"} on ${k.node}`);
-      const segment = w.endpoint ? ENDPOINT_PATH[w.endpoint] ?? w.endpoint : undefined;
+      const api = spec.apis.find(
+        (a: any) => a.method === w.method && (a.endpoint ?? undefined) === w.endpoint,
+      );
+      if (!api)
+        throw new Error(`${source.repository}: no ${w.method} ${w.endpoint ?? "(node)"} on ${k.node}`);
+      const segment = w.endpoint ? (ENDPOINT_PATH[w.endpoint] ?? w.endpoint) : undefined;
       const p = `/{${k.node}}${segment ? `/${segment}` : ""}`;
       const listed = w.endpoint ? k.lists?.[w.endpoint] : undefined;
       const returns = listed ?? (api.return && specs.has(api.return) ? api.return : undefined);
@@ -149,10 +152,11 @@ export function metaToOpenApi(
       else if (w.method === "DELETE")
         answer = { type: "object", required: ["success"], properties: { success: { type: "boolean" } } };
       else answer = { type: "object", properties: { id: { type: "string" } } };
-      (paths[p] ??= {})[w.method.toLowerCase()] = {
+      paths[p] = paths[p] ?? {};
+      paths[p][w.method.toLowerCase()] = {
         operationId: `${k.node}.${w.method.toLowerCase()}${w.endpoint ? `.${w.endpoint}` : ""}`,
         "x-graph-node": k.node,
-        ...(returns && w.method === "GET" ? { "x-graph-returns": returns } : {}),
+        ...(returns && w.method === "GET" && w.endpoint ? { "x-graph-returns": returns } : {}),
         "x-graph-params": { properties: params, required },
         responses: { "200": { description: "OK", content: { "application/json": { schema: answer } } } },
       };
@@ -160,7 +164,11 @@ export function metaToOpenApi(
   }
   return {
     openapi: "3.0.3",
-    info: { title: "Meta Graph API (converted from the Business SDK codegen specs)", version: server, "x-source": source },
+    info: {
+      title: "Meta Graph API (converted from the Business SDK codegen specs)",
+      version: server,
+      "x-source": source,
+    },
     servers: [{ url: server }],
     paths,
     components: {

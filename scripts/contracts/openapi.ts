@@ -11,7 +11,14 @@
 export type Keep = Record<string, string[]>;
 
 /** Keys dropped anywhere in the kept tree: examples and code-generator metadata, never part of the contract. */
-const DROPPED = new Set(["example", "examples", "x-oaiMeta", "x-codeSamples", "x-code-samples", "x-stainless"]);
+const DROPPED = new Set([
+  "example",
+  "examples",
+  "x-oaiMeta",
+  "x-codeSamples",
+  "x-code-samples",
+  "x-stainless",
+]);
 
 /** A deep copy of `node` without DROPPED keys. */
 function clean(node: unknown): unknown {
@@ -30,7 +37,8 @@ function refsIn(node: unknown, found: Set<string>): void {
       if (k === "$ref" && typeof v === "string" && v.startsWith("#/components/")) found.add(v);
       else if (k === "mapping" && v && typeof v === "object") {
         // A discriminator's mapping names schemas by reference too.
-        for (const m of Object.values(v)) if (typeof m === "string" && m.startsWith("#/components/")) found.add(m);
+        for (const m of Object.values(v))
+          if (typeof m === "string" && m.startsWith("#/components/")) found.add(m);
       } else refsIn(v, found);
     }
   }
@@ -67,15 +75,18 @@ export function trimOpenApi(doc: any, keep: Keep, source: Record<string, string>
     const target = doc.components?.[kind!]?.[name];
     if (target === undefined) throw new Error(`${source.repository}: unresolved ${ref}`);
     const copy = clean(target);
-    (components[kind!] ??= {})[name] = copy;
+    components[kind!] = { ...components[kind!], [name]: copy };
     const more = new Set<string>();
     refsIn(copy, more);
     for (const r of more) if (!seen.has(r)) queue.add(r);
   }
-  if (doc.components?.securitySchemes) components.securitySchemes = clean(doc.components.securitySchemes) as any;
+  if (doc.components?.securitySchemes)
+    components.securitySchemes = clean(doc.components.securitySchemes) as any;
   const sorted: Record<string, Record<string, unknown>> = {};
   for (const kind of Object.keys(components).sort()) {
-    sorted[kind] = Object.fromEntries(Object.entries(components[kind]!).sort(([a], [b]) => a.localeCompare(b)));
+    sorted[kind] = Object.fromEntries(
+      Object.entries(components[kind]!).sort(([a], [b]) => a.localeCompare(b)),
+    );
   }
   return {
     openapi: doc.openapi,

@@ -107,7 +107,10 @@ export function violationAnswer(v: Violation): ErrorAnswer {
     case "linkedin":
       return unknownOp
         ? { status: 404, body: { status: 404, code: "NOT_FOUND", message: `No virtual resource found` } }
-        : { status: 400, body: { status: 400, serviceErrorCode: 100, code: "ILLEGAL_ARGUMENT", message: v.message } };
+        : {
+            status: 400,
+            body: { status: 400, serviceErrorCode: 100, code: "ILLEGAL_ARGUMENT", message: v.message },
+          };
     case "tiktok":
       return {
         status: unknownOp ? 404 : 400,
@@ -124,7 +127,10 @@ export function violationAnswer(v: Violation): ErrorAnswer {
 }
 
 function google(code: number, reason: string, message: string, status: string): ErrorAnswer {
-  return { status: code, body: { error: { code, message, errors: [{ message, domain: "global", reason }], status } } };
+  return {
+    status: code,
+    body: { error: { code, message, errors: [{ message, domain: "global", reason }], status } },
+  };
 }
 
 /** `'a', 'b', and 'c'`: how OpenAI lists supported values. */

@@ -9,7 +9,16 @@ import type { ContractRequest, Operation, Violation } from "./contract.ts";
 import { loadDoc } from "./contract.ts";
 
 /** Parameters every Graph call takes (https://developers.facebook.com/docs/graph-api/overview). */
-const COMMON = new Set(["access_token", "appsecret_proof", "fields", "limit", "after", "before", "pretty", "locale"]);
+const COMMON = new Set([
+  "access_token",
+  "appsecret_proof",
+  "fields",
+  "limit",
+  "after",
+  "before",
+  "pretty",
+  "locale",
+]);
 
 /** `/123/feed` -> `/{Page}/feed` when the fake knows 123 is a Page; undefined when it does not know the id. */
 export function graphTemplatePath(p: string, nodeOf: (id: string) => string | undefined): string | undefined {
@@ -44,7 +53,9 @@ function typeOk(type: string, value: string, values: string[] | undefined): bool
     let items: string[];
     try {
       const parsed = JSON.parse(value);
-      items = Array.isArray(parsed) ? parsed.map((x) => (typeof x === "string" ? x : JSON.stringify(x))) : [value];
+      items = Array.isArray(parsed)
+        ? parsed.map((x) => (typeof x === "string" ? x : JSON.stringify(x)))
+        : [value];
     } catch {
       items = value.split(",");
     }
@@ -104,7 +115,12 @@ export async function checkGraphRequest(
   for (const key of new Set(merged.keys())) {
     if (COMMON.has(key)) continue;
     const spec = g.params.properties[key];
-    if (!spec) return { kind: "unknown_parameter", param: key, message: `(#100) Param ${key} is not a valid parameter of ${op.id}` };
+    if (!spec)
+      return {
+        kind: "unknown_parameter",
+        param: key,
+        message: `(#100) Param ${key} is not a valid parameter of ${op.id}`,
+      };
     const value = merged.get(key)!;
     if (!typeOk(spec["x-graph-type"], value, spec.enum))
       return {
@@ -115,11 +131,15 @@ export async function checkGraphRequest(
       };
   }
   for (const key of g.params.required)
-    if (!merged.has(key)) return { kind: "missing_parameter", param: key, message: `(#100) The parameter ${key} is required` };
+    if (!merged.has(key))
+      return { kind: "missing_parameter", param: key, message: `(#100) The parameter ${key} is required` };
   const fields = merged.get("fields");
   if (fields) {
     const target = op.method === "GET" ? (g.returns ?? g.node) : g.node;
-    const nodes = loadDoc(op.doc).doc.components["x-graph-nodes"] as Record<string, { fields: string[]; edges: string[] }>;
+    const nodes = loadDoc(op.doc).doc.components["x-graph-nodes"] as Record<
+      string,
+      { fields: string[]; edges: string[] }
+    >;
     const known = nodes[target] ?? loadDoc(op.doc).doc.components.schemas[target];
     const names = known
       ? new Set([...(known.fields ?? Object.keys(known.properties ?? {})), ...(known.edges ?? [])])

@@ -6,29 +6,45 @@
  * with `takeViolations()` and asserts on it. Answers are checked against the operation's response schema.
  */
 import { after, afterEach } from "node:test";
-import { type Contract, type ContractRequest, type Operation, type Violation } from "./contract.ts";
+import type { Contract, ContractRequest, Operation, Violation } from "./contract.ts";
 import { type ErrorAnswer, violationAnswer } from "./contract-errors.ts";
 import { tallyOf } from "./contract-tally.ts";
 
 export class ContractGuard {
   private readonly kept: Violation[] = [];
+  /** A guard of a test that breaks the contract on purpose throughout: its violations count as deliberate. */
+  private readonly deliberate: boolean;
+
+  constructor(options: { deliberate?: boolean } = {}) {
+    this.deliberate = options.deliberate ?? false;
+  }
+
+  private count(v: Violation): void {
+    const t = tallyOf(v.provider);
+    if (this.deliberate) t.deliberate += 1;
+    else t.violations += 1;
+  }
 
   /** Hooks the guard to the tests of the file (or test) that starts the fake. */
   watch(): void {
     try {
-      afterEach(() => this.fail());
-      after(() => this.fail());
+      afterEach(() => this.failIfAny());
+      after(() => this.failIfAny());
     } catch {
       // Started outside a test context (a benchmark): violations are still answered and counted.
     }
   }
 
-  private fail(): void {
+  /** Throws the kept violations (and forgets them): what fails the test during which they happened. */
+  failIfAny(): void {
     const v = this.kept.splice(0);
     if (v.length === 0) return;
     throw new Error(
       `provider contract violated (test/contracts, docs/testing.md "Provider contracts"):\n${v
-        .map((x) => `  ${x.provider} ${x.where} ${x.request}${x.operation ? ` [${x.operation}]` : ""}: ${x.message}`)
+        .map(
+          (x) =>
+            `  ${x.provider} ${x.where} ${x.request}${x.operation ? ` [${x.operation}]` : ""}: ${x.message}`,
+        )
         .join("\n")}`,
     );
   }
@@ -36,11 +52,12 @@ export class ContractGuard {
   /** The violations kept since the last call (a test asserting a refusal takes them: they no longer fail). */
   takeViolations(): Violation[] {
     const v = this.kept.splice(0);
-    for (const x of v) {
-      const t = tallyOf(x.provider);
-      t.violations -= 1;
-      t.deliberate += 1;
-    }
+    if (!this.deliberate)
+      for (const x of v) {
+        const t = tallyOf(x.provider);
+        t.violations -= 1;
+        t.deliberate += 1;
+      }
     return v;
   }
 
@@ -63,7 +80,7 @@ export class ContractGuard {
       ...r.violation,
     };
     this.kept.push(v);
-    t.violations += 1;
+    this.count(v);
     return { ...(r.operation ? { operation: r.operation } : {}), refusal: violationAnswer(v) };
   }
 
@@ -73,14 +90,15 @@ export class ContractGuard {
     t.answers += 1;
     const problem = contract.checkResponse(ops, status, body);
     if (!problem) return;
-    t.violations += 1;
-    this.kept.push({
+    const v: Violation = {
       provider: contract.provider,
       request: `${req.method} ${req.path}`,
       operation: ops[0]!.id,
       where: "response",
       kind: "body",
       message: problem,
-    });
+    };
+    this.kept.push(v);
+    this.count(v);
   }
 }

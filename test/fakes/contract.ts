@@ -127,7 +127,13 @@ const docs = new Map<string, LoadedDoc>();
 const compiled = new Map<string, ValidateFunction>();
 
 function newAjv(draft2020: boolean): Ajv {
-  const options = { strict: false, allErrors: false, logger: false as const, validateFormats: true, verbose: true };
+  const options = {
+    strict: false,
+    allErrors: false,
+    logger: false as const,
+    validateFormats: true,
+    verbose: true,
+  };
   const ajv = draft2020 ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv as Ajv);
   return ajv as Ajv;
@@ -151,7 +157,10 @@ export function loadDoc(name: string): LoadedDoc {
       const base = `#/paths/${escapePointer(p)}/${method}`;
       const parameters: Parameter[] = [];
       const all = [
-        ...(item.parameters ?? []).map((x: any, i: number) => [x, `#/paths/${escapePointer(p)}/parameters/${i}`]),
+        ...(item.parameters ?? []).map((x: any, i: number) => [
+          x,
+          `#/paths/${escapePointer(p)}/parameters/${i}`,
+        ]),
         ...(op.parameters ?? []).map((x: any, i: number) => [x, `${base}/parameters/${i}`]),
       ];
       for (const [raw, pointer] of all) {
@@ -307,11 +316,19 @@ function ajvMessage(v: ValidateFunction): {
   const at = e.instancePath.replace(/^\//, "").replace(/\//g, ".");
   if (e.keyword === "required") {
     const missing = (e.params as { missingProperty: string }).missingProperty;
-    return { param: at ? `${at}.${missing}` : missing, message: `missing required property '${missing}'`, keyword: "required" };
+    return {
+      param: at ? `${at}.${missing}` : missing,
+      message: `missing required property '${missing}'`,
+      keyword: "required",
+    };
   }
   if (e.keyword === "additionalProperties") {
     const extra = (e.params as { additionalProperty: string }).additionalProperty;
-    return { param: at ? `${at}.${extra}` : extra, message: `unknown property '${extra}'`, keyword: "additionalProperties" };
+    return {
+      param: at ? `${at}.${extra}` : extra,
+      message: `unknown property '${extra}'`,
+      keyword: "additionalProperties",
+    };
   }
   if (e.keyword === "enum")
     return {
@@ -344,7 +361,10 @@ function coerce(raw: string[], schema: any, explode: boolean): unknown {
 
 /** The media type of a content-type header, lower case, without parameters. */
 const mediaType = (h: string | string[] | undefined) =>
-  String(Array.isArray(h) ? h[0] : (h ?? "")).split(";")[0]!.trim().toLowerCase();
+  String(Array.isArray(h) ? h[0] : (h ?? ""))
+    .split(";")[0]!
+    .trim()
+    .toLowerCase();
 
 function typeAccepted(accepted: string[], got: string): string | undefined {
   return accepted.find(
@@ -362,7 +382,9 @@ async function parseBody(type: string, headers: ContractRequest["headers"], body
       headers: { "content-type": String(headers["content-type"]) },
     }).formData();
     const out: Record<string, unknown> = {};
-    for (const [k, v] of form) out[k] = typeof v === "string" ? v : "(binary)";
+    form.forEach((v, k) => {
+      out[k] = typeof v === "string" ? v : "(binary)";
+    });
     return out;
   }
   return undefined;
@@ -377,7 +399,11 @@ export interface CheckResult {
 }
 
 /** The operation of `ops` for `method path` and its path parameters. */
-function match(ops: Operation[], method: string, p: string): { op: Operation; params: Record<string, string> } | undefined {
+function match(
+  ops: Operation[],
+  method: string,
+  p: string,
+): { op: Operation; params: Record<string, string> } | undefined {
   const segs = p.split("/").filter(Boolean);
   for (const op of ops) {
     if (op.segments.length !== segs.length) continue;
@@ -397,9 +423,17 @@ function match(ops: Operation[], method: string, p: string): { op: Operation; pa
 }
 
 /** Checks `req` against one operation set (one description, or the hand-written table). */
-async function checkAgainst(ops: Operation[], req: ContractRequest, p: string, extraQuery: string[]): Promise<CheckResult> {
+async function checkAgainst(
+  ops: Operation[],
+  req: ContractRequest,
+  p: string,
+  extraQuery: string[],
+): Promise<CheckResult> {
   const m = match(ops, req.method, p);
-  if (!m) return { violation: { kind: "unknown_operation", message: `no operation ${req.method} ${p} in the description` } };
+  if (!m)
+    return {
+      violation: { kind: "unknown_operation", message: `no operation ${req.method} ${p} in the description` },
+    };
   const { op, params } = m;
   if (op.graph) {
     const v = await checkGraphRequest(op, req, params);
@@ -409,7 +443,10 @@ async function checkAgainst(ops: Operation[], req: ContractRequest, p: string, e
   const declared = new Set(op.parameters.filter((x) => x.in === "query").map((x) => x.name));
   for (const key of new Set(req.query.keys()))
     if (!declared.has(key) && !extraQuery.includes(key))
-      return { operation: op, violation: { kind: "unknown_parameter", param: key, message: `unknown query parameter '${key}'` } };
+      return {
+        operation: op,
+        violation: { kind: "unknown_parameter", param: key, message: `unknown query parameter '${key}'` },
+      };
   for (const prm of op.parameters) {
     let raw: string[];
     if (prm.in === "query") raw = req.query.getAll(prm.name);
@@ -422,7 +459,11 @@ async function checkAgainst(ops: Operation[], req: ContractRequest, p: string, e
       if (prm.required)
         return {
           operation: op,
-          violation: { kind: "missing_parameter", param: prm.name, message: `missing required ${prm.in} parameter '${prm.name}'` },
+          violation: {
+            kind: "missing_parameter",
+            param: prm.name,
+            message: `missing required ${prm.in} parameter '${prm.name}'`,
+          },
         };
       continue;
     }
@@ -455,7 +496,10 @@ async function checkAgainst(ops: Operation[], req: ContractRequest, p: string, e
   const type = mediaType(req.headers["content-type"]);
   if (!op.body) {
     if (req.body.length > 0 && req.method !== "GET")
-      return { operation: op, violation: { kind: "content_type", message: `${op.id} takes no request body` } };
+      return {
+        operation: op,
+        violation: { kind: "content_type", message: `${op.id} takes no request body` },
+      };
     return { operation: op };
   }
   if (req.body.length === 0) {
@@ -482,17 +526,26 @@ async function checkAgainst(ops: Operation[], req: ContractRequest, p: string, e
   }
   if (parsed === undefined) return { operation: op };
   const schema = schemaOf(schemaRef);
-  if (type !== "application/json" && parsed && typeof parsed === "object") parsed = coerceForm(parsed as any, schema, schemaRef);
+  if (type !== "application/json" && parsed && typeof parsed === "object")
+    parsed = coerceForm(parsed as any, schema, schemaRef);
   if (op.closedBody && parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
     const names = topLevelNames(schema, "inline" in schemaRef ? {} : loadDoc(schemaRef.doc).doc);
     const extra = Object.keys(parsed).find((k) => !names.has(k));
     if (extra !== undefined)
-      return { operation: op, violation: { kind: "unknown_parameter", param: extra, message: `Unknown parameter: '${extra}'.` } };
+      return {
+        operation: op,
+        violation: { kind: "unknown_parameter", param: extra, message: `Unknown parameter: '${extra}'.` },
+      };
   }
   const v = validator(schemaRef);
   if (!v(parsed)) {
     const e = ajvMessage(v);
-    const kind = e.keyword === "required" ? "missing_parameter" : e.keyword === "additionalProperties" ? "unknown_parameter" : "invalid_value";
+    const kind =
+      e.keyword === "required"
+        ? "missing_parameter"
+        : e.keyword === "additionalProperties"
+          ? "unknown_parameter"
+          : "invalid_value";
     return {
       operation: op,
       violation: {
@@ -534,7 +587,20 @@ export class Contract {
   /** Query parameters every operation of the provider takes (e.g. Google's `alt`, `fields`). */
   private readonly extraQuery: string[];
 
-  constructor(provider: ProviderName, descriptions: string[], hand: HandOperation[] = [], options: { closedBody?: boolean; extraQuery?: string[] } = {}) {
+  /** Body fields a reference page requires that the description leaves optional, by operation id. */
+  private readonly required: Record<string, { fields: string[]; source: string }>;
+
+  constructor(
+    provider: ProviderName,
+    descriptions: string[],
+    hand: HandOperation[] = [],
+    options: {
+      closedBody?: boolean;
+      extraQuery?: string[];
+      required?: Record<string, { fields: string[]; source: string }>;
+    } = {},
+  ) {
+    this.required = options.required ?? {};
     this.provider = provider;
     this.extraQuery = options.extraQuery ?? [];
     this.sets = descriptions.map((d) => {
@@ -562,10 +628,30 @@ export class Contract {
       const base = set.basePath && p.startsWith(`${set.basePath}/`) ? p.slice(set.basePath.length) : p;
       const r = await checkAgainst(set.ops, req, base, this.extraQuery);
       if (!r.violation) valid.push(r.operation!);
-      else if (!first || (first.violation?.kind === "unknown_operation" && r.violation.kind !== "unknown_operation")) first = r;
+      else if (
+        !first ||
+        (first.violation?.kind === "unknown_operation" && r.violation.kind !== "unknown_operation")
+      )
+        first = r;
     }
-    if (valid.length > 0) return { operation: valid[0]!, valid };
-    return first ?? { violation: { kind: "unknown_operation", message: `no description for ${req.method} ${p}` } };
+    if (valid.length > 0) {
+      const more = this.required[valid[0]!.id];
+      const body = more && req.body.length > 0 ? safeJson(req.body) : undefined;
+      const missing = more?.fields.find((f) => !body || typeof body !== "object" || !(f in body));
+      if (more && missing)
+        return {
+          operation: valid[0]!,
+          violation: {
+            kind: "missing_parameter",
+            param: missing,
+            message: `missing required property '${missing}' (${more.source})`,
+          },
+        };
+      return { operation: valid[0]!, valid };
+    }
+    return (
+      first ?? { violation: { kind: "unknown_operation", message: `no description for ${req.method} ${p}` } }
+    );
   }
 
   /** Checks an answer against the operations the request was valid against: one must accept it (JSON bodies of the statuses the description gives a schema for). */
@@ -582,6 +668,14 @@ export class Contract {
   }
 }
 
+function safeJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
 function handToOperation(h: HandOperation): Operation {
   const parameters: Parameter[] = Object.entries(h.query ?? {}).map(([name, q]) => ({
     name,
@@ -591,9 +685,16 @@ function handToOperation(h: HandOperation): Operation {
     explode: true,
   }));
   for (const [name, q] of Object.entries(h.headers ?? {}))
-    parameters.push({ name, in: "header", required: q.required ?? true, schema: { inline: q.schema ?? { type: "string" } }, explode: true });
+    parameters.push({
+      name,
+      in: "header",
+      required: q.required ?? true,
+      schema: { inline: q.schema ?? { type: "string" } },
+      explode: true,
+    });
   const responses = new Map<string, SchemaRef | null>();
-  for (const [status, s] of Object.entries(h.responses ?? {})) responses.set(status, s ? { inline: s } : null);
+  for (const [status, s] of Object.entries(h.responses ?? {}))
+    responses.set(status, s ? { inline: s } : null);
   return {
     id: h.id,
     doc: "hand",

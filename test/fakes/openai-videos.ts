@@ -36,7 +36,15 @@ const PARAMS = ["model", "prompt", "seconds", "size", "input_reference"];
 export async function startFakeVideos(clip: Buffer, options: FakeOptions = {}): Promise<FakeVideos> {
   const jobs = new Map<
     string,
-    { polls: number; outcome: "completed" | "failed"; model: string; prompt: string; size: string; seconds: string; createdAt: number }
+    {
+      polls: number;
+      outcome: "completed" | "failed";
+      model: string;
+      prompt: string;
+      size: string;
+      seconds: string;
+      createdAt: number;
+    }
   >();
   /** The video object (OpenAI's `VideoResource`: every field present, nulls where nothing applies). */
   const resource = (id: string, job: NonNullable<ReturnType<typeof jobs.get>>, status: string) => ({
@@ -52,7 +60,8 @@ export async function startFakeVideos(clip: Buffer, options: FakeOptions = {}): 
     size: job.size,
     seconds: job.seconds,
     remixed_from_video_id: null,
-    error: status === "failed" ? { code: "video_generation_failed", message: "Video generation failed." } : null,
+    error:
+      status === "failed" ? { code: "video_generation_failed", message: "Video generation failed." } : null,
   });
   let next = 0;
   const scenario: FakeVideos["scenario"] = { outcome: "completed", pollsBeforeDone: 2 };

@@ -33,6 +33,11 @@ export interface FakeRequest {
   body: Buffer;
   /** Named segments of the matched route pattern (`:id` -> params.id). */
   params: Record<string, string>;
+  /**
+   * The descriptions (test/contracts/{name}.json) the request is valid against, for a fake that answers in
+   * the shape of the one it matched (X has two); empty for a host without a contract.
+   */
+  descriptions: string[];
   /** Query plus an urlencoded body merged (Graph API reads both). */
   form(): URLSearchParams;
   /** The body parsed as JSON (undefined when empty or not JSON). */
@@ -101,7 +106,10 @@ export class FakeNetworkServer {
   private readonly wrappers = new Map<string, FakeWrapper>();
   private readonly faults: ActiveFault[] = [];
   private readonly counts = new Map<string, number>();
-  private readonly contracts = new Map<string, { contract: Contract; nodeOf?: (id: string) => string | undefined }>();
+  private readonly contracts = new Map<
+    string,
+    { contract: Contract; nodeOf?: (id: string) => string | undefined }
+  >();
   /** The contract check's findings (contract-guard.ts): a test provoking a refusal takes them. */
   readonly guard = new ContractGuard();
   private readonly server: http.Server;
@@ -237,7 +245,8 @@ export class FakeNetworkServer {
       if (r.refusal) return send(r.refusal);
       operation = r.operation;
       valid = r.valid ?? [];
-      if (!operation && !checked.nodeOf) return send({ status: 500, body: { error: "contract check matched nothing" } });
+      if (!operation && !checked.nodeOf)
+        return send({ status: 500, body: { error: "contract check matched nothing" } });
     }
 
     const fault = this.takeFault(method, host, unversioned);
@@ -265,6 +274,7 @@ export class FakeNetworkServer {
         req.headers,
         body,
         match.params,
+        [...new Set(valid.map((op) => op.doc))],
       );
       try {
         const wrapper = this.wrappers.get(host);
@@ -333,6 +343,7 @@ function makeRequest(
   headers: http.IncomingHttpHeaders,
   body: Buffer,
   params: Record<string, string>,
+  descriptions: string[],
 ): FakeRequest {
   const type = String(headers["content-type"] ?? "");
   const form = () => {
@@ -357,6 +368,7 @@ function makeRequest(
     headers,
     body,
     params,
+    descriptions,
     form,
     json() {
       if (body.length === 0) return undefined;

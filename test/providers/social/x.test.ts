@@ -242,7 +242,8 @@ describe("publish", () => {
     const { result } = await drive(adapter().publisher, xJob(user, { media: [notAVideo] }));
     assert.equal(result.state, "failed");
     // Neither of X's descriptions gives `processing_info` an `error`: the reason says none was given.
-    if (result.state === "failed") assert.match(result.reason, /could not process the video \(no reason given\)/);
+    if (result.state === "failed")
+      assert.match(result.reason, /could not process the video \(no reason given\)/);
     assert.equal(x.created, before);
   });
 });
