@@ -13,6 +13,7 @@
  * .../reference/ig-user/media_publish, .../reference/ig-user/content_publishing_limit, .../reference/ig-container,
  * .../reference/instagram-media/insights.
  */
+import { videoStreamProblems } from "./video-check.ts";
 import { Contract } from "./contract.ts";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
@@ -412,7 +413,7 @@ export class InstagramFake {
     kind: "image" | "video",
   ): Promise<void> {
     return fetched.then(
-      ({ bytes }) => {
+      async ({ bytes }): Promise<void> => {
         const type = sniff(bytes);
         if (kind === "image" && type !== "jpeg") {
           container.statusCode = "ERROR";
@@ -421,6 +422,13 @@ export class InstagramFake {
         } else if (kind === "video" && type !== "mp4") {
           container.statusCode = "ERROR";
           container.status = "Error: The video format is not supported. (2207026)";
+        } else if (kind === "video") {
+          // Reel specifications (23-60 fps, H.264 or HEVC, AAC, at most 1920 columns): a video outside them
+          // ends in ERROR with the unsupported-format code 2207026 (Instagram Platform, "Error Codes").
+          const problems = await videoStreamProblems("instagram", bytes);
+          if (problems.length === 0) return;
+          container.statusCode = "ERROR";
+          container.status = `Error: The video format is not supported: ${problems[0]!.message}. (2207026)`;
         }
       },
       () => {

@@ -37,7 +37,7 @@ export async function renderAndStoreVideo(
   const storage = app.providers.storage;
   const temp = await storage.tempPath();
   try {
-    const video = await app.providers.video.render({ ...request, outputFile: temp }, signal);
+    const { streams, ...video } = await app.providers.video.render({ ...request, outputFile: temp }, signal);
     const sha256 = await sha256Of(temp);
     const key = storage.newKey("mp4");
     await storage.putFile(key, temp);
@@ -48,6 +48,9 @@ export async function renderAndStoreVideo(
       width: video.width,
       height: video.height,
       durationSeconds: video.duration_seconds,
+      frameRate: streams?.frameRate ?? null,
+      videoCodec: streams?.videoCodec ?? null,
+      audioCodec: streams?.audioCodec ?? null,
       labels: meta.labels,
       title: meta.title.slice(0, 200),
       storageKey: key,

@@ -55,6 +55,13 @@ const clip = await host.add({
   mime: "video/mp4",
   durationSeconds: 4,
 });
+const lowFps = await host.add({
+  name: "low-fps.mp4",
+  file: samples.lowFpsMp4,
+  kind: "video",
+  mime: "video/mp4",
+  durationSeconds: 4,
+});
 
 describe("connect", () => {
   test("authorize redirect, code exchange for a long-lived token, the account id as a string, refresh", async () => {
@@ -174,6 +181,25 @@ describe("publish", () => {
     const { result } = await drive(adapter().publisher, job);
     assert.equal(result.state, "failed");
     if (result.state === "failed") assert.match(result.reason, /Only JPEG/);
+  });
+
+  test("a 10 fps Reel is refused like Instagram refuses it: the container ends in ERROR 2207026; nothing published", async () => {
+    const user = ig.addUser({ username: "slow.reel" });
+    const job = jobFor({
+      network: "instagram",
+      networkAccountId: user.userId,
+      tokens: user.accessToken,
+      type: "video",
+      media: [lowFps],
+    });
+    const { result } = await drive(adapter().publisher, job);
+    assert.equal(result.state, "failed");
+    if (result.state === "failed")
+      assert.match(result.reason, /10 fps; Instagram Reels take 23 to 60 fps.*2207026/);
+    assert.equal(
+      ig.media.size > 0 ? [...ig.media.values()].some((m) => m.owner === user.userId) : false,
+      false,
+    );
   });
 
   test("a 9:16 feed image (the story format) is refused by Instagram with subcode 2207009; nothing is published", async () => {
