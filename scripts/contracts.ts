@@ -188,8 +188,27 @@ function metaSpecs(dir: string): { specs: NodeSpecs; enums: any[] } {
   return { specs, enums: JSON.parse(show(dir, META, `${META.path}/enum_types.json`)) };
 }
 
+/** A copy of `node` without `discriminator` objects (see `types`). */
+function withoutDiscriminators(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutDiscriminators);
+  if (!node || typeof node !== "object") return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k]) => k !== "discriminator")
+      .map(([k, v]) => [k, withoutDiscriminators(v)]),
+  );
+}
+
+/**
+ * The TypeScript types of `doc` (openapi-typescript): optional properties stay optional even with a default,
+ * and discriminators are left out (openapi-typescript types a discriminator without a mapping as the schema's
+ * name, e.g. `role: "ChatCompletionRequestSystemMessage"`; each branch's own enum types it instead).
+ */
 async function types(name: string, doc: unknown): Promise<void> {
-  const ast = await openapiTS(doc as any, { alphabetize: true });
+  const ast = await openapiTS(withoutDiscriminators(doc) as any, {
+    alphabetize: true,
+    defaultNonNullable: false,
+  });
   const out = path.join("src/providers/contracts", `${name}.ts`);
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(

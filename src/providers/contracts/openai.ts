@@ -195,10 +195,11 @@ export interface components {
             /** @description The additional tool definitions made available at this item. */
             tools: components["schemas"]["Tool"][];
             /**
-             * @description The type of the item. Always `additional_tools`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `additional_tools`.
+             * @default additional_tools
              * @enum {string}
              */
-            type: "AdditionalTools";
+            type: "additional_tools";
         };
         AdditionalToolsItemParam: {
             id?: string | null;
@@ -211,10 +212,11 @@ export interface components {
             /** @description A list of additional tools made available at this item. */
             tools: components["schemas"]["Tool"][];
             /**
-             * @description The item type. Always `additional_tools`. (enum property replaced by openapi-typescript)
+             * @description The item type. Always `additional_tools`.
+             * @default additional_tools
              * @enum {string}
              */
-            type: "AdditionalToolsItemParam";
+            type: "additional_tools";
         };
         /** @description An annotation that applies to a span of output text. */
         Annotation: components["schemas"]["FileCitationBody"] | components["schemas"]["UrlCitationBody"] | components["schemas"]["ContainerFileCitationBody"] | components["schemas"]["FilePath"];
@@ -244,10 +246,11 @@ export interface components {
             /** @description Path of the file to create. */
             path: string;
             /**
-             * @description Create a new file with the provided diff. (enum property replaced by openapi-typescript)
+             * @description Create a new file with the provided diff.
+             * @default create_file
              * @enum {string}
              */
-            type: "ApplyPatchCreateFileOperation";
+            type: "create_file";
         };
         /**
          * Apply patch create file operation
@@ -259,10 +262,11 @@ export interface components {
             /** @description Path of the file to create relative to the workspace root. */
             path: string;
             /**
-             * @description The operation type. Always `create_file`. (enum property replaced by openapi-typescript)
+             * @description The operation type. Always `create_file`.
+             * @default create_file
              * @enum {string}
              */
-            type: "ApplyPatchCreateFileOperationParam";
+            type: "create_file";
         };
         /**
          * Apply patch delete file operation
@@ -272,10 +276,11 @@ export interface components {
             /** @description Path of the file to delete. */
             path: string;
             /**
-             * @description Delete the specified file. (enum property replaced by openapi-typescript)
+             * @description Delete the specified file.
+             * @default delete_file
              * @enum {string}
              */
-            type: "ApplyPatchDeleteFileOperation";
+            type: "delete_file";
         };
         /**
          * Apply patch delete file operation
@@ -285,10 +290,11 @@ export interface components {
             /** @description Path of the file to delete relative to the workspace root. */
             path: string;
             /**
-             * @description The operation type. Always `delete_file`. (enum property replaced by openapi-typescript)
+             * @description The operation type. Always `delete_file`.
+             * @default delete_file
              * @enum {string}
              */
-            type: "ApplyPatchDeleteFileOperationParam";
+            type: "delete_file";
         };
         /**
          * Apply patch operation
@@ -315,10 +321,11 @@ export interface components {
             /** @description The status of the apply patch tool call. One of `in_progress` or `completed`. */
             status: components["schemas"]["ApplyPatchCallStatus"];
             /**
-             * @description The type of the item. Always `apply_patch_call`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `apply_patch_call`.
+             * @default apply_patch_call
              * @enum {string}
              */
-            type: "ApplyPatchToolCall";
+            type: "apply_patch_call";
         };
         /**
          * Apply patch tool call
@@ -334,10 +341,11 @@ export interface components {
             /** @description The status of the apply patch tool call. One of `in_progress` or `completed`. */
             status: components["schemas"]["ApplyPatchCallStatusParam"];
             /**
-             * @description The type of the item. Always `apply_patch_call`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `apply_patch_call`.
+             * @default apply_patch_call
              * @enum {string}
              */
-            type: "ApplyPatchToolCallItemParam";
+            type: "apply_patch_call";
         };
         /**
          * Apply patch tool call output
@@ -355,10 +363,11 @@ export interface components {
             /** @description The status of the apply patch tool call output. One of `completed` or `failed`. */
             status: components["schemas"]["ApplyPatchCallOutputStatus"];
             /**
-             * @description The type of the item. Always `apply_patch_call_output`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `apply_patch_call_output`.
+             * @default apply_patch_call_output
              * @enum {string}
              */
-            type: "ApplyPatchToolCallOutput";
+            type: "apply_patch_call_output";
         };
         /**
          * Apply patch tool call output
@@ -373,10 +382,11 @@ export interface components {
             /** @description The status of the apply patch tool call output. One of `completed` or `failed`. */
             status: components["schemas"]["ApplyPatchCallOutputStatusParam"];
             /**
-             * @description The type of the item. Always `apply_patch_call_output`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `apply_patch_call_output`.
+             * @default apply_patch_call_output
              * @enum {string}
              */
-            type: "ApplyPatchToolCallOutputItemParam";
+            type: "apply_patch_call_output";
         };
         /**
          * Apply patch tool
@@ -385,10 +395,11 @@ export interface components {
         ApplyPatchToolParam: {
             allowed_callers?: components["schemas"]["CallableToolAllowedCaller"][] | null;
             /**
-             * @description The type of the tool. Always `apply_patch`. (enum property replaced by openapi-typescript)
+             * @description The type of the tool. Always `apply_patch`.
+             * @default apply_patch
              * @enum {string}
              */
-            type: "ApplyPatchToolParam";
+            type: "apply_patch";
         };
         /**
          * Apply patch update file operation
@@ -400,10 +411,11 @@ export interface components {
             /** @description Path of the file to update. */
             path: string;
             /**
-             * @description Update an existing file with the provided diff. (enum property replaced by openapi-typescript)
+             * @description Update an existing file with the provided diff.
+             * @default update_file
              * @enum {string}
              */
-            type: "ApplyPatchUpdateFileOperation";
+            type: "update_file";
         };
         /**
          * Apply patch update file operation
@@ -415,10 +427,11 @@ export interface components {
             /** @description Path of the file to update relative to the workspace root. */
             path: string;
             /**
-             * @description The operation type. Always `update_file`. (enum property replaced by openapi-typescript)
+             * @description The operation type. Always `update_file`.
+             * @default update_file
              * @enum {string}
              */
-            type: "ApplyPatchUpdateFileOperationParam";
+            type: "update_file";
         };
         ApproximateLocation: {
             city?: string | null;
@@ -521,10 +534,10 @@ export interface components {
             /** @description The ID of the tool call. */
             id: string;
             /**
-             * @description The type of the tool. Always `custom`. (enum property replaced by openapi-typescript)
+             * @description The type of the tool. Always `custom`.
              * @enum {string}
              */
-            type: "ChatCompletionMessageCustomToolCall";
+            type: "custom";
         };
         /**
          * Function tool call
@@ -541,10 +554,10 @@ export interface components {
             /** @description The ID of the tool call. */
             id: string;
             /**
-             * @description The type of the tool. Currently, only `function` is supported. (enum property replaced by openapi-typescript)
+             * @description The type of the tool. Currently, only `function` is supported.
              * @enum {string}
              */
-            type: "ChatCompletionMessageToolCall";
+            type: "function";
         };
         ChatCompletionMessageToolCallChunk: {
             function?: {
@@ -578,10 +591,10 @@ export interface components {
             /** @description The error message. */
             message: string;
             /**
-             * @description The object type, which is always `error`. (enum property replaced by openapi-typescript)
+             * @description The object type, which is always `error`.
              * @enum {string}
              */
-            type: "ChatCompletionModerationError";
+            type: "error";
         };
         /** @description Successful moderation results for the request input or generated output. */
         ChatCompletionModerationResults: {
@@ -590,10 +603,10 @@ export interface components {
             /** @description A list of moderation results. */
             results: components["schemas"]["ModerationResultBody"][];
             /**
-             * @description The object type, which is always `moderation_results`. (enum property replaced by openapi-typescript)
+             * @description The object type, which is always `moderation_results`.
              * @enum {string}
              */
-            type: "ChatCompletionModerationResults";
+            type: "moderation_results";
         };
         /**
          * Function tool choice
@@ -645,10 +658,10 @@ export interface components {
             name?: string;
             refusal?: string | null;
             /**
-             * @description The role of the messages author, in this case `assistant`. (enum property replaced by openapi-typescript)
+             * @description The role of the messages author, in this case `assistant`.
              * @enum {string}
              */
-            role: "ChatCompletionRequestAssistantMessage";
+            role: "assistant";
             tool_calls?: components["schemas"]["ChatCompletionMessageToolCalls"];
         };
         ChatCompletionRequestAssistantMessageContentPart: components["schemas"]["ChatCompletionRequestMessageContentPartText"] | components["schemas"]["ChatCompletionRequestMessageContentPartRefusal"];
@@ -664,10 +677,10 @@ export interface components {
             /** @description An optional name for the participant. Provides the model information to differentiate between participants of the same role. */
             name?: string;
             /**
-             * @description The role of the messages author, in this case `developer`. (enum property replaced by openapi-typescript)
+             * @description The role of the messages author, in this case `developer`.
              * @enum {string}
              */
-            role: "ChatCompletionRequestDeveloperMessage";
+            role: "developer";
         };
         /**
          * Function message
@@ -678,10 +691,10 @@ export interface components {
             /** @description The name of the function to call. */
             name: string;
             /**
-             * @description The role of the messages author, in this case `function`. (enum property replaced by openapi-typescript)
+             * @description The role of the messages author, in this case `function`.
              * @enum {string}
              */
-            role: "ChatCompletionRequestFunctionMessage";
+            role: "function";
         };
         ChatCompletionRequestMessage: components["schemas"]["ChatCompletionRequestDeveloperMessage"] | components["schemas"]["ChatCompletionRequestSystemMessage"] | components["schemas"]["ChatCompletionRequestUserMessage"] | components["schemas"]["ChatCompletionRequestAssistantMessage"] | components["schemas"]["ChatCompletionRequestToolMessage"] | components["schemas"]["ChatCompletionRequestFunctionMessage"];
         /**
@@ -742,7 +755,7 @@ export interface components {
                  * @default auto
                  * @enum {string}
                  */
-                detail: "auto" | "low" | "high";
+                detail?: "auto" | "low" | "high";
                 /**
                  * Format: uri
                  * @description Either a URL of the image or the base64 encoded image data.
@@ -761,10 +774,10 @@ export interface components {
             /** @description The refusal message generated by the model. */
             refusal: string;
             /**
-             * @description The type of the content part. (enum property replaced by openapi-typescript)
+             * @description The type of the content part.
              * @enum {string}
              */
-            type: "ChatCompletionRequestMessageContentPartRefusal";
+            type: "refusal";
         };
         /**
          * Text content part
@@ -775,10 +788,10 @@ export interface components {
             /** @description The text content. */
             text: string;
             /**
-             * @description The type of the content part. (enum property replaced by openapi-typescript)
+             * @description The type of the content part.
              * @enum {string}
              */
-            type: "ChatCompletionRequestMessageContentPartText";
+            type: "text";
         };
         /**
          * System message
@@ -792,10 +805,10 @@ export interface components {
             /** @description An optional name for the participant. Provides the model information to differentiate between participants of the same role. */
             name?: string;
             /**
-             * @description The role of the messages author, in this case `system`. (enum property replaced by openapi-typescript)
+             * @description The role of the messages author, in this case `system`.
              * @enum {string}
              */
-            role: "ChatCompletionRequestSystemMessage";
+            role: "system";
         };
         ChatCompletionRequestSystemMessageContentPart: components["schemas"]["ChatCompletionRequestMessageContentPartText"];
         /** Tool message */
@@ -803,10 +816,10 @@ export interface components {
             /** @description The contents of the tool message. */
             content: string | components["schemas"]["ChatCompletionRequestToolMessageContentPart"][];
             /**
-             * @description The role of the messages author, in this case `tool`. (enum property replaced by openapi-typescript)
+             * @description The role of the messages author, in this case `tool`.
              * @enum {string}
              */
-            role: "ChatCompletionRequestToolMessage";
+            role: "tool";
             /** @description Tool call that this message is responding to. */
             tool_call_id: string;
         };
@@ -822,10 +835,10 @@ export interface components {
             /** @description An optional name for the participant. Provides the model information to differentiate between participants of the same role. */
             name?: string;
             /**
-             * @description The role of the messages author, in this case `user`. (enum property replaced by openapi-typescript)
+             * @description The role of the messages author, in this case `user`.
              * @enum {string}
              */
-            role: "ChatCompletionRequestUserMessage";
+            role: "user";
         };
         ChatCompletionRequestUserMessageContentPart: components["schemas"]["ChatCompletionRequestMessageContentPartText"] | components["schemas"]["ChatCompletionRequestMessageContentPartImage"] | components["schemas"]["ChatCompletionRequestMessageContentPartAudio"] | components["schemas"]["ChatCompletionRequestMessageContentPartFile"];
         /** @description A chat completion message generated by the model. */
@@ -984,10 +997,11 @@ export interface components {
             button: components["schemas"]["ClickButtonType"];
             keys?: string[] | null;
             /**
-             * @description Specifies the event type. For a click action, this property is always `click`. (enum property replaced by openapi-typescript)
+             * @description Specifies the event type. For a click action, this property is always `click`.
+             * @default click
              * @enum {string}
              */
-            type: "ClickParam";
+            type: "click";
             /** @description The x-coordinate where the click occurred. */
             x: number;
             /** @description The y-coordinate where the click occurred. */
@@ -999,10 +1013,11 @@ export interface components {
          */
         CodeInterpreterOutputImage: {
             /**
-             * @description The type of the output. Always `image`. (enum property replaced by openapi-typescript)
+             * @description The type of the output. Always `image`.
+             * @default image
              * @enum {string}
              */
-            type: "CodeInterpreterOutputImage";
+            type: "image";
             /**
              * Format: uri
              * @description The URL of the image output from the code interpreter.
@@ -1017,10 +1032,11 @@ export interface components {
             /** @description The logs output from the code interpreter. */
             logs: string;
             /**
-             * @description The type of the output. Always `logs`. (enum property replaced by openapi-typescript)
+             * @description The type of the output. Always `logs`.
+             * @default logs
              * @enum {string}
              */
-            type: "CodeInterpreterOutputLogs";
+            type: "logs";
         };
         /**
          * Code interpreter
@@ -1036,10 +1052,9 @@ export interface components {
             container: string | components["schemas"]["AutoCodeInterpreterToolParam"];
             /**
              * @description The type of the code interpreter tool. Always `code_interpreter`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "CodeInterpreterTool";
+            type: "code_interpreter";
         };
         /**
          * Code interpreter tool call
@@ -1059,10 +1074,10 @@ export interface components {
             status: "in_progress" | "completed" | "incomplete" | "interpreting" | "failed";
             /**
              * @description The type of the code interpreter tool call. Always `code_interpreter_call`.
-             *      (enum property replaced by openapi-typescript)
+             * @default code_interpreter_call
              * @enum {string}
              */
-            type: "CodeInterpreterToolCall";
+            type: "code_interpreter_call";
         };
         /**
          * Compaction item
@@ -1076,10 +1091,11 @@ export interface components {
             /** @description The unique ID of the compaction item. */
             id: string;
             /**
-             * @description The type of the item. Always `compaction`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `compaction`.
+             * @default compaction
              * @enum {string}
              */
-            type: "CompactionBody";
+            type: "compaction";
         };
         /**
          * Compaction item
@@ -1090,10 +1106,11 @@ export interface components {
             encrypted_content: string;
             id?: string | null;
             /**
-             * @description The type of the item. Always `compaction`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `compaction`.
+             * @default compaction
              * @enum {string}
              */
-            type: "CompactionSummaryItemParam";
+            type: "compaction";
         };
         /**
          * Compaction trigger
@@ -1101,10 +1118,11 @@ export interface components {
          */
         CompactionTriggerItemParam: {
             /**
-             * @description The type of the item. Always `compaction_trigger`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `compaction_trigger`.
+             * @default compaction_trigger
              * @enum {string}
              */
-            type: "CompactionTriggerItemParam";
+            type: "compaction_trigger";
         };
         /**
          * Comparison Filter
@@ -1123,10 +1141,10 @@ export interface components {
              *     - `lte`: less than or equal
              *     - `in`: in
              *     - `nin`: not in
-             *      (enum property replaced by openapi-typescript)
+             * @default eq
              * @enum {string}
              */
-            type: "ComparisonFilter";
+            type: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "nin";
             /** @description The value to compare against the attribute key; supports string, number, or boolean types. */
             value: string | number | boolean | (string | number)[];
         };
@@ -1144,17 +1162,17 @@ export interface components {
                  *     prediction that appeared in the completion.
                  * @default 0
                  */
-                accepted_prediction_tokens: number;
+                accepted_prediction_tokens?: number;
                 /**
                  * @description Audio input tokens generated by the model.
                  * @default 0
                  */
-                audio_tokens: number;
+                audio_tokens?: number;
                 /**
                  * @description Tokens generated by the model for reasoning.
                  * @default 0
                  */
-                reasoning_tokens: number;
+                reasoning_tokens?: number;
                 /**
                  * @description When using Predicted Outputs, the number of tokens in the
                  *     prediction that did not appear in the completion. However, like
@@ -1163,7 +1181,7 @@ export interface components {
                  *     limits.
                  * @default 0
                  */
-                rejected_prediction_tokens: number;
+                rejected_prediction_tokens?: number;
                 /** @description Text output tokens generated by the model. */
                 text_tokens?: number;
             };
@@ -1178,17 +1196,17 @@ export interface components {
                  * @description Audio input tokens present in the prompt.
                  * @default 0
                  */
-                audio_tokens: number;
+                audio_tokens?: number;
                 /**
                  * @description The unadjusted number of prompt tokens written to cache.
                  * @default 0
                  */
-                cache_write_tokens: number;
+                cache_write_tokens?: number;
                 /**
                  * @description Cached tokens present in the prompt.
                  * @default 0
                  */
-                cached_tokens: number;
+                cached_tokens?: number;
                 /** @description Image input tokens present in the prompt. */
                 image_tokens?: number;
                 /** @description Text input tokens present in the prompt. */
@@ -1232,10 +1250,11 @@ export interface components {
             output: components["schemas"]["ComputerScreenshotImage"];
             status?: components["schemas"]["FunctionCallItemStatus"] | null;
             /**
-             * @description The type of the computer tool call output. Always `computer_call_output`. (enum property replaced by openapi-typescript)
+             * @description The type of the computer tool call output. Always `computer_call_output`.
+             * @default computer_call_output
              * @enum {string}
              */
-            type: "ComputerCallOutputItemParam";
+            type: "computer_call_output";
         };
         /** @enum {string} */
         ComputerCallOutputStatus: "completed" | "incomplete" | "failed";
@@ -1271,10 +1290,11 @@ export interface components {
          */
         ComputerTool: {
             /**
-             * @description The type of the computer tool. Always `computer`. (enum property replaced by openapi-typescript)
+             * @description The type of the computer tool. Always `computer`.
+             * @default computer
              * @enum {string}
              */
-            type: "ComputerTool";
+            type: "computer";
         };
         /**
          * Computer tool call
@@ -1297,10 +1317,11 @@ export interface components {
              */
             status: "in_progress" | "completed" | "incomplete";
             /**
-             * @description The type of the computer call. Always `computer_call`. (enum property replaced by openapi-typescript)
+             * @description The type of the computer call. Always `computer_call`.
+             * @default computer_call
              * @enum {string}
              */
-            type: "ComputerToolCall";
+            type: "computer_call";
         };
         /**
          * Computer tool call output
@@ -1340,12 +1361,6 @@ export interface components {
              *     `incomplete`. Populated when input items are returned via API.
              */
             status: components["schemas"]["ComputerCallOutputStatus"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "ComputerToolCallOutputResource";
         };
         /**
          * Computer use preview
@@ -1359,10 +1374,11 @@ export interface components {
             /** @description The type of computer environment to control. */
             environment: components["schemas"]["ComputerEnvironment"];
             /**
-             * @description The type of the computer use tool. Always `computer_use_preview`. (enum property replaced by openapi-typescript)
+             * @description The type of the computer use tool. Always `computer_use_preview`.
+             * @default computer_use_preview
              * @enum {string}
              */
-            type: "ComputerUsePreviewTool";
+            type: "computer_use_preview";
         };
         ContainerAutoParam: {
             /** @description An optional list of uploaded files to make available to your code. */
@@ -1373,10 +1389,11 @@ export interface components {
             /** @description An optional list of skills referenced by id or inline data. */
             skills?: (components["schemas"]["SkillReferenceParam"] | components["schemas"]["InlineSkillParam"])[];
             /**
-             * @description Automatically creates a container for this request (enum property replaced by openapi-typescript)
+             * @description Automatically creates a container for this request
+             * @default container_auto
              * @enum {string}
              */
-            type: "ContainerAutoParam";
+            type: "container_auto";
         };
         /**
          * Container file citation
@@ -1394,10 +1411,11 @@ export interface components {
             /** @description The index of the first character of the container file citation in the message. */
             start_index: number;
             /**
-             * @description The type of the container file citation. Always `container_file_citation`. (enum property replaced by openapi-typescript)
+             * @description The type of the container file citation. Always `container_file_citation`.
+             * @default container_file_citation
              * @enum {string}
              */
-            type: "ContainerFileCitationBody";
+            type: "container_file_citation";
         };
         /** @enum {string} */
         ContainerMemoryLimit: "1g" | "4g" | "16g" | "64g";
@@ -1407,17 +1425,19 @@ export interface components {
             /** @description Optional domain-scoped secrets for allowlisted domains. */
             domain_secrets?: components["schemas"]["ContainerNetworkPolicyDomainSecretParam"][];
             /**
-             * @description Allow outbound network access only to specified domains. Always `allowlist`. (enum property replaced by openapi-typescript)
+             * @description Allow outbound network access only to specified domains. Always `allowlist`.
+             * @default allowlist
              * @enum {string}
              */
-            type: "ContainerNetworkPolicyAllowlistParam";
+            type: "allowlist";
         };
         ContainerNetworkPolicyDisabledParam: {
             /**
-             * @description Disable outbound network access. Always `disabled`. (enum property replaced by openapi-typescript)
+             * @description Disable outbound network access. Always `disabled`.
+             * @default disabled
              * @enum {string}
              */
-            type: "ContainerNetworkPolicyDisabledParam";
+            type: "disabled";
         };
         ContainerNetworkPolicyDomainSecretParam: {
             /** @description The domain associated with the secret. */
@@ -1431,10 +1451,11 @@ export interface components {
             /** @description The ID of the referenced container. */
             container_id: string;
             /**
-             * @description References a container created with the /v1/containers endpoint (enum property replaced by openapi-typescript)
+             * @description References a container created with the /v1/containers endpoint
+             * @default container_reference
              * @enum {string}
              */
-            type: "ContainerReferenceParam";
+            type: "container_reference";
         };
         /**
          * Container Reference
@@ -1443,10 +1464,11 @@ export interface components {
         ContainerReferenceResource: {
             container_id: string;
             /**
-             * @description The environment type. Always `container_reference`. (enum property replaced by openapi-typescript)
+             * @description The environment type. Always `container_reference`.
+             * @default container_reference
              * @enum {string}
              */
-            type: "ContainerReferenceResource";
+            type: "container_reference";
         };
         ContextManagementParam: {
             compact_threshold?: number | null;
@@ -1503,7 +1525,7 @@ export interface components {
              *     likelihood to repeat the same line verbatim.
              * @default 0
              */
-            frequency_penalty: number | null;
+            frequency_penalty?: number | null;
             /**
              * @deprecated
              * @description Deprecated in favor of `tool_choice`.
@@ -1541,7 +1563,7 @@ export interface components {
              *     should result in a ban or exclusive selection of the relevant token.
              * @default null
              */
-            logit_bias: {
+            logit_bias?: {
                 [key: string]: number;
             } | null;
             /**
@@ -1550,7 +1572,7 @@ export interface components {
              *     `content` of `message`.
              * @default false
              */
-            logprobs: boolean | null;
+            logprobs?: boolean | null;
             /** @description An upper bound for the number of tokens that can be generated for a completion, including visible output tokens and [reasoning tokens](/docs/guides/reasoning). */
             max_completion_tokens?: number | null;
             /**
@@ -1583,7 +1605,7 @@ export interface components {
              * @description How many chat completion choices to generate for each input message. Note that you will be charged based on the number of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.
              * @default 1
              */
-            n: number | null;
+            n?: number | null;
             parallel_tool_calls?: components["schemas"]["ParallelToolCalls"];
             /**
              * @description Configuration for a [Predicted Output](/docs/guides/predicted-outputs),
@@ -1598,7 +1620,7 @@ export interface components {
              *     to talk about new topics.
              * @default 0
              */
-            presence_penalty: number | null;
+            presence_penalty?: number | null;
             reasoning_effort?: components["schemas"]["ReasoningEffort"];
             /**
              * @description An object specifying the format that the model must output.
@@ -1630,7 +1652,7 @@ export interface components {
              *     Supports text and image inputs. Note: image inputs over 8MB will be dropped.
              * @default false
              */
-            store: boolean | null;
+            store?: boolean | null;
             /**
              * @description If set to true, the model response data will be streamed to the client
              *     as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
@@ -1639,7 +1661,7 @@ export interface components {
              *     guide for more information on how to handle the streaming events.
              * @default false
              */
-            stream: boolean | null;
+            stream?: boolean | null;
             stream_options?: components["schemas"]["ChatCompletionStreamOptions"];
             tool_choice?: components["schemas"]["ChatCompletionToolChoiceOption"];
             /**
@@ -1805,7 +1827,7 @@ export interface components {
              * @default auto
              * @enum {string|null}
              */
-            background: "transparent" | "opaque" | "auto" | null;
+            background?: "transparent" | "opaque" | "auto" | null;
             /**
              * @description The image(s) to edit. Must be a supported image file or an array of images.
              *
@@ -1827,19 +1849,19 @@ export interface components {
              * @description The model to use for image generation. One of `dall-e-2` or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`, or `chatgpt-image-latest`). Defaults to `gpt-image-1.5`.
              * @default gpt-image-1.5
              */
-            model: (string | ("gpt-image-1.5" | "gpt-image-2" | "gpt-image-2-2026-04-21" | "dall-e-2" | "gpt-image-1" | "gpt-image-1-mini" | "chatgpt-image-latest")) | null;
+            model?: (string | ("gpt-image-1.5" | "gpt-image-2" | "gpt-image-2-2026-04-21" | "dall-e-2" | "gpt-image-1" | "gpt-image-1-mini" | "chatgpt-image-latest")) | null;
             /**
              * @description The number of images to generate. Must be between 1 and 10.
              * @default 1
              */
-            n: number | null;
+            n?: number | null;
             /**
              * @description The compression level (0-100%) for the generated images. This parameter
              *     is only supported for the GPT image models with the `webp` or `jpeg` output
              *     formats, and defaults to 100.
              * @default 100
              */
-            output_compression: number | null;
+            output_compression?: number | null;
             /**
              * @description The format in which the generated images are returned. This parameter is
              *     only supported for the GPT image models. Must be one of `png`, `jpeg`, or `webp`.
@@ -1847,7 +1869,7 @@ export interface components {
              * @default png
              * @enum {string|null}
              */
-            output_format: "png" | "jpeg" | "webp" | null;
+            output_format?: "png" | "jpeg" | "webp" | null;
             partial_images?: components["schemas"]["PartialImages"];
             /** @description A text description of the desired image(s). The maximum length is 1000 characters for `dall-e-2`, and 32000 characters for the GPT image models. */
             prompt: string;
@@ -1856,7 +1878,7 @@ export interface components {
              * @default auto
              * @enum {string|null}
              */
-            quality: "standard" | "low" | "medium" | "high" | "auto" | null;
+            quality?: "standard" | "low" | "medium" | "high" | "auto" | null;
             /**
              * @description The format in which the generated images are returned. Must be one of `url` or `b64_json`. URLs are only valid for 60 minutes after the image has been generated. This parameter is only supported for `dall-e-2` (default is `url` for `dall-e-2`), as GPT image models always return base64-encoded images.
              * @enum {string|null}
@@ -1866,13 +1888,13 @@ export interface components {
              * @description The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
              * @default 1024x1024
              */
-            size: (string | ("256x256" | "512x512" | "1024x1024" | "1536x1024" | "1024x1536" | "auto")) | null;
+            size?: (string | ("256x256" | "512x512" | "1024x1024" | "1536x1024" | "1024x1536" | "auto")) | null;
             /**
              * @description Edit the image in streaming mode. Defaults to `false`. See the
              *     [Image generation guide](/docs/guides/image-generation) for more information.
              * @default false
              */
-            stream: boolean | null;
+            stream?: boolean | null;
             /** @description A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids). */
             user?: string;
         };
@@ -1889,34 +1911,34 @@ export interface components {
              * @default auto
              * @enum {string|null}
              */
-            background: "transparent" | "opaque" | "auto" | null;
+            background?: "transparent" | "opaque" | "auto" | null;
             /**
              * @description The model to use for image generation. One of `dall-e-2`, `dall-e-3`, or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`). Defaults to `dall-e-2` unless a parameter specific to the GPT image models is used.
              * @default dall-e-2
              */
-            model: (string | ("gpt-image-1.5" | "gpt-image-2" | "gpt-image-2-2026-04-21" | "dall-e-2" | "dall-e-3" | "gpt-image-1" | "gpt-image-1-mini")) | null;
+            model?: (string | ("gpt-image-1.5" | "gpt-image-2" | "gpt-image-2-2026-04-21" | "dall-e-2" | "dall-e-3" | "gpt-image-1" | "gpt-image-1-mini")) | null;
             /**
              * @description Control the content-moderation level for images generated by the GPT image models. Must be either `low` for less restrictive filtering or `auto` (default value).
              * @default auto
              * @enum {string|null}
              */
-            moderation: "low" | "auto" | null;
+            moderation?: "low" | "auto" | null;
             /**
              * @description The number of images to generate. Must be between 1 and 10. For `dall-e-3`, only `n=1` is supported.
              * @default 1
              */
-            n: number | null;
+            n?: number | null;
             /**
              * @description The compression level (0-100%) for the generated images. This parameter is only supported for the GPT image models with the `webp` or `jpeg` output formats, and defaults to 100.
              * @default 100
              */
-            output_compression: number | null;
+            output_compression?: number | null;
             /**
              * @description The format in which the generated images are returned. This parameter is only supported for the GPT image models. Must be one of `png`, `jpeg`, or `webp`.
              * @default png
              * @enum {string|null}
              */
-            output_format: "png" | "jpeg" | "webp" | null;
+            output_format?: "png" | "jpeg" | "webp" | null;
             partial_images?: components["schemas"]["PartialImages"];
             /** @description A text description of the desired image(s). The maximum length is 32000 characters for the GPT image models, 1000 characters for `dall-e-2` and 4000 characters for `dall-e-3`. */
             prompt: string;
@@ -1930,31 +1952,31 @@ export interface components {
              * @default auto
              * @enum {string|null}
              */
-            quality: "standard" | "hd" | "low" | "medium" | "high" | "auto" | null;
+            quality?: "standard" | "hd" | "low" | "medium" | "high" | "auto" | null;
             /**
              * @description The format in which generated images with `dall-e-2` and `dall-e-3` are returned. Must be one of `url` or `b64_json`. URLs are only valid for 60 minutes after the image has been generated. This parameter isn't supported for the GPT image models, which always return base64-encoded images.
              * @default url
              * @enum {string|null}
              */
-            response_format: "url" | "b64_json" | null;
+            response_format?: "url" | "b64_json" | null;
             /**
              * @description The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
              * @default auto
              */
-            size: (string | ("auto" | "1024x1024" | "1536x1024" | "1024x1536" | "256x256" | "512x512" | "1792x1024" | "1024x1792")) | null;
+            size?: (string | ("auto" | "1024x1024" | "1536x1024" | "1024x1536" | "256x256" | "512x512" | "1792x1024" | "1024x1792")) | null;
             /**
              * @description Generate the image in streaming mode. Defaults to `false`. See the
              *     [Image generation guide](/docs/guides/image-generation) for more information.
              *     This parameter is only supported for the GPT image models.
              * @default false
              */
-            stream: boolean | null;
+            stream?: boolean | null;
             /**
              * @description The style of the generated images. This parameter is only supported for `dall-e-3`. Must be one of `vivid` or `natural`. Vivid causes the model to lean towards generating hyper-real and dramatic images. Natural causes the model to produce more natural, less hyper-real looking images.
              * @default vivid
              * @enum {string|null}
              */
-            style: "vivid" | "natural" | null;
+            style?: "vivid" | "natural" | null;
             /** @description A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids). */
             user?: string;
         };
@@ -2026,10 +2048,11 @@ export interface components {
             /** @description The syntax of the grammar definition. One of `lark` or `regex`. */
             syntax: components["schemas"]["GrammarSyntax1"];
             /**
-             * @description Grammar format. Always `grammar`. (enum property replaced by openapi-typescript)
+             * @description Grammar format. Always `grammar`.
+             * @default grammar
              * @enum {string}
              */
-            type: "CustomGrammarFormatParam";
+            type: "grammar";
         };
         /**
          * Text format
@@ -2037,10 +2060,11 @@ export interface components {
          */
         CustomTextFormatParam: {
             /**
-             * @description Unconstrained text format. Always `text`. (enum property replaced by openapi-typescript)
+             * @description Unconstrained text format. Always `text`.
+             * @default text
              * @enum {string}
              */
-            type: "CustomTextFormatParam";
+            type: "text";
         };
         /**
          * Custom tool call
@@ -2060,10 +2084,9 @@ export interface components {
             namespace?: string;
             /**
              * @description The type of the custom tool call. Always `custom_tool_call`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "CustomToolCall";
+            type: "custom_tool_call";
         };
         /**
          * Custom tool call output
@@ -2082,10 +2105,9 @@ export interface components {
             output: string | components["schemas"]["FunctionAndCustomToolCallOutput"][];
             /**
              * @description The type of the custom tool call output. Always `custom_tool_call_output`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "CustomToolCallOutput";
+            type: "custom_tool_call_output";
         };
         /** ResponseCustomToolCallOutputItem */
         CustomToolCallOutputResource: components["schemas"]["CustomToolCallOutput"] & {
@@ -2098,12 +2120,6 @@ export interface components {
              *     `incomplete`. Populated when items are returned via API.
              */
             status: components["schemas"]["FunctionCallOutputStatusEnum"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "CustomToolCallOutputResource";
         };
         /**
          * Custom tool
@@ -2168,26 +2184,28 @@ export interface components {
             /** @description The name of the custom tool, used to identify it in tool calls. */
             name: string;
             /**
-             * @description The type of the custom tool. Always `custom`. (enum property replaced by openapi-typescript)
+             * @description The type of the custom tool. Always `custom`.
+             * @default custom
              * @enum {string}
              */
-            type: "CustomToolParam";
+            type: "custom";
         };
         /** @enum {string} */
         DetailEnum: "low" | "high" | "auto" | "original";
         DirectToolCallCaller: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @default direct
              * @enum {string}
              */
-            type: "DirectToolCallCaller";
+            type: "direct";
         };
         DirectToolCallCallerParam: {
             /**
-             * @description The caller type. Always `direct`. (enum property replaced by openapi-typescript)
+             * @description The caller type. Always `direct`.
+             * @default direct
              * @enum {string}
              */
-            type: "DirectToolCallCallerParam";
+            type: "direct";
         };
         /**
          * DoubleClick
@@ -2196,10 +2214,11 @@ export interface components {
         DoubleClickAction: {
             keys: string[] | null;
             /**
-             * @description Specifies the event type. For a double click action, this property is always set to `double_click`. (enum property replaced by openapi-typescript)
+             * @description Specifies the event type. For a double click action, this property is always set to `double_click`.
+             * @default double_click
              * @enum {string}
              */
-            type: "DoubleClickAction";
+            type: "double_click";
             /** @description The x-coordinate where the double click occurred. */
             x: number;
             /** @description The y-coordinate where the double click occurred. */
@@ -2222,10 +2241,11 @@ export interface components {
              */
             path: components["schemas"]["CoordParam"][];
             /**
-             * @description Specifies the event type. For a drag action, this property is always set to `drag`. (enum property replaced by openapi-typescript)
+             * @description Specifies the event type. For a drag action, this property is always set to `drag`.
+             * @default drag
              * @enum {string}
              */
-            type: "DragParam";
+            type: "drag";
         };
         /**
          * Input message
@@ -2250,10 +2270,9 @@ export interface components {
             role: "user" | "assistant" | "system" | "developer";
             /**
              * @description The type of the message input. Always `message`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "EasyInputMessage";
+            type?: "message";
         };
         /**
          * @description JSON request body for image edits.
@@ -2267,7 +2286,7 @@ export interface components {
              * @description Set the background of the generated image output. Transparent backgrounds are available for supported GPT Image models. For `gpt-image-2` and `gpt-image-2-2026-04-21`, this support is in preview. When using `transparent`, set the output format to `png` or `webp`.
              * @default auto
              */
-            background: ("transparent" | "opaque" | "auto") | null;
+            background?: ("transparent" | "opaque" | "auto") | null;
             /**
              * @description Input image references to edit.
              *     For GPT image models, you can provide up to 16 images.
@@ -2280,24 +2299,24 @@ export interface components {
              * @description The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`.
              * @default gpt-image-1.5
              */
-            model: string | ("gpt-image-1.5" | "gpt-image-2" | "gpt-image-2-2026-04-21" | "gpt-image-1" | "gpt-image-1-mini" | "chatgpt-image-latest") | null;
+            model?: string | ("gpt-image-1.5" | "gpt-image-2" | "gpt-image-2-2026-04-21" | "gpt-image-1" | "gpt-image-1-mini" | "chatgpt-image-latest") | null;
             /**
              * @description Moderation level for GPT image models.
              * @default auto
              */
-            moderation: ("low" | "auto") | null;
+            moderation?: ("low" | "auto") | null;
             /**
              * @description The number of edited images to generate.
              * @default 1
              */
-            n: number | null;
+            n?: number | null;
             /** @description Compression level for `jpeg` or `webp` output. */
             output_compression?: number | null;
             /**
              * @description Output image format. Supported for GPT image models.
              * @default png
              */
-            output_format: ("png" | "jpeg" | "webp") | null;
+            output_format?: ("png" | "jpeg" | "webp") | null;
             partial_images?: components["schemas"]["PartialImages"];
             /** @description A text description of the desired image edit. */
             prompt: string;
@@ -2305,17 +2324,17 @@ export interface components {
              * @description Output quality for GPT image models.
              * @default auto
              */
-            quality: ("low" | "medium" | "high" | "auto") | null;
+            quality?: ("low" | "medium" | "high" | "auto") | null;
             /**
              * @description Requested output image size.
              * @default auto
              */
-            size: ("auto" | "1024x1024" | "1536x1024" | "1024x1536") | null;
+            size?: ("auto" | "1024x1024" | "1536x1024" | "1024x1536") | null;
             /**
              * @description Stream partial image results as events.
              * @default false
              */
-            stream: boolean | null;
+            stream?: boolean | null;
             /**
              * @description A unique identifier representing your end-user, which can help OpenAI
              *     monitor and detect abuse.
@@ -2354,10 +2373,11 @@ export interface components {
             /** @description The index of the file in the list of files. */
             index: number;
             /**
-             * @description The type of the file citation. Always `file_citation`. (enum property replaced by openapi-typescript)
+             * @description The type of the file citation. Always `file_citation`.
+             * @default file_citation
              * @enum {string}
              */
-            type: "FileCitationBody";
+            type: "file_citation";
         };
         /** @enum {string} */
         FileDetailEnum: "auto" | "low" | "high";
@@ -2374,10 +2394,9 @@ export interface components {
             index: number;
             /**
              * @description The type of the file path. Always `file_path`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "FilePath";
+            type: "file_path";
         };
         /**
          * File search
@@ -2390,10 +2409,11 @@ export interface components {
             /** @description Ranking options for search. */
             ranking_options?: components["schemas"]["RankingOptions"];
             /**
-             * @description The type of the file search tool. Always `file_search`. (enum property replaced by openapi-typescript)
+             * @description The type of the file search tool. Always `file_search`.
+             * @default file_search
              * @enum {string}
              */
-            type: "FileSearchTool";
+            type: "file_search";
             /** @description The IDs of the vector stores to search. */
             vector_store_ids: string[];
         };
@@ -2429,10 +2449,9 @@ export interface components {
             status: "in_progress" | "searching" | "completed" | "incomplete" | "failed";
             /**
              * @description The type of the file search tool call. Always `file_search_call`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "FileSearchToolCall";
+            type: "file_search_call";
         };
         Filters: components["schemas"]["ComparisonFilter"] | components["schemas"]["CompoundFilter"];
         FunctionAndCustomToolCallOutput: components["schemas"]["InputTextContent"] | components["schemas"]["InputImageContent"] | components["schemas"]["InputFileContent"];
@@ -2452,10 +2471,11 @@ export interface components {
             output: string | (components["schemas"]["InputTextContentParam"] | components["schemas"]["InputImageContentParamAutoParam"] | components["schemas"]["InputFileContentParam"])[];
             status?: components["schemas"]["FunctionCallItemStatus"] | null;
             /**
-             * @description The type of the function tool call output. Always `function_call_output`. (enum property replaced by openapi-typescript)
+             * @description The type of the function tool call output. Always `function_call_output`.
+             * @default function_call_output
              * @enum {string}
              */
-            type: "FunctionCallOutputItemParam";
+            type: "function_call_output";
         };
         /** @enum {string} */
         FunctionCallOutputStatusEnum: "in_progress" | "completed" | "incomplete";
@@ -2514,10 +2534,11 @@ export interface components {
             /** @description The status of the shell call. One of `in_progress`, `completed`, or `incomplete`. */
             status: components["schemas"]["FunctionShellCallStatus"];
             /**
-             * @description The type of the item. Always `shell_call`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `shell_call`.
+             * @default shell_call
              * @enum {string}
              */
-            type: "FunctionShellCall";
+            type: "shell_call";
         };
         /**
          * Shell tool call
@@ -2533,10 +2554,11 @@ export interface components {
             id?: string | null;
             status?: components["schemas"]["FunctionShellCallItemStatus"] | null;
             /**
-             * @description The type of the item. Always `shell_call`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `shell_call`.
+             * @default shell_call
              * @enum {string}
              */
-            type: "FunctionShellCallItemParam";
+            type: "shell_call";
         };
         /**
          * Shell call status
@@ -2562,10 +2584,11 @@ export interface components {
             /** @description The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`. */
             status: components["schemas"]["FunctionShellCallOutputStatusEnum"];
             /**
-             * @description The type of the shell call output. Always `shell_call_output`. (enum property replaced by openapi-typescript)
+             * @description The type of the shell call output. Always `shell_call_output`.
+             * @default shell_call_output
              * @enum {string}
              */
-            type: "FunctionShellCallOutput";
+            type: "shell_call_output";
         };
         /**
          * Shell call output content
@@ -2604,10 +2627,11 @@ export interface components {
             /** @description Exit code from the shell process. */
             exit_code: number;
             /**
-             * @description The outcome type. Always `exit`. (enum property replaced by openapi-typescript)
+             * @description The outcome type. Always `exit`.
+             * @default exit
              * @enum {string}
              */
-            type: "FunctionShellCallOutputExitOutcome";
+            type: "exit";
         };
         /**
          * Shell call exit outcome
@@ -2617,10 +2641,11 @@ export interface components {
             /** @description The exit code returned by the shell process. */
             exit_code: number;
             /**
-             * @description The outcome type. Always `exit`. (enum property replaced by openapi-typescript)
+             * @description The outcome type. Always `exit`.
+             * @default exit
              * @enum {string}
              */
-            type: "FunctionShellCallOutputExitOutcomeParam";
+            type: "exit";
         };
         /**
          * Shell tool call output
@@ -2636,10 +2661,11 @@ export interface components {
             output: components["schemas"]["FunctionShellCallOutputContentParam"][];
             status?: components["schemas"]["FunctionShellCallItemStatus"] | null;
             /**
-             * @description The type of the item. Always `shell_call_output`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `shell_call_output`.
+             * @default shell_call_output
              * @enum {string}
              */
-            type: "FunctionShellCallOutputItemParam";
+            type: "shell_call_output";
         };
         /**
          * Shell call outcome
@@ -2654,10 +2680,11 @@ export interface components {
          */
         FunctionShellCallOutputTimeoutOutcome: {
             /**
-             * @description The outcome type. Always `timeout`. (enum property replaced by openapi-typescript)
+             * @description The outcome type. Always `timeout`.
+             * @default timeout
              * @enum {string}
              */
-            type: "FunctionShellCallOutputTimeoutOutcome";
+            type: "timeout";
         };
         /**
          * Shell call timeout outcome
@@ -2665,10 +2692,11 @@ export interface components {
          */
         FunctionShellCallOutputTimeoutOutcomeParam: {
             /**
-             * @description The outcome type. Always `timeout`. (enum property replaced by openapi-typescript)
+             * @description The outcome type. Always `timeout`.
+             * @default timeout
              * @enum {string}
              */
-            type: "FunctionShellCallOutputTimeoutOutcomeParam";
+            type: "timeout";
         };
         /** @enum {string} */
         FunctionShellCallStatus: "in_progress" | "completed" | "incomplete";
@@ -2680,10 +2708,11 @@ export interface components {
             allowed_callers?: components["schemas"]["CallableToolAllowedCaller"][] | null;
             environment?: (components["schemas"]["ContainerAutoParam"] | components["schemas"]["LocalEnvironmentParam"] | components["schemas"]["ContainerReferenceParam"]) | null;
             /**
-             * @description The type of the shell tool. Always `shell`. (enum property replaced by openapi-typescript)
+             * @description The type of the shell tool. Always `shell`.
+             * @default shell
              * @enum {string}
              */
-            type: "FunctionShellToolParam";
+            type: "shell";
         };
         /**
          * Function
@@ -2704,10 +2733,11 @@ export interface components {
             } | null;
             strict: boolean | null;
             /**
-             * @description The type of the function tool. Always `function`. (enum property replaced by openapi-typescript)
+             * @description The type of the function tool. Always `function`.
+             * @default function
              * @enum {string}
              */
-            type: "FunctionTool";
+            type: "function";
         };
         /**
          * Function tool call
@@ -2734,10 +2764,9 @@ export interface components {
             status?: "in_progress" | "completed" | "incomplete";
             /**
              * @description The type of the function tool call. Always `function_call`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "FunctionToolCall";
+            type: "function_call";
         };
         /**
          * Function tool call output
@@ -2783,12 +2812,6 @@ export interface components {
              *     `incomplete`. Populated when items are returned via API.
              */
             status: components["schemas"]["FunctionCallOutputStatusEnum"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "FunctionToolCallOutputResource";
         };
         FunctionToolParam: {
             allowed_callers?: components["schemas"]["CallableToolAllowedCaller"][] | null;
@@ -2802,10 +2825,10 @@ export interface components {
             parameters?: components["schemas"]["EmptyModelParam"] | null;
             strict?: boolean | null;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @default function
              * @enum {string}
              */
-            type: "FunctionToolParam";
+            type: "function";
         };
         /** @enum {string} */
         GrammarSyntax1: "lark" | "regex";
@@ -2813,10 +2836,10 @@ export interface components {
             code: number;
             message: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @default http_error
              * @enum {string}
              */
-            type: "HTTPError";
+            type: "http_error";
         };
         HybridSearchOptions: {
             /** @description The weight of the embedding in the reciprocal ranking fusion. */
@@ -3024,7 +3047,7 @@ export interface components {
              * @default auto
              * @enum {string}
              */
-            background: "transparent" | "opaque" | "auto";
+            background?: "transparent" | "opaque" | "auto";
             input_fidelity?: components["schemas"]["InputFidelity"] | null;
             /**
              * @description Optional mask for inpainting. Contains `image_url`
@@ -3042,42 +3065,41 @@ export interface components {
              * @default auto
              * @enum {string}
              */
-            moderation: "auto" | "low";
+            moderation?: "auto" | "low";
             /**
              * @description Compression level for the output image. Default: 100.
              * @default 100
              */
-            output_compression: number;
+            output_compression?: number;
             /**
              * @description The output format of the generated image. One of `png`, `webp`, or
              *     `jpeg`. Default: `png`.
              * @default png
              * @enum {string}
              */
-            output_format: "png" | "webp" | "jpeg";
+            output_format?: "png" | "webp" | "jpeg";
             /**
              * @description Number of partial images to generate in streaming mode, from 0 (default value) to 3.
              * @default 0
              */
-            partial_images: number;
+            partial_images?: number;
             /**
              * @description The quality of the generated image. One of `low`, `medium`, `high`,
              *     or `auto`. Default: `auto`.
              * @default auto
              * @enum {string}
              */
-            quality: "low" | "medium" | "high" | "auto";
+            quality?: "low" | "medium" | "high" | "auto";
             /**
              * @description The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
              * @default auto
              */
-            size: string | ("1024x1024" | "1024x1536" | "1536x1024" | "auto");
+            size?: string | ("1024x1024" | "1024x1536" | "1536x1024" | "auto");
             /**
              * @description The type of the image generation tool. Always `image_generation`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "ImageGenTool";
+            type: "image_generation";
         };
         /**
          * Image generation call
@@ -3094,10 +3116,9 @@ export interface components {
             status: "in_progress" | "completed" | "generating" | "failed";
             /**
              * @description The type of the image generation call. Always `image_generation_call`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "ImageGenToolCall";
+            type: "image_generation_call";
         };
         /**
          * Image generation usage
@@ -3205,10 +3226,11 @@ export interface components {
             /** @description Inline skill payload */
             source: components["schemas"]["InlineSkillSourceParam"];
             /**
-             * @description Defines an inline skill for this request. (enum property replaced by openapi-typescript)
+             * @description Defines an inline skill for this request.
+             * @default inline
              * @enum {string}
              */
-            type: "InlineSkillParam";
+            type: "inline";
         };
         /** @description Inline skill payload */
         InlineSkillSourceParam: {
@@ -3252,10 +3274,11 @@ export interface components {
             filename?: string;
             prompt_cache_breakpoint?: components["schemas"]["PromptCacheBreakpointConfig"];
             /**
-             * @description The type of the input item. Always `input_file`. (enum property replaced by openapi-typescript)
+             * @description The type of the input item. Always `input_file`.
+             * @default input_file
              * @enum {string}
              */
-            type: "InputFileContent";
+            type: "input_file";
         };
         /**
          * Input file
@@ -3270,10 +3293,11 @@ export interface components {
             filename?: string | null;
             prompt_cache_breakpoint?: components["schemas"]["PromptCacheBreakpointParam"] | null;
             /**
-             * @description The type of the input item. Always `input_file`. (enum property replaced by openapi-typescript)
+             * @description The type of the input item. Always `input_file`.
+             * @default input_file
              * @enum {string}
              */
-            type: "InputFileContentParam";
+            type: "input_file";
         };
         /**
          * Input image
@@ -3286,10 +3310,11 @@ export interface components {
             image_url?: string | null;
             prompt_cache_breakpoint?: components["schemas"]["PromptCacheBreakpointConfig"];
             /**
-             * @description The type of the input item. Always `input_image`. (enum property replaced by openapi-typescript)
+             * @description The type of the input item. Always `input_image`.
+             * @default input_image
              * @enum {string}
              */
-            type: "InputImageContent";
+            type: "input_image";
         };
         /**
          * Input image
@@ -3301,10 +3326,11 @@ export interface components {
             image_url?: string | null;
             prompt_cache_breakpoint?: components["schemas"]["PromptCacheBreakpointParam"] | null;
             /**
-             * @description The type of the input item. Always `input_image`. (enum property replaced by openapi-typescript)
+             * @description The type of the input item. Always `input_image`.
+             * @default input_image
              * @enum {string}
              */
-            type: "InputImageContentParamAutoParam";
+            type: "input_image";
         };
         InputItem: components["schemas"]["EasyInputMessage"] | components["schemas"]["Item"] | components["schemas"]["CompactionTriggerItemParam"] | components["schemas"]["ItemReferenceParam"] | components["schemas"]["ProgramItemParam"] | components["schemas"]["ProgramOutputItemParam"];
         /**
@@ -3328,10 +3354,9 @@ export interface components {
             status?: "in_progress" | "completed" | "incomplete";
             /**
              * @description The type of the message input. Always set to `message`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "InputMessage";
+            type?: "message";
         };
         /**
          * Input item content list
@@ -3359,10 +3384,11 @@ export interface components {
             /** @description The text input to the model. */
             text: string;
             /**
-             * @description The type of the input item. Always `input_text`. (enum property replaced by openapi-typescript)
+             * @description The type of the input item. Always `input_text`.
+             * @default input_text
              * @enum {string}
              */
-            type: "InputTextContent";
+            type: "input_text";
         };
         /**
          * Input text
@@ -3373,19 +3399,14 @@ export interface components {
             /** @description The text input to the model. */
             text: string;
             /**
-             * @description The type of the input item. Always `input_text`. (enum property replaced by openapi-typescript)
+             * @description The type of the input item. Always `input_text`.
+             * @default input_text
              * @enum {string}
              */
-            type: "InputTextContentParam";
+            type: "input_text";
         };
         /** @description Content item used to generate a response. */
-        Item: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "Item";
-        } & (components["schemas"]["InputMessage"] | components["schemas"]["OutputMessage"] | components["schemas"]["FileSearchToolCall"] | components["schemas"]["ComputerToolCall"] | components["schemas"]["ComputerCallOutputItemParam"] | components["schemas"]["WebSearchToolCall"] | components["schemas"]["FunctionToolCall"] | components["schemas"]["FunctionCallOutputItemParam"] | components["schemas"]["ToolSearchCallItemParam"] | components["schemas"]["ToolSearchOutputItemParam"] | components["schemas"]["AdditionalToolsItemParam"] | components["schemas"]["ReasoningItem"] | components["schemas"]["CompactionSummaryItemParam"] | components["schemas"]["ImageGenToolCall"] | components["schemas"]["CodeInterpreterToolCall"] | components["schemas"]["LocalShellToolCall"] | components["schemas"]["LocalShellToolCallOutput"] | components["schemas"]["FunctionShellCallItemParam"] | components["schemas"]["FunctionShellCallOutputItemParam"] | components["schemas"]["ApplyPatchToolCallItemParam"] | components["schemas"]["ApplyPatchToolCallOutputItemParam"] | components["schemas"]["MCPListTools"] | components["schemas"]["MCPApprovalRequest"] | components["schemas"]["MCPApprovalResponse"] | components["schemas"]["MCPToolCall"] | components["schemas"]["CustomToolCallOutput"] | components["schemas"]["CustomToolCall"]);
+        Item: components["schemas"]["InputMessage"] | components["schemas"]["OutputMessage"] | components["schemas"]["FileSearchToolCall"] | components["schemas"]["ComputerToolCall"] | components["schemas"]["ComputerCallOutputItemParam"] | components["schemas"]["WebSearchToolCall"] | components["schemas"]["FunctionToolCall"] | components["schemas"]["FunctionCallOutputItemParam"] | components["schemas"]["ToolSearchCallItemParam"] | components["schemas"]["ToolSearchOutputItemParam"] | components["schemas"]["AdditionalToolsItemParam"] | components["schemas"]["ReasoningItem"] | components["schemas"]["CompactionSummaryItemParam"] | components["schemas"]["ImageGenToolCall"] | components["schemas"]["CodeInterpreterToolCall"] | components["schemas"]["LocalShellToolCall"] | components["schemas"]["LocalShellToolCallOutput"] | components["schemas"]["FunctionShellCallItemParam"] | components["schemas"]["FunctionShellCallOutputItemParam"] | components["schemas"]["ApplyPatchToolCallItemParam"] | components["schemas"]["ApplyPatchToolCallOutputItemParam"] | components["schemas"]["MCPListTools"] | components["schemas"]["MCPApprovalRequest"] | components["schemas"]["MCPApprovalResponse"] | components["schemas"]["MCPToolCall"] | components["schemas"]["CustomToolCallOutput"] | components["schemas"]["CustomToolCall"];
         /**
          * Item reference
          * @description An internal identifier for an item to reference.
@@ -3393,11 +3414,7 @@ export interface components {
         ItemReferenceParam: {
             /** @description The ID of the item to reference. */
             id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "ItemReferenceParam";
+            type?: "item_reference" | null;
         };
         /**
          * KeyPress
@@ -3407,10 +3424,11 @@ export interface components {
             /** @description The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key. */
             keys: string[];
             /**
-             * @description Specifies the event type. For a keypress action, this property is always set to `keypress`. (enum property replaced by openapi-typescript)
+             * @description Specifies the event type. For a keypress action, this property is always set to `keypress`.
+             * @default keypress
              * @enum {string}
              */
-            type: "KeyPressAction";
+            type: "keypress";
         };
         ListModelsResponse: {
             data: components["schemas"]["Model"][];
@@ -3421,10 +3439,11 @@ export interface components {
             /** @description An optional list of skills. */
             skills?: components["schemas"]["LocalSkillParam"][];
             /**
-             * @description Use a local computer environment. (enum property replaced by openapi-typescript)
+             * @description Use a local computer environment.
+             * @default local
              * @enum {string}
              */
-            type: "LocalEnvironmentParam";
+            type: "local";
         };
         /**
          * Local Environment
@@ -3432,10 +3451,11 @@ export interface components {
          */
         LocalEnvironmentResource: {
             /**
-             * @description The environment type. Always `local`. (enum property replaced by openapi-typescript)
+             * @description The environment type. Always `local`.
+             * @default local
              * @enum {string}
              */
-            type: "LocalEnvironmentResource";
+            type: "local";
         };
         /**
          * Local shell exec action
@@ -3475,10 +3495,9 @@ export interface components {
             status: "in_progress" | "completed" | "incomplete";
             /**
              * @description The type of the local shell call. Always `local_shell_call`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "LocalShellToolCall";
+            type: "local_shell_call";
         };
         /**
          * Local shell call output
@@ -3492,10 +3511,9 @@ export interface components {
             status?: ("in_progress" | "completed" | "incomplete") | null;
             /**
              * @description The type of the local shell tool call output. Always `local_shell_call_output`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "LocalShellToolCallOutput";
+            type: "local_shell_call_output";
         };
         /**
          * Local shell tool
@@ -3503,10 +3521,11 @@ export interface components {
          */
         LocalShellToolParam: {
             /**
-             * @description The type of the local shell tool. Always `local_shell`. (enum property replaced by openapi-typescript)
+             * @description The type of the local shell tool. Always `local_shell`.
+             * @default local_shell
              * @enum {string}
              */
-            type: "LocalShellToolParam";
+            type: "local_shell";
         };
         LocalSkillParam: {
             /** @description The description of the skill. */
@@ -3541,10 +3560,9 @@ export interface components {
             server_label: string;
             /**
              * @description The type of the item. Always `mcp_approval_request`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "MCPApprovalRequest";
+            type: "mcp_approval_request";
         };
         /**
          * MCP approval response
@@ -3559,10 +3577,9 @@ export interface components {
             reason?: string | null;
             /**
              * @description The type of the item. Always `mcp_approval_response`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "MCPApprovalResponse";
+            type: "mcp_approval_response";
         };
         /**
          * MCP approval response
@@ -3578,10 +3595,9 @@ export interface components {
             reason?: string | null;
             /**
              * @description The type of the item. Always `mcp_approval_response`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "MCPApprovalResponseResource";
+            type: "mcp_approval_response";
         };
         /**
          * MCP list tools
@@ -3597,10 +3613,9 @@ export interface components {
             tools: components["schemas"]["MCPListToolsTool"][];
             /**
              * @description The type of the item. Always `mcp_list_tools`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "MCPListTools";
+            type: "mcp_list_tools";
         };
         /**
          * MCP list tools tool
@@ -3618,10 +3633,10 @@ export interface components {
             code: number;
             message: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @default mcp_protocol_error
              * @enum {string}
              */
-            type: "MCPProtocolError";
+            type: "mcp_protocol_error";
         };
         /**
          * MCP tool
@@ -3680,10 +3695,10 @@ export interface components {
              */
             tunnel_id?: string;
             /**
-             * @description The type of the MCP tool. Always `mcp`. (enum property replaced by openapi-typescript)
+             * @description The type of the MCP tool. Always `mcp`.
              * @enum {string}
              */
-            type: "MCPTool";
+            type: "mcp";
         };
         /**
          * MCP tool call
@@ -3706,10 +3721,9 @@ export interface components {
             status?: components["schemas"]["MCPToolCallStatus"];
             /**
              * @description The type of the item. Always `mcp_call`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "MCPToolCall";
+            type: "mcp_call";
         };
         MCPToolCallError: components["schemas"]["MCPProtocolError"] | components["schemas"]["MCPToolExecutionError"] | components["schemas"]["HTTPError"];
         /** @enum {string} */
@@ -3717,10 +3731,10 @@ export interface components {
         MCPToolExecutionError: {
             content: unknown;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @default mcp_tool_execution_error
              * @enum {string}
              */
-            type: "MCPToolExecutionError";
+            type: "mcp_tool_execution_error";
         };
         /**
          * MCP tool filter
@@ -3816,10 +3830,11 @@ export interface components {
             /** @description The error message. */
             message: string;
             /**
-             * @description The object type, which was always `error` for moderation failures. (enum property replaced by openapi-typescript)
+             * @description The object type, which was always `error` for moderation failures.
+             * @default error
              * @enum {string}
              */
-            type: "ModerationErrorBody";
+            type: "error";
         };
         /** @enum {string} */
         ModerationInputType: "text" | "image";
@@ -3858,10 +3873,11 @@ export interface components {
             /** @description The moderation model that produced this result. */
             model: string;
             /**
-             * @description The object type, which was always `moderation_result` for successful moderation results. (enum property replaced by openapi-typescript)
+             * @description The object type, which was always `moderation_result` for successful moderation results.
+             * @default moderation_result
              * @enum {string}
              */
-            type: "ModerationResultBody";
+            type: "moderation_result";
         };
         /**
          * Move
@@ -3870,10 +3886,11 @@ export interface components {
         MoveParam: {
             keys?: string[] | null;
             /**
-             * @description Specifies the event type. For a move action, this property is always set to `move`. (enum property replaced by openapi-typescript)
+             * @description Specifies the event type. For a move action, this property is always set to `move`.
+             * @default move
              * @enum {string}
              */
-            type: "MoveParam";
+            type: "move";
             /** @description The x-coordinate to move to. */
             x: number;
             /** @description The y-coordinate to move to. */
@@ -3891,10 +3908,11 @@ export interface components {
             /** @description The function/custom tools available inside this namespace. */
             tools: (components["schemas"]["FunctionToolParam"] | components["schemas"]["CustomToolParam"])[];
             /**
-             * @description The type of the tool. Always `namespace`. (enum property replaced by openapi-typescript)
+             * @description The type of the tool. Always `namespace`.
+             * @default namespace
              * @enum {string}
              */
-            type: "NamespaceToolParam";
+            type: "namespace";
         };
         OutputContent: components["schemas"]["OutputTextContent"] | components["schemas"]["RefusalContent"] | components["schemas"]["ReasoningTextContent"];
         OutputItem: components["schemas"]["OutputMessage"] | components["schemas"]["FileSearchToolCall"] | components["schemas"]["FunctionToolCall"] | components["schemas"]["FunctionToolCallOutputResource"] | components["schemas"]["WebSearchToolCall"] | components["schemas"]["ComputerToolCall"] | components["schemas"]["ComputerToolCallOutputResource"] | components["schemas"]["ReasoningItem"] | components["schemas"]["Program"] | components["schemas"]["ProgramOutput"] | components["schemas"]["ToolSearchCall"] | components["schemas"]["ToolSearchOutput"] | components["schemas"]["AdditionalTools"] | components["schemas"]["CompactionBody"] | components["schemas"]["ImageGenToolCall"] | components["schemas"]["CodeInterpreterToolCall"] | components["schemas"]["LocalShellToolCall"] | components["schemas"]["LocalShellToolCallOutput"] | components["schemas"]["FunctionShellCall"] | components["schemas"]["FunctionShellCallOutput"] | components["schemas"]["ApplyPatchToolCall"] | components["schemas"]["ApplyPatchToolCallOutput"] | components["schemas"]["MCPToolCall"] | components["schemas"]["MCPListTools"] | components["schemas"]["MCPApprovalRequest"] | components["schemas"]["MCPApprovalResponseResource"] | components["schemas"]["CustomToolCall"] | components["schemas"]["CustomToolCallOutputResource"];
@@ -3921,10 +3939,9 @@ export interface components {
             status: "in_progress" | "completed" | "incomplete";
             /**
              * @description The type of the output message. Always `message`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "OutputMessage";
+            type: "message";
         };
         OutputMessageContent: components["schemas"]["OutputTextContent"] | components["schemas"]["RefusalContent"];
         /**
@@ -3938,10 +3955,11 @@ export interface components {
             /** @description The text output from the model. */
             text: string;
             /**
-             * @description The type of the output text. Always `output_text`. (enum property replaced by openapi-typescript)
+             * @description The type of the output text. Always `output_text`.
+             * @default output_text
              * @enum {string}
              */
-            type: "OutputTextContent";
+            type: "output_text";
         };
         /**
          * @description Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
@@ -3978,10 +3996,11 @@ export interface components {
             /** @description The unique ID of the program item. */
             id: string;
             /**
-             * @description The type of the item. Always `program`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `program`.
+             * @default program
              * @enum {string}
              */
-            type: "Program";
+            type: "program";
         };
         ProgramItemParam: {
             /** @description The stable call ID of the program item. */
@@ -3993,17 +4012,19 @@ export interface components {
             /** @description The unique ID of this program item. */
             id: string;
             /**
-             * @description The item type. Always `program`. (enum property replaced by openapi-typescript)
+             * @description The item type. Always `program`.
+             * @default program
              * @enum {string}
              */
-            type: "ProgramItemParam";
+            type: "program";
         };
         ProgrammaticToolCallingParam: {
             /**
-             * @description The type of the tool. Always `programmatic_tool_calling`. (enum property replaced by openapi-typescript)
+             * @description The type of the tool. Always `programmatic_tool_calling`.
+             * @default programmatic_tool_calling
              * @enum {string}
              */
-            type: "ProgrammaticToolCallingParam";
+            type: "programmatic_tool_calling";
         };
         ProgramOutput: {
             /** @description The call ID of the program item. */
@@ -4015,10 +4036,11 @@ export interface components {
             /** @description The terminal status of the program output item. */
             status: components["schemas"]["ProgramOutputStatus"];
             /**
-             * @description The type of the item. Always `program_output`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `program_output`.
+             * @default program_output
              * @enum {string}
              */
-            type: "ProgramOutput";
+            type: "program_output";
         };
         ProgramOutputItemParam: {
             /** @description The call ID of the program item. */
@@ -4030,10 +4052,11 @@ export interface components {
             /** @description The terminal status of the program output. */
             status: components["schemas"]["ProgramOutputItemStatus"];
             /**
-             * @description The item type. Always `program_output`. (enum property replaced by openapi-typescript)
+             * @description The item type. Always `program_output`.
+             * @default program_output
              * @enum {string}
              */
-            type: "ProgramOutputItemParam";
+            type: "program_output";
         };
         /** @enum {string} */
         ProgramOutputItemStatus: "completed" | "incomplete";
@@ -4043,19 +4066,20 @@ export interface components {
             /** @description The call ID of the program item that produced this tool call. */
             caller_id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @default program
              * @enum {string}
              */
-            type: "ProgramToolCallCaller";
+            type: "program";
         };
         ProgramToolCallCallerParam: {
             /** @description The call ID of the program item that produced this tool call. */
             caller_id: string;
             /**
-             * @description The caller type. Always `program`. (enum property replaced by openapi-typescript)
+             * @description The caller type. Always `program`.
+             * @default program
              * @enum {string}
              */
-            type: "ProgramToolCallCallerParam";
+            type: "program";
         };
         Prompt: {
             /** @description The unique identifier of the prompt template to use. */
@@ -4164,10 +4188,9 @@ export interface components {
             summary: components["schemas"]["SummaryTextContent"][];
             /**
              * @description The type of the object. Always `reasoning`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "ReasoningItem";
+            type: "reasoning";
         };
         ReasoningModeEnum: string | ("standard" | "pro");
         /**
@@ -4178,10 +4201,11 @@ export interface components {
             /** @description The reasoning text from the model. */
             text: string;
             /**
-             * @description The type of the reasoning text. Always `reasoning_text`. (enum property replaced by openapi-typescript)
+             * @description The type of the reasoning text. Always `reasoning_text`.
+             * @default reasoning_text
              * @enum {string}
              */
-            type: "ReasoningTextContent";
+            type: "reasoning_text";
         };
         /**
          * Refusal
@@ -4191,10 +4215,11 @@ export interface components {
             /** @description The refusal explanation from the model. */
             refusal: string;
             /**
-             * @description The type of the refusal. Always `refusal`. (enum property replaced by openapi-typescript)
+             * @description The type of the refusal. Always `refusal`.
+             * @default refusal
              * @enum {string}
              */
-            type: "RefusalContent";
+            type: "refusal";
         };
         /** The response object */
         Response: components["schemas"]["ModelResponseProperties"] & components["schemas"]["ResponseProperties"] & {
@@ -4563,10 +4588,10 @@ export interface components {
          */
         ResponseFormatJsonObject: {
             /**
-             * @description The type of response format being defined. Always `json_object`. (enum property replaced by openapi-typescript)
+             * @description The type of response format being defined. Always `json_object`.
              * @enum {string}
              */
-            type: "ResponseFormatJsonObject";
+            type: "json_object";
         };
         /**
          * JSON schema
@@ -4593,10 +4618,10 @@ export interface components {
                 strict?: boolean | null;
             };
             /**
-             * @description The type of response format being defined. Always `json_schema`. (enum property replaced by openapi-typescript)
+             * @description The type of response format being defined. Always `json_schema`.
              * @enum {string}
              */
-            type: "ResponseFormatJsonSchema";
+            type: "json_schema";
         };
         /**
          * JSON schema
@@ -4612,10 +4637,10 @@ export interface components {
          */
         ResponseFormatText: {
             /**
-             * @description The type of response format being defined. Always `text`. (enum property replaced by openapi-typescript)
+             * @description The type of response format being defined. Always `text`.
              * @enum {string}
              */
-            type: "ResponseFormatText";
+            type: "text";
         };
         /** @description Emitted when there is a partial function-call arguments delta. */
         ResponseFunctionCallArgumentsDeltaEvent: {
@@ -5412,10 +5437,11 @@ export interface components {
          */
         ScreenshotParam: {
             /**
-             * @description Specifies the event type. For a screenshot action, this property is always set to `screenshot`. (enum property replaced by openapi-typescript)
+             * @description Specifies the event type. For a screenshot action, this property is always set to `screenshot`.
+             * @default screenshot
              * @enum {string}
              */
-            type: "ScreenshotParam";
+            type: "screenshot";
         };
         /**
          * Scroll
@@ -5428,10 +5454,11 @@ export interface components {
             /** @description The vertical scroll distance. */
             scroll_y: number;
             /**
-             * @description Specifies the event type. For a scroll action, this property is always set to `scroll`. (enum property replaced by openapi-typescript)
+             * @description Specifies the event type. For a scroll action, this property is always set to `scroll`.
+             * @default scroll
              * @enum {string}
              */
-            type: "ScrollParam";
+            type: "scroll";
             /** @description The x-coordinate where the scroll occurred. */
             x: number;
             /** @description The y-coordinate where the scroll occurred. */
@@ -5457,10 +5484,11 @@ export interface components {
             /** @description The ID of the referenced skill. */
             skill_id: string;
             /**
-             * @description References a skill created with the /v1/skills endpoint. (enum property replaced by openapi-typescript)
+             * @description References a skill created with the /v1/skills endpoint.
+             * @default skill_reference
              * @enum {string}
              */
-            type: "SkillReferenceParam";
+            type: "skill_reference";
             /** @description Optional skill version. Use a positive integer or 'latest'. Omit for default. */
             version?: string;
         };
@@ -5713,10 +5741,11 @@ export interface components {
             /** @description The status of the tool search call item that was recorded. */
             status: components["schemas"]["FunctionCallStatus"];
             /**
-             * @description The type of the item. Always `tool_search_call`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `tool_search_call`.
+             * @default tool_search_call
              * @enum {string}
              */
-            type: "ToolSearchCall";
+            type: "tool_search_call";
         };
         ToolSearchCallItemParam: {
             /** @description The arguments supplied to the tool search call. */
@@ -5727,10 +5756,11 @@ export interface components {
             id?: string | null;
             status?: components["schemas"]["FunctionCallItemStatus"] | null;
             /**
-             * @description The item type. Always `tool_search_call`. (enum property replaced by openapi-typescript)
+             * @description The item type. Always `tool_search_call`.
+             * @default tool_search_call
              * @enum {string}
              */
-            type: "ToolSearchCallItemParam";
+            type: "tool_search_call";
         };
         /** @enum {string} */
         ToolSearchExecutionType: "server" | "client";
@@ -5747,10 +5777,11 @@ export interface components {
             /** @description The loaded tool definitions returned by tool search. */
             tools: components["schemas"]["Tool"][];
             /**
-             * @description The type of the item. Always `tool_search_output`. (enum property replaced by openapi-typescript)
+             * @description The type of the item. Always `tool_search_output`.
+             * @default tool_search_output
              * @enum {string}
              */
-            type: "ToolSearchOutput";
+            type: "tool_search_output";
         };
         ToolSearchOutputItemParam: {
             call_id?: string | null;
@@ -5761,10 +5792,11 @@ export interface components {
             /** @description The loaded tool definitions returned by the tool search output. */
             tools: components["schemas"]["Tool"][];
             /**
-             * @description The item type. Always `tool_search_output`. (enum property replaced by openapi-typescript)
+             * @description The item type. Always `tool_search_output`.
+             * @default tool_search_output
              * @enum {string}
              */
-            type: "ToolSearchOutputItemParam";
+            type: "tool_search_output";
         };
         /**
          * Tool search tool
@@ -5776,10 +5808,11 @@ export interface components {
             execution?: components["schemas"]["ToolSearchExecutionType"];
             parameters?: components["schemas"]["EmptyModelParam"] | null;
             /**
-             * @description The type of the tool. Always `tool_search`. (enum property replaced by openapi-typescript)
+             * @description The type of the tool. Always `tool_search`.
+             * @default tool_search
              * @enum {string}
              */
-            type: "ToolSearchToolParam";
+            type: "tool_search";
         };
         /**
          * Top log probability
@@ -5798,10 +5831,11 @@ export interface components {
             /** @description The text to type. */
             text: string;
             /**
-             * @description Specifies the event type. For a type action, this property is always set to `type`. (enum property replaced by openapi-typescript)
+             * @description Specifies the event type. For a type action, this property is always set to `type`.
+             * @default type
              * @enum {string}
              */
-            type: "TypeParam";
+            type: "type";
         };
         /**
          * URL citation
@@ -5815,10 +5849,11 @@ export interface components {
             /** @description The title of the web resource. */
             title: string;
             /**
-             * @description The type of the URL citation. Always `url_citation`. (enum property replaced by openapi-typescript)
+             * @description The type of the URL citation. Always `url_citation`.
+             * @default url_citation
              * @enum {string}
              */
-            type: "UrlCitationBody";
+            type: "url_citation";
             /**
              * Format: uri
              * @description The URL of the web resource.
@@ -5887,10 +5922,11 @@ export interface components {
          */
         WaitParam: {
             /**
-             * @description Specifies the event type. For a wait action, this property is always set to `wait`. (enum property replaced by openapi-typescript)
+             * @description Specifies the event type. For a wait action, this property is always set to `wait`.
+             * @default wait
              * @enum {string}
              */
-            type: "WaitParam";
+            type: "wait";
         };
         /**
          * Find action
@@ -5901,10 +5937,9 @@ export interface components {
             pattern: string;
             /**
              * @description The action type.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "WebSearchActionFind";
+            type: "find_in_page";
             /**
              * Format: uri
              * @description The URL of the page searched for the pattern.
@@ -5918,10 +5953,9 @@ export interface components {
         WebSearchActionOpenPage: {
             /**
              * @description The action type.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "WebSearchActionOpenPage";
+            type: "open_page";
             /** @description The URL opened by the model. */
             url?: string | null;
         };
@@ -5958,10 +5992,9 @@ export interface components {
             }[];
             /**
              * @description The action type.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "WebSearchActionSearch";
+            type: "search";
         };
         WebSearchApproximateLocation: {
             city?: string | null;
@@ -5973,7 +6006,7 @@ export interface components {
              * @default approximate
              * @enum {string}
              */
-            type: "approximate";
+            type?: "approximate";
         } | null;
         /**
          * @description High level guidance for the amount of context window space to use for the
@@ -6012,10 +6045,11 @@ export interface components {
             /** @description High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default. */
             search_context_size?: components["schemas"]["SearchContextSize"];
             /**
-             * @description The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`. (enum property replaced by openapi-typescript)
+             * @description The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
+             * @default web_search_preview
              * @enum {string}
              */
-            type: "WebSearchPreviewTool";
+            type: "web_search_preview" | "web_search_preview_2025_03_11";
             user_location?: components["schemas"]["ApproximateLocation"] | null;
         };
         /**
@@ -6028,7 +6062,7 @@ export interface components {
              * @description Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
              * @default true
              */
-            external_web_access: boolean;
+            external_web_access?: boolean;
             filters?: {
                 allowed_domains?: string[] | null;
             } | null;
@@ -6037,12 +6071,13 @@ export interface components {
              * @default medium
              * @enum {string}
              */
-            search_context_size: "low" | "medium" | "high";
+            search_context_size?: "low" | "medium" | "high";
             /**
-             * @description The type of the web search tool. One of `web_search` or `web_search_2025_08_26`. (enum property replaced by openapi-typescript)
+             * @description The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
+             * @default web_search
              * @enum {string}
              */
-            type: "WebSearchTool";
+            type: "web_search" | "web_search_2025_08_26";
             user_location?: components["schemas"]["WebSearchApproximateLocation"];
         };
         /**
@@ -6065,10 +6100,9 @@ export interface components {
             status: "in_progress" | "searching" | "completed" | "failed";
             /**
              * @description The type of the web search tool call. Always `web_search_call`.
-             *      (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type: "WebSearchToolCall";
+            type: "web_search_call";
         };
     };
     responses: {

@@ -276,7 +276,7 @@ export interface components {
              *         to `true`, the `privacy` settng automatically becomes `PROTECTED`.
              * @default PUBLIC
              */
-            privacy: components["schemas"]["BoardPrivacy"];
+            privacy?: components["schemas"]["BoardPrivacy"];
         } & components["schemas"]["BoardBase"];
         BoardBase: {
             /**
@@ -299,7 +299,7 @@ export interface components {
              * @description If set to `true`, the board will be ad-only and can store ad-only Pins.
              * @default false
              */
-            is_ads_only: boolean;
+            is_ads_only?: boolean;
             /** @description Board media. */
             readonly media?: components["schemas"]["BoardMedia"];
             /**
@@ -559,7 +559,7 @@ export interface components {
             /** @description Whether the Pin is standard or not. See documentation on [Changes to Pin creation](/docs/api-features/content-overview/) for more information. */
             readonly is_standard?: boolean;
             link?: string | null;
-            readonly media?: Omit<components["schemas"]["PinMedia"], "media_type">;
+            readonly media?: components["schemas"]["PinMedia"];
             /** @description The source pin id if this pin was saved from another pin. [Learn more](https://help.pinterest.com/article/save-pins-on-pinterest). */
             parent_pin_id?: string | null;
             /** @description Pin metrics with associated time intervals if any. */
@@ -626,9 +626,9 @@ export interface components {
              * @description Set the parameter to false to create the new simplified Pin instead of the standard pin. Currently the field is only available to a list of beta users.
              * @default true
              */
-            is_standard: boolean;
+            is_standard?: boolean;
             /**
-             * @description The source type of the media. (enum property replaced by openapi-typescript)
+             * @description The source type of the media.
              * @enum {string}
              */
             source_type: "image_base64";
@@ -642,7 +642,7 @@ export interface components {
             /** @description Array with image objects. */
             items: components["schemas"]["PinMediaSourceImagesBase64Item"][];
             /**
-             * @description The source type of the media. (enum property replaced by openapi-typescript)
+             * @description The source type of the media.
              * @enum {string}
              */
             source_type: "multiple_image_base64";
@@ -663,7 +663,7 @@ export interface components {
             /** @description Array with image objects. */
             items: components["schemas"]["PinMediaSourceImagesURLItem"][];
             /**
-             * @description The source type of the media. (enum property replaced by openapi-typescript)
+             * @description The source type of the media.
              * @enum {string}
              */
             source_type: "multiple_image_urls";
@@ -683,9 +683,9 @@ export interface components {
              * @description Set the parameter to false to create the new simplified Pin instead of the standard pin. Currently the field is only available to a list of beta users.
              * @default true
              */
-            is_standard: boolean;
+            is_standard?: boolean;
             /**
-             * @description The source type of the media. (enum property replaced by openapi-typescript)
+             * @description The source type of the media.
              * @enum {string}
              */
             source_type: "image_url";
@@ -700,11 +700,8 @@ export interface components {
              * @description This is an affiliate link or sponsored product. The FTC requires disclosure for paid partnerships and affiliate products.
              * @default false
              */
-            is_affiliate_link: boolean;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            is_affiliate_link?: boolean;
+            /** @enum {string} */
             source_type: "pin_url";
         };
         /**
@@ -724,12 +721,9 @@ export interface components {
              * @description Set the parameter to false to create the new simplified Pin instead of the standard pin. Currently the field is only available to a list of beta users.
              * @default true
              */
-            is_standard: boolean;
+            is_standard?: boolean;
             media_id: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             source_type: "video_id";
         };
         /**
@@ -738,10 +732,7 @@ export interface components {
          */
         PinMediaWithImage: {
             images?: components["schemas"]["ImageSize"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             media_type: "image";
         };
         /**
@@ -750,10 +741,7 @@ export interface components {
          */
         PinMediaWithImageAndVideo: {
             items?: components["schemas"]["PinMediaMetadata"][];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             media_type: "multiple_mixed";
         };
         /**
@@ -762,10 +750,7 @@ export interface components {
          */
         PinMediaWithImages: {
             items?: components["schemas"]["ImageMetadata"][];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             media_type: "multiple_images";
         };
         /**
@@ -779,10 +764,7 @@ export interface components {
             /** @description Height (in pixels). Field maybe null after creation due to video processing time. */
             height?: number | null;
             images?: components["schemas"]["ImageSize"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             media_type: "video";
             /**
              * @description Video url (720p).
@@ -799,10 +781,7 @@ export interface components {
          */
         PinMediaWithVideos: {
             items?: components["schemas"]["VideoMetadataWithItemType"][];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             media_type: "multiple_videos";
         };
         /**

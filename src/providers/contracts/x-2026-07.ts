@@ -360,7 +360,7 @@ export interface components {
              * @description Text of the tweet. Required unless media is provided.  Defaulted to an empty string so it is always sent: the backend's `tweet_text` variable is non-null and rejects an absent value.
              * @default
              */
-            text: string;
+            text?: string;
         };
         CreatePostsResponse: {
             data?: components["schemas"]["CreatePostsResponseData"];
@@ -389,10 +389,7 @@ export interface components {
             section?: string;
             status?: number;
             title: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "https://api.x.com/2/problems/disallowed-resource";
         };
         Error: {
@@ -415,10 +412,7 @@ export interface components {
             section?: string;
             status?: number;
             title: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "https://api.x.com/2/problems/field-hydration-failure";
         };
         FieldUnauthorizedProblem: {
@@ -428,10 +422,7 @@ export interface components {
             section?: string;
             status?: number;
             title: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "https://api.x.com/2/problems/field-unauthorized";
         };
         FinalizeMediaUploadResponse: {
@@ -579,10 +570,7 @@ export interface components {
             detail: string;
             status?: number;
             title: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "https://api.x.com/2/problems/internal-error";
         };
         InvalidRequestProblem: {
@@ -590,10 +578,7 @@ export interface components {
             parameter?: string;
             status?: number;
             title: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "https://api.x.com/2/problems/invalid-request";
             value?: string;
         };
@@ -785,10 +770,7 @@ export interface components {
             section?: string;
             status?: number;
             title: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "https://api.x.com/2/problems/not-authorized-for-field";
             value?: string;
         };
@@ -800,10 +782,7 @@ export interface components {
             section?: string;
             status?: number;
             title: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "https://api.x.com/2/problems/not-authorized-for-resource";
             value?: string;
         };
@@ -1186,10 +1165,7 @@ export interface components {
             resource_type: string;
             status?: number;
             title: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "https://api.x.com/2/problems/resource-not-found";
             value?: string;
         };
@@ -1199,10 +1175,7 @@ export interface components {
             resource_type: string;
             status?: number;
             title: string;
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "https://api.x.com/2/problems/resource-unavailable";
         };
         Topic: {

@@ -200,16 +200,10 @@ export interface components {
             /** @description Description of media ( <= 1000 characters ) */
             text: string;
         };
-        AnimatedGif: Omit<components["schemas"]["Media"], "type"> & {
+        AnimatedGif: components["schemas"]["Media"] & {
             /** Format: uri */
             preview_image_url?: string;
             variants?: components["schemas"]["Variants"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "animated_gif";
         };
         AudiencePolicy: {
             creator_subscriptions?: "Any"[];
@@ -221,46 +215,22 @@ export interface components {
             tag: string;
         };
         /** @description Your client has gone away. */
-        ClientDisconnectedProblem: Omit<components["schemas"]["Problem"], "type"> & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/client-disconnected";
-        };
+        ClientDisconnectedProblem: components["schemas"]["Problem"];
         /** @description A problem that indicates your client is forbidden from making this request. */
-        ClientForbiddenProblem: Omit<components["schemas"]["Problem"], "type"> & {
+        ClientForbiddenProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
             reason?: "official-client-forbidden" | "client-not-enrolled";
             /** Format: uri */
             registration_url?: string;
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/client-forbidden";
         };
         /** @description The unique identifier of this Community. */
         CommunityId: string;
         /** @description You cannot create a new job if one is already in progress. */
-        ConflictProblem: Omit<components["schemas"]["Problem"], "type"> & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/conflict";
-        };
+        ConflictProblem: components["schemas"]["Problem"];
         /** @description A problem that indicates something is wrong with the connection. */
-        ConnectionExceptionProblem: Omit<components["schemas"]["Problem"], "type"> & {
+        ConnectionExceptionProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
             connection_issue?: "TooManyConnections" | "ProvisioningSubscription" | "RuleConfigurationIssue" | "RulesInvalidIssue";
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/streaming-connection";
         };
         ContentExpiration: {
             /**
@@ -295,18 +265,12 @@ export interface components {
         /** @description A two-letter ISO 3166-1 alpha-2 country code. */
         CountryCode: string;
         /** @description A problem that indicates that the resource requested violates the precepts of this API. */
-        DisallowedResourceProblem: Omit<components["schemas"]["Problem"], "type"> & {
+        DisallowedResourceProblem: components["schemas"]["Problem"] & {
             resource_id: string;
             /** @enum {string} */
             resource_type: "user" | "tweet" | "media" | "list" | "space";
             /** @enum {string} */
             section: "data" | "includes";
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/disallowed-resource";
         };
         /** @description Represent a boundary range (start and end zero-based indices) for the portion of text that is displayed for a post. `start` must be smaller than `end`. The start index is inclusive, the end index is exclusive. */
         DisplayTextRange: number[];
@@ -315,15 +279,9 @@ export interface components {
             whitelist: string[];
         };
         /** @description The rule you have submitted is a duplicate. */
-        DuplicateRuleProblem: Omit<components["schemas"]["Problem"], "type"> & {
+        DuplicateRuleProblem: components["schemas"]["Problem"] & {
             id?: string;
             value?: string;
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/duplicate-rules";
         };
         /** @description Represent a boundary range (start and end index) for a recognized entity (for example a hashtag or a mention). `start` must be smaller than `end`.  The start index is inclusive, the end index is exclusive. */
         EntityIndicesInclusiveExclusive: {
@@ -353,18 +311,12 @@ export interface components {
             users?: components["schemas"]["User"][];
         };
         /** @description A problem that indicates that you are not allowed to see a particular field on a Tweet, User, etc. */
-        FieldUnauthorizedProblem: Omit<components["schemas"]["Problem"], "type"> & {
+        FieldUnauthorizedProblem: components["schemas"]["Problem"] & {
             field: string;
             /** @enum {string} */
             resource_type: "user" | "tweet" | "media" | "list" | "space";
             /** @enum {string} */
             section: "data" | "includes";
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/not-authorized-for-field";
         };
         FoundMediaOrigin: {
             /** @description Unique Identifier of media within provider ( <= 24 characters )) */
@@ -390,13 +342,7 @@ export interface components {
             urls?: components["schemas"]["UrlEntity"][];
         };
         /** @description A generic problem with no additional information beyond that provided by the HTTP status code. */
-        GenericProblem: Omit<components["schemas"]["Problem"], "type"> & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "about:blank";
-        };
+        GenericProblem: components["schemas"]["Problem"];
         Geo: {
             bbox: number[];
             geometry?: components["schemas"]["Point"];
@@ -446,28 +392,16 @@ export interface components {
         /** @description HTTP Status Code. */
         HttpStatusCode: number;
         /** @description A problem that indicates this request is invalid. */
-        InvalidRequestProblem: Omit<components["schemas"]["Problem"], "type"> & {
+        InvalidRequestProblem: components["schemas"]["Problem"] & {
             errors?: {
                 message?: string;
                 parameters?: {
                     [key: string]: string[];
                 };
             }[];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/invalid-request";
         };
         /** @description The rule you have submitted is invalid. */
-        InvalidRuleProblem: Omit<components["schemas"]["Problem"], "type"> & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/invalid-rules";
-        };
+        InvalidRuleProblem: components["schemas"]["Problem"];
         ManagementInfo: {
             /** @description Indicates if the media is managed by Media Studio */
             managed: boolean;
@@ -549,7 +483,7 @@ export interface components {
              * @description Whether this media is shared or not.
              * @default false
              */
-            shared: boolean;
+            shared?: boolean;
         };
         /** @description A response from getting a media upload request status. */
         MediaUploadResponse: {
@@ -622,40 +556,22 @@ export interface components {
         /** @description The next token. */
         NextToken: string;
         /** @description A problem that indicates the user's rule set is not compliant. */
-        NonCompliantRulesProblem: Omit<components["schemas"]["Problem"], "type"> & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/noncompliant-rules";
-        };
+        NonCompliantRulesProblem: components["schemas"]["Problem"];
         /** @description The note content of the Tweet. */
         NoteTweetText: string;
         /** @description The oldest id in this response. */
         OldestId: string;
         /** @description You have been disconnected for operational reasons. */
-        OperationalDisconnectProblem: Omit<components["schemas"]["Problem"], "type"> & {
+        OperationalDisconnectProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
             disconnect_type?: "OperationalDisconnect" | "UpstreamOperationalDisconnect" | "ForceDisconnect" | "UpstreamUncleanDisconnect" | "SlowReader" | "InternalError" | "ClientApplicationStateDegraded" | "InvalidRules";
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/operational-disconnect";
         };
         /** @description A base36 pagination token. */
         PaginationToken36: string;
-        Photo: Omit<components["schemas"]["Media"], "type"> & {
+        Photo: components["schemas"]["Media"] & {
             alt_text?: string;
             /** Format: uri */
             url?: string;
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "photo";
         };
         Place: {
             contained_within?: components["schemas"]["PlaceId"][];
@@ -713,7 +629,7 @@ export interface components {
                  * @default TweetImage
                  * @enum {string}
                  */
-                media_category: "TweetImage";
+                media_category?: "TweetImage";
             };
         };
         /** @description The previous token. */
@@ -748,22 +664,16 @@ export interface components {
          */
         ReplySettingsWithVerifiedUsers: "everyone" | "mentionedUsers" | "following" | "other" | "subscribers" | "verified";
         /** @description A problem that indicates that a given Tweet, User, etc. does not exist. */
-        ResourceNotFoundProblem: Omit<components["schemas"]["Problem"], "type"> & {
+        ResourceNotFoundProblem: components["schemas"]["Problem"] & {
             parameter: string;
             resource_id: string;
             /** @enum {string} */
             resource_type: "user" | "tweet" | "media" | "list" | "space";
             /** @description Value will match the schema of the field. */
             value: string;
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/resource-not-found";
         };
         /** @description A problem that indicates you are not allowed to see a particular Tweet, User, etc. */
-        ResourceUnauthorizedProblem: Omit<components["schemas"]["Problem"], "type"> & {
+        ResourceUnauthorizedProblem: components["schemas"]["Problem"] & {
             parameter: string;
             resource_id: string;
             /** @enum {string} */
@@ -771,25 +681,13 @@ export interface components {
             /** @enum {string} */
             section: "data" | "includes";
             value: string;
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/not-authorized-for-resource";
         };
         /** @description A problem that indicates a particular Tweet, User, etc. is not available to you. */
-        ResourceUnavailableProblem: Omit<components["schemas"]["Problem"], "type"> & {
+        ResourceUnavailableProblem: components["schemas"]["Problem"] & {
             parameter: string;
             resource_id: string;
             /** @enum {string} */
             resource_type: "user" | "tweet" | "media" | "list" | "space";
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/resource-unavailable";
         };
         /**
          * Format: int32
@@ -797,13 +695,7 @@ export interface components {
          */
         ResultCount: number;
         /** @description You have exceeded the maximum number of rules. */
-        RulesCapProblem: Omit<components["schemas"]["Problem"], "type"> & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/rule-cap";
-        };
+        RulesCapProblem: components["schemas"]["Problem"];
         SensitiveMediaWarning: {
             /** @description Indicates if the content contains adult material */
             adult_content?: boolean;
@@ -1036,7 +928,7 @@ export interface components {
              * @description Exclusive Tweet for super followers.
              * @default false
              */
-            for_super_followers_only: boolean;
+            for_super_followers_only?: boolean;
             /** @description Place ID being attached to the Tweet for geo location. */
             geo?: {
                 place_id?: string;
@@ -1052,7 +944,7 @@ export interface components {
              * @description Nullcasted (promoted-only) Posts do not appear in the public timeline and are not served to followers.
              * @default false
              */
-            nullcast: boolean;
+            nullcast?: boolean;
             /** @description Poll options for a Tweet with a poll. This is mutually exclusive from Media, Quote Tweet Id, and Card URI. */
             poll?: {
                 /**
@@ -1085,7 +977,7 @@ export interface components {
              * @description Share community post with followers too.
              * @default false
              */
-            share_with_followers: boolean;
+            share_with_followers?: boolean;
             text?: components["schemas"]["TweetText"];
         };
         TweetCreateResponse: {
@@ -1118,13 +1010,7 @@ export interface components {
             scope?: "tweet" | "user";
         };
         /** @description A problem that indicates that the authentication used is not supported. */
-        UnsupportedAuthenticationProblem: Omit<components["schemas"]["Problem"], "type"> & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/unsupported-authentication";
-        };
+        UnsupportedAuthenticationProblem: components["schemas"]["Problem"];
         UploadSource: {
             /** @description Records the source (e.g., app, device) from which the media was uploaded */
             upload_source: string;
@@ -1162,17 +1048,11 @@ export interface components {
             width?: components["schemas"]["MediaWidth"];
         };
         /** @description A problem that indicates that a usage cap has been exceeded. */
-        UsageCapExceededProblem: Omit<components["schemas"]["Problem"], "type"> & {
+        UsageCapExceededProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
             period?: "Daily" | "Monthly";
             /** @enum {string} */
             scope?: "Account" | "Product";
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "https://api.twitter.com/2/problems/usage-capped";
         };
         /** @description The X User object. */
         User: {
@@ -1287,7 +1167,7 @@ export interface components {
         };
         /** @description An array of all available variants of the media. */
         Variants: components["schemas"]["Variant"][];
-        Video: Omit<components["schemas"]["Media"], "type"> & {
+        Video: components["schemas"]["Media"] & {
             duration_ms?: number;
             /** @description Nonpublic engagement metrics for the Media at the time of the request. */
             non_public_metrics?: {
@@ -1394,12 +1274,6 @@ export interface components {
                 view_count?: number;
             };
             variants?: components["schemas"]["Variants"];
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "video";
         };
     };
     responses: never;
