@@ -24,6 +24,7 @@ import {
   invalidToken,
   newToken,
   pickFields,
+  expiredToken,
   revokedToken,
 } from "./graph.ts";
 import {
@@ -57,6 +58,8 @@ interface TokenRecord {
   scopes?: string[];
   kind: "short" | "long" | "page";
   revoked: boolean;
+  /** The token expired (Graph: code 190, subcode 463). */
+  expired?: boolean;
 }
 
 interface Photo {
@@ -206,11 +209,17 @@ export class FacebookFake {
     for (const t of this.tokens.values()) if (t.userId === userId) t.revoked = true;
   }
 
+  /** Lets every token of the user expire (60 days unused): further calls answer code 190, subcode 463. */
+  expireUser(userId: string): void {
+    for (const t of this.tokens.values()) if (t.userId === userId) t.expired = true;
+  }
+
   private auth(req: FakeRequest): TokenRecord | FakeResponse {
     const token = req.token();
     const rec = token ? this.tokens.get(token) : undefined;
     if (!rec) return invalidToken();
     if (rec.revoked) return revokedToken();
+    if (rec.expired) return expiredToken();
     return rec;
   }
 

@@ -32,6 +32,7 @@ import {
   invalidToken,
   newToken,
   pickFields,
+  expiredToken,
   revokedToken,
 } from "./graph.ts";
 
@@ -82,6 +83,8 @@ interface TokenRecord {
   kind: "short" | "long";
   revoked: boolean;
   scopes: string[];
+  /** The token expired (Graph: code 190, subcode 463). */
+  expired?: boolean;
 }
 
 export interface InstagramFakeOptions {
@@ -195,6 +198,11 @@ export class InstagramFake {
     for (const t of this.tokens.values()) if (t.userId === userId) t.revoked = true;
   }
 
+  /** Lets every token of the user expire (60 days unused): further calls answer code 190, subcode 463. */
+  expireUser(userId: string): void {
+    for (const t of this.tokens.values()) if (t.userId === userId) t.expired = true;
+  }
+
   /** Whether `token` is a live token of this fake (tests check refresh rotated it). */
   tokenValid(token: string): boolean {
     const t = this.tokens.get(token);
@@ -206,6 +214,7 @@ export class InstagramFake {
     const rec = token ? this.tokens.get(token) : undefined;
     if (!rec) return invalidToken();
     if (rec.revoked) return revokedToken();
+    if (rec.expired) return expiredToken();
     return rec;
   }
 

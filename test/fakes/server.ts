@@ -7,6 +7,7 @@
  * Fault injection (`fault()`), matched in order before the route runs:
  * - `status`: answer an error (the network's own error body) without doing the work;
  * - `rate_limit`: answer 429 with `Retry-After` (seconds) without doing the work;
+ * - `network_rate_limit`: the network's own rate-limit answer, its wait in its own headers (rate-limits.ts);
  * - `slow`: wait `delayMs` before running the route;
  * - `lost`: run the route (the work is done and counted), then destroy the socket without a response, as a
  *   timeout or a dropped connection looks to the client.
@@ -21,6 +22,7 @@ import type { AddressInfo } from "node:net";
 import { after } from "node:test";
 import type { Contract, ContractRequest, Operation } from "./contract.ts";
 import { ContractGuard } from "./contract-guard.ts";
+import { networkRateLimit } from "./rate-limits.ts";
 
 /** One request as a fake route sees it (host split off the path). */
 export interface FakeRequest {
@@ -62,6 +64,7 @@ export type FakeWrapper = (req: FakeRequest, next: () => Promise<FakeResponse>) 
 export type FaultKind =
   | { kind: "status"; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: "rate_limit"; retryAfterSeconds: number; body?: unknown }
+  | { kind: "network_rate_limit"; seconds: number }
   | { kind: "slow"; delayMs: number }
   | { kind: "lost" };
 
@@ -259,6 +262,7 @@ export class FakeNetworkServer {
         body: fault.body ?? { error: { message: "Too many requests", code: 429 } },
       });
     }
+    if (fault?.kind === "network_rate_limit") return send(networkRateLimit(host, fault.seconds));
     if (fault?.kind === "slow") await new Promise((r) => setTimeout(r, fault.delayMs));
 
     const match = this.match(method, host, unversioned);

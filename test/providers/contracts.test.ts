@@ -9,6 +9,7 @@ import { after, test } from "node:test";
 import { Contract } from "../fakes/contract.ts";
 import { ContractGuard } from "../fakes/contract-guard.ts";
 import { instagramFake, IG_GRAPH_HOST } from "../fakes/instagram.ts";
+import { startFakeChat } from "../fakes/openai-chat.ts";
 import { startFakeImageServer } from "../fakes/openai-images.ts";
 import { PIN_API_HOST, pinterestFake } from "../fakes/pinterest.ts";
 import { startFakeNetworks } from "../fakes/server.ts";
@@ -18,6 +19,8 @@ import { GOOGLE_APIS_HOST, youtubeFake } from "../fakes/youtube.ts";
 const server = await startFakeNetworks();
 const images = await startFakeImageServer({ apiKey: "sk-test-key" });
 after(() => images.close());
+const chat = await startFakeChat({ apiKey: "sk-test-key" });
+after(() => chat.close());
 const pins = pinterestFake(server, { clientId: "pin-app", clientSecret: "pin-secret" });
 const x = xFake(server, { clientId: "x-app", clientSecret: "x-secret" });
 const yt = youtubeFake(server, { clientId: "yt-client", clientSecret: "yt-secret" });
@@ -174,4 +177,24 @@ test("a kept violation fails the test: the guard throws it at the test's end; an
     /answer 200 of user_account\/get \(pinterest\): account_type must be one of/,
   );
   assert.doesNotThrow(() => guard.failIfAny());
+});
+
+test("OpenAI: JSON mode without the word json in the messages is refused on messages, as OpenAI does", async () => {
+  const post = (content: string) =>
+    fetch(`${chat.baseUrl}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer sk-test-key" },
+      body: JSON.stringify({
+        model: "gpt-4.1-mini",
+        messages: [{ role: "user", content }],
+        response_format: { type: "json_object" },
+      }),
+    }).then(async (r) => [r.status, ((await r.json()) as any).error?.param ?? null] as const);
+  assert.deepEqual(await post("Write a caption for a mug"), [400, "messages"]);
+  assert.deepEqual(await post("Answer in JSON: a caption for a mug"), [200, null]);
+  assert.deepEqual(
+    chat.takeViolations(),
+    [],
+    "the description allows both: the rule is the fake's, from the guide",
+  );
 });
