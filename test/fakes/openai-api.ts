@@ -202,8 +202,9 @@ export async function startOpenAiFake(
       if (checked.refusal) return send(res, checked.refusal.status, checked.refusal.body);
       const valid: Operation[] = checked.valid ?? [];
       const answer = (status: number, json: unknown, headers?: Record<string, string>) => {
-        if (valid.length > 0) guard.response(contract, valid, contractReq, status, json);
         send(res, status, json, headers);
+        // Checked once sent: compiling a response schema the first time costs the client no time.
+        if (valid.length > 0) guard.response(contract, valid, contractReq, status, json);
       };
       if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
         const e = apiError(401, "Incorrect API key provided: sk-***.", null, "invalid_api_key");

@@ -6,6 +6,7 @@
  * Cached per process in a temp dir.
  */
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -38,6 +39,11 @@ let cached: Promise<NetworkSamples> | undefined;
  * own: node:test finds a top-level test's file through the async context of that promise (test/host.ts).
  */
 export async function networkSamples(): Promise<NetworkSamples> {
+  // The temp dir is shared with other processes on the machine: files gone since are made again.
+  if (cached) {
+    const had = await cached.catch(() => undefined);
+    if (!had || !Object.values(had).every((f) => existsSync(f))) cached = undefined;
+  }
   cached ??= (async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "smcp-net-"));
     const out = {

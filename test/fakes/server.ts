@@ -296,6 +296,8 @@ export class FakeNetworkServer {
       req.socket.destroy();
       return;
     }
+    send(answer);
+    // The answer is checked once sent: compiling a response schema the first time costs no client any time.
     if (checked && operation && !fault) {
       let json: unknown = answer.body;
       if (answer.raw !== undefined) {
@@ -307,7 +309,6 @@ export class FakeNetworkServer {
       }
       this.guard.response(checked.contract, valid, contractReq, answer.status ?? 200, json);
     }
-    send(answer);
   }
 
   private match(

@@ -155,6 +155,37 @@ test("the strict fake refuses what the Videos API refuses: other durations, size
   assert.equal(clipSeconds(6), "8");
 });
 
+test("the Videos fake serves a video's content only once it is completed, and answers the whole video object", async () => {
+  fake.scenario = { outcome: "completed", pollsBeforeDone: 1 };
+  const auth = { authorization: "Bearer test-video-key" };
+  const created = (await fetch(`${fake.baseUrl}/videos`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...auth },
+    body: JSON.stringify({ model: "gateway-video-1", prompt: "a mug", seconds: "4", size: "720x1280" }),
+  }).then((r) => r.json())) as { id: string; status: string; created_at: number; error: unknown };
+  assert.deepEqual([created.status, typeof created.created_at, created.error], ["queued", "number", null]);
+  const early = await fetch(`${fake.baseUrl}/videos/${created.id}/content`, { headers: auth });
+  assert.equal(early.status, 404);
+  await early.body?.cancel();
+  const polled = (await fetch(`${fake.baseUrl}/videos/${created.id}`, { headers: auth }).then((r) =>
+    r.json(),
+  )) as {
+    status: string;
+  };
+  assert.equal(polled.status, "in_progress");
+  const done = (await fetch(`${fake.baseUrl}/videos/${created.id}`, { headers: auth }).then((r) =>
+    r.json(),
+  )) as {
+    status: string;
+    completed_at: number | null;
+  };
+  assert.equal(done.status, "completed");
+  assert.equal(typeof done.completed_at, "number");
+  const content = await fetch(`${fake.baseUrl}/videos/${created.id}/content`, { headers: auth });
+  assert.equal(content.status, 200);
+  assert.ok((await content.arrayBuffer()).byteLength > 0);
+});
+
 test("config: AI_VIDEO_PROVIDER=openai-compatible needs AI_VIDEO_BASE_URL and AI_VIDEO_MODEL (no default); local is the default", () => {
   for (const [env, variable] of [
     [{ AI_VIDEO_PROVIDER: "openai-compatible", AI_VIDEO_MODEL: "m" }, "AI_VIDEO_BASE_URL"],
