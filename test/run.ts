@@ -19,6 +19,7 @@ import { PgBoss } from "pg-boss";
 import { startEmbeddedPostgres } from "../src/db/embedded.ts";
 import { createDb, migrate } from "../src/db/knex.ts";
 import { BOSS_SCHEMA } from "../src/operations/boss.ts";
+import { summarize } from "./fakes/contract-tally.ts";
 import { memoryTablespace } from "./tablespace.ts";
 
 async function reachable(url: string): Promise<boolean> {
@@ -158,6 +159,8 @@ async function main(): Promise<number> {
   const concurrency = Number(process.env.TEST_CONCURRENCY ?? "3");
   const queue = await fileQueue(shared);
   const hosts = await hostStubs(Math.min(concurrency, shared.length));
+  // The fakes' contract checks append their counts here (test/fakes/contract-tally.ts), printed at the end.
+  const tally = path.join(hosts.dir, "contract-tally.jsonl");
   const code = await new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
@@ -183,6 +186,7 @@ async function main(): Promise<number> {
           TEST_TEMPLATE_DATABASE: template,
           TEST_TEMPLATE_STRATEGY: strategy,
           TEST_QUEUE_URL: queue.url,
+          TEST_CONTRACT_TALLY: tally,
           LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
         },
       },
@@ -190,6 +194,12 @@ async function main(): Promise<number> {
     child.on("exit", (c) => resolve(c ?? 1));
   });
   await queue.close();
+  if (existsSync(tally)) {
+    const lines = summarize(readFileSync(tally, "utf8").split("\n"));
+    console.log(
+      `provider contracts (test/contracts, docs/testing.md):\n${lines.map((l) => `  ${l}`).join("\n")}`,
+    );
+  }
   await rm(hosts.dir, { recursive: true, force: true });
   await admin.query(`drop database if exists ${template}`).catch(() => {});
   await tablespace?.drop();

@@ -66,6 +66,12 @@ export interface VideoInfo {
   height: number | null;
   /** True when the file has an audio stream. */
   hasAudio: boolean;
+  /** Frames per second of the video stream (its average), null when ffprobe gives none. */
+  frameRate: number | null;
+  /** ffprobe's `codec_name` of the video stream (`h264`, `hevc`, `vp9`), null without one. */
+  videoCodec: string | null;
+  /** ffprobe's `codec_name` of the audio stream (`aac`, `opus`), null without one. */
+  audioCodec: string | null;
 }
 
 /** ffprobe is not installed or configured (the message says how to fix it). */
@@ -74,6 +80,13 @@ export class FfprobeMissingError extends Error {
   constructor() {
     super(`ffprobe is not installed on this server: ${INSTALL_HINT}`);
   }
+}
+
+/** ffprobe's `avg_frame_rate` (`30/1`, `30000/1001`) in frames per second at two decimals; null for `0/0`. */
+function frameRate(value: unknown): number | null {
+  const m = /^(\d+)\/(\d+)$/.exec(String(value ?? ""));
+  if (!m || Number(m[2]) === 0 || Number(m[1]) === 0) return null;
+  return Math.round((Number(m[1]) / Number(m[2])) * 100) / 100;
 }
 
 /**
@@ -94,7 +107,7 @@ export function probeVideo(
     "-print_format",
     "json",
     "-show_entries",
-    "format=duration:stream=codec_type,width,height",
+    "format=duration:stream=codec_type,codec_name,width,height,avg_frame_rate",
     file,
   ];
   const ffprobe = options.ffprobePath ?? mediaBinaries({}).ffprobe;
@@ -124,11 +137,15 @@ export function probeVideo(
         const duration = Number(out?.format?.duration);
         if (!Number.isFinite(duration) || duration <= 0) throw new Error("no duration");
         const video = (out?.streams ?? []).find((s: { codec_type?: string }) => s.codec_type === "video");
+        const audio = (out?.streams ?? []).find((s: { codec_type?: string }) => s.codec_type === "audio");
         resolve({
           durationSeconds: Math.round(duration * 1000) / 1000,
           width: Number.isInteger(video?.width) ? video.width : null,
           height: Number.isInteger(video?.height) ? video.height : null,
-          hasAudio: (out?.streams ?? []).some((s: { codec_type?: string }) => s.codec_type === "audio"),
+          hasAudio: audio !== undefined,
+          frameRate: frameRate(video?.avg_frame_rate),
+          videoCodec: typeof video?.codec_name === "string" ? video.codec_name : null,
+          audioCodec: typeof audio?.codec_name === "string" ? audio.codec_name : null,
         });
       } catch (err) {
         reject(err);

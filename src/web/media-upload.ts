@@ -45,6 +45,10 @@ export interface UploadedFile {
   width: number | null;
   height: number | null;
   durationSeconds: number | null;
+  /** Videos: frames per second and the codecs ffprobe names (null for images). */
+  frameRate: number | null;
+  videoCodec: string | null;
+  audioCodec: string | null;
   originalName: string | null;
 }
 
@@ -151,6 +155,9 @@ export async function receiveUpload(
         width: file.width,
         height: file.height,
         durationSeconds: file.durationSeconds,
+        frameRate: file.frameRate,
+        videoCodec: file.videoCodec,
+        audioCodec: file.audioCodec,
       },
     };
   } finally {
@@ -242,6 +249,9 @@ async function writeSniffed(
     width: null,
     height: null,
     durationSeconds: null,
+    frameRate: null,
+    videoCodec: null,
+    audioCodec: null,
     originalName: filename ? filename.replace(/[\\/]/g, "_").slice(0, 200) : null,
   };
 }
@@ -286,6 +296,9 @@ async function measure(
       file.durationSeconds = v.durationSeconds;
       file.width = v.width;
       file.height = v.height;
+      file.frameRate = v.frameRate;
+      file.videoCodec = v.videoCodec;
+      file.audioCodec = v.audioCodec;
     }
   } catch {
     throw new UploadError(415, `the ${file.kind} could not be read`);

@@ -103,7 +103,12 @@ test("the fakes refuse a batch over the networks' limits with the networks' erro
   assert.equal(x101.status, 400);
   const xBody = (await x101.json()) as { type: string; errors: Array<{ message: string }> };
   assert.equal(xBody.type, "https://api.twitter.com/2/problems/invalid-request");
-  assert.match(xBody.errors[0]!.message, /\[101\] is not between 1 and 100/);
+  // 101 ids break X's description (`ids` has at most 100 items): the contract check answers X's error.
+  assert.match(xBody.errors[0]!.message, /ids must NOT have more than 100 items/);
+  assert.deepEqual(
+    server.takeViolations().map((v) => [v.provider, v.kind, v.param]),
+    [["x", "invalid_value", "ids"]],
+  );
 });
 
 test("YouTube quota units: once the day's units are spent, the app's YouTube reads stop until midnight Pacific", async () => {

@@ -149,7 +149,14 @@ async function data(client: Client, name: string, args: Record<string, unknown>)
 async function storedAsset(
   file: string,
   kind: "image" | "video",
-  size: { width: number; height: number; durationSeconds?: number },
+  size: {
+    width: number;
+    height: number;
+    durationSeconds?: number;
+    frameRate?: number;
+    videoCodec?: string;
+    audioCodec?: string;
+  },
 ): Promise<string> {
   const bytes = await readFile(file);
   const storageKey = app.ctx.providers.storage.newKey(kind === "video" ? "mp4" : "jpg");
@@ -166,11 +173,18 @@ async function storedAsset(
 }
 
 /**
- * A video post as generation leaves it (no tool creates video posts): the sample 9:16 MP4 (180x320, 4 s),
- * approved.
+ * A video post as generation leaves it (no tool creates video posts): the sample 9:16 MP4 (1080x1920,
+ * 30 fps H.264/AAC, 4 s), approved.
  */
 async function videoPost(caption: string): Promise<string> {
-  const asset = await storedAsset(samples.mp4, "video", { width: 180, height: 320, durationSeconds: 4 });
+  const asset = await storedAsset(samples.mp4, "video", {
+    width: 1080,
+    height: 1920,
+    durationSeconds: 4,
+    frameRate: 30,
+    videoCodec: "h264",
+    audioCodec: "aac",
+  });
   const [row] = await db("posts")
     .insert({
       user_id: owner.userId,

@@ -15,6 +15,7 @@
  * .../graph-api/reference/page/feed, .../video-api/guides/publishing, .../graph-api/guides/error-handling,
  * .../graph-api/reference/post, .../graph-api/reference/v23.0/insights.
  */
+import { Contract } from "./contract.ts";
 import { randomBytes } from "node:crypto";
 import {
   GraphUsage,
@@ -23,6 +24,7 @@ import {
   invalidToken,
   newToken,
   pickFields,
+  expiredToken,
   revokedToken,
 } from "./graph.ts";
 import {
@@ -56,6 +58,8 @@ interface TokenRecord {
   scopes?: string[];
   kind: "short" | "long" | "page";
   revoked: boolean;
+  /** The token expired (Graph: code 190, subcode 463). */
+  expired?: boolean;
 }
 
 interface Photo {
@@ -205,11 +209,17 @@ export class FacebookFake {
     for (const t of this.tokens.values()) if (t.userId === userId) t.revoked = true;
   }
 
+  /** Lets every token of the user expire (60 days unused): further calls answer code 190, subcode 463. */
+  expireUser(userId: string): void {
+    for (const t of this.tokens.values()) if (t.userId === userId) t.expired = true;
+  }
+
   private auth(req: FakeRequest): TokenRecord | FakeResponse {
     const token = req.token();
     const rec = token ? this.tokens.get(token) : undefined;
     if (!rec) return invalidToken();
     if (rec.revoked) return revokedToken();
+    if (rec.expired) return expiredToken();
     return rec;
   }
 
@@ -230,8 +240,20 @@ export class FacebookFake {
     return this.users.get(rec.userId)!.pages.find((p) => p.id === pageId)!;
   }
 
+  /** The Graph node type of `id` (undefined: not an object of this fake, e.g. `oauth`). */
+  nodeOf(id: string): string | undefined {
+    if (id === "me" || this.users.has(id)) return "User";
+    for (const u of this.users.values()) if (u.pages.some((p) => p.id === id)) return "Page";
+    if (this.posts.has(id)) return "PagePost";
+    if (this.photos.has(id)) return "Photo";
+    if (this.videos.has(id)) return "AdVideo";
+    return undefined;
+  }
+
   private mount(): void {
     const s = this.server;
+    // Meta's Graph specs converted to OpenAPI (test/contracts/graph-facebook.json), by the node type of an id.
+    s.useContract(FB_GRAPH_HOST, new Contract("facebook", ["graph-facebook"]), (id) => this.nodeOf(id));
     s.route("GET", FB_DIALOG_HOST, "/dialog/oauth", (req) => this.dialog(req));
     s.route("GET", FB_GRAPH_HOST, "/oauth/access_token", (req) => this.accessToken(req));
     s.route("GET", FB_GRAPH_HOST, "/me", (req) => this.me(req));

@@ -13,6 +13,8 @@
  * .../reference/ig-user/media_publish, .../reference/ig-user/content_publishing_limit, .../reference/ig-container,
  * .../reference/instagram-media/insights.
  */
+import { videoStreamProblems } from "./video-check.ts";
+import { Contract } from "./contract.ts";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import {
@@ -30,6 +32,7 @@ import {
   invalidToken,
   newToken,
   pickFields,
+  expiredToken,
   revokedToken,
 } from "./graph.ts";
 
@@ -80,6 +83,8 @@ interface TokenRecord {
   kind: "short" | "long";
   revoked: boolean;
   scopes: string[];
+  /** The token expired (Graph: code 190, subcode 463). */
+  expired?: boolean;
 }
 
 export interface InstagramFakeOptions {
@@ -193,6 +198,11 @@ export class InstagramFake {
     for (const t of this.tokens.values()) if (t.userId === userId) t.revoked = true;
   }
 
+  /** Lets every token of the user expire (60 days unused): further calls answer code 190, subcode 463. */
+  expireUser(userId: string): void {
+    for (const t of this.tokens.values()) if (t.userId === userId) t.expired = true;
+  }
+
   /** Whether `token` is a live token of this fake (tests check refresh rotated it). */
   tokenValid(token: string): boolean {
     const t = this.tokens.get(token);
@@ -204,11 +214,22 @@ export class InstagramFake {
     const rec = token ? this.tokens.get(token) : undefined;
     if (!rec) return invalidToken();
     if (rec.revoked) return revokedToken();
+    if (rec.expired) return expiredToken();
     return rec;
+  }
+
+  /** The Graph node type of `id` (undefined: not an object of this fake, e.g. `access_token`). */
+  nodeOf(id: string): string | undefined {
+    if (id === "me" || this.users.has(id)) return "IGUserForIGOnlyAPI";
+    if (this.containers.has(id)) return "ShadowIGMediaBuilder";
+    if (this.media.has(id)) return "IGMediaForIGOnlyAPI";
+    return undefined;
   }
 
   private mount(): void {
     const s = this.server;
+    // Meta's specs of the Instagram API with Instagram Login (test/contracts/graph-instagram.json).
+    s.useContract(IG_GRAPH_HOST, new Contract("instagram", ["graph-instagram"]), (id) => this.nodeOf(id));
     s.route("GET", IG_AUTHORIZE_HOST, "/oauth/authorize", (req) => this.authorize(req));
     s.route("POST", IG_API_HOST, "/oauth/access_token", (req) => this.exchangeCode(req));
     s.route("GET", IG_GRAPH_HOST, "/access_token", (req) => this.longLived(req, "ig_exchange_token"));
@@ -401,7 +422,7 @@ export class InstagramFake {
     kind: "image" | "video",
   ): Promise<void> {
     return fetched.then(
-      ({ bytes }) => {
+      async ({ bytes }): Promise<void> => {
         const type = sniff(bytes);
         if (kind === "image" && type !== "jpeg") {
           container.statusCode = "ERROR";
@@ -410,6 +431,13 @@ export class InstagramFake {
         } else if (kind === "video" && type !== "mp4") {
           container.statusCode = "ERROR";
           container.status = "Error: The video format is not supported. (2207026)";
+        } else if (kind === "video") {
+          // Reel specifications (23-60 fps, H.264 or HEVC, AAC, at most 1920 columns): a video outside them
+          // ends in ERROR with the unsupported-format code 2207026 (Instagram Platform, "Error Codes").
+          const problems = await videoStreamProblems("instagram", bytes);
+          if (problems.length === 0) return;
+          container.statusCode = "ERROR";
+          container.status = `Error: The video format is not supported: ${problems[0]!.message}. (2207026)`;
         }
       },
       () => {

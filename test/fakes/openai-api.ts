@@ -9,11 +9,16 @@
  *   models the key can use (a fake built with `modelsEndpoint: false` answers 404 there, as some gateways
  *   do);
  * - `faults` are answered before the route runs (scripted 429s and server errors);
+ * - every request is checked against OpenAI's OpenAPI description (test/contracts/openai.json) before anything
+ *   else, every JSON answer against its response schema (contract.ts; a top-level body key the schema does not
+ *   name is "Unknown parameter", as OpenAI answers);
  * - test instruments (no API behaviour): `latencyMs` before every answer, `inFlight` / `maxInFlight`
  *   (requests received and not yet answered), `gate` to hold chosen requests.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { Contract, type ContractRequest, type Operation, type Violation } from "./contract.ts";
+import { ContractGuard } from "./contract-guard.ts";
 
 /** An OpenAI error answer. */
 export interface ApiError {
@@ -116,6 +121,8 @@ export interface OpenAiFake {
    * arrival. A test holds chosen requests with it (a promise that never settles holds one forever).
    */
   gate: ((request: { n: number; body: any }) => Promise<void>) | undefined;
+  /** The contract violations kept since the last call; taking them stops them failing the test. */
+  takeViolations(): Violation[];
   close(): Promise<void>;
 }
 
@@ -151,6 +158,7 @@ export async function startOpenAiFake(
     inFlight: 0,
     maxInFlight: 0,
     gate: undefined,
+    takeViolations: () => [],
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -164,11 +172,16 @@ export async function startOpenAiFake(
     headers: Record<string, string> = {},
   ) => res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(json));
   let arrived = 0;
+  const guard = new ContractGuard();
+  guard.watch();
+  fake.takeViolations = () => guard.takeViolations();
+  const contract = new Contract("openai", ["openai"], [], { closedBody: true });
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
-      const raw = Buffer.concat(chunks).toString("utf8");
+      const bytes = Buffer.concat(chunks);
+      const raw = bytes.toString("utf8");
       let body: any;
       try {
         body = raw ? JSON.parse(raw) : undefined;
@@ -178,13 +191,28 @@ export async function startOpenAiFake(
       const method = req.method ?? "";
       const path = (req.url ?? "").split("?")[0]!;
       fake.requests.push({ method, path, auth: req.headers.authorization, body });
+      const contractReq: ContractRequest = {
+        method,
+        path,
+        query: new URL(req.url ?? "/", "http://fake").searchParams,
+        headers: req.headers,
+        body: bytes,
+      };
+      const checked = await guard.request(contract, contractReq);
+      if (checked.refusal) return send(res, checked.refusal.status, checked.refusal.body);
+      const valid: Operation[] = checked.valid ?? [];
+      const answer = (status: number, json: unknown, headers?: Record<string, string>) => {
+        send(res, status, json, headers);
+        // Checked once sent: compiling a response schema the first time costs the client no time.
+        if (valid.length > 0) guard.response(contract, valid, contractReq, status, json);
+      };
       if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
         const e = apiError(401, "Incorrect API key provided: sk-***.", null, "invalid_api_key");
         return send(res, e.status, e.body);
       }
       if (method === "GET" && path === "/v1/models") {
         if (options.modelsEndpoint === false) return send(res, 404, { detail: "Not Found" });
-        return send(res, 200, {
+        return answer(200, {
           object: "list",
           data: fake.models.map((id) => ({
             id,
@@ -222,7 +250,7 @@ export async function startOpenAiFake(
               "content-length": String(out.bytes.length),
             })
             .end(out.bytes);
-        if ("json" in out) return send(res, out.status, out.json);
+        if ("json" in out) return answer(out.status, out.json);
         return send(res, out.status, out.body, out.headers);
       }
       const e = apiError(404, `Invalid URL (${method} ${path})`, null, null);

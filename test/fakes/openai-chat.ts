@@ -120,6 +120,18 @@ export async function startFakeChat(
           "unsupported_value",
         );
       const format = body.response_format;
+      // JSON mode needs the word "json" somewhere in the messages ("Structured Outputs" guide, JSON mode:
+      // "the string 'JSON' must appear somewhere in the context"), else 400 on `messages`.
+      if (
+        format?.type === "json_object" &&
+        !body.messages.some((m: { content?: unknown }) => /json/i.test(JSON.stringify(m?.content ?? "")))
+      )
+        return apiError(
+          400,
+          "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+          "messages",
+          null,
+        );
       if (format !== undefined) {
         if (!["text", "json_object", "json_schema"].includes(format?.type))
           return apiError(
@@ -169,10 +181,12 @@ export async function startFakeChat(
               index: 0,
               message: {
                 role: "assistant",
-                content: typeof out === "string" ? out : JSON.stringify(out),
+                // `content` is always there: a string, or null when there is nothing to say.
+                content: typeof out === "string" ? out : (JSON.stringify(out) ?? null),
                 refusal: null,
               },
               finish_reason: "stop",
+              logprobs: null,
             },
           ],
           usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },

@@ -34,7 +34,35 @@ const PARAMS = ["model", "prompt", "seconds", "size", "input_reference"];
 
 /** Starts the fake serving `clip` (MP4 bytes) as every generated video. */
 export async function startFakeVideos(clip: Buffer, options: FakeOptions = {}): Promise<FakeVideos> {
-  const jobs = new Map<string, { polls: number; outcome: "completed" | "failed" }>();
+  const jobs = new Map<
+    string,
+    {
+      polls: number;
+      outcome: "completed" | "failed";
+      model: string;
+      prompt: string;
+      size: string;
+      seconds: string;
+      createdAt: number;
+    }
+  >();
+  /** The video object (OpenAI's `VideoResource`: every field present, nulls where nothing applies). */
+  const resource = (id: string, job: NonNullable<ReturnType<typeof jobs.get>>, status: string) => ({
+    id,
+    object: "video",
+    model: job.model,
+    status,
+    progress: status === "queued" ? 0 : status === "in_progress" ? 50 : 100,
+    created_at: job.createdAt,
+    completed_at: status === "completed" ? job.createdAt + 60 : null,
+    expires_at: status === "completed" ? job.createdAt + 86_400 : null,
+    prompt: job.prompt,
+    size: job.size,
+    seconds: job.seconds,
+    remixed_from_video_id: null,
+    error:
+      status === "failed" ? { code: "video_generation_failed", message: "Video generation failed." } : null,
+  });
   let next = 0;
   const scenario: FakeVideos["scenario"] = { outcome: "completed", pollsBeforeDone: 2 };
   const fake = (await startOpenAiFake(
@@ -58,24 +86,38 @@ export async function startFakeVideos(clip: Buffer, options: FakeOptions = {}): 
             "moderation_blocked",
           );
         const id = `video_${++next}`;
-        jobs.set(id, { polls: 0, outcome: fakeVideos.scenario.outcome });
-        return {
-          status: 200,
-          json: { id, object: "video", model: body.model, status: "queued", progress: 0 },
+        const job = {
+          polls: 0,
+          outcome: fakeVideos.scenario.outcome as "completed" | "failed",
+          model: body.model,
+          prompt: body.prompt,
+          size: body.size ?? "720x1280",
+          seconds: body.seconds ?? "4",
+          createdAt: 1_760_000_000 + next,
         };
+        jobs.set(id, job);
+        return { status: 200, json: resource(id, job, "queued") };
       },
       ({ method, path }) => {
         const m = /^\/v1\/videos\/([A-Za-z0-9_]+)(\/content)?$/.exec(path);
         const job = m ? jobs.get(m[1]!) : undefined;
         if (method !== "GET" || !m) return undefined;
         if (!job) return apiError(404, `Video '${m[1]}' not found.`, null, null);
-        if (m[2]) return { status: 200, bytes: clip, contentType: "video/mp4" };
+        const done = job.polls > fakeVideos.scenario.pollsBeforeDone;
+        if (m[2]) {
+          // The content exists only for a completed video.
+          if (!done || job.outcome !== "completed")
+            return apiError(
+              404,
+              `Video '${m[1]}' is ${done ? job.outcome : "in_progress"}: its content is available once it is completed.`,
+              null,
+              null,
+            );
+          return { status: 200, bytes: clip, contentType: "video/mp4" };
+        }
         job.polls += 1;
         const status = job.polls <= fakeVideos.scenario.pollsBeforeDone ? "in_progress" : job.outcome;
-        return {
-          status: 200,
-          json: { id: m[1], object: "video", status, progress: status === "in_progress" ? 50 : 100 },
-        };
+        return { status: 200, json: resource(m[1]!, job, status) };
       },
     ],
   )) as FakeVideos;

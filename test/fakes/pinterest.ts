@@ -26,6 +26,7 @@
  * pins-create, pins-analytics, media-create, media-get), https://github.com/pinterest/api-description,
  * https://docs.aws.amazon.com/AmazonS3/latest/API/RESTObjectPOST.html.
  */
+import { Contract } from "./contract.ts";
 import { randomBytes } from "node:crypto";
 import busboy from "busboy";
 import { imageSize } from "image-size";
@@ -239,6 +240,19 @@ export class PinterestFake {
 
   private mount(): void {
     const s = this.server;
+    // Pinterest API v5's OpenAPI description (test/contracts/pinterest.json); the S3 upload host is not in it.
+    // The description leaves `media_source` optional; the reference page of pins/create requires it.
+    s.useContract(
+      PIN_API_HOST,
+      new Contract("pinterest", ["pinterest"], [], {
+        required: {
+          "pins/create": {
+            fields: ["board_id", "media_source"],
+            source: "https://developers.pinterest.com/docs/api/v5/pins-create",
+          },
+        },
+      }),
+    );
     s.route("GET", PIN_AUTHORIZE_HOST, "/oauth", (req) => this.authorize(req));
     s.route("POST", PIN_API_HOST, "/v5/oauth/token", (req) => this.token(req));
     s.route("GET", PIN_API_HOST, "/v5/user_account", (req) => this.userAccount(req));

@@ -7,14 +7,22 @@
  * Fault injection (`fault()`), matched in order before the route runs:
  * - `status`: answer an error (the network's own error body) without doing the work;
  * - `rate_limit`: answer 429 with `Retry-After` (seconds) without doing the work;
+ * - `network_rate_limit`: the network's own rate-limit answer, its wait in its own headers (rate-limits.ts);
  * - `slow`: wait `delayMs` before running the route;
  * - `lost`: run the route (the work is done and counted), then destroy the socket without a response, as a
  *   timeout or a dropped connection looks to the client.
  * Counters (`count`/`counters`) let tests assert how often a side effect really happened (publishes).
+ *
+ * Contracts (`useContract`): every request to a host with a contract is checked against the provider's
+ * description before faults and routes run, and every routed answer against its response schema
+ * (contract.ts, contract-guard.ts); a violation is answered in the provider's error shape and fails the test.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after } from "node:test";
+import type { Contract, ContractRequest, Operation } from "./contract.ts";
+import { ContractGuard } from "./contract-guard.ts";
+import { networkRateLimit } from "./rate-limits.ts";
 
 /** One request as a fake route sees it (host split off the path). */
 export interface FakeRequest {
@@ -27,6 +35,11 @@ export interface FakeRequest {
   body: Buffer;
   /** Named segments of the matched route pattern (`:id` -> params.id). */
   params: Record<string, string>;
+  /**
+   * The descriptions (test/contracts/{name}.json) the request is valid against, for a fake that answers in
+   * the shape of the one it matched (X has two); empty for a host without a contract.
+   */
+  descriptions: string[];
   /** Query plus an urlencoded body merged (Graph API reads both). */
   form(): URLSearchParams;
   /** The body parsed as JSON (undefined when empty or not JSON). */
@@ -51,6 +64,7 @@ export type FakeWrapper = (req: FakeRequest, next: () => Promise<FakeResponse>) 
 export type FaultKind =
   | { kind: "status"; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: "rate_limit"; retryAfterSeconds: number; body?: unknown }
+  | { kind: "network_rate_limit"; seconds: number }
   | { kind: "slow"; delayMs: number }
   | { kind: "lost" };
 
@@ -95,6 +109,12 @@ export class FakeNetworkServer {
   private readonly wrappers = new Map<string, FakeWrapper>();
   private readonly faults: ActiveFault[] = [];
   private readonly counts = new Map<string, number>();
+  private readonly contracts = new Map<
+    string,
+    { contract: Contract; nodeOf?: (id: string) => string | undefined }
+  >();
+  /** The contract check's findings (contract-guard.ts): a test provoking a refusal takes them. */
+  readonly guard = new ContractGuard();
   private readonly server: http.Server;
 
   constructor() {
@@ -109,6 +129,7 @@ export class FakeNetworkServer {
     this.port = (this.server.address() as AddressInfo).port;
     this.url = `http://127.0.0.1:${this.port}`;
     after(() => this.close());
+    this.guard.watch();
     return this;
   }
 
@@ -133,6 +154,19 @@ export class FakeNetworkServer {
    */
   wrap(host: string, wrapper: FakeWrapper): void {
     this.wrappers.set(host, wrapper);
+  }
+
+  /**
+   * Checks every request to `host` against `contract` (the provider's description); `nodeOf` names the Graph
+   * node type of an id (Graph hosts: operations are per node type).
+   */
+  useContract(host: string, contract: Contract, nodeOf?: (id: string) => string | undefined): void {
+    this.contracts.set(host, { contract, ...(nodeOf ? { nodeOf } : {}) });
+  }
+
+  /** The contract violations kept since the last call; taking them stops them failing the test. */
+  takeViolations() {
+    return this.guard.takeViolations();
   }
 
   /** Injects a fault for the next `times` (default 1) matching requests. */
@@ -199,6 +233,25 @@ export class FakeNetworkServer {
       }
     };
 
+    const checked = this.contracts.get(host);
+    const contractReq: ContractRequest = {
+      method,
+      path: unversioned,
+      query: target.searchParams,
+      headers: req.headers,
+      body,
+    };
+    let operation: Operation | undefined;
+    let valid: Operation[] = [];
+    if (checked) {
+      const r = await this.guard.request(checked.contract, contractReq, checked.nodeOf);
+      if (r.refusal) return send(r.refusal);
+      operation = r.operation;
+      valid = r.valid ?? [];
+      if (!operation && !checked.nodeOf)
+        return send({ status: 500, body: { error: "contract check matched nothing" } });
+    }
+
     const fault = this.takeFault(method, host, unversioned);
     if (fault?.kind === "status")
       return send({ status: fault.status, body: fault.body, headers: fault.headers });
@@ -209,6 +262,7 @@ export class FakeNetworkServer {
         body: fault.body ?? { error: { message: "Too many requests", code: 429 } },
       });
     }
+    if (fault?.kind === "network_rate_limit") return send(networkRateLimit(host, fault.seconds));
     if (fault?.kind === "slow") await new Promise((r) => setTimeout(r, fault.delayMs));
 
     const match = this.match(method, host, unversioned);
@@ -224,6 +278,7 @@ export class FakeNetworkServer {
         req.headers,
         body,
         match.params,
+        [...new Set(valid.map((op) => op.doc))],
       );
       try {
         const wrapper = this.wrappers.get(host);
@@ -242,6 +297,18 @@ export class FakeNetworkServer {
       return;
     }
     send(answer);
+    // The answer is checked once sent: compiling a response schema the first time costs no client any time.
+    if (checked && operation && !fault) {
+      let json: unknown = answer.body;
+      if (answer.raw !== undefined) {
+        try {
+          json = JSON.parse(String(answer.raw));
+        } catch {
+          json = undefined; // not JSON (an XML or text answer): no JSON schema applies
+        }
+      }
+      this.guard.response(checked.contract, valid, contractReq, answer.status ?? 200, json);
+    }
   }
 
   private match(
@@ -281,6 +348,7 @@ function makeRequest(
   headers: http.IncomingHttpHeaders,
   body: Buffer,
   params: Record<string, string>,
+  descriptions: string[],
 ): FakeRequest {
   const type = String(headers["content-type"] ?? "");
   const form = () => {
@@ -305,6 +373,7 @@ function makeRequest(
     headers,
     body,
     params,
+    descriptions,
     form,
     json() {
       if (body.length === 0) return undefined;

@@ -19,6 +19,7 @@
  * .../doc/content-posting-api-reference-get-video-status, .../doc/tiktok-api-v2-get-user-info,
  * .../doc/tiktok-api-v2-video-query.
  */
+import { videoStreamProblems } from "./video-check.ts";
 import { randomBytes } from "node:crypto";
 import { type FakeNetworkServer, type FakeRequest, type FakeResponse, pullMedia, sniff } from "./server.ts";
 
@@ -483,6 +484,21 @@ export class TikTokFake {
     if (sniff(bytes) !== "mp4") {
       p.status = "FAILED";
       p.failReason = "file_format_check_failed";
+    } else {
+      // The media transfer guide's video restrictions: a frame rate outside 23-60 fps fails
+      // `frame_rate_check_failed`, a side under 360 px `picture_size_check_failed`, another codec
+      // `file_format_check_failed` (Content Posting API, Get Post Status: fail_reason).
+      p.ready = videoStreamProblems("tiktok", bytes).then((problems) => {
+        const first = problems[0]?.rule;
+        if (!first) return;
+        p.status = "FAILED";
+        p.failReason =
+          first === "video_frame_rate"
+            ? "frame_rate_check_failed"
+            : first === "video_resolution"
+              ? "picture_size_check_failed"
+              : "file_format_check_failed";
+      });
     }
     return { status: 201 };
   }

@@ -30,6 +30,8 @@
  * https://docs.x.com/fundamentals/rate-limits ("Every API response includes headers showing your current
  * rate limit status").
  */
+import { Contract } from "./contract.ts";
+import { X_OAUTH_OPERATIONS } from "./hand-operations.ts";
 import { createHash, randomBytes } from "node:crypto";
 import { captionLength } from "../../src/providers/social/rule-check.ts";
 import { X_CAPABILITIES, X_SCOPES } from "../../src/providers/social/x/oauth.ts";
@@ -137,6 +139,10 @@ const invalid = (message: string): FakeResponse => ({
     type: "https://api.twitter.com/2/problems/invalid-request",
   },
 });
+
+/** Whether the request is valid against X's 2026-07 description only (so is answered in its names). */
+const onlyPosts = (req: FakeRequest) =>
+  !req.descriptions.includes("x-latest") && req.descriptions.includes("x-2026-07");
 
 const tco = () => `https://t.co/${randomBytes(8).toString("base64url").slice(0, 10)}`;
 
@@ -308,6 +314,8 @@ export class XFake {
 
   private mount(): void {
     const s = this.server;
+    // X API v2: valid against the 2026-07 description or v2.159 (test/contracts/x-*.json); OAuth by hand.
+    s.useContract(X_API_HOST, new Contract("x", ["x-latest", "x-2026-07"], X_OAUTH_OPERATIONS));
     s.route("GET", X_WEB_HOST, "/i/oauth2/authorize", (req) => this.authorize(req));
     s.route("POST", X_API_HOST, "/2/oauth2/token", (req) => this.token(req));
     s.route("GET", X_API_HOST, "/2/users/me", (req) => this.me(req));
@@ -540,8 +548,8 @@ export class XFake {
       info.progress_percent = m.state === "pending" ? 0 : 50;
     }
     if (m.state === "succeeded") info.progress_percent = 100;
-    if (m.state === "failed")
-      info.error = { code: 1, name: "InvalidMedia", message: "Unsupported video format" };
+    // A failed state carries no `error`: neither of X's descriptions has one in `processing_info` (the 2026-07
+    // one closes the object), so an adapter must not count on it.
     return info;
   }
 
@@ -652,12 +660,17 @@ export class XFake {
     };
   }
 
-  private tweetView(t: XTweet, fields: string[]): Record<string, unknown> {
+  /** A post as X answers it; `postsNaming`: in the 2026-07 description's names (the request matched only it). */
+  private tweetView(t: XTweet, fields: string[], postsNaming = false): Record<string, unknown> {
     const v: Record<string, unknown> = { id: t.id, text: t.text, edit_history_tweet_ids: [t.id] };
     if (fields.includes("created_at")) v.created_at = t.createdAt.toISOString();
     if (fields.includes("author_id")) v.author_id = t.authorId;
     if (fields.includes("attachments") && t.mediaKeys.length > 0) v.attachments = { media_keys: t.mediaKeys };
-    if (fields.includes("public_metrics")) v.public_metrics = { ...t.metrics };
+    if (fields.includes("public_metrics")) {
+      const { retweet_count, ...rest } = t.metrics;
+      // X's 2026-07 description names a post's reposts `repost_count`; v2.159 `retweet_count`.
+      v.public_metrics = postsNaming ? { repost_count: retweet_count, ...rest } : { ...t.metrics };
+    }
     return v;
   }
 
@@ -674,9 +687,10 @@ export class XFake {
         `The number of values in the \`ids\` query parameter list [${ids.length}] is not between 1 and 100`,
       );
     this.server.count("x.tweets.lookup");
-    const fields = (req.query.get("tweet.fields") ?? "").split(",");
+    // `tweet.fields` (v2.159) or `post.fields` (2026-07): the contract check let one description's name through.
+    const fields = (req.query.get("tweet.fields") ?? req.query.get("post.fields") ?? "").split(",");
     const data = ids.flatMap((id) =>
-      this.tweets.has(id) ? [this.tweetView(this.tweets.get(id)!, fields)] : [],
+      this.tweets.has(id) ? [this.tweetView(this.tweets.get(id)!, fields, onlyPosts(req))] : [],
     );
     const errors = ids
       .filter((id) => !this.tweets.has(id))
@@ -699,7 +713,8 @@ export class XFake {
     if (!user) return invalid(`The id ${req.params.id} is not a user.`);
     const max = Number(req.query.get("max_results") ?? 10);
     if (!Number.isInteger(max) || max < 5 || max > 100) return invalid("max_results must be 5 to 100.");
-    const fields = (req.query.get("tweet.fields") ?? "").split(",");
+    // `tweet.fields` (v2.159) or `post.fields` (2026-07): the contract check let one description's name through.
+    const fields = (req.query.get("tweet.fields") ?? req.query.get("post.fields") ?? "").split(",");
     const listed: XTweet[] = [];
     for (const t of this.postsOf(user.id).reverse()) {
       if (t.hiddenReads > 0) {
@@ -712,7 +727,7 @@ export class XFake {
     if (page.length === 0) return { body: { meta: { result_count: 0 } } };
     return {
       body: {
-        data: page.map((t) => this.tweetView(t, fields)),
+        data: page.map((t) => this.tweetView(t, fields, onlyPosts(req))),
         meta: { result_count: page.length, newest_id: page[0]!.id, oldest_id: page.at(-1)!.id },
       },
     };

@@ -26,6 +26,8 @@
  * https://developers.google.com/youtube/v3/docs/videos/insert, .../docs/videos/list, .../docs/channels/list,
  * .../docs/playlistItems/list, .../docs/errors, .../determine_quota_cost.
  */
+import { Contract } from "./contract.ts";
+import { GOOGLE_OAUTH_OPERATIONS } from "./hand-operations.ts";
 import { createHash, randomBytes } from "node:crypto";
 import { type FakeNetworkServer, type FakeRequest, type FakeResponse, sniff } from "./server.ts";
 
@@ -326,6 +328,9 @@ export class YouTubeFake {
 
   private mount(): void {
     const s = this.server;
+    // YouTube Data API v3's Discovery document converted to OpenAPI (test/contracts/youtube.json).
+    s.useContract(GOOGLE_APIS_HOST, new Contract("youtube", ["youtube"]));
+    s.useContract(GOOGLE_OAUTH_HOST, new Contract("youtube", [], GOOGLE_OAUTH_OPERATIONS));
     s.route("GET", GOOGLE_ACCOUNTS_HOST, "/o/oauth2/v2/auth", (req) => this.authorize(req));
     s.route("POST", GOOGLE_OAUTH_HOST, "/token", (req) => this.token(req));
     s.route("GET", GOOGLE_APIS_HOST, "/youtube/v3/channels", (req) => this.channels(req));

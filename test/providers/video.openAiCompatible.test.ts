@@ -141,8 +141,49 @@ test("the strict fake refuses what the Videos API refuses: other durations, size
   assert.equal((await post({ size: "1080x1920" }))[1].param, "size");
   assert.equal((await post({ fps: 30 }))[1].code, "unknown_parameter");
   assert.equal((await post({ model: undefined }))[1].param, "model");
+  // The duration, the size and the unknown parameter broke OpenAI's description (test/contracts/openai.json):
+  // refused by the contract check, on purpose here.
+  assert.deepEqual(
+    fake.takeViolations().map((v) => [v.kind, v.param]),
+    [
+      ["invalid_value", "seconds"],
+      ["invalid_value", "size"],
+      ["unknown_parameter", "fps"],
+    ],
+  );
   assert.equal(clipSeconds(4), "4");
   assert.equal(clipSeconds(6), "8");
+});
+
+test("the Videos fake serves a video's content only once it is completed, and answers the whole video object", async () => {
+  fake.scenario = { outcome: "completed", pollsBeforeDone: 1 };
+  const auth = { authorization: "Bearer test-video-key" };
+  const created = (await fetch(`${fake.baseUrl}/videos`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...auth },
+    body: JSON.stringify({ model: "gateway-video-1", prompt: "a mug", seconds: "4", size: "720x1280" }),
+  }).then((r) => r.json())) as { id: string; status: string; created_at: number; error: unknown };
+  assert.deepEqual([created.status, typeof created.created_at, created.error], ["queued", "number", null]);
+  const early = await fetch(`${fake.baseUrl}/videos/${created.id}/content`, { headers: auth });
+  assert.equal(early.status, 404);
+  await early.body?.cancel();
+  const polled = (await fetch(`${fake.baseUrl}/videos/${created.id}`, { headers: auth }).then((r) =>
+    r.json(),
+  )) as {
+    status: string;
+  };
+  assert.equal(polled.status, "in_progress");
+  const done = (await fetch(`${fake.baseUrl}/videos/${created.id}`, { headers: auth }).then((r) =>
+    r.json(),
+  )) as {
+    status: string;
+    completed_at: number | null;
+  };
+  assert.equal(done.status, "completed");
+  assert.equal(typeof done.completed_at, "number");
+  const content = await fetch(`${fake.baseUrl}/videos/${created.id}/content`, { headers: auth });
+  assert.equal(content.status, 200);
+  assert.ok((await content.arrayBuffer()).byteLength > 0);
 });
 
 test("config: AI_VIDEO_PROVIDER=openai-compatible needs AI_VIDEO_BASE_URL and AI_VIDEO_MODEL (no default); local is the default", () => {

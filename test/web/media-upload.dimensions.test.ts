@@ -94,3 +94,18 @@ test("a CTA clip must be 3 to 15 seconds long (and a video)", async () => {
   assert.equal(img.status, 415);
   assert.equal(img.message, "a CTA clip must be an MP4 video");
 });
+
+test("an uploaded video records what ffprobe measured: frame rate and codecs, for the network rules", async () => {
+  const clip = path.join(dir, "rate.mp4");
+  await sampleVideo(clip, 64, 48, 1, 10);
+  assert.equal((await upload(clip, "video/mp4")).status, 303);
+  const row = await app.ctx
+    .db("media_assets")
+    .where({ user_id: me.user_id, kind: "video" })
+    .orderBy("created_at", "desc")
+    .first();
+  assert.deepEqual(
+    [Number(row.frame_rate), row.video_codec, row.audio_codec, row.width, row.height],
+    [10, "h264", null, 64, 48],
+  );
+});

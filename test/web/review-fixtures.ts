@@ -71,9 +71,11 @@ export async function reviewWorld(options: { worker?: boolean } = {}) {
       kind,
       mimeType: kind === "video" ? "video/mp4" : "image/jpeg",
       bytes: bytes.length,
-      width: kind === "video" ? 180 : 1080,
-      height: kind === "video" ? 320 : 1350,
+      // The sample media's real measures (test/fakes/samples.ts): a 1080x1920 30 fps H.264/AAC video.
+      width: 1080,
+      height: kind === "video" ? 1920 : 1350,
       durationSeconds: durationSeconds ?? null,
+      ...(kind === "video" ? { frameRate: 30, videoCodec: "h264", audioCodec: "aac" } : {}),
       storageKey: key,
     });
     return asset.asset_id;

@@ -38,7 +38,7 @@ export async function renderAndStoreVideo(
   const storage = app.providers.storage;
   const temp = await storage.tempPath();
   try {
-    const video = await measureRender(`video:${request.template}`, () =>
+    const { streams, ...video } = await measureRender(`video:${request.template}`, () =>
       app.providers.video.render({ ...request, outputFile: temp }, signal),
     );
     const sha256 = await sha256Of(temp);
@@ -51,6 +51,9 @@ export async function renderAndStoreVideo(
       width: video.width,
       height: video.height,
       durationSeconds: video.duration_seconds,
+      frameRate: streams?.frameRate ?? null,
+      videoCodec: streams?.videoCodec ?? null,
+      audioCodec: streams?.audioCodec ?? null,
       labels: meta.labels,
       title: meta.title.slice(0, 200),
       storageKey: key,

@@ -154,6 +154,10 @@ export interface NewMediaAsset {
   width?: number | null;
   height?: number | null;
   durationSeconds?: number | null;
+  /** Videos: frames per second and the ffprobe codec names of the streams (rules.ts checks them). */
+  frameRate?: number | null;
+  videoCodec?: string | null;
+  audioCodec?: string | null;
   labels?: string[];
   title?: string | null;
   originalName?: string | null;
@@ -174,6 +178,9 @@ export async function createMediaAsset(db: Knex, owner: Owner, input: NewMediaAs
       width: input.width ?? null,
       height: input.height ?? null,
       duration_seconds: input.durationSeconds ?? null,
+      frame_rate: input.frameRate ?? null,
+      video_codec: input.videoCodec ?? null,
+      audio_codec: input.audioCodec ?? null,
       labels: JSON.stringify(input.labels ?? []),
       title: input.title ?? null,
       original_name: input.originalName ?? null,

@@ -55,6 +55,9 @@ export async function postMedia(
       height: r.height ?? null,
       durationSeconds:
         r.duration_seconds === null || r.duration_seconds === undefined ? null : Number(r.duration_seconds),
+      frameRate: r.frame_rate === null || r.frame_rate === undefined ? null : Number(r.frame_rate),
+      videoCodec: r.video_codec ?? null,
+      audioCodec: r.audio_codec ?? null,
     }));
 }
 

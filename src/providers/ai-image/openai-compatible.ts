@@ -11,6 +11,7 @@
  * and `code` (./openai-http.ts), never its message, the prompt or the key. A 5xx or a network failure is
  * not retried: the image may have been generated (and billed) already.
  */
+import type { components } from "../contracts/openai.ts";
 import { boundedSharp as sharp } from "../media-limits.ts";
 import { postJson, readRefusal, refusalText, retryAfterSeconds, sleep } from "../openai-http.ts";
 import { requestSize, sizeFamily } from "./sizes.ts";
@@ -32,8 +33,12 @@ export interface OpenAiCompatibleImageOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
+/** The Images API's shapes, from OpenAI's description (test/contracts/openai.json via scripts/contracts.ts). */
+type CreateImage = components["schemas"]["CreateImageRequest"];
+type ImagesResponse = components["schemas"]["ImagesResponse"];
+
 /** The request body for `request` (exported for tests and the docs' examples). */
-export function requestBody(options: OpenAiCompatibleImageOptions, request: ImageRequest) {
+export function requestBody(options: OpenAiCompatibleImageOptions, request: ImageRequest): CreateImage {
   return {
     model: options.model,
     prompt: request.prompt,
@@ -102,7 +107,8 @@ export function openAiCompatibleImage(options: OpenAiCompatibleImageOptions): Im
       }
       let b64: unknown;
       try {
-        const answer = (await res.json()) as { data?: Array<{ b64_json?: unknown }> };
+        // Read as the description's shape, every field still checked at run time.
+        const answer = (await res.json()) as Partial<ImagesResponse> | null;
         b64 = answer?.data?.[0]?.b64_json;
       } catch {
         if (signal?.aborted) throw signal.reason;

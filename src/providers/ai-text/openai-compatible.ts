@@ -14,6 +14,7 @@
  * data only (service spec 5.14). Output is validated and bounded before use.
  */
 import { ToolError } from "../../errors.ts";
+import type { components } from "../contracts/openai.ts";
 import {
   postJson,
   type Refusal,
@@ -157,6 +158,10 @@ function refused(r: Refusal, temperature: number | undefined): ToolError {
   return new ToolError("internal_error", message);
 }
 
+/** Chat Completions' shapes, from OpenAI's description (test/contracts/openai.json via scripts/contracts.ts). */
+type ChatRequest = components["schemas"]["CreateChatCompletionRequest"];
+type ChatResponse = components["schemas"]["CreateChatCompletionResponse"];
+
 /** Creates the provider. Nothing is sent until a method is called. */
 export function openAiCompatibleAiText(options: OpenAiCompatibleOptions): AiTextProvider {
   const maxRetries = options.maxRetries ?? 3;
@@ -173,15 +178,19 @@ export function openAiCompatibleAiText(options: OpenAiCompatibleOptions): AiText
     schema: object,
     signal: AbortSignal,
   ): Promise<unknown> {
-    const body = JSON.stringify({
+    const request: ChatRequest = {
       model: options.model,
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       messages: [
         { role: "system", content: SYSTEM },
         { role: "user", content: JSON.stringify({ task, data }) },
       ],
-      response_format: { type: "json_schema", json_schema: { name: schemaName, strict: true, schema } },
-    });
+      response_format: {
+        type: "json_schema",
+        json_schema: { name: schemaName, strict: true, schema: schema as Record<string, unknown> },
+      },
+    };
+    const body = JSON.stringify(request);
     for (let attempt = 0; ; attempt++) {
       let res: Response | undefined;
       try {
@@ -197,10 +206,10 @@ export function openAiCompatibleAiText(options: OpenAiCompatibleOptions): AiText
       }
       const retryable = !res || res.status === 429 || res.status >= 500;
       if (res?.ok) {
-        let parsed: any;
         try {
-          parsed = await res.json();
-          const content = parsed?.choices?.[0]?.message?.content;
+          // Read as the description's shape, every field still checked at run time.
+          const parsed = (await res.json()) as Partial<ChatResponse> | null;
+          const content: unknown = parsed?.choices?.[0]?.message?.content;
           if (typeof content !== "string") throw new Error("no content");
           return JSON.parse(content);
         } catch {

@@ -7,7 +7,7 @@
  */
 import type TwitterText from "twitter-text";
 import { lazyRequire } from "../../lazy-require.ts";
-import { type AspectKind, MB, NETWORK_RULES, type NetworkRules } from "./rules.ts";
+import { type AspectKind, MB, NETWORK_RULES, type NetworkRules, type VideoSpec } from "./rules.ts";
 import type { Network } from "./types.ts";
 
 /** twitter-text (weighted length, hashtags), loaded on the first X caption weighed. */
@@ -21,6 +21,10 @@ export interface RuleMedia {
   width: number | null;
   height: number | null;
   durationSeconds: number | null;
+  /** Videos: frames per second and ffprobe's codec names; null (or absent) when unknown: not checked. */
+  frameRate?: number | null;
+  videoCodec?: string | null;
+  audioCodec?: string | null;
 }
 
 /** A broken rule: `rule` is a stable name, `message` a sentence naming the limit and the actual value. */
@@ -41,6 +45,10 @@ export interface RuleViolation {
     | "video_count"
     | "video_duration"
     | "video_size"
+    | "video_frame_rate"
+    | "video_resolution"
+    | "video_codec"
+    | "audio_codec"
     | "mixed_media";
   message: string;
 }
@@ -226,10 +234,66 @@ function mediaViolations(r: NetworkRules, media: readonly RuleMedia[]): RuleViol
             rule: "video_size",
             message: `item ${i} is ${mb(v.bytes)}; ${r.label} accepts videos up to ${mb(r.video.maxBytes)}`,
           });
+        if (r.video.spec) out.push(...videoSpecViolations(r.label, r.video.spec, v, i));
       }
     }
   }
   return out;
+}
+
+/** Frame rate, resolution and codecs of video `v` (item `i`) against the placement's `spec`. */
+function videoSpecViolations(network: string, spec: VideoSpec, v: RuleMedia, i: number): RuleViolation[] {
+  const out: RuleViolation[] = [];
+  const where = `${network} ${spec.placement}`;
+  const fps = v.frameRate;
+  if (
+    spec.frameRate &&
+    fps !== null &&
+    fps !== undefined &&
+    (fps < spec.frameRate.min || fps > spec.frameRate.max)
+  )
+    out.push({
+      rule: "video_frame_rate",
+      message: `item ${i} runs at ${fps} fps; ${where} take ${spec.frameRate.min} to ${spec.frameRate.max} fps`,
+    });
+  const res = spec.resolution;
+  if (res && v.width && v.height) {
+    const short = Math.min(v.width, v.height);
+    const long = Math.max(v.width, v.height);
+    const broken =
+      (res.minShortSide !== undefined && short < res.minShortSide) ||
+      (res.maxShortSide !== undefined && short > res.maxShortSide) ||
+      (res.minLongSide !== undefined && long < res.minLongSide) ||
+      (res.maxLongSide !== undefined && long > res.maxLongSide) ||
+      (res.maxWidth !== undefined && v.width > res.maxWidth);
+    if (broken)
+      out.push({
+        rule: "video_resolution",
+        message: `item ${i} is ${v.width}x${v.height} pixels; ${where} take ${resolutionText(res)}`,
+      });
+  }
+  if (spec.videoCodecs && v.videoCodec && !spec.videoCodecs.includes(v.videoCodec))
+    out.push({
+      rule: "video_codec",
+      message: `item ${i} is encoded as ${v.videoCodec}; ${where} take ${spec.videoCodecs.join(", ")} video`,
+    });
+  if (spec.audioCodecs && v.audioCodec && !spec.audioCodecs.includes(v.audioCodec))
+    out.push({
+      rule: "audio_codec",
+      message: `item ${i} has ${v.audioCodec} sound; ${where} take ${spec.audioCodecs.join(", ")} audio`,
+    });
+  return out;
+}
+
+/** A placement's resolution bounds in words ("each side at least 360 px, at most 4096 px"). */
+function resolutionText(res: NonNullable<VideoSpec["resolution"]>): string {
+  const parts: string[] = [];
+  if (res.minShortSide !== undefined) parts.push(`a shorter side of at least ${res.minShortSide} px`);
+  if (res.maxShortSide !== undefined) parts.push(`a shorter side of at most ${res.maxShortSide} px`);
+  if (res.minLongSide !== undefined) parts.push(`a longer side of at least ${res.minLongSide} px`);
+  if (res.maxLongSide !== undefined) parts.push(`a longer side of at most ${res.maxLongSide} px`);
+  if (res.maxWidth !== undefined) parts.push(`a width of at most ${res.maxWidth} px`);
+  return parts.join(", ");
 }
 
 /**

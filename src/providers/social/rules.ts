@@ -79,12 +79,39 @@ export interface NetworkRules {
     minSeconds: number;
     maxSeconds: number;
     maxBytes: number;
+    /** The placement's frame rate, resolution and codecs (a network without a video placement: none). */
+    spec?: VideoSpec;
   };
   /** Images and videos may be mixed in one post (Instagram carousels). */
   mixedMedia: boolean;
   /** The aspect ratios the network accepts per kind of media; a kind not listed takes any ratio. */
   aspectRatios: Partial<Record<AspectKind, AspectRange>>;
   /** Where the numbers come from. */
+  source: string;
+}
+
+/**
+ * What a network's video placement takes besides duration and size: frame rate, resolution and codecs, as its
+ * specification page states them. A value the page does not state is not checked (undefined).
+ */
+export interface VideoSpec {
+  /** The placement as the network names it ("Reels", "Shorts", "video Pins"). */
+  placement: string;
+  /** Frames per second, inclusive. */
+  frameRate?: { min: number; max: number };
+  /** Pixels: the shorter and the longer side's bounds (portrait and landscape alike), and the widest width. */
+  resolution?: {
+    minShortSide?: number;
+    maxShortSide?: number;
+    minLongSide?: number;
+    maxLongSide?: number;
+    maxWidth?: number;
+  };
+  /** Video codecs accepted, as ffprobe names them (`h264`, `hevc`, `vp9`). */
+  videoCodecs?: readonly string[];
+  /** Audio codecs accepted, as ffprobe names them (`aac`); a video without sound passes. */
+  audioCodecs?: readonly string[];
+  /** The network's page these numbers come from. */
   source: string;
 }
 
@@ -126,7 +153,21 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
     caption: { maxLength: 2200, counting: "characters", maxHashtags: 30 },
     requiresMedia: true,
     images: { max: 10, carouselMin: 2, mimeTypes: ["image/jpeg"], maxBytes: 8 * MB },
-    video: { minSeconds: 3, maxSeconds: 900, maxBytes: 300 * MB },
+    video: {
+      minSeconds: 3,
+      maxSeconds: 900,
+      maxBytes: 300 * MB,
+      // Reel specifications: MOV or MP4, HEVC or H.264, AAC audio, 23 to 60 fps, at most 1920 columns.
+      spec: {
+        placement: "Reels",
+        frameRate: { min: 23, max: 60 },
+        resolution: { maxWidth: 1920 },
+        videoCodecs: ["h264", "hevc"],
+        audioCodecs: ["aac"],
+        source:
+          "https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media#reel-specifications",
+      },
+    },
     mixedMedia: true,
     aspectRatios: {
       image: { label: "feed images", ...INSTAGRAM_FEED },
@@ -138,7 +179,19 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
   facebook: row("facebook", "Facebook", {
     caption: { maxLength: 63206, counting: "characters" },
     images: { max: 10, carouselMin: 2, mimeTypes: COMMON_IMAGES, maxBytes: 4 * MB },
-    video: { minSeconds: 1, maxSeconds: 14400, maxBytes: 10 * GB },
+    video: {
+      minSeconds: 1,
+      maxSeconds: 14400,
+      maxBytes: 10 * GB,
+      // Video API specifications: H.264 or HEVC with AAC audio, 24 to 60 fps.
+      spec: {
+        placement: "videos",
+        frameRate: { min: 24, max: 60 },
+        videoCodecs: ["h264", "hevc"],
+        audioCodecs: ["aac"],
+        source: "https://developers.facebook.com/docs/video-api/guides/publishing",
+      },
+    },
     source: "https://developers.facebook.com/docs/pages-api/posts/",
   }),
   tiktok: row("tiktok", "TikTok", {
@@ -150,7 +203,20 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
       mimeTypes: ["image/jpeg", "image/webp"],
       maxBytes: 20 * MB,
     },
-    video: { minSeconds: 3, maxSeconds: 600, maxBytes: 4 * GB },
+    video: {
+      minSeconds: 3,
+      maxSeconds: 600,
+      maxBytes: 4 * GB,
+      // Media transfer guide, video restrictions: H.264, H.265, VP8 or VP9; 23 to 60 fps; each side 360 to
+      // 4096 pixels.
+      spec: {
+        placement: "videos",
+        frameRate: { min: 23, max: 60 },
+        resolution: { minShortSide: 360, maxLongSide: 4096 },
+        videoCodecs: ["h264", "hevc", "vp8", "vp9"],
+        source: "https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide",
+      },
+    },
     source: "https://developers.tiktok.com/doc/content-posting-api-reference-direct-post",
   }),
   youtube: row("youtube", "YouTube", {
@@ -160,14 +226,36 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
     requiresMedia: true,
     requiresVideo: true,
     images: { max: 0, carouselMin: 0, mimeTypes: [], maxBytes: 0 },
-    video: { minSeconds: 1, maxSeconds: 180, maxBytes: 256 * GB },
+    video: {
+      minSeconds: 1,
+      maxSeconds: 180,
+      maxBytes: 256 * GB,
+      // Shorts: up to 3 minutes, square or vertical; YouTube's supported formats take these codecs (any frame
+      // rate: "encode and upload in the same frame rate it was recorded").
+      spec: {
+        placement: "Shorts",
+        videoCodecs: ["h264", "hevc", "vp8", "vp9", "av1", "mpeg4", "mpeg2video", "prores", "dnxhd"],
+        source: "https://support.google.com/youtube/answer/1722171",
+      },
+    },
     source: "https://developers.google.com/youtube/v3/docs/videos#snippet",
   }),
   linkedin: row("linkedin", "LinkedIn", {
     caption: { maxLength: 3000, counting: "characters" },
     images: { max: 20, carouselMin: 2, mimeTypes: COMMON_IMAGES, maxBytes: 36 * MB },
     // Videos API: 3 s to 30 min, 75 KB to 500 MB, MP4, aspect ratio 1:2.4 to 2.4:1.
-    video: { minSeconds: 3, maxSeconds: 1800, maxBytes: 500 * MB },
+    video: {
+      minSeconds: 3,
+      maxSeconds: 1800,
+      maxBytes: 500 * MB,
+      // Video specifications: 10 to 60 fps, 256x144 to 4096x2304 pixels.
+      spec: {
+        placement: "videos",
+        frameRate: { min: 10, max: 60 },
+        resolution: { minShortSide: 144, minLongSide: 256, maxShortSide: 2304, maxLongSide: 4096 },
+        source: "https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api",
+      },
+    },
     aspectRatios: { video: { label: "videos", min: 1 / 2.4, max: 2.4, range: "1:2.4 to 2.4:1" } },
     source: "https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api",
   }),
@@ -176,7 +264,17 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
     title: { maxLength: 100, fromCaption: false },
     requiresMedia: true,
     images: { max: 5, carouselMin: 2, mimeTypes: COMMON_IMAGES, maxBytes: 20 * MB, sameDimensions: true },
-    video: { minSeconds: 4, maxSeconds: 900, maxBytes: 2 * GB },
+    video: {
+      minSeconds: 4,
+      maxSeconds: 900,
+      maxBytes: 2 * GB,
+      // Product specs, standard video Pins: .mp4, .mov or .m4v encoded with H.264 or H.265.
+      spec: {
+        placement: "video Pins",
+        videoCodecs: ["h264", "hevc"],
+        source: "https://help.pinterest.com/en/business/article/pinterest-product-specs",
+      },
+    },
     // Video Pins: taller than 1.91:1 and shorter than 1:2 (Pinterest's video specifications).
     aspectRatios: { video: { label: "video Pins", min: 0.5, max: 1.91, range: "1:2 to 1.91:1" } },
     source: "https://developers.pinterest.com/docs/api/v5/pins-create",
@@ -189,7 +287,20 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
       mimeTypes: ["image/jpeg", "image/png", "image/webp"],
       maxBytes: 5 * MB,
     },
-    video: { minSeconds: 1, maxSeconds: 140, maxBytes: 512 * MB },
+    video: {
+      minSeconds: 1,
+      maxSeconds: 140,
+      maxBytes: 512 * MB,
+      // Media best practices: H.264 video with AAC LC audio, at most 60 fps, at least 32x32 pixels.
+      spec: {
+        placement: "videos",
+        frameRate: { min: 1, max: 60 },
+        resolution: { minShortSide: 32 },
+        videoCodecs: ["h264"],
+        audioCodecs: ["aac"],
+        source: "https://docs.x.com/x-api/media/quickstart/best-practices",
+      },
+    },
     // Media best practices: a video's aspect ratio must be between 1:3 and 3:1.
     aspectRatios: { video: { label: "videos", min: 1 / 3, max: 3, range: "1:3 to 3:1" } },
     source: "https://docs.x.com/x-api/posts/creation-of-a-post",

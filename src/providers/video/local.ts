@@ -396,6 +396,7 @@ export function localVideoProvider(options: LocalVideoOptions): VideoProvider {
           height: info.height ?? H,
           bytes: size,
           hook_clip: hookClip,
+          streams: { frameRate: info.frameRate, videoCodec: info.videoCodec, audioCodec: info.audioCodec },
         };
       } catch (err) {
         await rm(req.outputFile, { force: true });

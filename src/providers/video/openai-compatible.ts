@@ -19,6 +19,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { measuredFetch } from "../../observability/metrics.ts";
+import type { components } from "../contracts/openai.ts";
 import { readRefusal, refusalText, retryAfterSeconds, sleep } from "../openai-http.ts";
 import { type HookClipSource, type LocalVideoOptions, localVideoProvider } from "./local.ts";
 import { type VideoProvider, VideoRenderError } from "./types.ts";
@@ -35,8 +36,13 @@ export interface OpenAiCompatibleVideoOptions {
   maxClipBytes?: number;
 }
 
+/** The Videos API's shapes, from OpenAI's description (test/contracts/openai.json via scripts/contracts.ts). */
+type CreateVideo = components["schemas"]["CreateVideoJsonBody"];
+type Video = components["schemas"]["VideoResource"];
+type VideoSeconds = components["schemas"]["VideoSeconds"];
+
 /** Portrait size asked of the model (Videos API `size`); the compositor scales it to 1080x1920. */
-const CLIP_SIZE = "720x1280";
+const CLIP_SIZE: components["schemas"]["VideoSize"] = "720x1280";
 /** Durations the Videos API takes (`seconds`, a string). */
 const CLIP_SECONDS = [4, 8, 12] as const;
 /** Create attempts when the provider answers 429, and the longest Retry-After waited (seconds). */
@@ -44,8 +50,8 @@ const MAX_ATTEMPTS = 3;
 const MAX_RETRY_WAIT_SECONDS = 30;
 
 /** The shortest duration the API takes that covers `seconds`, as the API's string ("4", "8", "12"). */
-export function clipSeconds(seconds: number): string {
-  return String(CLIP_SECONDS.find((s) => s >= seconds) ?? CLIP_SECONDS.at(-1));
+export function clipSeconds(seconds: number): VideoSeconds {
+  return String(CLIP_SECONDS.find((s) => s >= seconds) ?? CLIP_SECONDS.at(-1)) as VideoSeconds;
 }
 
 /**
@@ -81,12 +87,13 @@ export function openAiCompatibleHookClips(o: OpenAiCompatibleVideoOptions): Hook
           );
         }
       };
-      const body = JSON.stringify({
+      const request: CreateVideo = {
         model: o.model,
         prompt: `A vertical UGC-style social video hook, handheld, natural light. On-screen idea: ${prompt}`,
         seconds: clipSeconds(seconds),
         size: CLIP_SIZE,
-      });
+      };
+      const body = JSON.stringify(request);
       let created: Response;
       // A 429 started nothing: it is waited out (Retry-After, bounded); any other refusal fails at once.
       for (let n = 1; ; n++) {
@@ -115,11 +122,12 @@ export function openAiCompatibleHookClips(o: OpenAiCompatibleVideoOptions): Hook
               : `the video model refused the request (${refusalText(refusal)})`,
         );
       }
-      const job = (await created.json().catch(() => null)) as { id?: unknown; status?: unknown } | null;
+      // Answers are read as the description's shape, every field still checked at run time.
+      const job = (await created.json().catch(() => null)) as Partial<Video> | null;
       if (!job || typeof job.id !== "string" || !/^[A-Za-z0-9_.-]{1,200}$/.test(job.id))
         throw new VideoRenderError("the video model returned no video id");
       const id = encodeURIComponent(job.id);
-      let status = job.status;
+      let status: unknown = job.status;
       while (status !== "completed") {
         if (status === "failed" || status === "cancelled")
           throw new VideoRenderError("the video model failed to generate the hook clip");
@@ -130,7 +138,7 @@ export function openAiCompatibleHookClips(o: OpenAiCompatibleVideoOptions): Hook
         }
         const polled = await call(`${base}/videos/${id}`);
         if (!polled.ok) throw new VideoRenderError(`the video status request failed (HTTP ${polled.status})`);
-        status = ((await polled.json().catch(() => null)) as { status?: unknown } | null)?.status;
+        status = ((await polled.json().catch(() => null)) as Partial<Video> | null)?.status;
       }
       const content = await call(`${base}/videos/${id}/content`);
       if (!content.ok || !content.body)

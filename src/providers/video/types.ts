@@ -60,6 +60,11 @@ export interface VideoResult {
   bytes: number;
   /** AI UGC: where the hook clip came from (`generated` by a video model or `local` motion); else null. */
   hook_clip: "generated" | "local" | null;
+  /**
+   * The streams as ffprobe measured them (frames per second, codec names), recorded on the asset for the
+   * network rules; not part of what a tool answers.
+   */
+  streams?: { frameRate: number | null; videoCodec: string | null; audioCodec: string | null };
 }
 
 /** Raised for a failed render; `reason` is safe to store (no user text, no provider body). */

@@ -168,6 +168,22 @@ describe("faults", () => {
       assert.equal(e.retryAfterSeconds, 12);
       return true;
     });
+    // The Page's own rate-limit answer: HTTP 400, code 80001, the wait in X-Business-Use-Case-Usage (minutes).
+    server.fault(
+      { host: FB_GRAPH_HOST, path: `/${page.id}/feed`, method: "POST" },
+      { kind: "network_rate_limit", seconds: 60 },
+    );
+    await assert.rejects(adapter().publisher.step(job, saverFor(job)), (e: unknown) => {
+      assert.ok(e instanceof NetworkRateLimitError);
+      assert.equal(e.retryAfterSeconds, 60);
+      return true;
+    });
+    fb.expireUser(user.id);
+    await assert.rejects(adapter().publisher.step(job, saverFor(job)), (e: unknown) => {
+      assert.ok(e instanceof NetworkAuthError);
+      assert.match(e.message, /Session has expired/);
+      return true;
+    });
     fb.revokeUser(user.id);
     await assert.rejects(adapter().publisher.step(job, saverFor(job)), (e: unknown) => {
       assert.ok(e instanceof NetworkAuthError);

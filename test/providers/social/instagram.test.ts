@@ -55,6 +55,13 @@ const clip = await host.add({
   mime: "video/mp4",
   durationSeconds: 4,
 });
+const lowFps = await host.add({
+  name: "low-fps.mp4",
+  file: samples.lowFpsMp4,
+  kind: "video",
+  mime: "video/mp4",
+  durationSeconds: 4,
+});
 
 describe("connect", () => {
   test("authorize redirect, code exchange for a long-lived token, the account id as a string, refresh", async () => {
@@ -174,6 +181,25 @@ describe("publish", () => {
     const { result } = await drive(adapter().publisher, job);
     assert.equal(result.state, "failed");
     if (result.state === "failed") assert.match(result.reason, /Only JPEG/);
+  });
+
+  test("a 10 fps Reel is refused like Instagram refuses it: the container ends in ERROR 2207026; nothing published", async () => {
+    const user = ig.addUser({ username: "slow.reel" });
+    const job = jobFor({
+      network: "instagram",
+      networkAccountId: user.userId,
+      tokens: user.accessToken,
+      type: "video",
+      media: [lowFps],
+    });
+    const { result } = await drive(adapter().publisher, job);
+    assert.equal(result.state, "failed");
+    if (result.state === "failed")
+      assert.match(result.reason, /10 fps; Instagram Reels take 23 to 60 fps.*2207026/);
+    assert.equal(
+      ig.media.size > 0 ? [...ig.media.values()].some((m) => m.owner === user.userId) : false,
+      false,
+    );
   });
 
   test("a 9:16 feed image (the story format) is refused by Instagram with subcode 2207009; nothing is published", async () => {
@@ -334,6 +360,24 @@ describe("faults", () => {
     assert.equal(result.state, "published");
   });
 
+  test("an expired token (code 190, subcode 463): NetworkAuthError naming the expiry, the token not in it", async () => {
+    const user = ig.addUser({ username: "expired" });
+    ig.expireUser(user.userId);
+    const job = jobFor({
+      network: "instagram",
+      networkAccountId: user.userId,
+      tokens: user.accessToken,
+      type: "image",
+      media: [slides[3]!],
+    });
+    await assert.rejects(adapter().publisher.step(job, saverFor(job)), (e: unknown) => {
+      assert.ok(e instanceof NetworkAuthError);
+      assert.match(e.message, /Session has expired/);
+      assert.ok(!e.message.includes(user.accessToken));
+      return true;
+    });
+  });
+
   test("revoked token (code 190): NetworkAuthError with a safe message; another account still publishes", async () => {
     const revoked = ig.addUser({ username: "revoked" });
     const other = ig.addUser({ username: "other" });
@@ -444,6 +488,19 @@ describe("metrics", () => {
       return true;
     });
     assert.equal(server.hitsFor(IG_GRAPH_HOST, `/${post.networkPostId}/insights`).length, before);
+  });
+
+  test("Instagram's own rate-limit answer (400, code 80002, X-Business-Use-Case-Usage): the wait in its minutes", async () => {
+    const user = ig.addUser({ username: "throttled.shop" });
+    const { account, post } = await publishedImage(user);
+    server.fault(
+      { host: IG_GRAPH_HOST, path: `/${post.networkPostId}/insights` },
+      { kind: "network_rate_limit", seconds: 150 },
+    );
+    await assert.rejects(
+      adapter().metrics!.post(account, post),
+      (e: unknown) => e instanceof NetworkRateLimitError && e.retryAfterSeconds === 180,
+    );
   });
 
   test("429 on insights: NetworkRateLimitError with the wait; a revoked token: NetworkAuthError", async () => {

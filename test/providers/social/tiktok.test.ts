@@ -59,6 +59,13 @@ const clip = await host.add({
   durationSeconds: 4,
 });
 const clipBytes = await readFile(samples.mp4);
+const lowFps = await host.add({
+  name: "low-fps.mp4",
+  file: samples.lowFpsMp4,
+  kind: "video",
+  mime: "video/mp4",
+  durationSeconds: 4,
+});
 // The sample MP4 followed by padding: 25 MB, so the upload goes in 2 chunks (10 MB + 15 MB).
 const big = await host.add({
   name: "big.mp4",
@@ -201,6 +208,18 @@ describe("publish", () => {
       [206, 201],
     );
     assert.deepEqual(job.delivery.networkIds.totalChunkCount, 2);
+  });
+
+  test("a 10 fps video fails like TikTok fails it: frame_rate_check_failed after the upload, nothing posted", async () => {
+    const c = tt.addCreator({ username: "slow" });
+    const before = tt.published;
+    const { result } = await drive(
+      adapter().publisher,
+      ttJob(c, { type: "video", media: [lowFps], options: publicOptions }),
+    );
+    assert.equal(result.state, "failed");
+    if (result.state === "failed") assert.match(result.reason, /frame_rate_check_failed/);
+    assert.equal(tt.published, before);
   });
 
   test("photos by PULL_FROM_URL: JPEG published at /photo/, PNG failed with TikTok's reason", async () => {

@@ -61,8 +61,8 @@ const short: JobMedia = {
     mime: "video/mp4",
     durationSeconds: 4,
   })),
-  width: 180,
-  height: 320,
+  width: 1080,
+  height: 1920,
 };
 /** The same bytes declared landscape: a regular video. */
 const landscape: JobMedia = { ...short, assetId: "landscape.mp4", width: 1920, height: 1080 };

@@ -5,6 +5,7 @@
  * `GET /v5/boards?page_size=&bookmark=` -> `{items: [{id, name, privacy, ...}], bookmark}` pages through the
  * boards the token's account owns (https://developers.pinterest.com/docs/api/v5/boards-list).
  */
+import type { BoardsPage } from "./contract.ts";
 import type { SocialHttp } from "../http.ts";
 import type { AccountSettingField } from "../network.ts";
 import { pinterestRequest } from "./api.ts";
@@ -33,10 +34,7 @@ export async function listBoards(
   const boards: PinterestBoard[] = [];
   let bookmark: string | undefined;
   do {
-    const page = await pinterestRequest<{
-      items?: Array<{ id?: string; name?: string; privacy?: string }>;
-      bookmark?: string | null;
-    }>(http, {
+    const page = await pinterestRequest<Partial<BoardsPage>>(http, {
       method: "GET",
       path: "/boards",
       query: { page_size: String(MAX_BOARDS - boards.length), bookmark },

@@ -13,6 +13,7 @@
  *   values); TOTAL_REACTIONS -> likes and TOTAL_COMMENTS -> comments from `lifetime_metrics` when Pinterest
  *   sends them; shares and reach are not given (null). A metric Pinterest does not return is null, never 0.
  */
+import type { Account } from "./contract.ts";
 import type { SocialHttp } from "../http.ts";
 import type { AdapterAccount, MetricsPost, NetworkMetrics } from "../network.ts";
 import type { AccountCounters, PostCounters } from "../types.ts";
@@ -68,7 +69,7 @@ function lifetime(a: PinAnalytics, metric: string): number | null {
 export function pinterestMetrics(http: SocialHttp, now: () => Date): NetworkMetrics {
   return {
     async account(account: AdapterAccount, signal?: AbortSignal): Promise<AccountCounters> {
-      const me = await pinterestRequest<{ follower_count?: number | null }>(http, {
+      const me = await pinterestRequest<Partial<Account>>(http, {
         method: "GET",
         path: "/user_account",
         accessToken: account.tokens.accessToken,

@@ -8,6 +8,7 @@
  * and how a Pin whose create answer was lost is found again among the board's Pins
  * (`GET /v5/boards/{board_id}/pins`, https://developers.pinterest.com/docs/api/v5/boards-list_pins).
  */
+import type { BoardPinsPage, PinCreate, PinMediaSource } from "./contract.ts";
 import type { SocialHttp } from "../http.ts";
 import type { DeliveryJob } from "../network.ts";
 import { firstLine, postTitle } from "../rule-check.ts";
@@ -57,7 +58,7 @@ export function pinLink(post: DeliveryJob["post"]): string | undefined {
 }
 
 /** The media part of the Pin for `job`'s media (`mediaId`: the uploaded video's id). */
-export function mediaSource(job: DeliveryJob, mediaId: string | undefined): Record<string, unknown> {
+export function mediaSource(job: DeliveryJob, mediaId: string | undefined): PinMediaSource {
   const images = job.post.media.filter((m) => m.kind === "image");
   if (mediaId) {
     const cover = images[0];
@@ -70,11 +71,7 @@ export function mediaSource(job: DeliveryJob, mediaId: string | undefined): Reco
 }
 
 /** The `POST /v5/pins` body; empty title/description and a missing link are left out. */
-export function pinBody(
-  job: DeliveryJob,
-  boardId: string,
-  mediaId: string | undefined,
-): Record<string, unknown> {
+export function pinBody(job: DeliveryJob, boardId: string, mediaId: string | undefined): PinCreate {
   const title = pinTitle(job.post);
   const description = pinDescription(job.post);
   const link = pinLink(job.post);
@@ -99,9 +96,7 @@ export async function findPin(
   boardId: string,
   since: Date,
 ): Promise<string | undefined> {
-  const r = await pinterestRequest<{
-    items?: Array<{ id?: string; title?: string | null; description?: string | null; created_at?: string }>;
-  }>(http, {
+  const r = await pinterestRequest<Partial<BoardPinsPage>>(http, {
     method: "GET",
     path: `/boards/${encodeURIComponent(boardId)}/pins`,
     query: { page_size: String(RECENT_PINS) },

@@ -19,6 +19,7 @@
  * media status shows it arrived; a registration whose upload never arrived is replaced by a new one.
  * Saved ids: `boardId`, `mediaId`, `uploadedAt`, `pinRequestedAt`, `pinId`.
  */
+import type { Pin } from "./contract.ts";
 import type { SocialHttp } from "../http.ts";
 import {
   type DeliveryJob,
@@ -161,9 +162,9 @@ async function createPin(
     job.post.media.some((m) => m.kind === "video") ? ids.mediaId : undefined,
   );
   await save({ pinRequestedAt: now().toISOString() });
-  let pin: { id?: string };
+  let pin: Partial<Pin>;
   try {
-    pin = await pinterestRequest<{ id?: string }>(http, {
+    pin = await pinterestRequest<Partial<Pin>>(http, {
       method: "POST",
       path: "/pins",
       json: body,

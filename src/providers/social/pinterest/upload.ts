@@ -9,6 +9,7 @@
  * The file is streamed (never held in memory) with an exact `Content-Length` (S3 refuses chunked POSTs).
  * The `upload_parameters` are a one-time signed policy: they are used at once and never saved.
  */
+import type { Media, MediaUploadCreate, MediaUpload as RegisteredUpload } from "./contract.ts";
 import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import type { SocialHttp } from "../http.ts";
@@ -37,11 +38,14 @@ export async function registerVideo(
   accessToken: string,
   signal?: AbortSignal,
 ): Promise<MediaUpload> {
-  const r = await pinterestRequest<{
-    media_id?: string;
-    upload_url?: string;
-    upload_parameters?: Record<string, unknown>;
-  }>(http, { method: "POST", path: "/media", json: { media_type: "video" }, accessToken, signal });
+  const register: MediaUploadCreate = { media_type: "video" };
+  const r = await pinterestRequest<Partial<RegisteredUpload>>(http, {
+    method: "POST",
+    path: "/media",
+    json: register,
+    accessToken,
+    signal,
+  });
   if (!r.media_id || !r.upload_url)
     throw new NetworkTransientError("Pinterest answered the media registration without an upload target");
   const uploadParameters: Record<string, string> = {};
@@ -107,7 +111,7 @@ export async function mediaStatus(
   mediaId: string,
   signal?: AbortSignal,
 ): Promise<MediaStatus> {
-  const r = await pinterestRequest<{ status?: MediaStatus }>(http, {
+  const r = await pinterestRequest<Partial<Media>>(http, {
     method: "GET",
     path: `/media/${encodeURIComponent(mediaId)}`,
     accessToken,

@@ -20,6 +20,7 @@
  * resumes at the next segment), and its state. Media ids expire (`expires_after_secs`, about 24 h): an
  * expired id is not resumed, the upload starts over.
  */
+import type { MediaUploadData, MediaUploadInitialize } from "./contract.ts";
 import { readMediaRange } from "../media-bytes.ts";
 import {
   type DeliveryJob,
@@ -60,16 +61,15 @@ export interface MediaIds {
   videoState?: "uploading" | "processing" | "ready";
 }
 
-interface UploadAnswer {
-  id?: string;
-  media_key?: string;
-  expires_after_secs?: number;
-  processing_info?: {
-    state?: "pending" | "in_progress" | "succeeded" | "failed";
-    check_after_secs?: number;
+/**
+ * A media upload answer's `data` as the description types it. `processing_info.error` is in neither of X's
+ * v2 descriptions (X's v1.1 media reference names it): read only when present.
+ */
+type UploadAnswer = Partial<MediaUploadData> & {
+  processing_info?: MediaUploadData["processing_info"] & {
     error?: { code?: number; name?: string; message?: string };
   };
-}
+};
 
 /** The media ready to attach, or the step result to return while they are not. */
 export type MediaOutcome =
@@ -123,8 +123,9 @@ async function prepareImages(ctx: Ctx, images: JobMedia[]): Promise<MediaOutcome
   for (let i = mediaIds.length; i < images.length; i++) {
     const image = images[i]!;
     const form = new FormData();
+    // `media` and `media_category` only: X's 2026-07 description takes no `media_type` here (the bytes say
+    // it), so the request is valid against both of X's descriptions (test/contracts/x-*.json).
     form.append("media_category", "tweet_image");
-    form.append("media_type", image.mime);
     const bytes = await readMediaRange(image, 0, image.bytes - 1);
     form.append("media", new Blob([new Uint8Array(bytes)], { type: image.mime }), `image-${i + 1}`);
     const r = await xRequest<UploadAnswer>(
@@ -160,10 +161,10 @@ async function prepareVideo(ctx: Ctx, video: JobMedia): Promise<MediaOutcome> {
         method: "POST",
         path: "/2/media/upload/initialize",
         json: {
-          media_type: video.mime || "video/mp4",
+          media_type: (video.mime || "video/mp4") as MediaUploadInitialize["media_type"],
           total_bytes: video.bytes,
           media_category: "tweet_video",
-        },
+        } satisfies MediaUploadInitialize,
         accessToken: token,
         signal: job.signal,
       },

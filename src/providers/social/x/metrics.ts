@@ -12,6 +12,7 @@
  * `readPostMetricsBatch` reads up to `X_POSTS_PER_CALL` posts per call; a post X answers with an entry in
  * `errors` (deleted, protected) instead of `data` maps to a NetworkRejectedError with X's detail.
  */
+import type { Tweet, TweetPublicMetrics, User } from "./contract.ts";
 import type { SocialHttp } from "../http.ts";
 import {
   type AdapterAccount,
@@ -23,15 +24,8 @@ import {
 import type { AccountCounters, PostCounters } from "../types.ts";
 import { problemText, type XProblem, xRequest } from "./api.ts";
 
-interface PublicMetrics {
-  impression_count?: number;
-  like_count?: number;
-  reply_count?: number;
-  retweet_count?: number;
-  quote_count?: number;
-  bookmark_count?: number;
-  followers_count?: number;
-}
+/** A post's public metrics, as the description types them (every counter read as possibly absent). */
+type PublicMetrics = Partial<TweetPublicMetrics>;
 
 /** The most ids `GET /2/tweets` takes (https://docs.x.com/x-api/posts/get-posts-by-ids). */
 export const X_POSTS_PER_CALL = 100;
@@ -63,7 +57,7 @@ export function xMetrics(http: SocialHttp, now: () => Date): NetworkMetrics {
     if (posts.length > X_POSTS_PER_CALL)
       throw new RangeError(`GET /2/tweets takes at most ${X_POSTS_PER_CALL} ids, not ${posts.length}`);
     const ids = posts.map((p) => p.networkPostId);
-    const r = await xRequest<Array<{ id: string; public_metrics?: PublicMetrics }>>(
+    const r = await xRequest<Array<Pick<Tweet, "id" | "public_metrics">>>(
       http,
       {
         method: "GET",
@@ -93,7 +87,7 @@ export function xMetrics(http: SocialHttp, now: () => Date): NetworkMetrics {
   };
   return {
     async account(account, signal): Promise<AccountCounters> {
-      const r = await xRequest<{ public_metrics?: PublicMetrics }>(
+      const r = await xRequest<Partial<Pick<User, "public_metrics">>>(
         http,
         {
           method: "GET",

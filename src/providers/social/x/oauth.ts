@@ -5,6 +5,7 @@
  * `GET https://api.x.com/2/users/me?user.fields=profile_image_url` -> `{data:{id, name, username,
  * profile_image_url}}`.
  */
+import type { User } from "./contract.ts";
 import { type NetworkAccount, NetworkAuthError } from "../network.ts";
 import type { OAuthDeps, OAuthParts } from "../oauth-flow.ts";
 import { xRequest } from "./api.ts";
@@ -13,12 +14,8 @@ import { X_CAPABILITIES } from "./table.ts";
 export { X_CAPABILITIES, X_SCOPES } from "./table.ts";
 
 /** The user as `GET /2/users/me` answers it. */
-export interface XUser {
-  id?: string;
-  name?: string;
-  username?: string;
-  profile_image_url?: string;
-}
+/** The user `GET /2/users/me` answers, as the description types it (read as possibly partial). */
+export type XUser = Partial<Pick<User, "id" | "name" | "username" | "profile_image_url">>;
 
 /** The parts of X's OAuth its table cannot say: the user behind the token. */
 export function xOAuthParts({ http, now }: OAuthDeps): OAuthParts {

@@ -15,6 +15,7 @@
  *
  * Saved ids: those of ./media.ts plus `armedAt`, `tweetId`.
  */
+import type { CreatedTweet, Tweet, TweetCreateRequest } from "./contract.ts";
 import type { SocialHttp } from "../http.ts";
 import {
   type DeliveryJob,
@@ -38,12 +39,8 @@ interface Ids extends MediaIds {
   tweetId?: string;
 }
 
-interface RecentTweet {
-  id: string;
-  text?: string;
-  created_at?: string;
-  attachments?: { media_keys?: string[] };
-}
+/** A post of the account's timeline, as the description types it. */
+type RecentTweet = Pick<Tweet, "id"> & Partial<Pick<Tweet, "text" | "created_at" | "attachments">>;
 
 /** The post's URL on X (`/i/web/status/{id}` when the username is unknown). */
 export function tweetUrl(username: string | null | undefined, id: string): string {
@@ -76,15 +73,16 @@ export function xPublisher(http: SocialHttp, now: () => Date): NetworkPublisher 
       if (!armedBefore) await saveIds({ armedAt: now().toISOString() });
       let tweetId: string | undefined;
       try {
-        const r = await xRequest<{ id?: string }>(
+        const create: TweetCreateRequest = {
+          ...(caption ? { text: job.post.caption } : {}),
+          ...(media.mediaIds.length > 0 ? { media: { media_ids: media.mediaIds } } : {}),
+        };
+        const r = await xRequest<Partial<CreatedTweet>>(
           http,
           {
             method: "POST",
             path: "/2/tweets",
-            json: {
-              ...(caption ? { text: job.post.caption } : {}),
-              ...(media.mediaIds.length > 0 ? { media: { media_ids: media.mediaIds } } : {}),
-            },
+            json: create,
             accessToken: job.account.tokens.accessToken,
             create: true,
             signal: job.signal,
