@@ -38,6 +38,7 @@ const noop: RegisteredTool = {
   access: "write",
   review: true,
   queued: false,
+  deferrable: false,
   budget: "delete",
   credits: "none",
   plan: null,

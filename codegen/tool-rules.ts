@@ -43,8 +43,8 @@ export function checkTool(tool: ToolSpec, index: number): Issue[] {
   if (tool.review && tool.queued) add(["queued"], "review and queued cannot both be true");
   if ((tool.review || tool.queued) && tool.result === undefined)
     add(["result"], "is required for review and queued tools (the worker's result)");
-  if (!tool.review && !tool.queued && tool.result !== undefined)
-    add(["result"], "only review and queued tools have a result");
+  if (!tool.review && !tool.queued && tool.result !== undefined && tool.access !== "write")
+    add(["result"], "only review, queued and deferrable (inline write) tools have a result");
   if (!tool.review && tool.output === undefined)
     add(["output"], "is required for inline and queued tools (the envelope's data)");
 

@@ -3,7 +3,12 @@
  * Types of tool inputs, outputs and results (openapi-typescript over the tools.yaml schemas).
  */
 
-import type { QueuedToolHandler, ReviewToolHandler, ToolHandler } from "../src/tool-contract.ts";
+import type {
+  DeferrableToolHandler,
+  QueuedToolHandler,
+  ReviewToolHandler,
+  ToolHandler,
+} from "../src/tool-contract.ts";
 
 export type paths = Record<string, never>;
 export type webhooks = Record<string, never>;
@@ -2213,7 +2218,7 @@ export interface ToolOutputs {
   update_product: components["schemas"]["update_product_output"];
 }
 
-/** The worker's result of each review or queued tool (`data.result` of get_job_status). */
+/** The worker's result of each review, queued or deferrable tool (`data.result` of get_job_status). */
 export interface ToolResults {
   approve_carousel: components["schemas"]["approve_carousel_result"];
   create_product: components["schemas"]["create_product_result"];
@@ -2239,10 +2244,10 @@ export interface ToolHandlers {
   check_post: ToolHandler<ToolInputs["check_post"], ToolOutputs["check_post"]>;
   create_automation: ToolHandler<ToolInputs["create_automation"], ToolOutputs["create_automation"]>;
   create_image_post: ToolHandler<ToolInputs["create_image_post"], ToolOutputs["create_image_post"]>;
-  create_product: QueuedToolHandler<
+  create_product: DeferrableToolHandler<
     ToolInputs["create_product"],
-    ToolResults["create_product"],
-    ToolOutputs["create_product"]
+    ToolOutputs["create_product"],
+    ToolResults["create_product"]
   >;
   create_text_post: ToolHandler<ToolInputs["create_text_post"], ToolOutputs["create_text_post"]>;
   delete_automation: ReviewToolHandler<ToolInputs["delete_automation"], ToolResults["delete_automation"]>;

@@ -48,10 +48,11 @@ export interface ToolOutput<D = Record<string, unknown>> {
   /** The agent's next call (the envelope's `next`), when the result has a follow-up. */
   next?: NextStep | undefined;
   /**
-   * Set by a queued tool's `accept` that did the whole work at the call (create_product with a name): no
-   * operation is recorded and the call answers `succeeded` (src/runtime/paths.ts startQueued).
+   * Set by the `execute` of an inline tool that may hand its work to the worker (a `DeferrableToolHandler`,
+   * create_product with only a URL): the pipeline records a queued operation with this output as its accepted
+   * data and the call answers `queued` (src/runtime/paths.ts startDeferred).
    */
-  finished?: boolean | undefined;
+  queue?: true | undefined;
 }
 
 /** What a post publishes (src/domain/social/content.ts). */
@@ -179,6 +180,17 @@ export interface ToolHandler<I, O, A = never> {
   describe?(input: I, ctx: ToolContext): Promise<ApprovalDescription>;
 }
 
+/**
+ * The handler of an inline write tool that may hand its work to the worker (tools.yaml: an inline tool with a
+ * `result`; service spec 4.6: `queued_handler=false` does not imply a finished output). At the call `execute`
+ * returns the envelope's data `O`, with `queue: true` when the work must run in the background: the pipeline
+ * then records a queued operation with that data (the call answers `queued`), and the worker calls `execute`
+ * again with it as `accepted` and gets the result `R`.
+ */
+export interface DeferrableToolHandler<I, O, R> {
+  execute(input: I, ctx: ToolContext, accepted?: O): Promise<ToolOutput<O | R>>;
+}
+
 /** The handler of a review tool: `describe` is required; `execute` returns the worker's result. */
 export type ReviewToolHandler<I, R> = ToolHandler<I, R> & Required<Pick<ToolHandler<I, R>, "describe">>;
 
@@ -210,6 +222,11 @@ export interface ToolMeta {
   access: Access;
   review: boolean;
   queued: boolean;
+  /**
+   * An inline write tool whose call may hand its work to the worker (`DeferrableToolHandler`): it answers
+   * `succeeded`, or `queued` with an operation to poll.
+   */
+  deferrable: boolean;
   budget: Budget;
   /** How the credit cost is computed (documentation text). */
   credits: string;

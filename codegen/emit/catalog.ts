@@ -16,6 +16,7 @@ export function catalogTool(tool: ResolvedTool): Record<string, unknown> {
     access: tool.access,
     browser_approval: tool.review,
     queued_handler: tool.queued,
+    ...(!tool.review && !tool.queued && tool.result ? { queues_when_needed: true } : {}),
     budget: tool.budget,
     credits: tool.credits,
     plan: tool.plan,

@@ -104,7 +104,9 @@ function toolSection(tool: ResolvedTool, ctx: CodegenContext): string {
       ? "The call answers `approval_required` with an `approval_url` and an `operation_id`; nothing runs until the user approves in the browser. Poll `get_job_status`; once `succeeded`, `data.result` holds the result below."
       : tool.queued
         ? "The call answers `queued` with an `operation_id` and the `data` below (or `dispatch_failed`: retry the identical call); a background worker does the rest. Poll `get_job_status` (or the tool-specific read)."
-        : "The call runs inline and answers `succeeded` with the `data` below.",
+        : tool.result
+          ? "The call runs inline and answers `succeeded` with the `data` below, or, when its work must run in the background, `queued` with an `operation_id`: poll `get_job_status`; once `succeeded`, `data.result` holds the result below."
+          : "The call runs inline and answers `succeeded` with the `data` below.",
     tool.access === "write"
       ? "An exact retry (same `idempotency_key`, same arguments) returns the first answer, success or tool error, without running again or counting against the budget (guide: Idempotency keys)."
       : "",

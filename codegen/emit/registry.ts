@@ -22,6 +22,7 @@ function metaLiteral(tool: ResolvedTool): string {
     access: tool.access,
     review: tool.review,
     queued: tool.queued,
+    deferrable: !tool.review && !tool.queued && tool.result !== undefined,
     budget: tool.budget,
     credits: tool.credits,
     plan: tool.plan,

@@ -35,6 +35,7 @@ export function handlerType(tool: ResolvedTool): string {
   const [i, o, r] = ["ToolInputs", "ToolOutputs", "ToolResults"].map((m) => `${m}["${tool.name}"]`);
   if (tool.queued) return `QueuedToolHandler<${i}, ${r}, ${o}>`;
   if (tool.review) return `ReviewToolHandler<${i}, ${r}>`;
+  if (tool.result) return `DeferrableToolHandler<${i}, ${o}, ${r}>`;
   return `ToolHandler<${i}, ${o}>`;
 }
 
@@ -70,7 +71,7 @@ export async function emitToolTypes(ctx: CodegenContext): Promise<string> {
     ),
     map(
       "ToolResults",
-      "The worker's result of each review or queued tool (`data.result` of get_job_status).",
+      "The worker's result of each review, queued or deferrable tool (`data.result` of get_job_status).",
       ctx.tools.filter((t) => t.result).map((t) => [t.name, `${t.name}_result`]),
     ),
     handlersMap(ctx),

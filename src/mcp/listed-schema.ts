@@ -189,12 +189,13 @@ const ALL_STATES = [
 
 /**
  * The statuses a tools/call of each path answers with, first call or replay (service spec 3.1); failures are
- * `failed`. A review request's replay answers its operation's current state; a queued tool whose `accept`
- * finished the work at the call (create_product with a name) answers `succeeded`.
+ * `failed`. A review request's replay answers its operation's current state; a deferrable inline tool
+ * (create_product) answers `succeeded`, or `queued` when it handed its work to the worker.
  */
-function statuses(tool: Pick<RegisteredTool, "review" | "queued">): string[] {
+function statuses(tool: Pick<RegisteredTool, "review" | "queued" | "deferrable">): string[] {
   if (tool.review) return ALL_STATES;
-  if (tool.queued) return ["queued", "dispatch_failed", "succeeded", "failed"];
+  if (tool.queued) return ["queued", "dispatch_failed", "failed"];
+  if (tool.deferrable) return ["succeeded", "queued", "dispatch_failed", "failed"];
   return ["succeeded", "failed"];
 }
 
@@ -218,12 +219,12 @@ function answerShape(schema: Schema): Schema {
 
 /** The listed output schema of `tool` (see the module comment). */
 export function listedOutputSchema(
-  tool: Pick<RegisteredTool, "review" | "queued" | "budget" | "outputSchema">,
+  tool: Pick<RegisteredTool, "review" | "queued" | "deferrable" | "budget" | "outputSchema">,
 ): Schema {
   const full = isObject(tool.outputSchema.properties) ? tool.outputSchema.properties : {};
   const data = isObject(full.data) ? { data: answerShape(shapeOf(full.data)) } : {};
   const uuid = { type: "string" };
-  const later = tool.review || tool.queued;
+  const later = tool.review || tool.queued || tool.deferrable;
   return {
     type: "object",
     properties: {

@@ -16,7 +16,6 @@ import type {
   ToolOutput,
 } from "../tool-contract.ts";
 import { MAX_WAIT_SECONDS } from "../domain/long-poll.ts";
-import { successEnvelope } from "./envelope.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { approvalUrl, insertOperation, type NewOperation } from "../domain/operations/store.ts";
 
@@ -129,14 +128,39 @@ export const startReview: OperationPath = async (tctx, tool, args, trx) => {
  * else the long poll of get_job_status 2 s later). The pg-boss job is sent after the transaction commits;
  * when that fails the operation and the envelope become `dispatch_failed` (a retry of the identical call with
  * the same key, or maintenance, dispatches it again).
- * An `accept` that finished the work itself (`finished: true`, e.g. create_product with a name) records no
- * operation: the call answers `succeeded` with its data.
  * @throws ToolError from `accept`; `internal_error` when the tool has no `accept`.
  */
 export const startQueued: OperationPath = async (tctx, tool, args, trx) => {
-  const ctx = tctx.app;
   const { operationId, output: accepted } = await runStep(tctx, tool, args, trx, "accept");
-  if (accepted.finished) return successEnvelope(tctx.requestId, accepted);
+  return queueOperation(tctx, tool, args, trx, operationId, accepted);
+};
+
+/**
+ * The queued path of a deferrable inline tool whose `execute` handed its work to the worker (`output.queue`,
+ * src/tool-contract.ts DeferrableToolHandler): records the operation with `output` as its accepted data, as
+ * startQueued does, and answers `queued`; the worker calls `execute` again with that data.
+ */
+export function startDeferred(
+  tctx: ToolContext,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  trx: Knex.Transaction,
+  output: ToolOutput<Record<string, unknown>>,
+): Promise<Envelope> {
+  const { queue: _queue, ...accepted } = output;
+  return queueOperation(tctx, tool, args, trx, tctx.operationId ?? randomUUID(), accepted);
+}
+
+/** Records operation `operationId` of `tool` in `queued` with `accepted`, dispatched after commit; its envelope. */
+async function queueOperation(
+  tctx: ToolContext,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  trx: Knex.Transaction,
+  operationId: string,
+  accepted: ToolOutput<Record<string, unknown>>,
+): Promise<Envelope> {
+  const ctx = tctx.app;
   await insertOperation(ctx, trx, {
     ...startedBy(tctx, tool, operationId),
     state: "queued",
@@ -156,4 +180,4 @@ export const startQueued: OperationPath = async (tctx, tool, args, trx) => {
   };
   if (accepted.credits_charged !== undefined) envelope.credits_charged = accepted.credits_charged;
   return envelope;
-};
+}

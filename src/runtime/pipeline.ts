@@ -17,7 +17,7 @@ import { planAtLeast } from "../domain/account/plans.ts";
 import { ToolError } from "../errors.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../db/unavailable.ts";
 import { createLimiter, type Limiter, type LimitVerdict } from "./rate-limit.ts";
-import { startQueued, startReview } from "./paths.ts";
+import { startDeferred, startQueued, startReview } from "./paths.ts";
 import { writeAudit } from "./audit.ts";
 import { allIssues, explainIssues } from "./validation-messages.ts";
 import { errorEnvelope, successEnvelope, toolErrorEnvelope, wireEnvelope } from "./envelope.ts";
@@ -261,12 +261,14 @@ async function runPath(
       : await path(c, tool, args, trx);
   } else {
     const c = trx ? { ...tctx, db: trx } : tctx;
-    envelope = successEnvelope(
-      tctx.requestId,
-      tracer
-        ? await inSpan("handler", undefined, () => tool.handler.execute(args, c))
-        : await tool.handler.execute(args, c),
-    );
+    const output = tracer
+      ? await inSpan("handler", undefined, () => tool.handler.execute(args, c))
+      : await tool.handler.execute(args, c);
+    // A deferrable tool that handed its work to the worker (src/tool-contract.ts DeferrableToolHandler).
+    envelope =
+      output.queue && tool.deferrable && trx
+        ? await startDeferred(c as ToolContext & { db: Knex.Transaction }, tool, args, trx, output)
+        : successEnvelope(tctx.requestId, output);
   }
   // validate output (inside the transaction: a mismatch rolls the effect back)
   const outIssues = tool.validateOutput(wireEnvelope(envelope));

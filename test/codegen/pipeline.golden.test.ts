@@ -46,7 +46,7 @@ test("the fixture's output matches the committed golden files", async () => {
   }
 });
 
-test("the fixture's output is: 5 generated files + one stub per tool, besides the views", async () => {
+test("the fixture's output is: 6 generated files + one stub per tool, besides the views", async () => {
   const all = await generateAll();
   assert.deepEqual(
     all.filter((f) => f.path.startsWith("generated/views/")).map((f) => f.path),
@@ -60,6 +60,7 @@ test("the fixture's output is: 5 generated files + one stub per tool, besides th
       "generated/guide.md",
       "generated/network-rules.md",
       "generated/registry.ts",
+      "generated/server.json",
       "generated/tool-types.ts",
       "src/tools/carousels/generate_carousel.ts",
       "src/tools/content/delete_post.ts",
@@ -91,7 +92,10 @@ test("every output has a provenance header, a trailing newline and no absolute p
     }
     if (f.path.endsWith(".json")) {
       const json = JSON.parse(f.content);
-      assert.equal(Object.keys(json)[0], "_generated");
+      // server.json follows the MCP registry's schema: its provenance is publisher-provided metadata
+      if (f.path === "generated/server.json")
+        assert.match(json._meta["io.modelcontextprotocol.registry/publisher-provided"].generated, /codegen/);
+      else assert.equal(Object.keys(json)[0], "_generated");
     }
     if (f.path.startsWith("src/tools/")) assert.match(f.content, /Stub written once by codegen/);
   }

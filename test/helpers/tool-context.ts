@@ -48,14 +48,14 @@ export function toolContextFor(
 }
 
 /**
- * create_product with a name, as its handler's `accept` runs it at the call (it finishes there: the call
- * answers `succeeded` with the product). @returns the saved product. @throws the handler's ToolError.
+ * create_product with a name, as the pipeline runs it at the call (it finishes there: the call answers
+ * `succeeded` with the product). @returns the saved product. @throws the handler's ToolError.
  */
 export async function createNamedProduct(
   input: ToolInputs["create_product"] & { name: string },
   ctx: ToolContext,
 ): Promise<{ data: Product }> {
-  const out = await createProductHandler.accept!(input, ctx);
-  assert.ok(out.finished && "product_id" in out.data, "create_product with a name finishes at the call");
+  const out = await createProductHandler.execute(input, ctx);
+  assert.ok(!out.queue && "product_id" in out.data, "create_product with a name finishes at the call");
   return { data: out.data };
 }

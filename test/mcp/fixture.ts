@@ -76,6 +76,7 @@ export function fixtureTool(
     access: "read",
     review: false,
     queued: false,
+    deferrable: false,
     budget: "read",
     credits: "none",
     plan: null,

@@ -49,6 +49,7 @@ export function makeTool(spec: ToolSpec): RegisteredTool {
     access: write ? "write" : "read",
     review: spec.review ?? false,
     queued: spec.queued ?? false,
+    deferrable: false,
     budget: write ? "write" : "read",
     credits: "none",
     plan: null,

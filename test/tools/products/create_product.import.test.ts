@@ -1,6 +1,6 @@
 /**
- * create_product with only `product_url` (DESIGN.md section 4 "product from a URL in one call"): the call is
- * queued; the worker reads the page through the guarded fetch and creates the product from its metadata,
+ * create_product with only `product_url` (DESIGN.md section 4 "product from a URL in one call"): the call
+ * hands its work to the worker (the pipeline then answers `queued`); the worker reads the page through the guarded fetch and creates the product from its metadata,
  * with the images the page's JSON-LD or Open Graph names stored as the product's images through the same
  * guard (types sniffed from the bytes, the media limits); an image that breaks a rule is left out and named;
  * a page that names no product is refused. With a name the call finishes at once, as before.
@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
 import sharp from "sharp";
+import type { ToolResults } from "../../../generated/tool-types.ts";
 import { handler as createProduct } from "../../../src/tools/products/create_product.ts";
 import { startTestApp } from "../../helpers/app.ts";
 import { rejectsWith, toolCtx, world } from "../../domain/world.ts";
@@ -52,15 +53,21 @@ const app = await startTestApp({ queue: false, env: { FETCH_ALLOW_LOOPBACK_PORT:
 const { a } = await world(app);
 const key = () => randomUUID();
 
-test("only a product_url: accept answers the page being read; execute makes the product and its images", async () => {
+/** The worker's result of create_product (`{product, page}`). */
+function imported(out: { data: object }): ToolResults["create_product"] {
+  assert.ok("product" in out.data && "page" in out.data, "the worker's result");
+  return out.data as ToolResults["create_product"];
+}
+
+test("only a product_url: the call hands the page to the worker; the worker makes the product and its images", async () => {
   const ctx = toolCtx(app, a);
   const input = { product_url: `${shop.url}/lamp`, idempotency_key: key() };
-  const accepted = await createProduct.accept!(input, ctx);
-  assert.deepEqual(accepted.data, { product_url: `${shop.url}/lamp` });
-  assert.equal(accepted.finished, undefined, "the work is queued");
+  const atCall = await createProduct.execute(input, ctx);
+  assert.deepEqual(atCall.data, { product_url: `${shop.url}/lamp` });
+  assert.equal(atCall.queue, true, "the work is queued");
   assert.equal(await app.ctx.db("products").where({ user_id: a.user_id }).first(), undefined, "nothing yet");
 
-  const { data } = await createProduct.execute(input, ctx);
+  const data = imported(await createProduct.execute(input, ctx, atCall.data));
   const p = data.product;
   assert.equal(p.name, "Paper Lamp");
   assert.equal(p.description, "A folded paper lamp, 40 cm.");
@@ -98,24 +105,25 @@ test("only a product_url: accept answers the page being read; execute makes the 
 
 test("a page that names no product is refused; a refused URL is refused at the call", async () => {
   const ctx = toolCtx(app, a);
+  const nothing = { product_url: `${shop.url}/nothing`, idempotency_key: key() };
   await rejectsWith(
-    createProduct.execute({ product_url: `${shop.url}/nothing`, idempotency_key: key() }, ctx),
+    createProduct.execute(nothing, ctx, { product_url: nothing.product_url }),
     "validation_failed",
   );
   for (const bad of ["ftp://x.example/", "https://u:p@x.example/", "https://x.example:8080/"])
     await rejectsWith(
-      createProduct.accept!({ product_url: bad, idempotency_key: key() }, ctx),
+      createProduct.execute({ product_url: bad, idempotency_key: key() }, ctx),
       "validation_failed",
     );
 });
 
 test("with a name the call finishes at the call and fetches nothing", async () => {
   const before = shop.hits.length;
-  const out = await createProduct.accept!(
+  const out = await createProduct.execute(
     { name: "Mug", product_url: `${shop.url}/lamp`, idempotency_key: key() },
     toolCtx(app, a),
   );
-  assert.equal(out.finished, true);
+  assert.equal(out.queue, undefined, "finished at the call");
   assert.equal((out.data as { name: string }).name, "Mug");
   assert.equal(shop.hits.length, before);
 });
