@@ -30,7 +30,8 @@ export const handler: ToolHandlers["schedule_posts"] = {
       );
     const times = items.map((d) => d.when ?? "").sort();
     const n = items.length;
-    const labels = [...new Set(items.flatMap((d) => d.resources.map((r) => `“${r.label.slice(0, 40)}”`)))];
+    const short = (label: string) => (label.length > 40 ? `${label.slice(0, 39).trimEnd()}…` : label);
+    const labels = [...new Set(items.flatMap((d) => d.resources.map((r) => `“${short(r.label)}”`)))];
     const where = [...new Set(items.flatMap((d) => d.destinations.map((a) => `${a.name} (${a.network})`)))];
     return {
       summary: `Schedule ${n} post${n === 1 ? "" : "s"} (${labels.join(", ")}) between ${times[0]} and ${times[n - 1]} to ${where.join(", ")}.`,
