@@ -13,13 +13,14 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { TOOLS } from "../../generated/registry.ts";
 import { createApp } from "../../src/app.ts";
 import { planSyncRun, nightKey } from "../../src/domain/analytics/sync.ts";
 import { OPERATION_STATES } from "../../src/domain/operations/store.ts";
 import { upsertConnectedAccount } from "../../src/domain/social/accounts.ts";
 import { errorCodes } from "../../src/errors.ts";
-import { QUEUES } from "../../src/observability/collectors.ts";
+import { QUEUES, SCRAPE_CACHE_MS } from "../../src/observability/collectors.ts";
 import { READINESS_CHECKS } from "../../src/observability/health.ts";
 import { localAiText } from "../../src/providers/ai-text/local.ts";
 import { DESIGNS } from "../../src/providers/render/designs.ts";
@@ -79,6 +80,7 @@ test("the scrape after tool calls, a queued operation and a delivery has every f
     "on loopback unless METRICS_HOST says otherwise",
   );
   const before = await scrape(app.metricsUrl);
+  const beforeAt = Date.now();
 
   assert.equal((await call("get_profile", {})).status, "succeeded");
   assert.equal((await call("list_products", { limit: 0 })).error.code, "validation_failed");
@@ -139,6 +141,8 @@ test("the scrape after tool calls, a queued operation and a delivery has every f
   const now = app.ctx.clock.now();
   await planSyncRun(app.ctx, nightKey(now), now);
 
+  // The database-backed values are read once per SCRAPE_CACHE_MS: wait out the snapshot `before` read.
+  await sleep(Math.max(0, SCRAPE_CACHE_MS - (Date.now() - beforeAt) + 50));
   const after = await scrape(app.metricsUrl);
   const d = (name: string, labels: Record<string, string>) => delta(before, after, name, labels);
 
