@@ -123,6 +123,7 @@ export function callToolResult(envelope: Envelope): {
  */
 export function wireEnvelope(envelope: Envelope): Envelope {
   const { next, ...rest } = envelope;
-  if (!next || next.note === undefined) return envelope;
+  // A `note` key, even one set to undefined, is not part of the listed `next` (additionalProperties: false).
+  if (!next || !("note" in next)) return envelope;
   return { ...rest, next: { tool: next.tool, arguments: next.arguments, after_seconds: next.after_seconds } };
 }

@@ -82,6 +82,7 @@ const callV1 = async (name: string, args: Record<string, unknown>) =>
 async function settled(operationId: string): Promise<string> {
   for (let i = 0; i < 40; i++) {
     const s = await callV2("get_job_status", { operation_id: operationId, wait_seconds: 10 });
+    assert.ok(s.data, `get_job_status answered no data: ${JSON.stringify(s)}`);
     if (!["approval_required", "approved", "queued", "running", "dispatch_failed"].includes(s.data.status))
       return s.data.status;
   }

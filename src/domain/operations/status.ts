@@ -110,16 +110,16 @@ const str = (v: unknown): string | undefined => (typeof v === "string" ? v : und
  * @param waited whether the call that read `status` waited (wait_seconds > 0).
  */
 export function jobFollowUp(status: JobStatus, waited: boolean): NextStep | undefined {
-  if (IN_PROGRESS.has(status.status))
-    return {
+  if (IN_PROGRESS.has(status.status)) {
+    const poll: NextStep = {
       tool: "get_job_status",
       arguments: { operation_id: status.operation_id, wait_seconds: MAX_WAIT_SECONDS },
       after_seconds: waited ? 0 : 5,
-      note:
-        status.status === "approval_required"
-          ? `The request waits for the user's decision in the browser${status.approval_url ? ` (${status.approval_url})` : ""}.`
-          : undefined,
     };
+    if (status.status === "approval_required")
+      poll.note = `The request waits for the user's decision in the browser${status.approval_url ? ` (${status.approval_url})` : ""}.`;
+    return poll;
+  }
   if (status.status !== "succeeded" || !status.result) return undefined;
   const r = status.result;
   switch (status.tool) {

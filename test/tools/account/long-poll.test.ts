@@ -65,6 +65,22 @@ test("unchanged: answers at the deadline with the approval URL again and the sam
   assert.match(r.content[1]!.text, /^Next: call get_job_status with \{"operation_id":/);
 });
 
+test("an approved request still queued or running answers the listed shape: next is the poll, with no note key", async () => {
+  const operation_id = await pendingRequest();
+  await decideOperation(app.ctx, operation_id, me.user_id, "approve");
+  for (const state of ["queued", "running"]) {
+    await app.ctx.db("operations").where({ id: operation_id }).update({ state });
+    const r = await call("get_job_status", { operation_id });
+    assert.equal(r.isError, undefined, JSON.stringify(r.structuredContent.error));
+    assert.equal(r.structuredContent.data.status, state);
+    assert.deepEqual(r.structuredContent.next, {
+      tool: "get_job_status",
+      arguments: { operation_id, wait_seconds: 25 },
+      after_seconds: 5,
+    });
+  }
+});
+
 test("a settled operation answers at once, whatever the wait", async () => {
   const operation_id = await pendingRequest();
   await decideOperation(app.ctx, operation_id, me.user_id, "decline");
