@@ -1,7 +1,8 @@
 /**
- * `npm run bench:media` (images in parallel, issue 21 section 5): the service's own pipelines against the
- * strict Images API fake (test/fakes/openai-images.ts) answering each image after a fixed latency
- * (`BENCH_IMAGE_LATENCY_MS`, default 2000), through the openai-compatible adapter, on real PostgreSQL:
+ * `npm run bench:media` (images in parallel, docs/providers.md "Media stack: slides and images"): the
+ * service's own pipelines against the strict Images API fake (test/fakes/openai-images.ts) answering each
+ * image after a fixed latency (`BENCH_IMAGE_LATENCY_MS`, default 2000), through the openai-compatible
+ * adapter, on real PostgreSQL:
  *   single-image  one image request (the baseline: what one image costs, measured in the same run);
  *   carousel-6    a 6-slide 4:5 carousel run (src/domain/carousels/run.ts `executeCarouselRun`: copy, six
  *                 images, six slide renders, checkpoints);
@@ -10,9 +11,10 @@
  * Each case runs in a child process; the parent samples the peak RSS of the child's process tree (node and
  * ffmpeg) from /proc every 20 ms; the child also reports its own RSS once booted,
  * before the run, and its own peak (getrusage maxRSS). Reported: wall time of the run, the time until its
- * last image arrived, both as ratios of the single image, and the peak RSS. Targets (issue 21, 2 cores): carousel <= 2.5x one
- * image, the grid's images <= 1.5x, peak RSS <= 300 MB each. `AI_IMAGE_CONCURRENCY` is passed to the
- * children (default 4); `BENCH_PARALLEL_CASES=carousel-6` limits the cases run. A throwaway database is created and dropped (DATABASE_URL: an admin URL, default
+ * last image arrived, both as ratios of the single image, and the peak RSS. Targets (docs/providers.md "Media
+ * stack: slides and images", 2 cores): carousel <= 2.5x one image, the grid's images <= 1.5x, peak RSS <= 300
+ * MB each. `AI_IMAGE_CONCURRENCY` is passed to the children (default 4); `BENCH_PARALLEL_CASES=carousel-6`
+ * limits the cases run. A throwaway database is created and dropped (DATABASE_URL: an admin URL, default
  * postgres://postgres@127.0.0.1:5432/postgres). Results: bench/README.md.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -215,7 +217,7 @@ async function main(): Promise<void> {
       );
     }
     console.log(
-      "targets (issue 21, 2 cores): carousel-6 wall <= 2.5x one image; 2x2-grid images <= 1.5x; peak RSS <= 300 MB",
+      "targets (2 cores): carousel-6 wall <= 2.5x one image; 2x2-grid images <= 1.5x; peak RSS <= 300 MB",
     );
   } finally {
     await fake.close();

@@ -3,10 +3,10 @@
  * each prints wall time, peak RSS and the ratio to a baseline measured in the same run (sharp encoding the
  * same number of plain JPEGs of the same size: the floor of any renderer).
  *   carousel: a 6-slide 4:5 (1080x1350) carousel: local designed visual + copy + slide render per slide.
- * Targets (docs/providers.md "Media stack"; issue 21): carousel <= 3 s on a 2-core machine, peak RSS <= 300 MB.
- * `npm run bench:media` runs it as the service runs (package.json `start`, deploy/Dockerfile):
- * `MALLOC_ARENA_MAX=2` and `--max-semi-space-size=2`; without them the same process peaks about 60-100 MB higher.
- * The video templates add their own case functions here.
+ * Targets (docs/providers.md "Media stack: slides and images"): carousel <= 3 s on a 2-core machine, peak RSS
+ * <= 300 MB. `npm run bench:media` runs it as the service runs (package.json `start`, deploy/Dockerfile):
+ * `MALLOC_ARENA_MAX=2` and `--max-semi-space-size=2`; without them the same process peaks about 60-100 MB
+ * higher. The video templates add their own case functions here.
  */
 import sharp from "sharp";
 import { localImageProvider } from "../src/providers/ai-image/local.ts";

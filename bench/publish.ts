@@ -1,5 +1,5 @@
 /**
- * `npm run bench:publish` (issue 27.5): N posts scheduled for the same minute, published by 2 workers
+ * `npm run bench:publish` (bench/README.md): N posts scheduled for the same minute, published by 2 workers
  * against the X fake of test/fakes/x.ts (`POST /2/tweets`, 50 ms per call), spread over 100 accounts. The
  * workers are the service's own (`startWorker` twice in this process, schedules off): each runs its delivery
  * loop (src/operations/deliveries.ts: passes of 50, fair across networks, back to back while full, else

@@ -1,14 +1,14 @@
 /**
- * `npm run bench:sync` (issue 27.5): the nightly metrics sync of accounts on all seven networks, each on its
- * provider-shaped fake of test/fakes/ with the networks' batch sizes and limits (bench/sync-networks.ts),
- * every call answered after 50 ms, read by 2 worker processes (`node src/main.ts worker`, the service's own
- * worker with its schedules: bench/sync-workers.ts) on a fresh database. The accounts
- * (`upsertConnectedAccount` as the connect flow does it) go round the networks in turn, the published
- * deliveries spread evenly over them (or `--posts-per-account` each), every post with nonzero counters at its
- * fake. The bench plans the night's run as the worker's nightly job does (`startNightlyRun`, a pg-boss
- * producer) and waits for its `finished_at`. With `--kill` (the default), once more than half of the run's
- * accounts ended, worker 1 is SIGKILLed and a new worker process started in its place; the jobs it held are
- * queued again when their lease (WORKER_LEASE_SECONDS) runs out and sent to the workers again.
+ * `npm run bench:sync` (bench/README.md "bench:sync"): the nightly metrics sync of accounts on all seven
+ * networks, each on its provider-shaped fake of test/fakes/ with the networks' batch sizes and limits
+ * (bench/sync-networks.ts), every call answered after 50 ms, read by 2 worker processes (`node src/main.ts
+ * worker`, the service's own worker with its schedules: bench/sync-workers.ts) on a fresh database. The
+ * accounts (`upsertConnectedAccount` as the connect flow does it) go round the networks in turn, the
+ * published deliveries spread evenly over them (or `--posts-per-account` each), every post with nonzero
+ * counters at its fake. The bench plans the night's run as the worker's nightly job does (`startNightlyRun`,
+ * a pg-boss producer) and waits for its `finished_at`. With `--kill` (the default), once more than half of
+ * the run's accounts ended, worker 1 is SIGKILLed and a new worker process started in its place; the jobs it
+ * held are queued again when their lease (WORKER_LEASE_SECONDS) runs out and sent to the workers again.
  *
  * It prints one JSON object: the machine (cores, CPU, Node, load average at the start and the end), the
  * seeding and sync times, the run's row, each worker's peak RSS (VmRSS sampled every 200 ms and VmHWM from

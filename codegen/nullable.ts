@@ -1,11 +1,11 @@
 /**
- * Portable nullable types (issue 23 point 17): a JSON Schema type array such as `type: [string, "null"]`
- * is valid JSON Schema 2020-12, but single-type dialects (the OpenAPI 3.0 subset of Gemini function
- * declarations) reject it, and the MCP Inspector's schema portability check (`--strict`) flags each one.
- * Every schema codegen emits (catalog, registry, tools/list) writes it instead as
- * `anyOf: [{type: X, ...X's keywords}, {type: "null"}]`, which means the same: the value is null or an X
- * that meets the keywords. Annotations (`title`, `description`, `default`, `examples`, ...) stay on the
- * outer schema; a `null` in an `enum` moves to the null branch.
+ * Portable nullable types (docs/tools-yaml.md "Definitions"): a JSON Schema type array such as `type:
+ * [string, "null"]` is valid JSON Schema 2020-12, but single-type dialects (the OpenAPI 3.0 subset of Gemini
+ * function declarations) reject it, and the MCP Inspector's schema portability check (`--strict`) flags each
+ * one. Every schema codegen emits (catalog, registry, tools/list) writes it instead as `anyOf: [{type: X,
+ * ...X's keywords}, {type: "null"}]`, which means the same: the value is null or an X that meets the
+ * keywords. Annotations (`title`, `description`, `default`, `examples`, ...) stay on the outer schema; a
+ * `null` in an `enum` moves to the null branch.
  */
 import type { JsonSchema } from "./spec.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Initial schema (issue 2, service spec 2 and DESIGN.md section 1). Additive only: later migrations add
+ * Initial schema (service spec 2 and DESIGN.md section 1). Additive only: later migrations add
  * columns and tables, never rewrite these. Tokens, codes and keys are stored only as SHA-256 hashes;
  * provider secrets and operation arguments/results are sealed (AES-256-GCM, src/crypto/seal.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Operations and idempotency additions (issue 5, service spec 2.5, 2.6, 3.1).
+ * Operations and idempotency additions (service spec 2.5, 2.6, 3.1).
  * - `description_sealed`: the approval page's plain-word description (summary, resource labels with ids,
  *   destinations). Sealed like the arguments because it names the records the request touches.
  * - `accepted_sealed`: what a queued tool's `accept` returned; `execute` receives it in the worker.

@@ -1,5 +1,5 @@
 /**
- * Product details from the guarded URL analysis (issue 6, service spec 4.2 rule 6): remote image URLs found
+ * Product details from the guarded URL analysis (service spec 4.2 rule 6): remote image URLs found
  * on the product page (kept as URLs, never downloaded) and when the page was last analysed.
  * Also an index for newest-first listing of products and media per owner.
  */

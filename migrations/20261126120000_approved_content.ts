@@ -1,5 +1,5 @@
 /**
- * What is approved is what goes out (issue 22; docs/operations.md, docs/social.md):
+ * What is approved is what goes out (service spec 4.4; docs/operations.md, docs/social.md):
  * - `operations.decision`: how a review request was decided (`approved`, `declined`, `expired`), so that
  *   repeating a denied request answers `denied` with the decision and its time;
  * - `deliveries.content_fingerprint`: the SHA-256 of the content the owner approved for this destination

@@ -1,5 +1,5 @@
 /**
- * The per-email sign-in throttle (src/domain/account/login-throttle.ts, issue 23 point 3): one row per
+ * The per-email sign-in throttle (src/domain/account/login-throttle.ts): one row per
  * email address (`key`: the SHA-256 of the lower-cased address, never the address), the number of
  * sign-in attempts since the last success that were not successful (`failures`) and when the last one
  * started (`last_failure_at`). Additive only.

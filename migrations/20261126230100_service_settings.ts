@@ -1,5 +1,5 @@
 /**
- * Operator settings every instance reads from the database (issue 23 point 16): one row per setting,
+ * Operator settings every instance reads from the database: one row per setting,
  * `key` and a JSON `value`. The first is `mcp_enabled` (`admin mcp enable|disable`,
  * src/domain/service/mcp-switch.ts), which overrides the MCP_ENABLED environment default. Additive only.
  */

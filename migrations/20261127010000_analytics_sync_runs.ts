@@ -1,5 +1,5 @@
 /**
- * The metrics sync as queued work (issue 27.2; src/domain/analytics/sync-run.ts, docs/analytics.md "Runs"):
+ * The metrics sync as queued work (src/domain/analytics/sync-run.ts, docs/analytics.md "Runs"):
  * - `analytics_sync_runs`: one row per run, keyed by `run_key` (the night's date in America/New_York for the
  *   nightly run, `now-{ISO time}` for `admin analytics sync --now`), its time `synced_at` (the `synced_at`
  *   of everything it saves) and progress: accounts planned, done, failed, skipped; `finished_at` once every

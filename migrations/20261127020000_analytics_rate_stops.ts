@@ -1,8 +1,8 @@
 /**
- * Rate limit stops of the metrics sync shared by the workers (issue 27.3; src/domain/analytics/sync.ts): a
- * network that says an APP's budget ran out (Meta's app limit, code 4 or `X-App-Usage` at 100; YouTube's
- * project quota) stops every account of that app until `until`; `scope_key` is `{network}:app`. A token's
- * own limit stops only that account's job and needs no row. Additive only.
+ * Rate limit stops of the metrics sync shared by the workers (docs/analytics.md "Failures and rate limits";
+ * src/domain/analytics/sync.ts): a network that says an APP's budget ran out (Meta's app limit, code 4 or
+ * `X-App-Usage` at 100; YouTube's project quota) stops every account of that app until `until`; `scope_key`
+ * is `{network}:app`. A token's own limit stops only that account's job and needs no row. Additive only.
  */
 import type { Knex } from "knex";
 

@@ -1,7 +1,8 @@
 /**
- * Quota units the metrics sync spent per app and quota day, counted across workers (issue 27.3;
- * src/domain/analytics/budgets.ts): YouTube's Data API quota (`ANALYTICS_YOUTUBE_DAILY_QUOTA` units per day
- * ending at midnight Pacific; `videos.list` / `channels.list` 1 unit each). Additive only.
+ * Quota units the metrics sync spent per app and quota day, counted across workers (docs/analytics.md
+ * "Failures and rate limits"; src/domain/analytics/budgets.ts): YouTube's Data API quota
+ * (`ANALYTICS_YOUTUBE_DAILY_QUOTA` units per day ending at midnight Pacific; `videos.list` / `channels.list`
+ * 1 unit each). Additive only.
  */
 import type { Knex } from "knex";
 

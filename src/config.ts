@@ -501,9 +501,9 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * The test hooks SOCIAL_HTTP_OVERRIDE and FETCH_ALLOW_LOOPBACK_PORT (issue 23 point 6) redirect outbound
- * traffic, so they are accepted only in a local test set-up: never in production, only while
- * PUBLIC_BASE_URL is a loopback address (a service reachable from elsewhere never has them), and the
+ * The test hooks SOCIAL_HTTP_OVERRIDE and FETCH_ALLOW_LOOPBACK_PORT (docs/social.md "Testing against fakes")
+ * redirect outbound traffic, so they are accepted only in a local test set-up: never in production, only
+ * while PUBLIC_BASE_URL is a loopback address (a service reachable from elsewhere never has them), and the
  * override only with a loopback target. Start-up logs a warning for each (src/bootstrap.ts).
  * @throws ConfigError naming the hook and the rule it breaks.
  */

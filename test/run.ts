@@ -155,7 +155,8 @@ async function main(): Promise<number> {
   const own = targets.filter(ownProcess);
   const shared = targets.filter((f) => !ownProcess(f));
   // Three hosts on the 2-core machines (with the page walks, five processes): four kept the cores as busy but
-  // cost about 30 CPU-seconds more a run (483 against 445-452) and finished later (docs/testing.md, stop 35).
+  // cost about 30 CPU-seconds more a run (483 against 445-452) and finished later (docs/testing.md "Keeping
+  // tests green on a loaded machine").
   const concurrency = Number(process.env.TEST_CONCURRENCY ?? "3");
   const queue = await fileQueue(shared);
   const hosts = await hostStubs(Math.min(concurrency, shared.length));

@@ -1,7 +1,6 @@
 /**
  * The run's databases in memory: a PostgreSQL tablespace in a folder under /dev/shm (tmpfs) that holds the
- * template and, through it, every file's clone (test/run.ts; docs/testing.md, "How a run is put together" and
- * stop 35).
+ * template and, through it, every file's clone (test/run.ts; docs/testing.md, "How a run is put together").
  *
  * Why: a clone is a few hundred files created, and a drop a few hundred deleted. On the CI machines' root
  * file system (ext4 without a journal) the kernel skips recently deleted inodes when it allocates a new one

@@ -1,6 +1,7 @@
 /**
- * Bounded concurrency for work that waits on a provider (issue 21 section 5: images generated in parallel,
- * `AI_IMAGE_CONCURRENCY`). No dependency: a limiter is a counter and a FIFO of waiting starts.
+ * Bounded concurrency for work that waits on a provider (docs/providers.md "Media stack: slides and images":
+ * images generated in parallel, `AI_IMAGE_CONCURRENCY`). No dependency: a limiter is a counter and a FIFO of
+ * waiting starts.
  * - `createLimiter(n)`: at most `n` turns at once (`acquire` / `run`), waiting ones served in arrival order;
  * - `mapWithConcurrency(items, n, fn)`: `fn` over every item, at most `n` at once, results in item order.
  *   After the first rejection no new item is started; the items already running are awaited (so that what

@@ -1,5 +1,5 @@
 /**
- * The delivery loop of a worker process (issue 27.4; docs/operations.md "The delivery loop"): every worker
+ * The delivery loop of a worker process (docs/operations.md "The delivery loop"): every worker
  * steps due deliveries continuously, so posts due at the same minute are published by all the workers at
  * once instead of 50 a minute by the scheduler pass. The loop runs delivery passes
  * (src/domain/social/engine.ts `runDeliveryPass`: fair across networks, one lane per network) back to back

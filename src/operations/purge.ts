@@ -1,7 +1,8 @@
 /**
- * Purge of short-lived browser and OAuth records once their lifetime is over (issue 23 point 9), a step of
- * the maintenance pass (./maintenance.ts): nothing in them is needed after it, and some hold secrets
- * (hashes of session ids and codes, sealed PKCE verifiers, the sealed Page tokens of an abandoned Page pick).
+ * Purge of short-lived browser and OAuth records once their lifetime is over (docs/operations.md "Scheduled
+ * jobs", maintenance step 9), a step of the maintenance pass (./maintenance.ts): nothing in them is needed
+ * after it, and some hold secrets (hashes of session ids and codes, sealed PKCE verifiers, the sealed Page
+ * tokens of an abandoned Page pick).
  *
  * | table | deleted when | lifetime |
  * | --- | --- | --- |

@@ -1,7 +1,8 @@
 /**
- * Limits on untrusted media (issue 23 point 4), enforced at upload (src/web/media-upload.ts, from the
- * file's header, before anything decodes it) and again wherever an image is decoded (`boundedSharp`):
- * a 1 MB PNG of 16000 x 16000 pixels would otherwise cost about 1 GB of memory per decode.
+ * Limits on untrusted media (docs/ffmpeg.md "Limits on what enters"), enforced at upload
+ * (src/web/media-upload.ts, from the file's header, before anything decodes it) and again wherever an image
+ * is decoded (`boundedSharp`): a 1 MB PNG of 16000 x 16000 pixels would otherwise cost about 1 GB of memory
+ * per decode.
  *
  * - images: at most 8,192 pixels a side and 40 megapixels;
  * - videos: at most 4,096 pixels a side and 60 seconds; a CTA clip for AI UGC automations 3 to 15 seconds

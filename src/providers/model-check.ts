@@ -1,8 +1,8 @@
 /**
  * Checks each `openai-compatible` AI provider's configured model against `GET {base}/models` (OpenAI API
  * reference, "List models": `{object: "list", data: [{id, object: "model", created, owned_by}]}`), so a
- * retired or mistyped model stops the start instead of failing every generation (issue 26 point 1). Used
- * by bootstrap (`boot({checkProviders: true})`, the `all`, `serve` and `worker` commands) and by
+ * retired or mistyped model stops the start instead of failing every generation (docs/providers.md "AI
+ * text"). Used by bootstrap (`boot({checkProviders: true})`, the `all`, `serve` and `worker` commands) and by
  * `admin providers check`.
  *
  * Outcomes per provider: `listed`; `not_listed` (the start stops with one line naming the variable and the

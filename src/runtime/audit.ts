@@ -38,8 +38,8 @@ function hashedName(name: string): string {
 
 /**
  * The sorted, bounded top-level argument names of `args` (client-chosen keys; no values): names matching
- * `^[A-Za-z0-9_]{1,64}$` as they are, any other as `hashedName` (issue 23 point 1: one bad name must not
- * fail the batched insert other calls' rows share).
+ * `^[A-Za-z0-9_]{1,64}$` as they are, any other as `hashedName` (docs/security.md "Logs and audit": one bad
+ * name must not fail the batched insert other calls' rows share).
  */
 export function argumentNames(args: unknown): string[] {
   if (typeof args !== "object" || args === null || Array.isArray(args)) return [];

@@ -2,12 +2,12 @@
  * The tool pipeline (docs/spec/DESIGN.md section 3; docs/ARCHITECTURE.md "One tool call"), in one visible order:
  *   (authenticate: done by the endpoint) -> find tool -> scope -> validate input -> plan -> per-user budget
  *   -> idempotency (writes) -> review | queued | inline handler -> validate output -> envelope -> audit.
- * Every call that reaches the pipeline spends one unit of a per-user budget (issue 23 point 1): its tool's,
- * also when it stops earlier (missing scope, invalid arguments, plan), keeping its own answer; an unknown
- * tool's name and an exact retry of a finished write (answered from its idempotency record) spend a unit
- * of the read budget.
- * Protocol outcomes (unknown tool, missing scope) are returned for the endpoint to put on the wire
- * (JSON-RPC -32602, HTTP 403); every other outcome is an envelope, `isError` when it carries an error.
+ * Every call that reaches the pipeline spends one unit of a per-user budget (service spec 8; docs/security.md
+ * "Audit batches and budgets"): its tool's, also when it stops earlier (missing scope, invalid arguments,
+ * plan), keeping its own answer; an unknown tool's name and an exact retry of a finished write (answered from
+ * its idempotency record) spend a unit of the read budget. Protocol outcomes (unknown tool, missing scope)
+ * are returned for the endpoint to put on the wire (JSON-RPC -32602, HTTP 403); every other outcome is an
+ * envelope, `isError` when it carries an error.
  */
 import { randomUUID } from "node:crypto";
 import type { AppContext } from "../context.ts";

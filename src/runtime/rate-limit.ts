@@ -22,10 +22,11 @@ const MAX_IP_KEYS = 10_000;
 const ipKeys = new Map<string, string>();
 
 /**
- * The key a per-IP limit counts a client address by (issue 23 point 3): an IPv4 address as it is (also
- * when written IPv4-mapped, `::ffff:192.0.2.1`), an IPv6 address by its /64 prefix (`2001:db8:1:2::/64`):
- * one IPv6 subscriber usually holds a whole /64 and could otherwise rotate through 2^64 addresses, each
- * with its own count. Anything unparsable is counted as itself; a missing address as `unknown`.
+ * The key a per-IP limit counts a client address by (service spec 8; docs/security.md "Trusted proxies"): an
+ * IPv4 address as it is (also when written IPv4-mapped, `::ffff:192.0.2.1`), an IPv6 address by its /64
+ * prefix (`2001:db8:1:2::/64`): one IPv6 subscriber usually holds a whole /64 and could otherwise rotate
+ * through 2^64 addresses, each with its own count. Anything unparsable is counted as itself; a missing
+ * address as `unknown`.
  */
 export function ipKey(ip: string | undefined): string {
   if (!ip) return "unknown";

@@ -1,11 +1,12 @@
 /**
- * The approval page (service spec 4.4 `GET /settings/integrations/mcp/requests/{uuid}`; issue 22 point 8):
- * the immutable request in plain words: tool, summary, every slide, the full caption with a warning per
- * destination whose limit it exceeds, every destination (network, account, handle, Facebook Page, Pinterest
- * board), the Pinterest link, the time in the owner's time zone and in UTC, the credits the action costs,
- * owned resources by label, expiry, which generated parts the offline local stand-in made (`made_by`); and,
- * while it awaits approval, a form whose fields are hidden inputs and
- * whose buttons post `decision` = `approve` or `decline`. Every value is escaped (src/web/html.ts): captions and other retrieved text are inert.
+ * The approval page (service spec 4.4 `GET /settings/integrations/mcp/requests/{uuid}`; docs/social.md
+ * "Approved content: what the user approves is what goes out"): the immutable request in plain words: tool,
+ * summary, every slide, the full caption with a warning per destination whose limit it exceeds, every
+ * destination (network, account, handle, Facebook Page, Pinterest board), the Pinterest link, the time in the
+ * owner's time zone and in UTC, the credits the action costs, owned resources by label, expiry, which
+ * generated parts the offline local stand-in made (`made_by`); and, while it awaits approval, a form whose
+ * fields are hidden inputs and whose buttons post `decision` = `approve` or `decline`. Every value is escaped
+ * (src/web/html.ts): captions and other retrieved text are inert.
  */
 import type { ApprovalDescription } from "../tool-contract.ts";
 import { html, page, type RawHtml, stackTable } from "./html.ts";

@@ -1,8 +1,8 @@
 /**
- * No dead defaults (issue 26 point 1): with openai-compatible providers the start asks each provider's
- * `GET {base}/models` (the strict fakes of test/fakes/): a model not listed stops `all` with one line naming
- * the variable and the listed models that would fit; a gateway without /models is a warning and the start
- * goes on; `admin providers check` prints what it found.
+ * No dead defaults (docs/providers.md "AI text"): with openai-compatible providers the start asks each
+ * provider's `GET {base}/models` (the strict fakes of test/fakes/): a model not listed stops `all` with one
+ * line naming the variable and the listed models that would fit; a gateway without /models is a warning and
+ * the start goes on; `admin providers check` prints what it found.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";

@@ -1,9 +1,9 @@
 /**
- * The image of deploy/Dockerfile holds no local state (issue 23 point 10): `.dockerignore` keeps the
- * development keys and the embedded database (`.data`), environment files (`.env*`), installed packages
- * and the git history out of the build context, judged with Docker's own matching rules
- * (@balena/dockerignore); what the service needs at run time stays in. The Dockerfile and .ci/run install
- * the same ffmpeg (Debian's package, docs/ffmpeg.md).
+ * The image of deploy/Dockerfile holds no local state (README "Running more than one instance"):
+ * `.dockerignore` keeps the development keys and the embedded database (`.data`), environment files
+ * (`.env*`), installed packages and the git history out of the build context, judged with Docker's own
+ * matching rules (@balena/dockerignore); what the service needs at run time stays in. The Dockerfile and
+ * .ci/run install the same ffmpeg (Debian's package, docs/ffmpeg.md).
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";

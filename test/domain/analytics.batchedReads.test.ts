@@ -1,9 +1,10 @@
 /**
- * Batched post reads of the metrics sync (issue 27.1; src/domain/analytics/sync.ts with the adapters'
- * `readPostMetricsBatch`): YouTube `videos.list` reads up to 50 videos per call and X `GET /2/tweets` up to
- * 100 posts per call, against fakes that refuse bigger batches with the networks' error bodies and count the
- * calls; each post's counters are saved, a post the network no longer lists is partial with its reason.
- * YouTube's daily quota units (ANALYTICS_YOUTUBE_DAILY_QUOTA) are counted and, once spent, stop the app.
+ * Batched post reads of the metrics sync (docs/analytics.md "The sync"; src/domain/analytics/sync.ts with the
+ * adapters' `readPostMetricsBatch`): YouTube `videos.list` reads up to 50 videos per call and X `GET
+ * /2/tweets` up to 100 posts per call, against fakes that refuse bigger batches with the networks' error
+ * bodies and count the calls; each post's counters are saved, a post the network no longer lists is partial
+ * with its reason. YouTube's daily quota units (ANALYTICS_YOUTUBE_DAILY_QUOTA) are counted and, once spent,
+ * stop the app.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -1,9 +1,10 @@
 /**
- * Rate limits as the networks state them (issue 27.3; src/domain/analytics/sync.ts, pacing.ts,
- * src/providers/social/api-errors.ts): Facebook Pages, each read with its own Page token, against the Graph
- * fake. A token's own limit (code 17 with `X-Business-Use-Case-Usage` asking for an hour) stops that
- * account only; the app's limit (code 4 with `X-App-Usage` at 100) stops every account of the app, shared
- * by the jobs through `analytics_rate_stops`; what is left is partial with the reason, for the next night.
+ * Rate limits as the networks state them (docs/analytics.md "Failures and rate limits";
+ * src/domain/analytics/sync.ts, pacing.ts, src/providers/social/api-errors.ts): Facebook Pages, each read
+ * with its own Page token, against the Graph fake. A token's own limit (code 17 with
+ * `X-Business-Use-Case-Usage` asking for an hour) stops that account only; the app's limit (code 4 with
+ * `X-App-Usage` at 100) stops every account of the app, shared by the jobs through `analytics_rate_stops`;
+ * what is left is partial with the reason, for the next night.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -1,11 +1,11 @@
 /**
- * The metrics sync as queued work (issue 27.2; src/domain/analytics/sync.ts): the nightly run plans one job
- * per account with the singleton key `{night}:{account}`; two workers share the jobs and each account is
- * read once; a worker that dies holding a job loses it when its lease runs out and another worker takes it
- * over without re-reading the account's counters or the deliveries already read; a restart of the night continues the same run and
- * never reads an account already done; `admin analytics sync --status` prints the progress. Sandbox
- * accounts (the sandbox connector's labelled numbers) stand in for the networks here: the batching against
- * the networks' fakes is test/domain/analytics.batchedReads.test.ts.
+ * The metrics sync as queued work (docs/analytics.md "Runs"; src/domain/analytics/sync.ts): the nightly run
+ * plans one job per account with the singleton key `{night}:{account}`; two workers share the jobs and each
+ * account is read once; a worker that dies holding a job loses it when its lease runs out and another worker
+ * takes it over without re-reading the account's counters or the deliveries already read; a restart of the
+ * night continues the same run and never reads an account already done; `admin analytics sync --status`
+ * prints the progress. Sandbox accounts (the sandbox connector's labelled numbers) stand in for the networks
+ * here: the batching against the networks' fakes is test/domain/analytics.batchedReads.test.ts.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";

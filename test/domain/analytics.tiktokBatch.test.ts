@@ -1,9 +1,9 @@
 /**
- * TikTok's batched post reads (issue 27.1; src/providers/social/tiktok/metrics.ts `readPostMetricsBatch`):
- * `POST /v2/video/query/` takes up to 20 ids in `filters.video_ids` (docs/spec/networks.md 2.1), so 45
- * published videos are read in 3 calls against the TikTok fake, which refuses more than 20 ids with
- * TikTok's `invalid_params` error; a delivery without a public id costs no call (all null), a video the
- * query does not return is partial with the reason.
+ * TikTok's batched post reads (docs/analytics.md "The sync"; src/providers/social/tiktok/metrics.ts
+ * `readPostMetricsBatch`): `POST /v2/video/query/` takes up to 20 ids in `filters.video_ids`
+ * (docs/spec/networks.md 2.1), so 45 published videos are read in 3 calls against the TikTok fake, which
+ * refuses more than 20 ids with TikTok's `invalid_params` error; a delivery without a public id costs no call
+ * (all null), a video the query does not return is partial with the reason.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -1,10 +1,10 @@
 /**
- * Rate limits learned from SUCCESSFUL answers (issue 27.3; src/providers/social/usage.ts, the sync's pacer
- * src/domain/analytics/pacing.ts): the X fake answers every read with `x-rate-limit-*` per user token, the
- * Facebook fake every Graph answer with `X-App-Usage` and the Page's `X-Business-Use-Case-Usage`, as the
- * real APIs do. A 200 that says the budget is spent stops further calls for that token (X, a Page's BUC) or
- * for the whole app (`X-App-Usage`), before the network ever refuses; the other accounts are read, what is
- * left is partial with the reason, for the next night.
+ * Rate limits learned from SUCCESSFUL answers (docs/analytics.md "Failures and rate limits";
+ * src/providers/social/usage.ts, the sync's pacer src/domain/analytics/pacing.ts): the X fake answers every
+ * read with `x-rate-limit-*` per user token, the Facebook fake every Graph answer with `X-App-Usage` and the
+ * Page's `X-Business-Use-Case-Usage`, as the real APIs do. A 200 that says the budget is spent stops further
+ * calls for that token (X, a Page's BUC) or for the whole app (`X-App-Usage`), before the network ever
+ * refuses; the other accounts are read, what is left is partial with the reason, for the next night.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";

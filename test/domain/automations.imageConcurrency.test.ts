@@ -1,9 +1,9 @@
 /**
- * Video images in parallel (issue 21 section 5): a 2x2 grid automation run asks the openai-compatible image
- * adapter for its four images at once (AI_IMAGE_CONCURRENCY 4, the default) against the strict Images API
- * fake, stores each as a frame asset as it arrives and charges the template price once; a refused image
- * fails the run and refunds that charge once, as before. The fake's gate holds every request until all
- * four are in flight: no timing is asserted.
+ * Video images in parallel (docs/providers.md "Media stack: slides and images"): a 2x2 grid automation run
+ * asks the openai-compatible image adapter for its four images at once (AI_IMAGE_CONCURRENCY 4, the default)
+ * against the strict Images API fake, stores each as a frame asset as it arrives and charges the template
+ * price once; a refused image fails the run and refunds that charge once, as before. The fake's gate holds
+ * every request until all four are in flight: no timing is asserted.
  */
 import assert from "node:assert/strict";
 import { after, test } from "node:test";

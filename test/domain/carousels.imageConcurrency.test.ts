@@ -1,10 +1,10 @@
 /**
- * Images in parallel (issue 21 section 5): a carousel render draws up to AI_IMAGE_CONCURRENCY slides at once
- * through the openai-compatible image adapter against the strict Images API fake (test/fakes/openai-images.ts,
- * which counts the requests in flight and can hold chosen ones), checkpoints each slide as it finishes,
- * charges credits once per generated image (at the call, as before) and leaves only the failed slides to
- * retry_carousel. No timing is asserted: the fake's gate holds requests until the state under test is
- * reached.
+ * Images in parallel (docs/providers.md "Media stack: slides and images"): a carousel render draws up to
+ * AI_IMAGE_CONCURRENCY slides at once through the openai-compatible image adapter against the strict Images
+ * API fake (test/fakes/openai-images.ts, which counts the requests in flight and can hold chosen ones),
+ * checkpoints each slide as it finishes, charges credits once per generated image (at the call, as before)
+ * and leaves only the failed slides to retry_carousel. No timing is asserted: the fake's gate holds requests
+ * until the state under test is reached.
  */
 import assert from "node:assert/strict";
 import { after, test } from "node:test";

@@ -1,9 +1,10 @@
 /**
- * Publishing at the same minute (issue 27.4; src/domain/social/engine.ts `runDueDeliveries`): due
- * deliveries are picked round-robin across networks and each network is stepped in its own lane, so a slow
- * network does not hold the others; two workers' passes at once publish each delivery exactly once. The
- * networks here are two in-test publishers (one step: the post): "slow" waits on a gate the test opens,
- * "fast" answers at once; a real network's steps are in test/providers/social/engine.state.test.ts.
+ * Publishing at the same minute (docs/operations.md "The delivery loop"; src/domain/social/engine.ts
+ * `runDueDeliveries`): due deliveries are picked round-robin across networks and each network is stepped in
+ * its own lane, so a slow network does not hold the others; two workers' passes at once publish each delivery
+ * exactly once. The networks here are two in-test publishers (one step: the post): "slow" waits on a gate the
+ * test opens, "fast" answers at once; a real network's steps are in
+ * test/providers/social/engine.state.test.ts.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";

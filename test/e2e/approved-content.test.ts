@@ -1,8 +1,8 @@
 /**
- * What is approved is what goes out (issue 22 points 1 to 3): the real tool pipeline, browser decisions
- * (`decideOperation`, what the approval page's form calls), the worker's `processOperation`, the carousel
- * render job and the due-schedule pass, with the live Pinterest adapter against its provider-shaped fake
- * (test/fakes/pinterest.ts, through SOCIAL_HTTP_OVERRIDE).
+ * What is approved is what goes out (docs/social.md "Approved content: what the user approves is what goes
+ * out"): the real tool pipeline, browser decisions (`decideOperation`, what the approval page's form calls),
+ * the worker's `processOperation`, the carousel render job and the due-schedule pass, with the live Pinterest
+ * adapter against its provider-shaped fake (test/fakes/pinterest.ts, through SOCIAL_HTTP_OVERRIDE).
  * - a scheduled carousel locks its approved content: regenerate_carousel_slide, retry_carousel, a new
  *   caption and a new product URL are refused naming the schedule; a content change forced past the lock
  *   publishes nothing (no request reaches Pinterest) and fails the delivery with a plain reason;

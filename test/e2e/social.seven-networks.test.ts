@@ -1,6 +1,6 @@
 /**
- * Issue 13 "Done when", end to end with the provider-shaped fakes of all seven networks (test/fakes/, reached
- * through SOCIAL_HTTP_OVERRIDE) and the live adapters:
+ * The social networks end to end (docs/social.md "Testing against fakes") with the provider-shaped fakes of
+ * all seven networks (test/fakes/, reached through SOCIAL_HTTP_OVERRIDE) and the live adapters:
  * 1. in one headless Chromium session the owner (Pro plan) connects Instagram, Facebook (a Page chosen on the
  *    picker), TikTok, YouTube (videos made public on /settings/social), LinkedIn (the organization page chosen
  *    on the author picker, so LinkedIn has metrics), Pinterest (two boards listed from the API, one chosen on

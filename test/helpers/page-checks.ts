@@ -1,8 +1,9 @@
 /**
- * What a person would find wrong with a browser page, checked in headless Chromium (issue 25): axe-core
- * violations of impact serious or critical; at a phone size (`phone`) a document wider than the viewport and
- * visible buttons under 44 px tall; status badges without words; inline styles (the CSP allows only this
- * origin's stylesheets). Used by the page walk (test/web/pages-walk.ts) and the approval-page tests.
+ * What a person would find wrong with a browser page, checked in headless Chromium (docs/pages.md "Accessible
+ * and phone-sized"): axe-core violations of impact serious or critical; at a phone size (`phone`) a document
+ * wider than the viewport and visible buttons under 44 px tall; status badges without words; inline styles
+ * (the CSP allows only this origin's stylesheets). Used by the page walk (test/web/pages-walk.ts) and the
+ * approval-page tests.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";

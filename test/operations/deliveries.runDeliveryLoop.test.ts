@@ -1,8 +1,9 @@
 /**
- * The workers' delivery loop (src/operations/deliveries.ts, issue 27.4): two loops side by side publish
- * every due delivery exactly once on the X fake (test/fakes/x.ts, `POST /2/tweets`, each call slowed by
- * 20 ms), taking full passes back to back, and a loop stops on its abort signal, both while it waits for
- * the next poll and while a step is under way (that step finishes, no other starts).
+ * The workers' delivery loop (src/operations/deliveries.ts; docs/operations.md "The delivery loop"): two
+ * loops side by side publish every due delivery exactly once on the X fake (test/fakes/x.ts, `POST
+ * /2/tweets`, each call slowed by 20 ms), taking full passes back to back, and a loop stops on its abort
+ * signal, both while it waits for the next poll and while a step is under way (that step finishes, no other
+ * starts).
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -78,7 +78,7 @@ test("the fake refuses what the Images API refuses, with its error body", async 
       headers: { "content-type": "application/json", authorization: "Bearer sk-test-key" },
       body: JSON.stringify({ prompt: "p", ...body }),
     }).then(async (r) => [r.status, (await r.json()).error] as const);
-  // What the adapter sent before issue 21: a slide size and response_format to a gpt-image model.
+  // What the adapter once sent: a slide size and response_format to a gpt-image model.
   assert.deepEqual(await post({ model: "gpt-image-1.5", size: "1080x1350", response_format: "b64_json" }), [
     400,
     {

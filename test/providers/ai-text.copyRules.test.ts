@@ -1,5 +1,5 @@
 /**
- * Offline copy that reads well (issue 21 section 2), table-driven over the product fixtures
+ * Offline copy that reads well (docs/providers.md "AI text"), table-driven over the product fixtures
  * (test/fixtures/product-descriptions.ts), every design and every slide count: sentences come from
  * Intl.Segmenter (decimals, abbreviations, prices, lists); a headline is 2 to 8 words, ends where a clause
  * ends and is not inside its own body; no body (or body sentence) twice in one carousel; a product with

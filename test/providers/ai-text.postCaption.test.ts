@@ -1,8 +1,8 @@
 /**
- * The caption of a generated post (issue 21 section 1): a hook line, two to four value lines, a call to
- * action with the product link, 3 to 8 hashtags; bounded, no control characters, no repeated or cut line.
- * The local provider writes it from the product's facts; the openai-compatible provider asks for the parts
- * with a strict JSON schema and assembles them the same way.
+ * The caption of a generated post (docs/operations.md "Captions of generated posts"): a hook line, two to
+ * four value lines, a call to action with the product link, 3 to 8 hashtags; bounded, no control characters,
+ * no repeated or cut line. The local provider writes it from the product's facts; the openai-compatible
+ * provider asks for the parts with a strict JSON schema and assembles them the same way.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -1,6 +1,6 @@
 /**
- * The approval page warns per destination (issue 26.5, 21.1): approve_carousel's description lists what the
- * owner's connected networks would refuse of the carousel as it is (the rule table's checks of
+ * The approval page warns per destination (docs/social.md "Network rules"): approve_carousel's description
+ * lists what the owner's connected networks would refuse of the carousel as it is (the rule table's checks of
  * src/domain/social/validate.ts `postProblems`: a story-format carousel is outside Instagram's 4:5 to 1.91:1,
  * a caption over X's 280), and the page shows that list, escaped.
  */

@@ -1,8 +1,9 @@
 /**
- * A video automation run's post carries a generated caption (issue 21 section 1), and the TikTok review UI
- * shows it: a fade-video automation with a TikTok destination runs through the real local providers (text,
- * image, video), its post waits in `needs_review`, and `/review/posts/:id` offers the caption in full as
- * the post's text. The caption follows the automation's `caption_tone` and names the product and its link.
+ * A video automation run's post carries a generated caption (docs/operations.md "Captions of generated
+ * posts"), and the TikTok review UI shows it: a fade-video automation with a TikTok destination runs through
+ * the real local providers (text, image, video), its post waits in `needs_review`, and `/review/posts/:id`
+ * offers the caption in full as the post's text. The caption follows the automation's `caption_tone` and
+ * names the product and its link.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -1,9 +1,10 @@
 /**
- * A post goes to more networks (issue 22 point 4): an approved carousel is published to Instagram, then to
- * LinkedIn (sandbox accounts, publish_post's describe and approved execute), then picked on /review for a
- * live TikTok account (the TikTok fake) and published there: exactly one post per network. A destination
- * that already has the post (published, scheduled or on its way) is refused with validation_failed naming
- * the account; /review lists the post for TikTok accounts that do not have it, and no longer once it is there.
+ * A post goes to more networks (docs/social.md "More networks for one post"): an approved carousel is
+ * published to Instagram, then to LinkedIn (sandbox accounts, publish_post's describe and approved execute),
+ * then picked on /review for a live TikTok account (the TikTok fake) and published there: exactly one post
+ * per network. A destination that already has the post (published, scheduled or on its way) is refused with
+ * validation_failed naming the account; /review lists the post for TikTok accounts that do not have it, and
+ * no longer once it is there.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -1,7 +1,8 @@
 /**
- * /settings/social tells the operator which URL prefix to verify with TikTok when TikTok is live (issue 26.7):
- * photo posts are pulled by TikTok (PULL_FROM_URL) from the service's public media URLs, and TikTok refuses
- * a prefix the app has not verified (`url_ownership_unverified`). With TikTok in the sandbox, nothing is said.
+ * /settings/social tells the operator which URL prefix to verify with TikTok when TikTok is live
+ * (docs/network-adapters.md "TikTok (Login Kit + Content Posting API, Direct Post)"): photo posts are pulled
+ * by TikTok (PULL_FROM_URL) from the service's public media URLs, and TikTok refuses a prefix the app has not
+ * verified (`url_ownership_unverified`). With TikTok in the sandbox, nothing is said.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";

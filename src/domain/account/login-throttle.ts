@@ -1,9 +1,11 @@
 /**
- * Sign-in throttle with backoff per email address and client address (issue 23 point 3), beside the per-IP
- * browser limit: password guesses against one account are slowed down, and the count is kept per client
- * address (`ipKey`: an IPv4 address, an IPv6 /64), so an attacker's failures slow the attacker's addresses
- * only: they can never lock the owner out, whose correct password from their own address still works
- * (OWASP Authentication Cheat Sheet, "Account lockout": lockout must not be a denial of service).
+ * Sign-in throttle with backoff per email address and client address (docs/security.md "Trusted proxies";
+ * OWASP Authentication Cheat Sheet,
+ * https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html), beside the per-IP browser
+ * limit: password guesses against one account are slowed down, and the count is kept per client address
+ * (`ipKey`: an IPv4 address, an IPv6 /64), so an attacker's failures slow the attacker's addresses only: they
+ * can never lock the owner out, whose correct password from their own address still works (OWASP
+ * Authentication Cheat Sheet, "Account lockout": lockout must not be a denial of service).
  *
  * Every attempt is counted as a failure before the password is checked (`beginAttempt`: one atomic upsert,
  * so concurrent guesses cannot all pass while the count is low); a successful sign-in clears the count of

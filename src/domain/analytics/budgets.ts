@@ -1,5 +1,5 @@
 /**
- * The metrics sync's budgets shared by the workers (issue 27.3; docs/analytics.md "Failures and rate
+ * The metrics sync's budgets shared by the workers (docs/analytics.md "Failures and rate
  * limits"):
  * - app stops (`analytics_rate_stops`): a network that says the APP's budget ran out (a
  *   `NetworkRateLimitError` with scope `app`) stops every live account of that network until the time it

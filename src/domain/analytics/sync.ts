@@ -1,5 +1,5 @@
 /**
- * The metrics sync as runs of queued work (service spec 6.3; issue 27.2; docs/analytics.md "Runs"). A run
+ * The metrics sync as runs of queued work (service spec 6.3; docs/analytics.md "Runs"). A run
  * (`analytics_sync_runs`) has a key, a time (`synced_at` of everything it saves) and one job per account
  * (`analytics_sync_jobs`); each job reads one account and its posts (./sync-account.ts):
  * - the nightly run (`startNightlyRun`, the worker's `analytics-sync` schedule, midnight America/New_York) is

@@ -420,7 +420,7 @@ async function renderVideo(
 }
 
 /**
- * The caption of a video run's post (issue 21 section 1; docs/operations.md "Captions of generated posts"):
+ * The caption of a video run's post (docs/operations.md "Captions of generated posts"):
  * written by the AI text provider (`postCaption`, in the automation's `caption_tone`) from the product
  * (name, facts, price, link) and the video's hook, once the video is stored and just before the post is
  * saved; nothing is charged for it (src/domain/captions/post-caption.ts).

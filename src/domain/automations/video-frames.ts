@@ -1,5 +1,5 @@
 /**
- * Which of the product's own photos a video automation shows (issue 21 section 3), before any generated
+ * Which of the product's own photos a video automation shows (docs/slides.md "Videos"), before any generated
  * image fills the rest: the single fade and the AI UGC hook use the product's first photo; the 2x2 grid uses
  * up to four of its photos, and a product with only one photo gets it whole and as a close-up (the video
  * provider's `zooms`), generated images taking the remaining tiles.

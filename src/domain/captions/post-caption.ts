@@ -1,5 +1,5 @@
 /**
- * The caption of a generated post (issue 21 section 1; docs/operations.md "Captions of generated posts"):
+ * The caption of a generated post (docs/operations.md "Captions of generated posts"):
  * - `assertCaptionArgument` checks a caption an agent passes to generate_carousel or approve_carousel: at
  *   most CAPTION_MAX_LENGTH characters (YouTube's description, the largest limit of any network in the rule
  *   table, src/providers/social/rules.ts; each destination's own limit is checked at publish_post /

@@ -1,5 +1,5 @@
 /**
- * The caption of a generated carousel (issue 21 section 1; docs/operations.md "Captions of generated
+ * The caption of a generated carousel (docs/operations.md "Captions of generated
  * posts"): written by the render of a `generate` run once the slides' copy is settled and saved, while the
  * slides' images arrive and are drawn (the run waits for it before finishing), from the product (name, description, brand, price, tags, link), the run's brief and every
  * slide's headline and body. A post that already has a caption (the agent's `caption` argument, or an earlier

@@ -2,8 +2,9 @@
  * The carousel outline: a deterministic slide plan built from the product's own fields (name, brand,
  * description, price, tags, URL). It is saved with the run and read back by `get_carousel_outline`; it is a
  * plan, not a generation job. Product text is data: it is quoted into the plan, never interpreted. The roles
- * follow how much the product has to say (issue 21 section 2): a product with fewer facts than slides gets
- * question, close-up, benefit, how-to, proof, gift, price and engagement slides instead of repeated facts.
+ * follow how much the product has to say (docs/providers.md "AI text"): a product with fewer facts than
+ * slides gets question, close-up, benefit, how-to, proof, gift, price and engagement slides instead of
+ * repeated facts.
  */
 import { localCarouselCopy } from "../../providers/ai-text/local-carousel.ts";
 import { type ProductFacts, productFacts } from "../../providers/ai-text/product-facts.ts";
@@ -41,7 +42,7 @@ export interface Outline {
 
 /**
  * Slide roles, in the order they appear in a carousel. `feature` slides carry the product's own facts; the
- * others fill a carousel when the product has fewer facts than slides (issue 21 section 2), never by
+ * others fill a carousel when the product has fewer facts than slides (docs/providers.md "AI text"), never by
  * repeating a fact.
  */
 export const SLIDE_ROLES = [

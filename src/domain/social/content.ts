@@ -1,5 +1,5 @@
 /**
- * Approved content (issue 22; service spec 4.4 "what the user approves is what they saw"): the content a
+ * Approved content (service spec 4.4 "what the user approves is what they saw"): the content a
  * browser approval of publish_post, schedule_post or approve_carousel binds, and its fingerprint.
  *
  * - `PostContent`: what a post publishes: type, title, caption, a carousel's slide images in position order

@@ -515,7 +515,8 @@ export interface DeliveryPassReport {
  * One pass of the delivery worker: steps every due delivery (active, due, not leased, or leased by a worker
  * that died), at most `limit`. Run back to back by every worker's delivery loop
  * (src/operations/deliveries.ts), once a minute by the scheduler pass, and by tests.
- * Fair across networks (issue 27.4): the `limit` is shared round-robin between the networks that have due
+ * Fair across networks (docs/operations.md "The delivery loop"): the `limit` is shared round-robin between
+ * the networks that have due
  * deliveries (each network's own oldest first), and each network's deliveries are stepped in their own lane,
  * the lanes side by side, so one slow network does not hold the others. Each step still takes the delivery's
  * lease (`runDeliveryStep`), so two workers never step the same delivery at once.

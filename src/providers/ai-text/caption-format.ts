@@ -1,8 +1,8 @@
 /**
- * The shape of a generated post's caption (issue 21 section 1), shared by every text provider: a hook line,
- * two to four short lines of value, a call to action, a blank line and 3 to 8 hashtags. Providers produce the
- * parts; `formatPostCaption` cleans and assembles them, so the posted text has the same shape whichever
- * provider wrote it.
+ * The shape of a generated post's caption (docs/operations.md "Captions of generated posts"), shared by every
+ * text provider: a hook line, two to four short lines of value, a call to action, a blank line and 3 to 8
+ * hashtags. Providers produce the parts; `formatPostCaption` cleans and assembles them, so the posted text
+ * has the same shape whichever provider wrote it.
  */
 import { key, squash } from "./sentences.ts";
 import { LIMITS, normaliseHashtag } from "./types.ts";

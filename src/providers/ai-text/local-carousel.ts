@@ -1,13 +1,13 @@
 /**
- * The local provider's carousel copy (offline, deterministic; issue 21 section 2). Each slide's words come
- * from its role (src/domain/carousels/outline.ts) and the product's facts (product-facts.ts): feature
- * slides take the description's sentences in turn, split into a 2-to-8-word headline and the rest as body;
- * proof, how-to and recap slides take the reviews, the steps and the features' headlines; the other roles
- * (hook, question, close-up, benefit, gift, price, comment, save, share, CTA) are written from templates
- * filled with the product's name, kind, tags, price and link. No body is used twice and no headline twice
- * in one carousel; a headline never appears inside its own body. A regeneration (`variant` 1, 2, ...)
- * rewords each slide from the same facts (the other form of its headline and body), so a slide redone on
- * its own still says nothing another slide says.
+ * The local provider's carousel copy (offline, deterministic; docs/providers.md "AI text"). Each slide's
+ * words come from its role (src/domain/carousels/outline.ts) and the product's facts (product-facts.ts):
+ * feature slides take the description's sentences in turn, split into a 2-to-8-word headline and the rest as
+ * body; proof, how-to and recap slides take the reviews, the steps and the features' headlines; the other
+ * roles (hook, question, close-up, benefit, gift, price, comment, save, share, CTA) are written from
+ * templates filled with the product's name, kind, tags, price and link. No body is used twice and no headline
+ * twice in one carousel; a headline never appears inside its own body. A regeneration (`variant` 1, 2, ...)
+ * rewords each slide from the same facts (the other form of its headline and body), so a slide redone on its
+ * own still says nothing another slide says.
  */
 import { type Feature, type ProductFacts, productFacts } from "./product-facts.ts";
 import { BODY_MAX, HEADLINE_WORDS } from "./phrases.ts";

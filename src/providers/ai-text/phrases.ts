@@ -1,9 +1,9 @@
 /**
- * Headlines cut from product sentences, for the local copy writer (issue 21 section 2). A headline is 2 to 8
- * words and ends where a clause ends: at a clause mark (`,` `;` `:` a spaced dash), before a relative or
- * linking word ("that", "so", "with"), or at the end of the sentence; never after an article, a preposition
- * or a conjunction, never inside a number ("1.2" is one word) and never on a number that the next word
- * belongs to ("for 24" before "hours"). The rest of the sentence becomes the body, so the headline never
+ * Headlines cut from product sentences, for the local copy writer (docs/providers.md "AI text"). A headline
+ * is 2 to 8 words and ends where a clause ends: at a clause mark (`,` `;` `:` a spaced dash), before a
+ * relative or linking word ("that", "so", "with"), or at the end of the sentence; never after an article, a
+ * preposition or a conjunction, never inside a number ("1.2" is one word) and never on a number that the next
+ * word belongs to ("for 24" before "hours"). The rest of the sentence becomes the body, so the headline never
  * repeats its body.
  */
 import { capitalise, period, squash, unperiod } from "./sentences.ts";

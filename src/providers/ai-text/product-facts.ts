@@ -1,5 +1,5 @@
 /**
- * What the local copy writer and the carousel outline know about a product (issue 21 section 2): its
+ * What the local copy writer and the carousel outline know about a product (docs/providers.md "AI text"): its
  * description cut into sentences (Intl.Segmenter, sentences.ts) and sorted into kinds (features, social
  * proof, how-to steps), each feature already split into a slide's headline and body (phrases.ts), plus the
  * short name, kind, price and tags. Deterministic: the same subject always gives the same facts, so the

@@ -70,7 +70,7 @@ export interface SlideCopy {
   body: string;
 }
 
-/** What a generated post's caption is written from (issue 21 section 1). All fields are untrusted data. */
+/** What a generated post's caption is written from (docs/operations.md "Captions of generated posts"). All fields are untrusted data. */
 export interface PostCaptionRequest {
   /** The product (name, description, brand, price, currency, tags) and, in `brief`, the request's guidance. */
   subject: TextSubject;

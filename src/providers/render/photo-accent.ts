@@ -1,10 +1,10 @@
 /**
- * A design's accent colour taken from the product photo (issue 21 section 3): the photo's dominant saturated
- * colour, read from a 48 x 48 thumbnail decoded with boundedSharp (./layers.ts; pixels binned by hue; greys, near-blacks
- * and near-whites skipped, so a white studio backdrop does not win), then lightened or darkened until it
- * reaches WCAG 2.1 AA contrast (4.5:1, https://www.w3.org/TR/WCAG21/#contrast-minimum) against the design's
- * background: the accent is drawn as text on the background (labels, numbers) and the background colour as
- * text on the accent (the CTA button), the same pair of colours.
+ * A design's accent colour taken from the product photo (docs/slides.md "Slides"): the photo's dominant
+ * saturated colour, read from a 48 x 48 thumbnail decoded with boundedSharp (./layers.ts; pixels binned by
+ * hue; greys, near-blacks and near-whites skipped, so a white studio backdrop does not win), then lightened
+ * or darkened until it reaches WCAG 2.1 AA contrast (4.5:1, https://www.w3.org/TR/WCAG21/#contrast-minimum)
+ * against the design's background: the accent is drawn as text on the background (labels, numbers) and the
+ * background colour as text on the accent (the CTA button), the same pair of colours.
  */
 import type { Palette } from "./designs.ts";
 import { thumbnailRgb } from "./layers.ts";

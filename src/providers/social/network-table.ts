@@ -1,5 +1,6 @@
 /**
- * The declarative table of one network (issue 20 point 3): the OAuth settings of its connect flow and the
+ * The declarative table of one network (docs/network-adapters.md "One table per network"): the OAuth
+ * settings of its connect flow and the
  * error codes of its API, as data. Each live adapter has one (`<network>/table.ts`); shared code reads it:
  * ./oauth-flow.ts builds the authorize URL, the code exchange and the refresh from `oauth`, and
  * ./api-errors.ts maps a failed API answer to the adapter errors of ./network.ts from `api.errors`. What a

@@ -1,5 +1,5 @@
 /**
- * Rate limits stated on SUCCESSFUL answers (issue 27.3; docs/analytics.md "Failures and rate limits"): a
+ * Rate limits stated on SUCCESSFUL answers (docs/analytics.md "Failures and rate limits"): a
  * network may answer 200 and say in the same answer that the budget is spent, before it ever answers 429:
  * - X: `x-rate-limit-remaining: 0` with `x-rate-limit-reset` (epoch seconds), per user token and endpoint
  *   (https://docs.x.com/x-api/fundamentals/rate-limits);

@@ -2,8 +2,9 @@
  * The hook overlay rendered in a short-lived node process of its own (./overlay-child.ts), not in the
  * service's. satori's layout (yoga's WebAssembly memory, which never shrinks), the fonts it parses and
  * resvg's pixmap add about 40 MB to a process that draws one overlay, and the service would keep that while
- * ffmpeg encodes beside it: with the render's process tree bounded at 300 MB for the 2x2 grid (issue 21,
- * bench/README.md), the child's memory is returned when it exits, before ffmpeg starts.
+ * ffmpeg encodes beside it: with the render's process tree bounded at 300 MB for the 2x2 grid
+ * (docs/providers.md "Video", bench/README.md), the child's memory is returned when it exits, before ffmpeg
+ * starts.
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";

@@ -2,7 +2,8 @@
  * AI UGC runs with the openai-compatible video provider against the strict Videos API fake
  * (test/fakes/openai-videos.ts): a listed model gives a generated hook clip; a retired model (sora-2, shut
  * down 2026-09-24: 404 model_not_found) or a refused clip fails the run with the provider's safe reason and
- * refunds its credits, and no local stand-in clip is ever rendered in its place (issue 26 point 3).
+ * refunds its credits, and no local stand-in clip is ever rendered in its place (docs/providers.md "When a
+ * provider fails: no silent stand-in").
  */
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";

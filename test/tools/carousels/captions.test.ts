@@ -1,11 +1,12 @@
 /**
- * Captions of generated carousels (issue 21 section 1) over a real database and the local text provider:
- * the render writes one (hook, value lines, call to action with the product link, hashtags) from the product
- * and the slides' copy, once; get_carousel and get_post return it; an agent's `caption` to generate_carousel
- * or approve_carousel is kept exactly, shown exactly on the approval page and bound by its fingerprint; a
- * caption with a control character or over 5,000 characters is refused naming the field and the rule, and
- * nothing changes; a caption over a destination's limit is refused at publish_post naming the network, the
- * limit and the length. The bottle product is test/fixtures/product-descriptions.ts's first fixture.
+ * Captions of generated carousels (docs/operations.md "Captions of generated posts") over a real database and
+ * the local text provider: the render writes one (hook, value lines, call to action with the product link,
+ * hashtags) from the product and the slides' copy, once; get_carousel and get_post return it; an agent's
+ * `caption` to generate_carousel or approve_carousel is kept exactly, shown exactly on the approval page and
+ * bound by its fingerprint; a caption with a control character or over 5,000 characters is refused naming the
+ * field and the rule, and nothing changes; a caption over a destination's limit is refused at publish_post
+ * naming the network, the limit and the length. The bottle product is test/fixtures/product-descriptions.ts's
+ * first fixture.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
