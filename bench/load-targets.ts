@@ -7,9 +7,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
- * The node flags `serve` runs with (package.json `start`, deploy/Dockerfile); test/deploy checks they agree.
+ * The node flags `serve` and `all` run with (package.json `start`, deploy/Dockerfile's ENTRYPOINT;
+ * test/deploy/node-flags.test.ts checks they agree): a young generation of 16 MB semi-spaces for the HTTP
+ * path (bench/README.md "bench:load").
  */
-export const SERVE_NODE_FLAGS: string[] = ["--max-semi-space-size=2"];
+export const SERVE_NODE_FLAGS: string[] = ["--max-semi-space-size=16"];
 
 /** A started target. */
 export interface Target {
