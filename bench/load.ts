@@ -1,248 +1,307 @@
 /**
- * `npm run bench:load`: 200 simulated agents for 60 s against 2 `serve` and 2 `worker` processes on one
- * PostgreSQL and one S3 store (s3rver), behind a round-robin proxy (test/scale/cluster.ts). Each agent is
- * its own user with its own connection, product and sandbox account, and mixes reads (get_profile,
- * list_products, list_content), drafts (create_text_post), generate_carousel, and publish_post followed by
- * its approval through the approval page (a browser session's form POST). Prints and saves throughput,
- * p50/p95/p99 per tool, errors by code (only `rate_limited` is expected: the per-user budgets of service
- * spec 8 apply to every agent), and the RSS of every process before the load, after a 15 s warm-up and at
- * the end (growth = end against warm-up).
+ * `npm run bench:load`: the hot path against its peer and its limit, measured with wrk (bench/wrk.ts), in
+ * one run on one machine. Three targets, each its own node process, all answering the same JSON-RPC
+ * `tools/call get_profile` POST:
  *
- * All agents come from 127.0.0.1 through one proxy, so the per-IP limits (MCP 240/min and browser pages
- * 30/min per client address, made for real clients) are raised for this run; every per-user budget stays
- * at its default.
- * Settings (env): DATABASE_URL (admin URL), LOAD_AGENTS (200), LOAD_SECONDS (60). Results:
- * bench/results/load-<date>.json and bench/README.md.
+ * - `ours`: the service as `serve` runs (src/main.ts with the node flags of package.json `start` and
+ *   deploy/Dockerfile, `SERVE_NODE_FLAGS`), on a fresh migrated database, with an ES256 access token of a
+ *   real grant: the whole pipeline (per-IP limit, bearer and token record, per-user budget, the handler's
+ *   query, output validation, the audit row).
+ * - `peer`: the official MCP SDK's stateless Streamable HTTP server with JWT verification and one query
+ *   (bench/peer-sdk.ts) on the same database, with a token of the same user.
+ * - `limit`: a bare `node:http` JSON-RPC responder (bench/bare.ts).
+ *
+ * Rounds alternate the targets (the order rotates each round) at each connection count, so that the
+ * machine's load falls on all three alike; the ratios ours/peer and ours/limit are taken within a round.
+ * Each row reports req/s, p50/p99/p99.9 (ms), the target process's CPU per request (utime + stime from
+ * /proc/{pid}/stat) and that of the benchmark database's PostgreSQL backends (bench/cpu.ts), and the load
+ * average (1 min) when the row started.
+ *
+ * Settings (env): DATABASE_URL (admin URL; default postgres://postgres@127.0.0.1:5432/postgres; a
+ * throwaway database is created and dropped), BENCH_DURATION (s per row, default 10), BENCH_ROUNDS (3),
+ * BENCH_CONNECTIONS ("8,64"), LOAD_OURS_FLAGS (node flags of `ours`, default SERVE_NODE_FLAGS; several
+ * sets separated by `|` run one `ours` each, e.g. `--max-semi-space-size=2|`), LOAD_TARGETS
+ * ("ours,peer,limit"). Writes bench/results/load-wrk-<date>.json. See bench/README.md "bench:load".
  */
-import { randomUUID } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { exportJWK, generateKeyPair } from "jose";
 import pg from "pg";
+import { systemClock } from "../src/context.ts";
 import { createDb, migrate } from "../src/db/knex.ts";
 import { createUser } from "../src/domain/account/accounts.ts";
-import { grantCredits } from "../src/domain/account/credits.ts";
-import { connectSocialAccount } from "../src/domain/social/accounts.ts";
-import { rpc } from "../test/helpers/mcp-client.ts";
 import { connect } from "../test/helpers/tokens.ts";
-import { browserSession, postDecision } from "../test/operations/helpers.ts";
-import { startCluster } from "../test/scale/cluster.ts";
+import { CpuProbe } from "./cpu.ts";
+import { freePort, SERVE_NODE_FLAGS, startTarget, type Target } from "./load-targets.ts";
+import { ensureWrk, machine, runWrk, wrkVersion } from "./wrk.ts";
 
-const AGENTS = Number(process.env.LOAD_AGENTS ?? 200);
-const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
+const SECONDS = Number(process.env.BENCH_DURATION ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "8,64").split(",").map(Number);
+const OURS_FLAGS = (process.env.LOAD_OURS_FLAGS ?? SERVE_NODE_FLAGS.join(" "))
+  .split("|")
+  .map((set) => set.split(" ").filter(Boolean));
+const TARGETS = new Set((process.env.LOAD_TARGETS ?? "ours,peer,limit").split(","));
+const HUGE = "1000000000";
 
-interface Sample {
-  tool: string;
-  ms: number;
-  code: string;
+/** The JSON-RPC body of a tools/call get_profile at `protocol` (request metadata as the version asks). */
+function body(protocol: string): string {
+  const params: Record<string, unknown> = { name: "get_profile", arguments: {} };
+  if (protocol === "2026-07-28")
+    params._meta = {
+      "io.modelcontextprotocol/protocolVersion": protocol,
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+    };
+  return JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params });
 }
 
-async function rssKb(pid: number | undefined): Promise<number> {
-  if (!pid) return 0;
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+function headers(protocol: string, token?: string): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": protocol,
+    "mcp-method": "tools/call",
+    "mcp-name": "get_profile",
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
 }
 
-function quantile(sorted: number[], q: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+/** CPU seconds (user + system, all threads) of process `pid` so far (/proc/{pid}/stat, 100 ticks a second). */
+async function processCpu(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
+
+interface Row {
+  round: number;
+  connections: number;
+  target: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  p999: number;
+  errors: number;
+  node_cpu_us_per_req: number;
+  pg_cpu_us_per_req: number | null;
+  load_1m: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 async function main(): Promise<void> {
+  const wrk = ensureWrk();
   const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const dbName = `bench_load_${process.pid}`;
+  const dbName = `bench_load_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${dbName}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  const db = createDb(url.toString(), 10);
-  await migrate(db);
-  const cluster = await startCluster({
-    databaseUrl: url.toString(),
-    db,
-    servers: 2,
-    workers: 2,
-    env: { LOG_LEVEL: "info", RATE_LIMIT_MCP_IP: "1000000", RATE_LIMIT_BROWSER: "1000000" },
-  });
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${dbName}`;
+  const db = createDb(dbUrl.toString(), 2);
+  const targets: Target[] = [];
+  const rows: Row[] = [];
   try {
-    console.log(`setting up ${AGENTS} agents`);
-    const agents = await Promise.all(
-      Array.from({ length: AGENTS }, async (_, i) => {
-        const ids = await createUser(db, {
-          email: `agent${i}-${randomUUID().slice(0, 6)}@load.test`,
-          password: "correct horse battery staple",
-          workspace: `Agent ${i}`,
-          plan: "pro",
-        });
-        await grantCredits(db, ids.user_id, 10_000, "bench:grant");
-        const account = await connectSocialAccount(
-          db,
-          undefined,
-          { userId: ids.user_id, workspaceId: ids.workspace_id },
-          { network: "facebook", displayName: `Agent ${i}`, handle: `agent${i}` }, // Facebook takes text posts
-        );
-        const { token } = await connect(cluster.issuer, ids, [
-          "read:profile",
-          "read:products",
-          "create:products",
-          "read:content",
-          "create:content",
-          "create:carousels",
-          "publish:content",
-          "read:jobs",
-        ]);
-        const session = await browserSession({ db }, ids.user_id);
-        return {
-          ids,
-          token,
-          account: account.social_account_id,
-          session,
-          productId: "",
-          postIds: [] as string[],
-        };
-      }),
-    );
-    const samples: Sample[] = [];
-    const call = async (agent: (typeof agents)[number], tool: string, args: Record<string, unknown>) => {
-      const t0 = performance.now();
-      const res = await rpc(
-        cluster.resource,
-        "tools/call",
-        { name: tool, arguments: args },
-        {
-          token: agent.token,
-          validate: false,
-        },
-      );
-      const ms = performance.now() - t0;
-      const result = res.body?.result;
-      const code =
-        res.status !== 200
-          ? `http_${res.status}`
-          : result?.isError
-            ? String(result.structuredContent?.error?.code)
-            : "ok";
-      samples.push({ tool, ms, code });
-      return result?.structuredContent;
-    };
-    for (const agent of agents) {
-      const product = await call(agent, "create_product", {
-        name: "Load test product",
-        description: "A product for the load test.",
-        idempotency_key: randomUUID(),
-      });
-      agent.productId = product?.data?.product_id;
-    }
-    const formats = await call(agents[0]!, "list_carousel_formats", {});
-    const designId = formats?.data?.designs?.[0]?.design_id;
-    samples.length = 0;
-
-    const processes = cluster.processes.map((p) => ({ name: p.name, pid: p.child.pid }));
-    const rssBefore = await Promise.all(processes.map((p) => rssKb(p.pid)));
-    const until = Date.now() + SECONDS * 1000;
-    const started = performance.now();
-    // Growth is judged from the end of a warm-up (caches, JIT, pools and font loading fill up in the first
-    // seconds of real traffic), against the end of the run.
-    const WARMUP_SECONDS = Math.min(15, SECONDS / 4);
-    let rssStart = rssBefore;
-    const warm = new Promise<void>((resolve) =>
-      setTimeout(async () => {
-        rssStart = await Promise.all(processes.map((p) => rssKb(p.pid)));
-        resolve();
-      }, WARMUP_SECONDS * 1000),
-    );
-    await Promise.all(
-      agents.map(async (agent) => {
-        while (Date.now() < until) {
-          const r = Math.random();
-          if (r < 0.55) {
-            const read = ["get_profile", "list_products", "list_content"][Math.floor(Math.random() * 3)]!;
-            await call(agent, read, {});
-          } else if (r < 0.8) {
-            const post = await call(agent, "create_text_post", {
-              caption: `Load test draft ${randomUUID()}`,
-              status: "draft",
-              idempotency_key: randomUUID(),
-            });
-            if (post?.data?.post_id) agent.postIds.push(post.data.post_id);
-          } else if (r < 0.9) {
-            await call(agent, "generate_carousel", {
-              product_id: agent.productId,
-              slide_count: 6,
-              design_id: designId,
-              idempotency_key: randomUUID(),
-            });
-          } else if (agent.postIds.length > 0) {
-            const postId = agent.postIds.shift();
-            const env = await call(agent, "publish_post", {
-              post_id: postId,
-              social_account_ids: [agent.account],
-              idempotency_key: randomUUID(),
-            });
-            if (env?.status === "approval_required") {
-              const t0 = performance.now();
-              const res = await postDecision(cluster, env.operation_id, agent.session, "approve");
-              samples.push({
-                tool: "approval (browser POST)",
-                ms: performance.now() - t0,
-                code: res.status === 303 ? "ok" : `http_${res.status}`,
-              });
-            }
-          }
-          await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
-        }
-      }),
-    );
-    const elapsed = (performance.now() - started) / 1000;
-    await warm;
-    const rssEnd = await Promise.all(processes.map((p) => rssKb(p.pid)));
-
-    const byTool = new Map<string, Sample[]>();
-    for (const s of samples) byTool.set(s.tool, [...(byTool.get(s.tool) ?? []), s]);
-    const tools = [...byTool.entries()].sort().map(([tool, list]) => {
-      const ms = list.map((s) => s.ms).sort((a, b) => a - b);
-      return {
-        tool,
-        calls: list.length,
-        p50_ms: Math.round(quantile(ms, 0.5)),
-        p95_ms: Math.round(quantile(ms, 0.95)),
-        p99_ms: Math.round(quantile(ms, 0.99)),
-      };
+    await migrate(db);
+    const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+    const jwk = { ...(await exportJWK(privateKey)), kid: "bench-1", alg: "ES256", use: "sig" };
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "smcp-load-"));
+    const who = await createUser(db, {
+      email: "bench@example.test",
+      password: "bench-password",
+      workspace: "Bench",
     });
-    const errors: Record<string, number> = {};
-    for (const s of samples) if (s.code !== "ok") errors[s.code] = (errors[s.code] ?? 0) + 1;
-    const rss = processes.map((p, i) => ({
-      process: p.name,
-      before_load_mb: Math.round(rssBefore[i]! / 1024),
-      after_warmup_mb: Math.round(rssStart[i]! / 1024),
-      end_mb: Math.round(rssEnd[i]! / 1024),
-      growth: rssStart[i] ? Number((rssEnd[i]! / rssStart[i]! - 1).toFixed(3)) : null,
-    }));
-    const report = {
-      date: new Date().toISOString(),
-      machine: `${(await import("node:os")).cpus().length} cores, ${Math.round((await import("node:os")).totalmem() / 2 ** 30)} GiB, node ${process.version}`,
-      agents: AGENTS,
-      seconds: Number(elapsed.toFixed(1)),
-      requests: samples.length,
-      throughput_per_s: Number((samples.length / elapsed).toFixed(1)),
-      tools,
-      errors,
-      unexpected_errors: Object.keys(errors).filter((c) => c !== "rate_limited"),
-      rss,
-    };
-    console.table(tools);
-    console.log(JSON.stringify({ ...report, tools: undefined }, null, 2));
-    const file = `bench/results/load-${report.date.slice(0, 10)}.json`;
-    await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`saved ${file}`);
+    for (const [i, flags] of OURS_FLAGS.entries()) {
+      if (!TARGETS.has("ours")) break;
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const issuer = {
+        ctx: {
+          db,
+          config: { resourceUrl: `${base}/mcp`, issuerUrl: base },
+          keys: { signingKeys: [jwk] },
+          clock: systemClock,
+        },
+      };
+      const { token } = await connect(issuer, who, ["read:profile"]);
+      const name = OURS_FLAGS.length > 1 ? `ours [${flags.join(" ") || "no flags"}]` : "ours";
+      targets.push(
+        await startTarget({
+          name,
+          kind: "ours",
+          args: [...flags, "src/main.ts", "serve"],
+          env: {
+            DATABASE_URL: dbUrl.toString(),
+            PUBLIC_BASE_URL: base,
+            PORT: String(port),
+            HOST: "127.0.0.1",
+            APP_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+            SIGNING_KEYS: JSON.stringify({ keys: [jwk] }),
+            DATA_DIR: path.join(dataDir, String(i)),
+            LOG_LEVEL: "warn",
+            MALLOC_ARENA_MAX: "2",
+            RATE_LIMIT_MCP_IP: HUGE,
+            RATE_LIMIT_READS: HUGE,
+          },
+          body: body("2026-07-28"),
+          headers: headers("2026-07-28", token),
+        }),
+      );
+    }
+    if (TARGETS.has("peer")) {
+      const issuer = {
+        ctx: {
+          db,
+          config: { resourceUrl: "http://127.0.0.1/mcp", issuerUrl: "http://127.0.0.1" },
+          keys: { signingKeys: [jwk] },
+          clock: systemClock,
+        },
+      };
+      const { token } = await connect(issuer, who, ["read:profile"]);
+      targets.push(
+        await startTarget({
+          name: "peer",
+          kind: "peer",
+          args: ["bench/peer-sdk.ts"],
+          env: {
+            DATABASE_URL: dbUrl.toString(),
+            PEER_JWK: JSON.stringify(await exportJWK(publicKey)),
+            PEER_ISSUER: "http://127.0.0.1",
+            PEER_AUDIENCE: "http://127.0.0.1/mcp",
+          },
+          body: body("2025-11-25"),
+          headers: headers("2025-11-25", token),
+        }),
+      );
+    }
+    if (TARGETS.has("limit"))
+      targets.push(
+        await startTarget({
+          name: "limit",
+          kind: "limit",
+          args: ["bench/bare.ts"],
+          env: {},
+          body: body("2026-07-28"),
+          headers: headers("2026-07-28"),
+        }),
+      );
+    const probe = new CpuProbe(admin, dbName);
+    const wrkRun = (t: Target, connections: number, seconds: number) =>
+      runWrk({ wrk, url: t.url, body: t.body, headers: t.headers, connections, seconds });
+    // Warm-up: JIT, pools, prepared statements.
+    for (const t of targets) await wrkRun(t, 64, 3);
+    for (let round = 1; round <= ROUNDS; round++)
+      for (const connections of CONNECTIONS)
+        for (let k = 0; k < targets.length; k++) {
+          const t = targets[(k + round - 1) % targets.length]!;
+          const load = os.loadavg()[0]!;
+          const cpu0 = await processCpu(t.pid);
+          const pg0 = await probe.read();
+          const r = await wrkRun(t, connections, SECONDS);
+          const cpu1 = await processCpu(t.pid);
+          const pgSpent = CpuProbe.spent(pg0, await probe.read(), r.requests);
+          const row: Row = {
+            round,
+            connections,
+            target: t.name,
+            rps: Math.round(r.rps),
+            p50: Number(r.p50.toFixed(2)),
+            p99: Number(r.p99.toFixed(2)),
+            p999: Number(r.p999.toFixed(2)),
+            errors: r.errors,
+            node_cpu_us_per_req: Math.round(((cpu1 - cpu0) * 1e6) / r.requests),
+            pg_cpu_us_per_req: Number.isNaN(pgSpent.pgUs) ? null : Math.round(pgSpent.pgUs),
+            load_1m: Number(load.toFixed(2)),
+          };
+          rows.push(row);
+          console.log(JSON.stringify(row));
+        }
   } finally {
-    await cluster.stop();
+    for (const t of targets) await t.stop();
     await db.destroy();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
+    await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
     await admin.end();
   }
+  await report(rows, wrk);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+/** Prints the table and the ratios and saves the results. */
+async function report(rows: Row[], wrk: string): Promise<void> {
+  const ratio = (a: Row | undefined, b: Row | undefined) =>
+    a && b && b.rps > 0 ? a.rps / b.rps : Number.NaN;
+  const ratios = rows
+    .filter((r) => r.target.startsWith("ours"))
+    .map((r) => {
+      const same = (name: string) =>
+        rows.find((x) => x.round === r.round && x.connections === r.connections && x.target === name);
+      return {
+        round: r.round,
+        connections: r.connections,
+        target: r.target,
+        ours_peer: Number(ratio(r, same("peer")).toFixed(2)),
+        ours_limit: Number(ratio(r, same("limit")).toFixed(3)),
+      };
+    });
+  console.log(`\nwrk, tools/call get_profile, ${SECONDS} s per row (latency in ms)\n`);
+  console.log(
+    "| round | connections | target | req/s | p50 | p99 | p99.9 | errors | node CPU µs/req | PostgreSQL CPU µs/req | load (1 min) |",
+  );
+  console.log("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of rows)
+    console.log(
+      `| ${r.round} | ${r.connections} | ${r.target} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.p999} | ${r.errors} | ${r.node_cpu_us_per_req} | ${r.pg_cpu_us_per_req ?? "-"} | ${r.load_1m} |`,
+    );
+  console.log(
+    "\n| connections | target | ours/peer (median, range) | ours/limit (median, range) | p99 median ms |",
+  );
+  console.log("|---:|---|---|---|---:|");
+  const summary = [];
+  for (const connections of CONNECTIONS)
+    for (const target of [...new Set(ratios.map((r) => r.target))]) {
+      const of = ratios.filter((r) => r.connections === connections && r.target === target);
+      const p99s = rows.filter((r) => r.connections === connections && r.target === target).map((r) => r.p99);
+      const peer = of.map((r) => r.ours_peer);
+      const limit = of.map((r) => r.ours_limit);
+      const s = {
+        connections,
+        target,
+        ours_peer_median: median(peer),
+        ours_limit_median: median(limit),
+        p99_median_ms: median(p99s),
+      };
+      summary.push(s);
+      console.log(
+        `| ${connections} | ${target} | ${s.ours_peer_median} (${Math.min(...peer)}-${Math.max(...peer)}) | ${s.ours_limit_median} (${Math.min(...limit)}-${Math.max(...limit)}) | ${s.p99_median_ms} |`,
+      );
+    }
+  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+  const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { encoding: "utf8" });
+  const result = {
+    date: new Date().toISOString(),
+    commit: dirty.trim() ? `${commit} (with uncommitted changes)` : commit,
+    machine: machine(),
+    node: process.version,
+    wrk: wrkVersion(wrk),
+    seconds_per_row: SECONDS,
+    ours_flags: OURS_FLAGS.map((f) => f.join(" ")),
+    load_average_end: os.loadavg().map((l) => Number(l.toFixed(2))),
+    summary,
+    ratios,
+    rows,
+  };
+  const file = `bench/results/load-wrk-${result.date.slice(0, 10)}.json`;
+  await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`\nsaved ${file} (commit ${result.commit}, load average ${result.load_average_end.join(" ")})`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(`bench:load: ${(err as Error).stack ?? err}`);
+    process.exit(1);
+  },
+);

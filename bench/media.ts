@@ -4,7 +4,7 @@
  * same number of plain JPEGs of the same size: the floor of any renderer).
  *   carousel: a 6-slide 4:5 (1080x1350) carousel: local designed visual + copy + slide render per slide.
  * Targets (docs/providers.md "Media stack: slides and images"): carousel <= 3 s on a 2-core machine, peak RSS
- * <= 300 MB. `npm run bench:media` runs it as the service runs (package.json `start`, deploy/Dockerfile):
+ * <= 300 MB. `npm run bench:media` runs it as a `worker` process runs (deploy/compose.yaml, deploy/Dockerfile):
  * `MALLOC_ARENA_MAX=2` and `--max-semi-space-size=2`; without them the same process peaks about 60-100 MB
  * higher. The video templates add their own case functions here.
  */

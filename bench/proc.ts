@@ -19,15 +19,16 @@ export async function treeRss(pid: number): Promise<number> {
 }
 
 /**
- * The node flags the service runs with (package.json's `start` script and deploy/Dockerfile's ENTRYPOINT):
- * a young generation of 2 MB semi-spaces, so that short-lived garbage (decoded images' wrappers, satori's
- * trees) is collected before it adds up to tens of megabytes of resident memory.
+ * The node flags a `worker` process runs with (deploy/compose.yaml's workers; test/deploy/node-flags.test.ts
+ * checks they agree): a young generation of 2 MB semi-spaces, so that the renders' short-lived garbage
+ * (decoded images' wrappers, satori's trees) is collected before it adds up to tens of megabytes of resident
+ * memory. The HTTP path runs with a larger one (bench/load-targets.ts `SERVE_NODE_FLAGS`).
  */
-export const SERVICE_NODE_FLAGS = ["--max-semi-space-size=2"];
+export const WORKER_NODE_FLAGS = ["--max-semi-space-size=2"];
 
 /**
  * Runs `script` (TypeScript, run by node's own type stripping: no tsx loader thread or esbuild helper) with
- * `args` in a child node process started as the service is (SERVICE_NODE_FLAGS), sampling the RSS of its
+ * `args` in a child node process started as a worker is (WORKER_NODE_FLAGS), sampling the RSS of its
  * process tree every 20 ms. @returns its stdout and the peak tree RSS (bytes).
  * @throws Error naming `label` when the child exits non-zero.
  */
@@ -37,7 +38,7 @@ export async function runMeasured(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ out: string; peak: number }> {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script, ...args], {
+  const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, script, ...args], {
     stdio: ["ignore", "pipe", "inherit"],
     env,
   });

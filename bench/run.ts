@@ -32,6 +32,7 @@ import { createUser } from "../src/domain/account/accounts.ts";
 import { startServer } from "../src/server.ts";
 import type { TestApp } from "../test/helpers/app.ts";
 import { connect } from "../test/helpers/tokens.ts";
+import { bareResponder } from "./bare.ts";
 import { CpuProbe, type CpuReading } from "./cpu.ts";
 import type { StageRow } from "./stages.ts";
 
@@ -62,25 +63,6 @@ const HEADERS = {
   "mcp-method": "tools/call",
   "mcp-name": "get_profile",
 };
-
-/** The baseline: parses the JSON-RPC body and answers a constant CallToolResult, nothing else. */
-function bareResponder(): http.Server {
-  const result = {
-    resultType: "complete",
-    content: [{ type: "text", text: '{"status":"succeeded"}' }],
-    structuredContent: { status: "succeeded" },
-  };
-  return http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const msg = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number };
-      const body = JSON.stringify({ jsonrpc: "2.0", id: msg.id, result });
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-      res.end(body);
-    });
-  });
-}
 
 interface Row {
   target: string;

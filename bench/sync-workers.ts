@@ -1,7 +1,7 @@
 /**
  * The worker processes of the nightly sync benchmark (bench/sync.ts): each is `node src/main.ts worker` (the
  * service's own worker, Node's type stripping, its schedules on) started as the service image runs it
- * (deploy/Dockerfile: SERVICE_NODE_FLAGS of ./proc.ts, MALLOC_ARENA_MAX 2 unless set) with the bench's
+ * (deploy/compose.yaml: WORKER_NODE_FLAGS of ./proc.ts, MALLOC_ARENA_MAX 2 unless set) with the bench's
  * environment; its resident set is sampled from /proc/{pid}/status every 200 ms (VmRSS, and VmHWM, the
  * kernel's high-water mark, which also catches a peak between two samples). It is ready once it printed its
  * start-up banner; its log lines (LOG_LEVEL warn) go to the bench's stderr, prefixed with its name.
@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { SERVICE_NODE_FLAGS } from "./proc.ts";
+import { WORKER_NODE_FLAGS } from "./proc.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SAMPLE_MS = 200;
@@ -60,7 +60,7 @@ function forwardLines(
 
 /** Starts a worker process named `name` with `env` over the bench's own; resolves once it is ready. */
 export async function startWorkerProcess(name: string, env: Record<string, string>): Promise<WorkerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, "src/main.ts", "worker"], {
+  const child: ChildProcess = spawn(process.execPath, [...WORKER_NODE_FLAGS, "src/main.ts", "worker"], {
     cwd: ROOT,
     env: { MALLOC_ARENA_MAX: "2", ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
