@@ -43,6 +43,17 @@ function ratios(r: NetworkRules): string {
   return list.length > 0 ? list.join("; ") : "any";
 }
 
+function documents(r: NetworkRules): string {
+  const d = r.document;
+  return d ? `PDF, ≤ ${d.maxPages} pages, ≤ ${size(d.maxBytes)}` : "no";
+}
+
+function altText(r: NetworkRules): string {
+  const a = r.altText;
+  if (!a) return "no";
+  return `\`${a.field}\`${a.maxLength === undefined ? "" : `, ≤ ${a.maxLength.toLocaleString("en-US")}`}`;
+}
+
 function needs(r: NetworkRules): string {
   if (r.requiresVideo) return "a video";
   if (r.requiresMedia) return "an image or a video";
@@ -53,7 +64,7 @@ function needs(r: NetworkRules): string {
 export function networkRulesChapter(): string {
   const rows = rulesRows().map(
     (r) =>
-      `| ${r.label} | ${text(r)} | ${needs(r)} | ${images(r)} | ${video(r)} | ${r.mixedMedia ? "yes" : "no"} | ${ratios(r)} |`,
+      `| ${r.label} | ${text(r)} | ${needs(r)} | ${images(r)} | ${video(r)} | ${r.mixedMedia ? "yes" : "no"} | ${ratios(r)} | ${documents(r)} | ${altText(r)} |`,
   );
   return `## Network rules
 
@@ -62,10 +73,11 @@ broken rule answers \`validation_failed\` naming the destination account, the ne
 ever cut to fit. Lengths are characters (X counts its weighted length, YouTube's description bytes). A
 multi-image post's count includes every item. Aspect ratios are width:height; a network without a range takes
 any. TikTok destinations are never accepted by a tool: TikTok posts are finished by the user on
-\`{base_url}/review\`.
+\`{base_url}/review\`. A LinkedIn carousel goes as a document (a PDF page per image) unless the account's
+\`linkedin_carousel\` is \`images\`. Alt text is sent in the network's own field; it must fit the limit.
 
-| network | text max | needs | images | video | images + video | aspect ratios |
-| --- | --- | --- | --- | --- | --- | --- |
+| network | text max | needs | images | video | images + video | aspect ratios | document | alt text |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.join("\n")}
 `;
 }

@@ -14,8 +14,9 @@
  * It does the work: images (initializeUpload, bytes PUT with the bearer token, JPEG/PNG/GIF available),
  * videos (initializeUpload in parts of `partBytes`, each part PUT answering an `ETag`, finalizeUpload checking
  * the upload token and the ETags in part order, MP4 -> PROCESSING for `processingPolls` reads -> AVAILABLE,
- * anything else PROCESSING_FAILED), posts (201 with `x-restli-id`; `urn:li:ugcPost:` for video posts,
- * `urn:li:share:` otherwise; media must be AVAILABLE and owned by the author; multiImage 2 to 20; commentary
+ * anything else PROCESSING_FAILED), documents (./linkedin-documents.ts: initializeUpload, the PDF PUT, PROCESSING
+ * -> AVAILABLE), posts (201 with `x-restli-id`; `urn:li:ugcPost:` for video posts,
+ * `urn:li:share:` otherwise; media (an image, a video or a document) must be AVAILABLE and owned by the author; multiImage 2 to 20; commentary
  * at most 3000 characters with every reserved "little text" character escaped: stricter than LinkedIn, which
  * may cut such text short, and no mention/hashtag templates), the author's post list (newest first), the
  * organization ACLs, organization lookups, follower counts and share statistics with numbers the test sets.
@@ -31,6 +32,7 @@
  * .../organizations/share-statistics.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { type LinkedInDocument, mountDocuments } from "./linkedin-documents.ts";
 import { type FakeNetworkServer, type FakeRequest, type FakeResponse, sniff } from "./server.ts";
 
 export const LI_WWW_HOST = "www.linkedin.com";
@@ -196,6 +198,8 @@ export class LinkedInFake {
   readonly organizations = new Map<number, LinkedInOrganization>();
   readonly images = new Map<string, Image>();
   readonly videos = new Map<string, Video>();
+  /** Documents of the Documents API (./linkedin-documents.ts). */
+  readonly documents = new Map<string, LinkedInDocument>();
   readonly posts = new Map<string, LinkedInPost>();
   /** Lifetime statistics per post URN (zeros until set). */
   readonly postStatistics = new Map<string, ShareStatistics>();
@@ -300,6 +304,7 @@ export class LinkedInFake {
     s.route("POST", LI_API_HOST, "/rest/images", (req) => this.rest(req, (m) => this.initImage(req, m)));
     s.route("POST", LI_API_HOST, "/rest/videos", (req) => this.rest(req, (m) => this.videoAction(req, m)));
     s.route("GET", LI_API_HOST, "/rest/videos/:urn", (req) => this.rest(req, (m) => this.readVideo(req, m)));
+    mountDocuments(this, LI_API_HOST, LI_WWW_HOST);
     s.route("POST", LI_API_HOST, "/rest/posts", (req) => this.rest(req, (m) => this.createPost(req, m)));
     s.route("GET", LI_API_HOST, "/rest/posts", (req) => this.rest(req, (m) => this.listPosts(req, m)));
     s.route("GET", LI_API_HOST, "/rest/networkSizes/:urn", (req) =>
@@ -433,7 +438,8 @@ export class LinkedInFake {
 
   // --- REST plumbing -----------------------------------------------------------------------------------
 
-  private token(req: FakeRequest): TokenRecord | FakeResponse {
+  /** The access token's record, or LinkedIn's 401 answer (shared with ./linkedin-documents.ts). */
+  token(req: FakeRequest): TokenRecord | FakeResponse {
     const token = req.token();
     const rec = token ? this.tokens.get(token) : undefined;
     if (rec?.kind !== "access") return liError(401, "Invalid access token", "INVALID_ACCESS_TOKEN", 65600);
@@ -449,7 +455,7 @@ export class LinkedInFake {
   }
 
   /** Versioned REST: both headers, then a valid token. */
-  private rest(
+  rest(
     req: FakeRequest,
     handler: (m: { member: LinkedInMember; scopes: string[] }) => FakeResponse | Promise<FakeResponse>,
   ): FakeResponse | Promise<FakeResponse> {
@@ -485,6 +491,16 @@ export class LinkedInFake {
   }
 
   /** Whether the token may write (`w`) or read (`r`) the posts of `author`. */
+  /** Whether the member may write (`w`) or read (`r`) as `author` (shared with ./linkedin-documents.ts). */
+  mayAct(m: { member: LinkedInMember; scopes: string[] }, author: string, mode: "w" | "r"): boolean {
+    return this.may(m, author, mode);
+  }
+
+  /** A LinkedIn REST error answer (shared with ./linkedin-documents.ts). */
+  error(status: number, message: string, code?: string, serviceErrorCode?: number): FakeResponse {
+    return liError(status, message, code, serviceErrorCode);
+  }
+
   private may(m: { member: LinkedInMember; scopes: string[] }, author: string, mode: "w" | "r"): boolean {
     if (author === m.member.urn) return m.scopes.includes(`${mode}_member_social`);
     return this.administers(m.member, author) && m.scopes.includes(`${mode}_organization_social`);
@@ -700,7 +716,7 @@ export class LinkedInFake {
     let video = false;
     if (content?.media) {
       const id = content.media.id;
-      const media = this.images.get(id) ?? this.videos.get(id);
+      const media = this.images.get(id) ?? this.videos.get(id) ?? this.documents.get(id);
       if (!media || media.owner !== author || media.status !== "AVAILABLE")
         return liError(422, `/content/media/id :: ${id} is not available for ${author}`, "INVALID_VALUE");
       video = id.startsWith("urn:li:video:");

@@ -10,6 +10,7 @@ import {
   type AdapterAccount,
   NetworkError,
 } from "../../providers/social/network.ts";
+import { LINKEDIN_CAROUSEL_SETTING } from "../../providers/social/linkedin/documents.ts";
 import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
 import type { Network } from "../../providers/social/types.ts";
 import type { OpenedAccount } from "./accounts.ts";
@@ -33,6 +34,18 @@ export const STATIC_ACCOUNT_SETTINGS: Partial<Record<Network, AccountSettingFiel
       options: [
         ["video", "Page video"],
         ["reel", "Reel"],
+      ],
+    },
+  ],
+  linkedin: [
+    {
+      // Unset means `document`: src/providers/social/linkedin/documents.ts `sendsAsDocument`.
+      key: LINKEDIN_CAROUSEL_SETTING,
+      label: "Publish carousels as",
+      defaultValue: "document",
+      options: [
+        ["document", "Document (PDF, a page per slide)"],
+        ["images", "Images (multi-image post)"],
       ],
     },
   ],

@@ -86,7 +86,34 @@ export interface NetworkRules {
   mixedMedia: boolean;
   /** The aspect ratios the network accepts per kind of media; a kind not listed takes any ratio. */
   aspectRatios: Partial<Record<AspectKind, AspectRange>>;
+  /**
+   * A multi-image post sent as one document (LinkedIn document posts: a PDF, one page per image), when the
+   * network takes one.
+   */
+  document?: DocumentRules;
+  /** The network's alt text field for images, when it has one (a network without it: undefined). */
+  altText?: AltTextRules;
   /** Where the numbers come from. */
+  source: string;
+}
+
+/** What a network takes as a document post (units: bytes, pages). */
+export interface DocumentRules {
+  /** The file type sent (`application/pdf`). */
+  mimeType: string;
+  maxBytes: number;
+  maxPages: number;
+  /** The network's page these numbers come from. */
+  source: string;
+}
+
+/** A network's alt text of an image: the field it is sent in and its most characters (Unicode code points). */
+export interface AltTextRules {
+  /** The field as the network's reference names it (`alt_text`, `altText`, `alt_text_custom`). */
+  field: string;
+  /** Most characters; undefined when the network's reference states no limit. */
+  maxLength?: number;
+  /** The network's page these numbers come from. */
   source: string;
 }
 
@@ -174,6 +201,13 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
       carousel_image: { label: "carousel images", ...INSTAGRAM_FEED },
       video: { label: "Reels and carousel videos", min: 0.01, max: 10, range: "0.01:1 to 10:1" },
     },
+    // IG User Media: `alt_text` of an image container (not Reels or stories), at most 1,000 characters.
+    altText: {
+      field: "alt_text",
+      maxLength: 1000,
+      source:
+        "https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media",
+    },
     source: "https://developers.facebook.com/docs/instagram-platform/content-publishing/",
   }),
   facebook: row("facebook", "Facebook", {
@@ -191,6 +225,11 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
         audioCodecs: ["aac"],
         source: "https://developers.facebook.com/docs/video-api/guides/publishing",
       },
+    },
+    // Photo: `alt_text_custom` (the reference states no length limit).
+    altText: {
+      field: "alt_text_custom",
+      source: "https://developers.facebook.com/docs/graph-api/reference/photo/",
     },
     source: "https://developers.facebook.com/docs/pages-api/posts/",
   }),
@@ -257,6 +296,20 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
       },
     },
     aspectRatios: { video: { label: "videos", min: 1 / 2.4, max: 2.4, range: "1:2.4 to 2.4:1" } },
+    // Documents API: PPT, PPTX, DOC, DOCX and PDF, at most 100 MB and 300 pages.
+    document: {
+      mimeType: "application/pdf",
+      maxBytes: 100 * MB,
+      maxPages: 300,
+      source:
+        "https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/documents-api",
+    },
+    // Posts API: `altText` of a post's media and of each multiImage image, at most 4,086 characters.
+    altText: {
+      field: "altText",
+      maxLength: 4086,
+      source: "https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api",
+    },
     source: "https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api",
   }),
   pinterest: row("pinterest", "Pinterest", {
@@ -277,6 +330,12 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
     },
     // Video Pins: taller than 1.91:1 and shorter than 1:2 (Pinterest's video specifications).
     aspectRatios: { video: { label: "video Pins", min: 0.5, max: 1.91, range: "1:2 to 1.91:1" } },
+    // Create Pin: `alt_text`, at most 500 characters.
+    altText: {
+      field: "alt_text",
+      maxLength: 500,
+      source: "https://developers.pinterest.com/docs/api/v5/pins-create",
+    },
     source: "https://developers.pinterest.com/docs/api/v5/pins-create",
   }),
   x: row("x", "X", {
@@ -303,6 +362,12 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
     },
     // Media best practices: a video's aspect ratio must be between 1:3 and 3:1.
     aspectRatios: { video: { label: "videos", min: 1 / 3, max: 3, range: "1:3 to 3:1" } },
+    // Media metadata create: `alt_text.text`, at most 1,000 characters.
+    altText: {
+      field: "alt_text",
+      maxLength: 1000,
+      source: "https://docs.x.com/x-api/media/metadata-create",
+    },
     source: "https://docs.x.com/x-api/posts/creation-of-a-post",
   }),
 };

@@ -313,9 +313,10 @@ describe("publish", () => {
     assert.equal(li.images.get(image)!.owner, m.urn);
   });
 
-  test("multi-image: 3 images (JPEG and PNG) in order in content.multiImage", async () => {
+  test("multi-image (linkedin_carousel: images): 3 images (JPEG and PNG) in order in content.multiImage", async () => {
     const m = li.addMember({ name: "Gallery" });
     const job = liJob(m, { caption: "three", type: "carousel", media: [jpgs[0]!, png, jpgs[1]!] });
+    job.account.settings = { linkedin_carousel: "images" };
     const { result } = await drive(adapter().publisher, job);
     assert.equal(result.state, "published");
     const saved = job.delivery.networkIds.images as Array<{ image: string; uploaded: boolean }>;

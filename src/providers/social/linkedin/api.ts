@@ -115,9 +115,9 @@ export function linkedinError(
 }
 
 /**
- * PUTs upload bytes (an image, a video part) to an upload URL LinkedIn returned, used as it is (absolute; not
+ * PUTs upload bytes (an image, a document, a video part) to an upload URL LinkedIn returned, used as it is (absolute; not
  * rewritten again by the override), with the bearer token when given.
- * @param what the upload's name in messages ("image 2", "video part 1 of 3").
+ * @param what the upload's name in messages ("image 2", "document of 6 pages", "video part 1 of 3").
  * @returns the 2xx answer (its body read; a video part's `ETag` is in its headers).
  * @throws NetworkTransientError (no answer, 5xx, 429) | NetworkAuthError (401) | NetworkRejectedError.
  */
@@ -133,7 +133,7 @@ export async function putUploadBytes(
   },
   what: string,
 ): Promise<Response> {
-  const kind = what.startsWith("image") ? "image" : "video";
+  const kind = what.startsWith("image") ? "image" : what.startsWith("document") ? "document" : "video";
   let res: Response;
   try {
     res = await client.http.fetch(upload.url, {

@@ -5,8 +5,10 @@
  * - text: `POST /rest/posts {author, commentary, visibility:"PUBLIC", distribution:{feedDistribution:
  *   "MAIN_FEED", targetEntities:[], thirdPartyDistributionChannels:[]}, lifecycleState:"PUBLISHED",
  *   isReshareDisabledByAuthor:false}`; the commentary is the caption in "little text" (./little-text.ts);
- * - one image: `content:{media:{id: image URN}}` (./images.ts); 2 to 20 images:
- *   `content:{multiImage:{images:[{id}]}}`; a video: `content:{media:{id: video URN, title?}}` once the video
+ * - one image: `content:{media:{id: image URN}}` (./images.ts); 2 to 20 images: by default one PDF document
+ *   with a page per image, `content:{media:{id: document URN, title}}` once the document is AVAILABLE
+ *   (./documents.ts), or with the account's `linkedin_carousel: images` `content:{multiImage:{images:[{id}]}}`;
+ *   a video: `content:{media:{id: video URN, title?}}` once the video
  *   is AVAILABLE (./videos.ts);
  * - the answer is 201 with the post URN (`urn:li:share:...` or `urn:li:ugcPost:...`) in the `x-restli-id`
  *   header; the post URL is `https://www.linkedin.com/feed/update/{urn}`.
@@ -19,7 +21,7 @@
  * posts (members: the restricted `r_member_social`), the delivery fails asking to check the profile: never a
  * blind second post.
  *
- * Saved network ids: `images` (./images.ts), `videoUpload` (./videos.ts), `armedAt`, `commentarySha256`,
+ * Saved network ids: `images` (./images.ts), `document` (./documents.ts), `videoUpload` (./videos.ts), `armedAt`, `commentarySha256`,
  * `postUrn`.
  */
 import { createHash } from "node:crypto";
@@ -34,6 +36,7 @@ import {
   trackedIds,
 } from "../network.ts";
 import { encodeUrn, LinkedInAccessDeniedError, type LinkedInClient, linkedinRequest } from "./api.ts";
+import { advanceDocument, type SavedDocument, sendsAsDocument } from "./documents.ts";
 import { type SavedImage, uploadImages } from "./images.ts";
 import { escapeLittleText } from "./little-text.ts";
 import { authorUrn } from "./oauth.ts";
@@ -41,6 +44,8 @@ import { advanceVideo, type SavedVideo } from "./videos.ts";
 
 /** Seconds between status polls of a processing video. */
 export const VIDEO_POLL_SECONDS = 10;
+/** Seconds between status polls of a processing document. */
+export const DOCUMENT_POLL_SECONDS = 5;
 /** How many of the author's recent posts are searched for a post whose create answer was lost. */
 export const RECENT_POSTS = 10;
 /** Clock skew allowed between the armed marker and LinkedIn's `createdAt`, milliseconds. */
@@ -51,6 +56,7 @@ const CANNOT_LOOK =
 
 interface Ids {
   images?: SavedImage[];
+  document?: SavedDocument;
   videoUpload?: SavedVideo;
   /** Set just before `POST /rest/posts` (ISO time); null once LinkedIn refused the create outright. */
   armedAt?: string | null;
@@ -109,6 +115,12 @@ export function linkedinPublisher(client: LinkedInClient): NetworkPublisher {
         if (video.kind === "failed") return { state: "failed", reason: video.reason };
         const title = job.post.title?.trim();
         content = { media: { id: video.video, ...(title ? { title } : {}) } };
+      } else if (sendsAsDocument(media, job.account.settings)) {
+        const doc = await advanceDocument(client, job, author, ids.document, (d) => saveIds({ document: d }));
+        if (doc.kind === "processing")
+          return { state: "processing", pollAfterSeconds: DOCUMENT_POLL_SECONDS };
+        if (doc.kind === "failed") return { state: "failed", reason: doc.reason };
+        content = { media: { id: doc.document, title: doc.title } };
       } else if (media.length > 0) {
         const images = await uploadImages(client, job, author, ids.images, (images) => saveIds({ images }));
         content =
@@ -174,6 +186,8 @@ export function linkedinPublisher(client: LinkedInClient): NetworkPublisher {
 /** The media URNs the armed post carries, in order (empty for a text post). */
 function expectedMedia(ids: Ids, job: DeliveryJob): string[] {
   if (job.post.media[0]?.kind === "video") return ids.videoUpload?.video ? [ids.videoUpload.video] : [];
+  if (sendsAsDocument(job.post.media, job.account.settings))
+    return ids.document?.document ? [ids.document.document] : [];
   return (ids.images ?? []).slice(0, job.post.media.length).map((i) => i.image);
 }
 
