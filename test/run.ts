@@ -22,14 +22,19 @@ import { BOSS_SCHEMA } from "../src/operations/boss.ts";
 import { summarize } from "./fakes/contract-tally.ts";
 import { memoryTablespace } from "./tablespace.ts";
 
+/** Whether a PostgreSQL listens at `url`; false only when nothing does (connection refused, no such host). @throws the error of a server that answers but refuses or is too slow. */
 async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   try {
     await client.connect();
     await client.query("select 1");
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    // Only "nothing listens there" means no server: a server that answers with an error (too many clients,
+    // say, while other runs share it) or is slow on a loaded machine is not replaced by an embedded one.
+    const code = (err as { code?: string }).code;
+    if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EADDRNOTAVAIL") return false;
+    throw err;
   } finally {
     await client.end().catch(() => {});
   }
