@@ -8,7 +8,7 @@
  *   domain
  *   context.ts, tool-contract.ts (the application context and the tool handler contract: types)
  *   providers
- *   db, config, crypto, errors, log, keys, scopes, observability/{metrics,tracing,tracing-sdk} (used by
+ *   db, config/, crypto, errors, log, keys, scopes, observability/{metrics,tracing,tracing-sdk} (used by
  *   every layer above)
  * A module may import its own layer or any layer below it, never one above. Checked by `npm run lint`.
  */
@@ -26,7 +26,7 @@ const layers = [
   { name: "providers", path: "^src/providers/" },
   {
     name: "base",
-    path: "^src/(db|crypto)/|^src/(config|errors|log|keys|scopes|ids|lazy-require)\\.ts$|^src/observability/(metrics|tracing|tracing-sdk)\\.ts$",
+    path: "^src/(db|crypto|config)/|^src/(errors|log|keys|scopes|ids|lazy-require)\\.ts$|^src/observability/(metrics|tracing|tracing-sdk)\\.ts$",
   },
 ];
 

@@ -6,6 +6,8 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { writeFile } from "node:fs/promises";
+import { readmeWithConfigTable } from "./config-table.ts";
 import { REPO_ROOT } from "./format.ts";
 import { CodegenError, formatIssue } from "./issues.ts";
 import { checkOutputs, emitGenerated, emitMissingStubs, loadContext, writeOutputs } from "./pipeline.ts";
@@ -48,8 +50,10 @@ async function run(argv: string[], out: CliOutput): Promise<number> {
   const source = path.resolve(values.source ?? path.join(REPO_ROOT, "tools.yaml"));
   const ctx = await loadContext(source);
   const files = await emitGenerated(ctx);
+  const readme = await readmeWithConfigTable(root);
   if (values.check) {
     const drift = await checkOutputs(root, files);
+    if (readme && readme.current !== readme.wanted) drift.push({ path: readme.path, problem: "differs" });
     if (drift.length === 0) {
       out.log(`codegen: ${files.length} generated files are up to date (${ctx.tools.length} tools)`);
       return 0;
@@ -60,6 +64,10 @@ async function run(argv: string[], out: CliOutput): Promise<number> {
     return 1;
   }
   const report = await writeOutputs(root, files, await emitMissingStubs(ctx, root));
+  if (readme && readme.current !== readme.wanted) {
+    await writeFile(path.join(root, readme.path), readme.wanted);
+    report.written.push(readme.path);
+  }
   for (const p of report.written) out.log(`codegen: wrote ${p}`);
   for (const p of report.removed) out.log(`codegen: removed stale ${p}`);
   for (const p of report.stubs) out.log(`codegen: created handler stub ${p}`);

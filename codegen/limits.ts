@@ -1,10 +1,10 @@
 /**
  * The limits of service spec 8 as the catalog and the guide publish them: per-user budgets, other limits,
  * the credits table (computed from src/domain/account/prices.ts, the prices the service charges) and the plan
- * quotas. Nothing is written here: configurable values are the defaults of src/config.ts (an operator may
- * change them), the fixed ones are src/config.ts SPEC_LIMITS, which the enforcing modules use too.
+ * quotas. Nothing is written here: configurable values are the defaults of src/config/ (an operator may
+ * change them), the fixed ones are src/config/limits.ts SPEC_LIMITS, which the enforcing modules use too.
  */
-import { loadConfig, SPEC_LIMITS } from "../src/config.ts";
+import { loadConfig, SPEC_LIMITS } from "../src/config/index.ts";
 import { PLAN_QUOTAS, PLANS } from "../src/domain/account/plans.ts";
 import {
   carouselPrice,

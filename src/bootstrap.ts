@@ -4,7 +4,7 @@
  * database.
  */
 import "./db/types.ts";
-import { type Config, loadConfig } from "./config.ts";
+import { type Config, loadConfig } from "./config/index.ts";
 import { type AppContext, type Clock, systemClock } from "./context.ts";
 import { createSealer } from "./crypto/seal.ts";
 import { startEmbeddedPostgres } from "./db/embedded.ts";

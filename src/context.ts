@@ -4,7 +4,7 @@
  * Nothing in it is needed for correctness across instances: all shared state lives in Postgres.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Config } from "./config.ts";
+import type { Config } from "./config/index.ts";
 import type { Sealer } from "./crypto/seal.ts";
 import type { ChangeFeed } from "./db/change-feed.ts";
 import type { Knex } from "./db/knex.ts";

@@ -11,7 +11,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import { type AppKey, createSealer, keyHashId } from "./crypto/seal.ts";
-import { type Config, ConfigError } from "./config.ts";
+import { type Config, ConfigError } from "./config/index.ts";
 import type { Logger } from "./log.ts";
 
 export interface KeyMaterial {

@@ -13,7 +13,7 @@ import { boot } from "./bootstrap.ts";
 import { ADMIN_USAGE, runAdmin } from "./cli/admin.ts";
 import { startupBanner } from "./cli/banner.ts";
 import { runStopSteps } from "./cli/shutdown.ts";
-import { ConfigError } from "./config.ts";
+import { ConfigError } from "./config/index.ts";
 import { quietBossErrors } from "./operations/boss.ts";
 import { startQueue } from "./operations/queue.ts";
 import { healthOf } from "./observability/health.ts";

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { AppContext } from "../context.ts";
 import { boundedSharp as sharp } from "../providers/media-limits.ts";
-import { type Config, loadConfig } from "../config.ts";
+import { type Config, loadConfig } from "../config/index.ts";
 import type { Knex } from "../db/knex.ts";
 import { createUser } from "../domain/account/accounts.ts";
 import { createMediaAsset } from "../domain/media/media.ts";

@@ -5,7 +5,7 @@
  * were listed and those that would fit. Never prints a key. The start runs the same check and stops on a
  * model that is not listed; this command only reports.
  */
-import type { Config } from "../config.ts";
+import type { Config } from "../config/index.ts";
 import { checkProviderModels, type ModelCheck } from "../providers/model-check.ts";
 import { UsageError } from "./args.ts";
 

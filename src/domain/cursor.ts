@@ -4,7 +4,7 @@
  * Postgres prints it) and id, or of an offset for ranked lists. Decoding validates the shape strictly;
  * anything else is `validation_failed`. A cursor only narrows a query that is already owner-scoped.
  */
-import { SPEC_LIMITS } from "../config.ts";
+import { SPEC_LIMITS } from "../config/index.ts";
 import { isUuid } from "../ids.ts";
 import type { Knex } from "../db/knex.ts";
 import { ToolError } from "../errors.ts";

@@ -11,7 +11,7 @@
  * Everything (validators, limiters, parsers, the tool list) is built once here, never per request.
  */
 import { mcpEnabledNow } from "../domain/service/mcp-switch.ts";
-import { SPEC_LIMITS } from "../config.ts";
+import { SPEC_LIMITS } from "../config/index.ts";
 import { type Request, type Response, Router } from "express";
 import type { AppContext } from "../context.ts";
 import { BearerError } from "../oauth/bearer.ts";

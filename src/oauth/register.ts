@@ -9,7 +9,7 @@
  * or invalid registration never counts against it (`consumeWithin`), so nobody can spend it with requests
  * that register nothing.
  */
-import { SPEC_LIMITS } from "../config.ts";
+import { SPEC_LIMITS } from "../config/index.ts";
 import type { Request, Response } from "express";
 import type { AppContext } from "../context.ts";
 import { consumeWithin, limitSpec } from "../runtime/rate-limit.ts";

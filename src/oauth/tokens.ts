@@ -4,7 +4,7 @@
  * opaque random strings stored only as SHA-256 hashes. Access records keep identifiers and revocation
  * state, never the token.
  */
-import { SPEC_LIMITS } from "../config.ts";
+import { SPEC_LIMITS } from "../config/index.ts";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import type { AppContext } from "../context.ts";

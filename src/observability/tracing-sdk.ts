@@ -25,7 +25,7 @@
 import { createRequire } from "node:module";
 import type { Attributes, AttributeValue } from "@opentelemetry/api";
 import type { ReadableSpan, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace";
-import { ConfigError } from "../config.ts";
+import { ConfigError } from "../config/index.ts";
 import { setTracer, TRACER_NAME } from "./tracing.ts";
 
 const require = createRequire(import.meta.url);

@@ -4,11 +4,11 @@
  *
  * Settings (service spec 3.1 rule 4, 8): `retryLimit: 0` (pg-boss never redelivers a job on its own; a lost
  * job is recovered by maintenance, and the operation claim makes any duplicate delivery harmless) and
- * `expireInSeconds` = QUEUE_RETRY_AFTER_SECONDS (> 1800, validated in src/config.ts), well above the operation
+ * `expireInSeconds` = QUEUE_RETRY_AFTER_SECONDS (> 1800, validated in src/config/worker.ts), well above the operation
  * deadline, so pg-boss never treats a job that is still running as lost.
  */
 import { randomUUID } from "node:crypto";
-import { SPEC_LIMITS } from "../config.ts";
+import { SPEC_LIMITS } from "../config/index.ts";
 import { PgBoss } from "pg-boss";
 import { logError } from "../log.ts";
 import type { AppContext } from "../context.ts";

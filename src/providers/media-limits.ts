@@ -12,7 +12,7 @@
  * through `boundedSharp`, which sets `limitInputPixels`.
  */
 import sharp, { type Sharp, type SharpInput, type SharpOptions } from "sharp";
-import { SPEC_LIMITS } from "../config.ts";
+import { SPEC_LIMITS } from "../config/index.ts";
 
 export const MEDIA_LIMITS = {
   /** Largest image side, pixels. */

@@ -10,7 +10,7 @@
  * `unavailable` (unreachable, refused, or not a model list: a warning, the provider may be down for a
  * moment). The key is sent as a bearer token and never printed; only the endpoint's origin and path are.
  */
-import { type Config, ConfigError } from "../config.ts";
+import { type Config, ConfigError } from "../config/index.ts";
 
 export type ProviderKind = "text" | "image" | "video";
 

@@ -5,7 +5,7 @@
  * selects or caches a provider. Tests swap one by passing `overrides` when they build a context
  * (test/helpers/app.ts `startTestApp({ providers })`), never by patching a module.
  */
-import type { Config } from "../config.ts";
+import type { Config } from "../config/index.ts";
 import { measureMethods, metricsEnabled } from "../observability/metrics.ts";
 import { aiTextProvider } from "./ai-text/index.ts";
 import type { AiTextProvider } from "./ai-text/types.ts";

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startupBanner } from "../../src/cli/banner.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import type { AppContext } from "../../src/context.ts";
 import { inspectMediaBinaries } from "../../src/providers/media-binaries.ts";
 import { buildProviders } from "../../src/providers/providers.ts";

@@ -12,7 +12,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { after, test } from "node:test";
 import { boot } from "../../src/bootstrap.ts";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
 import { createLogger } from "../../src/log.ts";
 import { checkProviderModels } from "../../src/providers/model-check.ts";
 import { startFakeChat } from "../fakes/openai-chat.ts";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { pino } from "pino";
 import { boot } from "../../src/bootstrap.ts";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
 import { freshDatabase } from "../helpers/db.ts";
 
 test("defaults: base URL from PORT, resource {base}/mcp, issuer {base}, service spec 8 limits", () => {

@@ -11,7 +11,7 @@ import { test } from "node:test";
 import { TOOLS } from "../../generated/registry.ts";
 import { runAdmin } from "../../src/cli/admin.ts";
 import { PRIMARY_KEYS } from "../../src/cli/keys.ts";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
 import {
   createSealer,
   keyHashId,

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { boot } from "../../src/bootstrap.ts";
 import { startupBanner } from "../../src/cli/banner.ts";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
 import type { AppContext } from "../../src/context.ts";
 import { buildProviders, NetworkUnavailableError, networkMode } from "../../src/providers/providers.ts";
 import { NETWORKS } from "../../src/providers/social/types.ts";

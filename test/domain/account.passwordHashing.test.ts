@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
 import { createUser, verifyPassword } from "../../src/domain/account/accounts.ts";
 import { freshDatabase } from "../helpers/db.ts";
 

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { importJWK, SignJWT } from "jose";
-import type { Config } from "../../src/config.ts";
+import type { Config } from "../../src/config/index.ts";
 import type { Clock } from "../../src/context.ts";
 import type { Knex } from "../../src/db/knex.ts";
 import type { KeyMaterial } from "../../src/keys.ts";

@@ -1,7 +1,7 @@
 /** WWW-Authenticate challenges for the MCP endpoint (RFC 6750 3, RFC 9728 5.1). */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import type { AppContext } from "../../src/context.ts";
 import { challenge401, challenge403, resourceMetadataUrl } from "../../src/oauth/challenge.ts";
 import { ALL_SCOPES } from "../../src/scopes.ts";

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Request } from "express";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import type { AppContext } from "../../src/context.ts";
 import { hostMatches } from "../../src/oauth/host.ts";
 

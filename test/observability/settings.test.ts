@@ -1,5 +1,5 @@
 /**
- * The observability settings (src/config.ts `observability`, src/observability/tracing-sdk.ts): HEALTH_PORT and
+ * The observability settings (src/config/server.ts `observability`, src/observability/tracing-sdk.ts): HEALTH_PORT and
  * METRICS_PORT are off unless set, METRICS_HOST defaults to loopback, bad ports are refused by name; tracing is
  * asked for by the standard OTEL_* variables only, an unsupported exporter or protocol is a configuration
  * error naming its variable (before any instrumentation is enabled); the startup banner says what runs.
@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startupBanner } from "../../src/cli/banner.ts";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
 import type { AppContext } from "../../src/context.ts";
 import { startTracing, TracingConfigError, tracingRequested } from "../../src/observability/tracing-sdk.ts";
 import { tracer } from "../../src/observability/tracing.ts";

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import type { AppContext } from "../../src/context.ts";
 import { createLogger } from "../../src/log.ts";
 import { createBoss, quietBossErrors } from "../../src/operations/boss.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 
 test("after quietBossErrors, a terminated connection is logged at debug, never at error level", () => {
   const lines: Array<{ level: number; msg: string }> = [];

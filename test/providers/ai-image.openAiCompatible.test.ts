@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import sharp from "sharp";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
 import { aiImageProvider } from "../../src/providers/ai-image/index.ts";
 import { openAiCompatibleImage } from "../../src/providers/ai-image/openai-compatible.ts";
 import { ImageGenerationError, FORMAT_SIZES } from "../../src/providers/ai-image/types.ts";

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
 import { ToolError } from "../../src/errors.ts";
 import { aiTextProvider } from "../../src/providers/ai-text/index.ts";
 import { openAiCompatibleAiText } from "../../src/providers/ai-text/openai-compatible.ts";

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import S3rver from "s3rver";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { buildProviders } from "../../src/providers/providers.ts";
 import { s3Storage } from "../../src/providers/storage-s3.ts";
 import { storageContract } from "./storage.contract.ts";

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
 import { videoProvider } from "../../src/providers/video/index.ts";
 import { clipSeconds, openAiCompatibleVideoProvider } from "../../src/providers/video/openai-compatible.ts";
 import { VideoRenderError } from "../../src/providers/video/types.ts";

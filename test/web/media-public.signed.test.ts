@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
 import { signedMediaUrl } from "../../src/domain/media/public-url.ts";
 import { createSocialHttp, retryAfterSeconds } from "../../src/providers/social/http.ts";
 import { TestClock } from "../helpers/app.ts";

@@ -3,12 +3,12 @@
  * (`Config.passwordHash`; default m=64 MiB, t=3, p=4). A stored hash carries its own parameters.
  */
 import argon2 from "argon2";
-import type { PasswordHashing } from "../../config.ts";
+import type { PasswordHashing } from "../../config/index.ts";
 import type { Knex } from "../../db/knex.ts";
 import { grantCredits } from "./credits.ts";
 import { PLAN_QUOTAS, type Plan } from "./plans.ts";
 
-/** The default cost (the argon2 package's defaults; PASSWORD_HASH_* settings, src/config.ts). */
+/** The default cost (the argon2 package's defaults; PASSWORD_HASH_* settings, src/config/keys.ts). */
 export const DEFAULT_PASSWORD_HASHING: PasswordHashing = { memoryCost: 65_536, timeCost: 3, parallelism: 4 };
 
 /** An argon2id hash of `password` at `hashing`'s cost (`$argon2id$v=19$m=...,t=...,p=...$salt$hash`). */

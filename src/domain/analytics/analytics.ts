@@ -7,7 +7,7 @@
  * window selects the publication cohort by `published_at`, not daily increments. Analytics needs the Pro plan: the pipeline checks the catalog's
  * `plan: pro`, and `assertAnalyticsPlan` checks again here.
  */
-import { SPEC_LIMITS } from "../../config.ts";
+import { SPEC_LIMITS } from "../../config/index.ts";
 import type { Knex } from "../../db/knex.ts";
 import { ToolError } from "../../errors.ts";
 import { userPlan } from "../account/accounts.ts";

@@ -4,7 +4,7 @@
  * (`ugc-video`, `2x2-grid`, `single-fade`); `cta_asset_id` is an owned stored video of 3 to 15 seconds and is
  * required for UGC. Automations run at daily configured times (HH:MM in a time zone) and manually only.
  */
-import { SPEC_LIMITS } from "../../config.ts";
+import { SPEC_LIMITS } from "../../config/index.ts";
 import { isUuid } from "../../ids.ts";
 import type { Knex } from "../../db/knex.ts";
 import { notFound, ToolError } from "../../errors.ts";

@@ -1,6 +1,6 @@
 /**
  * Per-workspace media storage quota by plan (operator-configurable: STORAGE_QUOTA_<PLAN>_BYTES, see
- * src/config.ts): the bytes of a workspace's live media assets may not exceed the quota of the workspace
+ * src/config/media.ts): the bytes of a workspace's live media assets may not exceed the quota of the workspace
  * owner's plan. Checked when an upload is recorded, under a lock of the workspace row so that two
  * concurrent uploads cannot both pass.
  */

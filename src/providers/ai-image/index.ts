@@ -2,7 +2,7 @@
  * Picks the AI image provider from config `image.provider` (`local` by default, `openai-compatible` when
  * AI_IMAGE_PROVIDER says so).
  */
-import type { Config } from "../../config.ts";
+import type { Config } from "../../config/index.ts";
 import { openAiEndpoint } from "../openai-http.ts";
 import { localImageProvider } from "./local.ts";
 import { openAiCompatibleImage } from "./openai-compatible.ts";

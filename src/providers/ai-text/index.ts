@@ -1,7 +1,7 @@
 /**
  * Picks the AI text provider from config `ai.provider` (`local` by default, `openai-compatible` when set).
  */
-import type { Config } from "../../config.ts";
+import type { Config } from "../../config/index.ts";
 import { openAiEndpoint } from "../openai-http.ts";
 import { localAiText } from "./local.ts";
 import { openAiCompatibleAiText } from "./openai-compatible.ts";

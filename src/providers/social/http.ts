@@ -6,7 +6,7 @@
  * when they already point at the override (the fake returns such URLs) they are not rewritten again.
  *
  * One `SocialHttp` is built per application context (`createSocialHttp`, called by `buildProviders` in
- * src/providers/providers.ts from src/config.ts `social.httpOverride`) and handed to the adapters in their
+ * src/providers/providers.ts from src/config/networks.ts `social.httpOverride`) and handed to the adapters in their
  * `AdapterDeps`; it is also `ctx.providers.socialHttp`. Config refuses the override when NODE_ENV=production
  * and bootstrap logs a warning when it is set.
  */

@@ -2,7 +2,7 @@
  * Picks the video provider from config `video.provider`: `local` (default; ffmpeg composes everything) or
  * `openai-compatible` (the AI UGC hook clip from a video model, the rest composed locally).
  */
-import type { Config } from "../../config.ts";
+import type { Config } from "../../config/index.ts";
 import { mediaBinaries } from "../media-binaries.ts";
 import { localVideoProvider } from "./local.ts";
 import { openAiCompatibleVideoProvider } from "./openai-compatible.ts";

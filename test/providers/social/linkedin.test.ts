@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, test } from "node:test";
-import { DEFAULT_LINKEDIN_VERSION } from "../../../src/config.ts";
+import { DEFAULT_LINKEDIN_VERSION } from "../../../src/config/index.ts";
 import type { Owner } from "../../../src/domain/owner.ts";
 import { openAccount, upsertConnectedAccount } from "../../../src/domain/social/accounts.ts";
 import {

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, test } from "node:test";
-import { loadConfig } from "../../../src/config.ts";
+import { loadConfig } from "../../../src/config/index.ts";
 import { mediaBinaries } from "../../../src/providers/media-binaries.ts";
 import { openAiCompatibleVideoProvider } from "../../../src/providers/video/openai-compatible.ts";
 import type { VideoProvider } from "../../../src/providers/video/types.ts";

@@ -18,7 +18,7 @@ import {
   type VideoRequest,
   VideoRenderError,
 } from "../../../src/providers/video/types.ts";
-import { loadConfig } from "../../../src/config.ts";
+import { loadConfig } from "../../../src/config/index.ts";
 import { localImageProvider } from "../../../src/providers/ai-image/local.ts";
 import type { ImageRequest } from "../../../src/providers/ai-image/types.ts";
 import { createMediaAsset } from "../../../src/domain/media/media.ts";

@@ -6,7 +6,7 @@
  * `deps.linkedinVersion` (config `LINKEDIN_VERSION`, default `DEFAULT_LINKEDIN_VERSION`). Registered in
  * ../adapters.ts; used when LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET are configured.
  */
-import { DEFAULT_LINKEDIN_VERSION } from "../../../config.ts";
+import { DEFAULT_LINKEDIN_VERSION } from "../../../config/index.ts";
 import { tableAdapter } from "../table-adapter.ts";
 import type { LinkedInClient } from "./api.ts";
 import { linkedinMetrics } from "./metrics.ts";
