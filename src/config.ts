@@ -135,6 +135,7 @@ export const EnvSchema = Type.Object({
   SOCIAL_HTTP_OVERRIDE: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+/?$" })),
   DELIVERY_LEASE_SECONDS: Int(300, 10, 3600),
   DELIVERY_POLL_SECONDS: Int(5, 1, 60),
+  DELIVERY_NETWORK_CONCURRENCY: Int(8, 1, 64),
   LINKEDIN_VERSION: Type.Optional(Type.String({ pattern: "^20[0-9]{2}(0[1-9]|1[0-2])$" })),
   LINKEDIN_ORGANIZATIONS: Type.Optional(Bool),
   SOCIAL_SANDBOX_NETWORKS: Type.Optional(Type.String({ maxLength: 200 })),
@@ -413,6 +414,11 @@ export interface Config {
      * before its next pass when the last one was not full (default 5 s); a full pass is followed at once.
      */
     deliveryPollSeconds: number;
+    /**
+     * `DELIVERY_NETWORK_CONCURRENCY`: delivery steps each worker runs at once on one network (default 8,
+     * 1 to 64), each on a different account (src/operations/delivery-lanes.ts).
+     */
+    deliveryNetworkConcurrency: number;
   };
   /**
    * Health, metrics and traces (docs/operations.md "Health, metrics and traces"). `healthPort`
@@ -776,6 +782,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       linkedinOrganizations: bool(picked.LINKEDIN_ORGANIZATIONS, false),
       deliveryLeaseSeconds: num("DELIVERY_LEASE_SECONDS", 300),
       deliveryPollSeconds: num("DELIVERY_POLL_SECONDS", 5),
+      deliveryNetworkConcurrency: num("DELIVERY_NETWORK_CONCURRENCY", 8),
     },
     observability: {
       healthPort: portOf(picked, "HEALTH_PORT"),
