@@ -1,131 +1,266 @@
 /**
- * `npm run bench:publish` (bench/README.md): N posts scheduled for the same minute, published by 2 workers
- * against the X fake of test/fakes/x.ts (`POST /2/tweets`, 50 ms per call), spread over 100 accounts. The
- * workers are the service's own (`startWorker` twice in this process, schedules off): each runs its delivery
- * loop (src/operations/deliveries.ts: passes of 50, fair across networks, back to back while full, else
- * every DELIVERY_POLL_SECONDS); every delivery's lease keeps its post single. The posts are due at the next
- * whole minute at least 15 s away, the workers already running, as a real schedule would be. Prints the time
- * from the scheduled minute until all are published, the p50/p95/max delay from the scheduled minute to
- * `published_at`, and the posts X made (exactly one per delivery expected).
- * Options: `--posts N` (default 1000), `--accounts N` (default 100). Not part of `npm test`.
+ * `npm run bench:publish`: posts due in the same minute on accounts spread over the seven networks' fakes
+ * (test/fakes/, every call answered after 50 ms), published by worker processes (`node src/main.ts worker`,
+ * the service's own worker: bench/sync-workers.ts) on a fresh database, through their delivery lanes
+ * (src/operations/deliveries.ts: per network and worker DELIVERY_NETWORK_CONCURRENCY steps at once, one per
+ * account on any worker, a network's rate-limit answer pausing its own lane or account only).
+ *
+ * The fakes enforce the networks' limits and answer past them with their own refusals and headers: X, TikTok,
+ * LinkedIn and Pinterest per test/fakes/publish-limits.ts; Facebook and Instagram Meta's app and per-Page /
+ * per-account usage (test/fakes/graph.ts) and Instagram's content publishing limit (50 in 24 h); YouTube the
+ * project's `videos.insert` bucket (`--youtube-insert-quota`, default 2,000 a day: the documented default
+ * is 100, docs/spec/networks.md, so publishing 1,430 videos a day needs a quota extension) and a per-channel
+ * upload limit (50 a day here: YouTube publishes none). Accounts and posts: bench/publish-seed.ts. The bench
+ * process also serves the media pages (`/media/public/{asset}`) that Instagram and Pinterest pull.
+ *
+ * The workers start first; the posts are due at the next whole minute at least 30 s after they are
+ * written, as a real schedule would be. Printed as one JSON object: the machine, the run, per network the
+ * deliveries, the posts its fake made, the distinct post ids, the delays from the due minute (p50, p95, max)
+ * and the fake's answers by status; the limits' tallies; the targets met or not.
+ * Options: `--accounts N` (default 1000), `--posts-per-account N` (10), `--concurrency N`
+ * (DELIVERY_NETWORK_CONCURRENCY, default 8), `--workers N` (2), `--timeout-minutes N` (10),
+ * `--youtube-insert-quota N` (2000). Not part of `npm test`.
  */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
 import { parseArgs } from "node:util";
-import { createUser } from "../src/domain/account/accounts.ts";
-import { upsertConnectedAccount } from "../src/domain/social/accounts.ts";
-import { startWorker } from "../src/operations/worker.ts";
+import type { AppContext } from "../src/context.ts";
+import type { Network } from "../src/providers/social/types.ts";
+import { startServer } from "../src/server.ts";
+import { FB_GRAPH_HOST } from "../test/fakes/facebook.ts";
+import { IG_GRAPH_HOST } from "../test/fakes/instagram.ts";
+import { LI_API_HOST } from "../test/fakes/linkedin.ts";
 import { liveNetworkEnv } from "../test/fakes/live-env.ts";
-import { startFakeNetworks } from "../test/fakes/server.ts";
-import { connectedXAccount, X_API_HOST, xFake } from "../test/fakes/x.ts";
-import { FAKE_APPS } from "../test/fakes/live-env.ts";
+import { PIN_API_HOST, PIN_UPLOAD_HOST } from "../test/fakes/pinterest.ts";
+import { type LimitTally, meterPublishing, PUBLISH_LIMITS } from "../test/fakes/publish-limits.ts";
+import { type FakeNetworkServer, startFakeNetworks } from "../test/fakes/server.ts";
+import { TT_API_HOST, TT_UPLOAD_HOST } from "../test/fakes/tiktok.ts";
+import { X_API_HOST } from "../test/fakes/x.ts";
+import { GOOGLE_APIS_HOST } from "../test/fakes/youtube.ts";
 import { freshService } from "./fresh-db.ts";
+import { benchOwner, seedAccounts, seedDuePosts } from "./publish-seed.ts";
+import { BENCH_NETWORKS, benchNetworks, mountBenchFakes } from "./sync-networks.ts";
+import { startWorkerProcess, stopWorkerProcess, type WorkerProcess } from "./sync-workers.ts";
 
-const { values } = parseArgs({ options: { posts: { type: "string" }, accounts: { type: "string" } } });
-const POSTS = Number(values.posts ?? 1000);
-const ACCOUNTS = Number(values.accounts ?? 100);
+const { values } = parseArgs({
+  options: {
+    accounts: { type: "string" },
+    "posts-per-account": { type: "string" },
+    concurrency: { type: "string" },
+    workers: { type: "string" },
+    "timeout-minutes": { type: "string" },
+    "youtube-insert-quota": { type: "string" },
+  },
+});
+const ACCOUNTS = Number(values.accounts ?? 1000);
+const PER_ACCOUNT = Number(values["posts-per-account"] ?? 10);
+const CONCURRENCY = Number(values.concurrency ?? 8);
+const WORKERS = Number(values.workers ?? 2);
+const TIMEOUT_MS = Number(values["timeout-minutes"] ?? 10) * 60_000;
+const YOUTUBE_INSERT_QUOTA = Number(values["youtube-insert-quota"] ?? 2000);
+const YOUTUBE_CHANNEL_UPLOADS = 50;
+/** LinkedIn publishes no numbers (its rate-limits page): the limits a portal might show, per day. */
+const LINKEDIN_LIMITS = { member: 150, app: 100_000 };
+const LATENCY_MS = 50;
+const POLL_MS = 500;
+const MB = 1024 * 1024;
+const DAY = 86_400_000;
 
-function percentile(sorted: number[], p: number): number {
-  return (
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN
-  );
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+function percentile(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!);
+}
+
+/** The hosts the networks' calls reach (API and upload hosts), each answered after LATENCY_MS. */
+const HOSTS = [
+  X_API_HOST,
+  TT_API_HOST,
+  TT_UPLOAD_HOST,
+  GOOGLE_APIS_HOST,
+  IG_GRAPH_HOST,
+  FB_GRAPH_HOST,
+  LI_API_HOST,
+  PIN_API_HOST,
+  PIN_UPLOAD_HOST,
+];
+
+/** The counter of posts each fake made (test/fakes/*.ts). */
+const MADE: Record<Network, string> = {
+  x: "x.tweets",
+  facebook: "facebook.publishes",
+  instagram: "instagram.publishes",
+  linkedin: "linkedin.posts",
+  pinterest: "pinterest.pins",
+  tiktok: "tiktok.publishes",
+  youtube: "youtube.videos",
+};
+
+/** Answers of the fakes by host and status (e.g. `{"api.x.com": {"201": 1430}}`). */
+function answersByHost(server: FakeNetworkServer): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const h of server.hits) {
+    const byStatus = (out[h.host] ??= {});
+    byStatus[String(h.status)] = (byStatus[String(h.status)] ?? 0) + 1;
+  }
+  return out;
+}
+
+/** Waits until no delivery is open or TIMEOUT_MS passed; seconds from `due` when the last one closed. */
+async function waitAllClosed(ctx: AppContext, due: Date): Promise<{ closed: boolean; seconds: number }> {
+  const deadline = due.getTime() + TIMEOUT_MS;
+  for (;;) {
+    const [open] = await ctx
+      .db("deliveries")
+      .whereIn("status", ["pending", "uploading", "processing", "outcome_unknown"])
+      .count({ n: "*" });
+    if (Number(open?.n) === 0) return { closed: true, seconds: (Date.now() - due.getTime()) / 1000 };
+    if (Date.now() > deadline) return { closed: false, seconds: (Date.now() - due.getTime()) / 1000 };
+    await sleep(POLL_MS);
+  }
+}
+
+/** Per network: deliveries by status, posts made at its fake, distinct post ids, delays from `due`. */
+async function perNetwork(ctx: AppContext, server: FakeNetworkServer, due: Date) {
+  const rows: Array<{
+    network: Network;
+    status: string;
+    published_at: Date | null;
+    provider_post_id: string | null;
+    error: string | null;
+  }> = await ctx
+    .db("deliveries as d")
+    .join("social_accounts as a", "a.id", "d.social_account_id")
+    .select("a.network", "d.status", "d.published_at", "d.provider_post_id", "d.error");
+  const out: Record<string, unknown> = {};
+  const all: number[] = [];
+  for (const n of BENCH_NETWORKS) {
+    const mine = rows.filter((r) => r.network === n);
+    const published = mine.filter((r) => r.status === "published" && r.published_at);
+    const delays = published
+      .map((r) => (new Date(r.published_at!).getTime() - due.getTime()) / 1000)
+      .sort((a, b) => a - b);
+    all.push(...delays);
+    const statuses: Record<string, number> = {};
+    for (const r of mine) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    const made = server.counter(MADE[n]);
+    const distinct = new Set(published.map((r) => r.provider_post_id)).size;
+    out[n] = {
+      deliveries: mine.length,
+      statuses,
+      posts_made_at_fake: made,
+      distinct_post_ids: distinct,
+      one_post_per_delivery: made === mine.length && distinct === mine.length,
+      delay_s: { p50: percentile(delays, 50), p95: percentile(delays, 95), max: delays.at(-1) ?? null },
+      ...(mine.find((r) => r.error) ? { error_sample: mine.find((r) => r.error)!.error } : {}),
+    };
+  }
+  all.sort((a, b) => a - b);
+  return { networks: out, all };
 }
 
 async function main() {
+  const startLoad = os.loadavg().map((l) => round(l, 2));
   const server = await startFakeNetworks();
-  server.fault(
-    { host: X_API_HOST, path: /.*/, times: Number.MAX_SAFE_INTEGER },
-    { kind: "slow", delayMs: 50 },
-  );
-  const x = xFake(server, FAKE_APPS.x);
-  const service = await freshService("bench_publish", liveNetworkEnv(server, ["x"]));
+  const fakes = mountBenchFakes(server);
+  fakes.yt.insertQuota = YOUTUBE_INSERT_QUOTA;
+  fakes.yt.uploadLimit = YOUTUBE_CHANNEL_UPLOADS;
+  const networks = benchNetworks(server, fakes);
+  const tallies: Record<string, LimitTally> = {
+    x: meterPublishing(server, "x", PUBLISH_LIMITS.x),
+    tiktok: meterPublishing(server, "tiktok", PUBLISH_LIMITS.tiktok),
+    pinterest: meterPublishing(server, "pinterest", PUBLISH_LIMITS.pinterest),
+    linkedin: meterPublishing(server, "linkedin", {
+      perUser: { count: LINKEDIN_LIMITS.member, windowMs: DAY, kind: "utc_day" },
+      perApp: { count: LINKEDIN_LIMITS.app, windowMs: DAY, kind: "utc_day" },
+    }),
+  };
+  // The service's pages (the signed media URLs the networks pull) on a port known before the boot.
+  const listener = http.createServer();
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  const publicBaseUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  const env = {
+    ...liveNetworkEnv(server, BENCH_NETWORKS),
+    LINKEDIN_ORGANIZATIONS: "true",
+    PUBLIC_BASE_URL: publicBaseUrl,
+    DELIVERY_NETWORK_CONCURRENCY: String(CONCURRENCY),
+  };
+  const service = await freshService("bench_publish", env);
   const { ctx } = service;
+  const pages = await startServer(ctx, listener);
+  const workers: WorkerProcess[] = [];
   try {
-    const who = await createUser(ctx.db, {
-      email: "bench-publish@example.test",
-      password: "benchmark password",
-      workspace: "Bench",
-    });
-    const accounts: string[] = [];
-    for (let i = 0; i < ACCOUNTS; i++) {
-      const user = x.addUser({ username: `bench${i}` });
-      const { account } = await upsertConnectedAccount(
-        ctx.db,
-        ctx.sealer,
-        { userId: who.user_id, workspaceId: who.workspace_id },
-        connectedXAccount(user),
+    const seedStart = Date.now();
+    const owner = await benchOwner(ctx);
+    const accounts = await seedAccounts(ctx, owner, networks, ACCOUNTS);
+    const seedSeconds = (Date.now() - seedStart) / 1000;
+    for (const host of HOSTS)
+      server.fault(
+        { host, path: /.*/, times: Number.MAX_SAFE_INTEGER },
+        { kind: "slow", delayMs: LATENCY_MS },
       );
-      accounts.push(account.social_account_id);
-    }
-    const workers = [
-      await startWorker(ctx, { schedules: false }),
-      await startWorker(ctx, { schedules: false }),
-    ];
-    const minute = new Date(Math.ceil((Date.now() + 15_000) / 60_000) * 60_000);
-    const before = x.created;
-    const posts = await ctx
-      .db("posts")
-      .insert(
-        Array.from({ length: POSTS }, (_, i) => ({
-          workspace_id: who.workspace_id,
-          user_id: who.user_id,
-          type: "text",
-          status: "approved",
-          caption: `Same minute ${i}`,
-        })),
-      )
-      .returning("id");
-    await ctx.db("deliveries").insert(
-      posts.map((p, i) => ({
-        workspace_id: who.workspace_id,
-        user_id: who.user_id,
-        post_id: p.id,
-        social_account_id: accounts[i % accounts.length],
-        status: "pending",
-        next_attempt_at: minute,
-      })),
-    );
+    server.hits.length = 0;
+    const workerEnv = {
+      ...env,
+      DATABASE_URL: ctx.config.databaseUrl!,
+      DATA_DIR: ctx.config.dataDir,
+      LOG_LEVEL: "warn",
+    };
+    const names = Array.from({ length: WORKERS }, (_, i) => `worker-${i + 1}`);
+    workers.push(...(await Promise.all(names.map((n) => startWorkerProcess(n, workerEnv)))));
+    const due = new Date(Math.ceil((Date.now() + 30_000) / 60_000) * 60_000);
+    const deliveries = await seedDuePosts(ctx, owner, accounts, PER_ACCOUNT, due);
     console.error(
-      `due at ${minute.toISOString()}, waiting ${Math.round((minute.getTime() - Date.now()) / 1000)} s`,
+      `${deliveries} posts on ${accounts.length} accounts due at ${due.toISOString()}, in ${Math.round((due.getTime() - Date.now()) / 1000)} s`,
     );
-    for (;;) {
-      const [open] = await ctx
-        .db("deliveries")
-        .whereIn("status", ["pending", "uploading", "processing", "outcome_unknown"])
-        .count({ n: "*" });
-      if (Number(open?.n) === 0) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    const seconds = (Date.now() - minute.getTime()) / 1000;
-    for (const w of workers) await w.stop();
-    const rows: Array<{ status: string; published_at: Date | null }> = await ctx
-      .db("deliveries")
-      .select("status", "published_at");
-    const delays = rows
-      .filter((r) => r.status === "published" && r.published_at)
-      .map((r) => (new Date(r.published_at!).getTime() - minute.getTime()) / 1000)
-      .sort((a, b) => a - b);
-    console.log(
-      JSON.stringify(
-        {
-          posts: POSTS,
-          accounts: ACCOUNTS,
-          latency_ms: 50,
-          workers: 2,
-          seconds_from_scheduled_minute_to_all_published: seconds,
-          delivery_poll_seconds: ctx.config.social.deliveryPollSeconds,
-          published: delays.length,
-          not_published: rows.filter((r) => r.status !== "published").map((r) => r.status),
-          x_posts_made: x.created - before,
-          delay_from_scheduled_minute_s: {
-            p50: percentile(delays, 50),
-            p95: percentile(delays, 95),
-            max: delays.at(-1),
-          },
-        },
-        null,
-        2,
-      ),
-    );
+    const end = await waitAllClosed(ctx, due);
+    const ends = await Promise.all(workers.map((w) => stopWorkerProcess(w)));
+    const { networks: byNetwork, all } = await perNetwork(ctx, server, due);
+    const stops = await ctx.db("delivery_network_stops").select("network", "until", "reason");
+    const reports = Object.values(byNetwork) as Array<{ one_post_per_delivery: boolean }>;
+    const limitsKept = Object.entries(tallies).map(([n, t]) => ({ network: n, ...t }));
+    const out = {
+      machine: {
+        nproc: os.availableParallelism(),
+        cpu: os.cpus()[0]?.model ?? "unknown",
+        node: process.version,
+        load_average_start: startLoad,
+        load_average_end: os.loadavg().map((l) => round(l, 2)),
+      },
+      accounts: accounts.length,
+      posts: deliveries,
+      latency_ms: LATENCY_MS,
+      workers: WORKERS,
+      delivery_network_concurrency: CONCURRENCY,
+      youtube_insert_quota: YOUTUBE_INSERT_QUOTA,
+      seed_seconds: round(seedSeconds),
+      due_at: due.toISOString(),
+      seconds_from_due_to_all_closed: round(end.seconds),
+      timed_out: !end.closed,
+      published: all.length,
+      delay_from_due_s: { p50: percentile(all, 50), p95: percentile(all, 95), max: all.at(-1) ?? null },
+      networks: byNetwork,
+      limits: limitsKept,
+      network_stops: stops,
+      answers_by_host: answersByHost(server),
+      worker_processes: workers.map((w, i) => ({
+        name: w.name,
+        peak_rss_mb: Math.round(w.peakRss() / MB),
+        ended: ends[i],
+      })),
+      targets: {
+        all_published_within_5_minutes: all.length === deliveries && (all.at(-1) ?? Infinity) <= 300,
+        p95_delay_under_2_minutes: (percentile(all, 95) ?? Infinity) < 120,
+        exactly_one_post_per_delivery: reports.every((r) => r.one_post_per_delivery),
+      },
+    };
+    console.log(JSON.stringify(out, null, 2));
   } finally {
+    for (const w of workers) w.signal("SIGKILL");
+    await Promise.all(workers.map((w) => w.exited));
+    await pages.close(1);
     await service.close();
     await server.close();
   }

@@ -150,15 +150,25 @@ async function connectAs(
   return { account, tokens };
 }
 
-/** Mounts the seven fakes on `server`; the networks by name. */
-export function benchNetworks(server: FakeNetworkServer): Record<Network, BenchNetwork> {
-  const yt = youtubeFake(server, FAKE_APPS.youtube);
-  const x = xFake(server, FAKE_APPS.x);
-  const tt = tiktokFake(server, FAKE_APPS.tiktok);
-  const ig = instagramFake(server, FAKE_APPS.instagram);
-  const fb = facebookFake(server, FAKE_APPS.facebook);
-  const li = linkedinFake(server, { ...FAKE_APPS.linkedin, appScopes: LI_ORGANIZATION_APP_SCOPES });
-  const pin = pinterestFake(server, FAKE_APPS.pinterest);
+/** Mounts the seven fakes on `server` with the apps' credentials (LinkedIn's with the page scopes). */
+export function mountBenchFakes(server: FakeNetworkServer) {
+  return {
+    yt: youtubeFake(server, FAKE_APPS.youtube),
+    x: xFake(server, FAKE_APPS.x),
+    tt: tiktokFake(server, FAKE_APPS.tiktok),
+    ig: instagramFake(server, FAKE_APPS.instagram),
+    fb: facebookFake(server, FAKE_APPS.facebook),
+    li: linkedinFake(server, { ...FAKE_APPS.linkedin, appScopes: LI_ORGANIZATION_APP_SCOPES }),
+    pin: pinterestFake(server, FAKE_APPS.pinterest),
+  };
+}
+
+/** The networks by name, on the fakes `mountBenchFakes` mounted on `server` (mounted here when not given). */
+export function benchNetworks(
+  server: FakeNetworkServer,
+  fakes: ReturnType<typeof mountBenchFakes> = mountBenchFakes(server),
+): Record<Network, BenchNetwork> {
+  const { yt, x, tt, ig, fb, li, pin } = fakes;
   let linkedinPosts = 0;
   return {
     youtube: {

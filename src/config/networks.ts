@@ -79,7 +79,11 @@ export const NetworksEnv = Type.Object({
   }),
   DELIVERY_POLL_SECONDS: Int(5, 1, 60, {
     description:
-      'worker: every worker steps due deliveries in a loop of passes (50 deliveries, shared fairly between networks), one right after another while a pass is full; otherwise it waits this long before looking again, so a post is picked up at most this late after its time (docs/operations.md "The delivery loop")',
+      'worker: every worker steps due deliveries continuously, one lane per network; when nothing is due it waits this long before looking again, so a post is picked up at most this late after its time (docs/operations.md "The delivery loop")',
+  }),
+  DELIVERY_NETWORK_CONCURRENCY: Int(8, 1, 64, {
+    description:
+      'worker: delivery steps each worker runs at once on one network, never two of one account at once on any worker; a network\'s rate-limit answer pauses only that network (its app budget) or that account (docs/operations.md "The delivery loop")',
   }),
   SOCIAL_HTTP_OVERRIDE: Str(
     { pattern: "^https?://[^/?#]+/?$" },
@@ -140,9 +144,14 @@ export interface NetworksConfig {
     deliveryLeaseSeconds: number;
     /**
      * `DELIVERY_POLL_SECONDS`: how long each worker's delivery loop (src/operations/deliveries.ts) waits
-     * before its next pass when the last one was not full (default 5 s); a full pass is followed at once.
+     * before looking again when nothing is due (default 5 s).
      */
     deliveryPollSeconds: number;
+    /**
+     * `DELIVERY_NETWORK_CONCURRENCY`: delivery steps each worker runs at once on one network (default 8,
+     * 1 to 64), each on a different account (src/operations/delivery-lanes.ts).
+     */
+    deliveryNetworkConcurrency: number;
   };
   /** Test-only: a loopback port the guarded fetch may reach (accepted only with a loopback PUBLIC_BASE_URL). */
   fetchAllowLoopbackPort: number | undefined;
@@ -178,6 +187,7 @@ export function networksConfig(r: EnvReader, publicBaseUrl: string): NetworksCon
       linkedinOrganizations: r.bool("LINKEDIN_ORGANIZATIONS", false),
       deliveryLeaseSeconds: r.num("DELIVERY_LEASE_SECONDS", 300),
       deliveryPollSeconds: r.num("DELIVERY_POLL_SECONDS", 5),
+      deliveryNetworkConcurrency: r.num("DELIVERY_NETWORK_CONCURRENCY", 8),
     },
     fetchAllowLoopbackPort: picked.FETCH_ALLOW_LOOPBACK_PORT
       ? Number(picked.FETCH_ALLOW_LOOPBACK_PORT)

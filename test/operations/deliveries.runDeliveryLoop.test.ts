@@ -80,9 +80,7 @@ test("two workers' loops publish every due delivery exactly once, then stop on a
   const ids = await dueDeliveries(accounts, N, "Loop post");
   const stop = new AbortController();
   // Passes of 10: the loops must take full passes back to back to reach all 45 within one poll.
-  const loops = [1, 2].map(() =>
-    runDeliveryLoop(app.ctx, { signal: stop.signal, pollSeconds: 30, passSize: 10 }),
-  );
+  const loops = [1, 2].map(() => runDeliveryLoop(app.ctx, { signal: stop.signal, pollSeconds: 30 }));
   await waitFor(
     () => statuses(ids),
     (s) => s.length === N && s.every((v) => v === "published"),
@@ -113,7 +111,7 @@ test("a loop aborted during a step finishes that step and starts no other", asyn
   server.fault({ host: X_API_HOST, path: /^\/2\/tweets$/, times: 1000 }, { kind: "slow", delayMs: 1500 });
   const ids = await dueDeliveries([account], 5, "Abort post");
   const stop = new AbortController();
-  const loop = runDeliveryLoop(app.ctx, { signal: stop.signal, pollSeconds: 30, passSize: 10 });
+  const loop = runDeliveryLoop(app.ctx, { signal: stop.signal, pollSeconds: 30 });
   // Wait until the first step holds its lease (the post call is under way), then abort.
   await waitFor(
     () => app.ctx.db("deliveries").whereIn("id", ids).whereNotNull("step_started_at").count({ n: "*" }),

@@ -11,7 +11,9 @@
  *   network (`reconcile`) before doing anything else. A create call is never retried blindly.
  * - `NetworkTransientError` after a create -> `outcome_unknown`; before a create -> retried with
  *   exponential backoff (5 s doubling, at most 15 min) up to `MAX_ATTEMPTS`, then `failed`.
- * - `NetworkRateLimitError` -> the same step again after `retryAfterSeconds` (Retry-After / usage headers).
+ * - `NetworkRateLimitError` -> the same step again after `retryAfterSeconds` (Retry-After / usage headers),
+ *   reported to the caller observing usage (src/providers/social/usage.ts `observeUsage`: the delivery lanes).
+ * - No two steps of one account run at once, on any worker (the account lease, ./lanes-state.ts).
  * - `NetworkAuthError` -> the account becomes `needs_reconnect`, the delivery `failed` with the reason;
  *   other accounts are untouched. Transient errors never disconnect an account.
  * - The account's publishing limit (optional `publishingLimit`, Instagram `content_publishing_limit`) is
@@ -49,6 +51,8 @@ import { CHANGED_AFTER_APPROVAL, deliveryStillApproved } from "./content.ts";
 import { postDeletedReason } from "./deliveries.ts";
 import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
 import { observeDeliveryStep } from "./step-telemetry.ts";
+import { withAccountLease } from "./lanes-state.ts";
+import { reportUsage } from "../../providers/social/usage.ts";
 
 /** States in which a delivery still has work to do. */
 export const ACTIVE_STATES: readonly DeliveryState[] = [
@@ -68,7 +72,7 @@ const EXPIRY_MARGIN_SECONDS = 60;
  * its user and workspace are active and the user a member (`ownerActiveSql`): the deliveries of a
  * suspended user or workspace, with a schedule or without, are held where they are.
  */
-function scheduleStarted(q: Knex.QueryBuilder): Knex.QueryBuilder {
+export function scheduleStarted(q: Knex.QueryBuilder): Knex.QueryBuilder {
   return q
     .whereRaw(ownerActiveSql("deliveries"))
     .where((w) =>
@@ -164,14 +168,24 @@ function safeReason(err: unknown): string {
 }
 
 /**
- * Claims and runs one step of delivery `id` when it is due, unleased and active.
+ * Claims and runs one step of delivery `id` when it is due, unleased and active, while no other step of the
+ * same account runs on any worker (the account lease, ./lanes-state.ts `withAccountLease`).
  * @returns the state after the step, or undefined when the delivery was not claimed (not due, leased by
- *   another worker, or finished).
+ *   another worker, finished, or another step of its account under way).
  */
 export async function runDeliveryStep(
   app: AppContext,
   id: string,
   signal?: AbortSignal,
+): Promise<DeliveryState | undefined> {
+  const lease = app.config.social.deliveryLeaseSeconds;
+  return withAccountLease(app, id, lease, () => claimAndStep(app, id, signal));
+}
+
+async function claimAndStep(
+  app: AppContext,
+  id: string,
+  signal: AbortSignal | undefined,
 ): Promise<DeliveryState | undefined> {
   const now = app.clock.now();
   const [row] = (await scheduleStarted(app.db("deliveries"))
@@ -315,6 +329,8 @@ async function stepClaimed(
     if (err instanceof NetworkAuthError) return authFailed(err);
     if (err instanceof NetworkRejectedError) return fail(app, row, err.reason.slice(0, 500));
     if (err instanceof NetworkRateLimitError) {
+      // The delivery lanes observing this step pause the account or the network (./lanes-state.ts).
+      reportUsage({ scope: err.scope, seconds: err.retryAfterSeconds, source: "rate-limit answer" });
       await update(app, row.id, {
         step_started_at: null,
         next_attempt_at: new Date(app.clock.now().getTime() + Math.max(1, err.retryAfterSeconds) * 1000),
@@ -513,10 +529,9 @@ export interface DeliveryPassReport {
 
 /**
  * One pass of the delivery worker: steps every due delivery (active, due, not leased, or leased by a worker
- * that died), at most `limit`. Run back to back by every worker's delivery loop
- * (src/operations/deliveries.ts), once a minute by the scheduler pass, and by tests.
- * Fair across networks (docs/operations.md "The delivery loop"): the `limit` is shared round-robin between
- * the networks that have due
+ * that died), at most `limit`. Run once a minute by the scheduler pass (a backstop of the workers' delivery
+ * lanes, src/operations/deliveries.ts) and by tests.
+ * Fair across networks (docs/operations.md "The delivery loop"): the `limit` is shared round-robin between the networks that have due
  * deliveries (each network's own oldest first), and each network's deliveries are stepped in their own lane,
  * the lanes side by side, so one slow network does not hold the others. Each step still takes the delivery's
  * lease (`runDeliveryStep`), so two workers never step the same delivery at once.

@@ -105,11 +105,13 @@ export function apiError(api: ApiTable, failure: ApiFailure, context: ErrorConte
 }
 
 /**
- * Whether Meta's `X-App-Usage` header (`{"call_count":N,"total_cputime":N,"total_time":N}`, percent of the
- * app's hourly budget; https://developers.facebook.com/docs/graph-api/overview/rate-limiting) says a budget
- * is used up (any value at 100 or more).
+ * Whether the headers say the APP's budget is used up: Meta's `X-App-Usage`
+ * (`{"call_count":N,"total_cputime":N,"total_time":N}`, percent of the app's hourly budget; any value at 100
+ * or more; https://developers.facebook.com/docs/graph-api/overview/rate-limiting), or X's app cap
+ * `x-app-limit-24hour-remaining: 0` (https://docs.x.com/x-api/fundamentals/rate-limits).
  */
 export function appUsageFull(headers: Headers): boolean {
+  if (headers.get("x-app-limit-24hour-remaining")?.trim() === "0") return true;
   const v = headers.get("x-app-usage");
   if (!v) return false;
   try {

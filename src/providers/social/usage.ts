@@ -109,16 +109,27 @@ export function metaUsageStop(headers: Headers): UsageStop | undefined {
 }
 
 /**
- * The budget X's `x-rate-limit-*` headers of a 2xx answer say is spent: `x-rate-limit-remaining: 0` ->
- * this token (X's limits are per user and endpoint) until `x-rate-limit-reset` (epoch seconds; at least
- * one second). Remaining above 0 or absent: undefined.
+ * The budget X's headers of a 2xx answer say is spent (https://docs.x.com/x-api/fundamentals/rate-limits):
+ * `x-app-limit-24hour-remaining: 0` -> the app's 24-hour cap (every user of the app) until
+ * `x-app-limit-24hour-reset`; else `x-rate-limit-remaining: 0` -> this token (X's limits are per user and
+ * endpoint) until `x-rate-limit-reset` (epoch seconds; at least one second; 900 s when absent). Neither at
+ * 0 or absent: undefined.
  */
 export function xUsageStop(headers: Headers, now: Date): UsageStop | undefined {
+  const until = (prefix: string, fallback: number) => {
+    const reset = Number(headers.get(`${prefix}-reset`));
+    const seconds = Number.isFinite(reset) && reset > 0 ? Math.ceil(reset - now.getTime() / 1000) : fallback;
+    return Math.max(1, seconds);
+  };
+  if (headers.get("x-app-limit-24hour-remaining")?.trim() === "0")
+    return {
+      scope: "app",
+      seconds: until("x-app-limit-24hour", 86_400),
+      source: "x-app-limit-24hour-remaining 0",
+    };
   const remaining = headers.get("x-rate-limit-remaining");
   if (remaining === null || remaining.trim() !== "0") return undefined;
-  const reset = Number(headers.get("x-rate-limit-reset"));
-  const seconds = Number.isFinite(reset) && reset > 0 ? Math.ceil(reset - now.getTime() / 1000) : 900;
-  return { scope: "token", seconds: Math.max(1, seconds), source: "x-rate-limit-remaining 0" };
+  return { scope: "token", seconds: until("x-rate-limit", 900), source: "x-rate-limit-remaining 0" };
 }
 
 function parse(v: string | null): Record<string, unknown> | unknown[] | undefined {
