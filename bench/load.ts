@@ -20,8 +20,8 @@
  * Settings (env): DATABASE_URL (admin URL; default postgres://postgres@127.0.0.1:5432/postgres; a
  * throwaway database is created and dropped), BENCH_DURATION (s per row, default 10), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS ("8,64"), LOAD_OURS_FLAGS (node flags of `ours`, default SERVE_NODE_FLAGS; several
- * sets separated by `|` run one `ours` each, e.g. `--max-semi-space-size=2|`), LOAD_TARGETS
- * ("ours,peer,limit"). Writes bench/results/load-wrk-<date>.json. See bench/README.md "bench:load".
+ * sets separated by `|` run one `ours` each, e.g. `--max-semi-space-size=2|`; `--cpu-prof
+ * --cpu-prof-dir=DIR` profiles it), LOAD_PEER_FLAGS (node flags of `peer`), LOAD_TARGETS ("ours,peer,limit"). Writes bench/results/load-wrk-<date>.json. See bench/README.md "bench:load".
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -166,7 +166,7 @@ async function main(): Promise<void> {
         await startTarget({
           name: "peer",
           kind: "peer",
-          args: ["bench/peer-sdk.ts"],
+          args: [...(process.env.LOAD_PEER_FLAGS ?? "").split(" ").filter(Boolean), "bench/peer-sdk.ts"],
           env: {
             DATABASE_URL: dbUrl.toString(),
             PEER_JWK: JSON.stringify(await exportJWK(publicKey)),
