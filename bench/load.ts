@@ -20,8 +20,9 @@
  * Settings (env): DATABASE_URL (admin URL; default postgres://postgres@127.0.0.1:5432/postgres; a
  * throwaway database is created and dropped), BENCH_DURATION (s per row, default 10), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS ("8,64"), LOAD_OURS_FLAGS (node flags of `ours`, default SERVE_NODE_FLAGS; several
- * sets separated by `|` run one `ours` each, e.g. `--max-semi-space-size=2|`), LOAD_TARGETS
- * ("ours,peer,limit"). Writes bench/results/load-wrk-<date>.json. See bench/README.md "bench:load".
+ * sets separated by `|` run one `ours` each, e.g. `--max-semi-space-size=2|`; `--cpu-prof
+ * --cpu-prof-dir=DIR` profiles it), LOAD_PEER_FLAGS (node flags of `peer`), LOAD_TARGETS ("ours,peer,limit"), BENCH_SETTLE_MS (0; 11000 also
+ * counts the database's transactions per request, bench/cpu.ts). Writes bench/results/load-wrk-<date>.json. See bench/README.md "bench:load".
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -44,6 +45,8 @@ const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "8,64").split(",").map(Num
 const OURS_FLAGS = (process.env.LOAD_OURS_FLAGS ?? SERVE_NODE_FLAGS.join(" "))
   .split("|")
   .map((set) => set.split(" ").filter(Boolean));
+/** Wait before each CPU reading for idle backends to report their transactions (bench/cpu.ts); 0: not counted. */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 0);
 const TARGETS = new Set((process.env.LOAD_TARGETS ?? "ours,peer,limit").split(","));
 const HUGE = "1000000000";
 
@@ -88,6 +91,8 @@ interface Row {
   errors: number;
   node_cpu_us_per_req: number;
   pg_cpu_us_per_req: number | null;
+  /** Transactions of the database per request: only with BENCH_SETTLE_MS (null without). */
+  xact_per_req: number | null;
   load_1m: number;
 }
 
@@ -166,7 +171,7 @@ async function main(): Promise<void> {
         await startTarget({
           name: "peer",
           kind: "peer",
-          args: ["bench/peer-sdk.ts"],
+          args: [...(process.env.LOAD_PEER_FLAGS ?? "").split(" ").filter(Boolean), "bench/peer-sdk.ts"],
           env: {
             DATABASE_URL: dbUrl.toString(),
             PEER_JWK: JSON.stringify(await exportJWK(publicKey)),
@@ -200,10 +205,10 @@ async function main(): Promise<void> {
           const t = targets[(k + round - 1) % targets.length]!;
           const load = os.loadavg()[0]!;
           const cpu0 = await processCpu(t.pid);
-          const pg0 = await probe.read();
+          const pg0 = await probe.read(SETTLE_MS);
           const r = await wrkRun(t, connections, SECONDS);
           const cpu1 = await processCpu(t.pid);
-          const pgSpent = CpuProbe.spent(pg0, await probe.read(), r.requests);
+          const pgSpent = CpuProbe.spent(pg0, await probe.read(SETTLE_MS), r.requests);
           const row: Row = {
             round,
             connections,
@@ -215,6 +220,7 @@ async function main(): Promise<void> {
             errors: r.errors,
             node_cpu_us_per_req: Math.round(((cpu1 - cpu0) * 1e6) / r.requests),
             pg_cpu_us_per_req: Number.isNaN(pgSpent.pgUs) ? null : Math.round(pgSpent.pgUs),
+            xact_per_req: SETTLE_MS > 0 ? Number(pgSpent.transactions.toFixed(3)) : null,
             load_1m: Number(load.toFixed(2)),
           };
           rows.push(row);

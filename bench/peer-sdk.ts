@@ -85,3 +85,5 @@ app.post("/mcp", requireBearerAuth({ verifier: { verifyAccessToken } }), async (
 const listener = app.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
   console.log(`listening on port ${(listener.address() as AddressInfo).port}`);
 });
+// Exit through process.exit on SIGTERM (bench/load.ts stops its targets so), which lets `--cpu-prof` write.
+process.on("SIGTERM", () => process.exit(0));

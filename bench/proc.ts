@@ -26,9 +26,16 @@ export async function treeRss(pid: number): Promise<number> {
  */
 export const WORKER_NODE_FLAGS = ["--max-semi-space-size=2"];
 
+/** The flags of `runMeasured`'s children: `BENCH_NODE_FLAGS` (space-separated) or WORKER_NODE_FLAGS. */
+const CHILD_FLAGS =
+  process.env.BENCH_NODE_FLAGS !== undefined
+    ? process.env.BENCH_NODE_FLAGS.split(" ").filter(Boolean)
+    : WORKER_NODE_FLAGS;
+
 /**
  * Runs `script` (TypeScript, run by node's own type stripping: no tsx loader thread or esbuild helper) with
- * `args` in a child node process started as a worker is (WORKER_NODE_FLAGS), sampling the RSS of its
+ * `args` in a child node process started as a worker is (WORKER_NODE_FLAGS; `BENCH_NODE_FLAGS` replaces them, e.g.
+ * `--max-semi-space-size=16` to measure a render as `all` runs it), sampling the RSS of its
  * process tree every 20 ms. @returns its stdout and the peak tree RSS (bytes).
  * @throws Error naming `label` when the child exits non-zero.
  */
@@ -38,7 +45,7 @@ export async function runMeasured(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ out: string; peak: number }> {
-  const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, script, ...args], {
+  const child = spawn(process.execPath, [...CHILD_FLAGS, script, ...args], {
     stdio: ["ignore", "pipe", "inherit"],
     env,
   });

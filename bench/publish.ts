@@ -102,7 +102,8 @@ const MADE: Record<Network, string> = {
 function answersByHost(server: FakeNetworkServer): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
   for (const h of server.hits) {
-    const byStatus = (out[h.host] ??= {});
+    const byStatus = out[h.host] ?? {};
+    out[h.host] = byStatus;
     byStatus[String(h.status)] = (byStatus[String(h.status)] ?? 0) + 1;
   }
   return out;
