@@ -402,6 +402,12 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                         required: ["rule", "message"],
                       },
                     },
+                    format: {
+                      type: "string",
+                      maxLength: 200,
+                      description:
+                        'How the network changes the post, e.g. "document, 6 pages", "no alt text".',
+                    },
                   },
                   required: ["social_account_id", "network", "display_name", "ok", "problems"],
                 },

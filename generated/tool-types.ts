@@ -83,6 +83,8 @@ export interface components {
           rule: string;
           message: string;
         }[];
+        /** @description How the network changes the post, e.g. "document, 6 pages", "no alt text". */
+        format?: string;
       }[];
     };
     create_automation_input: {

@@ -110,6 +110,8 @@ export interface ApprovalDescription {
     network: string;
     handle?: string | null | undefined;
     board_id?: string | null | undefined;
+    /** How the network changes the post (src/domain/social/post-fit.ts): "document, 6 pages". */
+    format?: string | undefined;
   }>;
   /**
    * What each destination (or connected account) would refuse of the post as it is, per the network rule

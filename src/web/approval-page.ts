@@ -72,8 +72,9 @@ const credits = (view: ApprovalView): string => {
 };
 
 /**
- * Every destination: network, account name, handle, Facebook Page, Pinterest board (a table that stacks into
- * labelled rows on phones; "—" where a column does not apply).
+ * Every destination: network (with how it changes the post: "LinkedIn: document, 6 pages"), account name,
+ * handle, Facebook Page, Pinterest board (a table that stacks into labelled rows on phones; "—" where a column
+ * does not apply).
  */
 function destinationsTable(
   destinations: NonNullable<ApprovalView["description"]>["destinations"],
@@ -89,7 +90,7 @@ function destinationsTable(
 ${stackTable(
   ["Network", "Account", "Handle", "Page", "Board"],
   destinations.map((d) => [
-    html`${networkLabel(d.network)}`,
+    d.format ? html`${networkLabel(d.network)}: ${d.format}` : html`${networkLabel(d.network)}`,
     html`${d.name}`,
     d.handle ? html`${d.handle}` : none,
     d.network === "facebook" ? html`${d.name}` : none,

@@ -4,7 +4,8 @@
  * refuse it with, from the same checks (./accounts.ts resolveDestinations, ./validate.ts assertAccountSetup and
  * postProblems, ./deliveries.ts assertPublishable and assertNewDestinations), collected per destination instead
  * of refusing at the first: the network-rule table's rules by their stable names, and `tiktok_review_only`,
- * `account_status`, `account_setup`, `already_has_post` and `post_not_ready`.
+ * `account_status`, `account_setup`, `already_has_post` and `post_not_ready`; and `format`, how a destination
+ * changes the post (./post-fit.ts: "document, 6 pages" for a LinkedIn carousel, "no alt text").
  */
 import type { Knex } from "../../db/knex.ts";
 import { isUuid } from "../../ids.ts";
@@ -14,7 +15,8 @@ import type { PostStatus } from "../content/posts.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import type { SafeSocialAccount } from "./accounts.ts";
 import { assertNewDestinations, assertPublishable, needsCarouselApproval, ownedPost } from "./deliveries.ts";
-import { assertAccountSetup, postProblems } from "./validate.ts";
+import { destinationFits } from "./post-fit.ts";
+import { assertAccountSetup, postMedia, postProblems } from "./validate.ts";
 
 /** One problem: a stable rule name and the sentence publish_post or schedule_post would refuse with. */
 export interface CheckProblem {
@@ -28,6 +30,8 @@ export interface DestinationCheck {
   display_name: string;
   ok: boolean;
   problems: CheckProblem[];
+  /** How the network changes the post (./post-fit.ts), when it does. */
+  format?: string;
 }
 
 export interface PostCheck {
@@ -73,6 +77,7 @@ export async function checkPost(
   });
   const postLevel = await problemOf("post_not_ready", () => assertPublishable(db, post));
   const rules = await postProblems(db, post, accounts);
+  const fits = await destinationFits(db, accounts, await postMedia(db, post));
   const destinations: DestinationCheck[] = [];
   for (const a of accounts) {
     const problems: CheckProblem[] = [...postLevel];
@@ -97,6 +102,7 @@ export async function checkPost(
       display_name: a.display_name,
       ok: problems.length === 0,
       problems,
+      ...(fits.has(a.social_account_id) ? { format: fits.get(a.social_account_id)! } : {}),
     });
   }
   return {

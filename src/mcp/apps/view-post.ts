@@ -8,6 +8,7 @@ import type { AppContext } from "../../context.ts";
 import { getPost } from "../../domain/content/posts.ts";
 import type { Owner } from "../../domain/owner.ts";
 import { listDeliveries } from "../../domain/social/deliveries.ts";
+import { altTextFit, destinationFormat } from "../../domain/social/post-fit.ts";
 import { type PostMedia, postMedia } from "../../domain/social/validate.ts";
 import { captionLength, checkNetworkRules } from "../../providers/social/rule-check.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
@@ -32,13 +33,18 @@ export function cutCaption(network: Network, caption: string): { kept: string; c
   return { kept: chars.slice(0, lo).join(""), cut: chars.slice(lo).join("") };
 }
 
-/** `network`'s preview of a post with `caption` and `media` (in post order). */
+/**
+ * `network`'s preview of a post with `caption` and `media` (in post order), for an account with the network's
+ * default settings (a LinkedIn carousel: a document).
+ */
 export function networkPreview(
   network: Network,
   caption: string,
   media: readonly PostMedia[],
 ): NetworkPreview {
   const rules = NETWORK_RULES[network];
+  const document = destinationFormat(network, {}, media);
+  const format = [document, altTextFit(network, media)].filter((x) => x !== null).join("; ");
   return {
     network,
     label: rules.label,
@@ -49,6 +55,8 @@ export function networkPreview(
       ...cutCaption(network, caption),
     },
     problems: checkNetworkRules(network, { caption, media }).map((v) => v.message),
+    ...(format ? { format } : {}),
+    ...(document ? { document_pages: media.length } : {}),
   };
 }
 

@@ -9,12 +9,13 @@ import { approvedContent, contentFingerprint } from "../../domain/social/content
 import { approvalWarnings, postProblems } from "../../domain/social/validate.ts";
 import { type PreparedPublication, postLabel } from "../../domain/social/publish.ts";
 import { needsCarouselApproval } from "../../domain/social/deliveries.ts";
+import { destinationFits } from "../../domain/social/post-fit.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { ApprovalDescription } from "../../tool-contract.ts";
 
 /**
  * Builds the summary, the post as resource, the accounts as destinations (name, network, handle, Pinterest
- * board), every picture of the post, the full caption with what each destination would refuse of the post
+ * board, how the network changes the post: "document, 6 pages"), every picture of the post, the full caption with what each destination would refuse of the post
  * (validate.ts `postProblems`; publish and schedule refuse such a destination at the call, so normally none), the time (`when`, set for schedules), the credits (none), the post's version (a later change makes
  * the request stale) and the content the approval binds with its fingerprint (down to the Pinterest link).
  */
@@ -38,6 +39,9 @@ export async function describePublication(
   const summary = `${approving}${action}`;
   const pictures = p.post.type === "carousel" && slides.length > 0 ? slides : (p.post.media_asset_ids ?? []);
   const board = (id: string) => content.destinations.find((d) => d.social_account_id === id)?.board_id;
+  // What each network makes of the post: a carousel's slides are its images.
+  const sent = pictures === slides ? slides.map(() => ({ kind: "image" as const })) : p.media;
+  const fits = await destinationFits(db, p.accounts, sent);
   return {
     summary,
     resources: [{ kind: "post", id: p.post.id, label }],
@@ -46,6 +50,7 @@ export async function describePublication(
       network: a.network,
       handle: a.handle,
       ...(a.network === "pinterest" ? { board_id: board(a.social_account_id) ?? null } : {}),
+      ...(fits.has(a.social_account_id) ? { format: fits.get(a.social_account_id) } : {}),
     })),
     images: pictures.map((id, i, all) => ({
       asset_id: id,

@@ -78,6 +78,13 @@ export interface NetworkPreview {
   };
   /** Broken rules of the network's row in the rule table (src/providers/social/rules.ts), as sentences. */
   problems: string[];
+  /**
+   * How the network changes the post (src/domain/social/post-fit.ts), e.g. "document, 6 pages": a LinkedIn
+   * carousel is a document whose pages are the images.
+   */
+  format?: string | undefined;
+  /** Pages of the document the network makes of the images (LinkedIn), when it makes one. */
+  document_pages?: number | undefined;
 }
 
 export interface ViewDelivery {

@@ -1,7 +1,8 @@
 /**
  * ui://social-mcp/post: a post (text, image, carousel or video) as each destination network will show it:
  * its media, the caption cut where that network's limit cuts it (the rest shown struck through, with the
- * count), and the rules of the network's row that the post breaks; its deliveries with their state, reason
+ * count), how the network changes the post ("LinkedIn: document, 6 pages", the document's pages shown one by
+ * one), and the rules of the network's row that the post breaks; its deliveries with their state, reason
  * and link. For publish_post and schedule_post it shows what the approval will do and the approval button.
  * Shows get_post, create_text_post, create_image_post, publish_post, schedule_post and list_deliveries
  * results (list_deliveries without a post: the deliveries alone).
@@ -44,7 +45,32 @@ function mediaStrip(media: ViewMedia[], expiresAt: string, view: ViewHandle): HT
   );
 }
 
-function preview(p: NetworkPreview): HTMLElement {
+/** The pages of the document a network makes of the images (a LinkedIn carousel), one image per page. */
+function documentPages(p: NetworkPreview, media: ViewMedia[], expiresAt: string, view: ViewHandle) {
+  if (!p.document_pages || media.length === 0) return null;
+  const n = media.length;
+  return h(
+    "ol",
+    { class: "document-pages", "aria-label": `${p.label} document, ${n} pages` },
+    ...media.map((m, i) =>
+      h(
+        "li",
+        { "data-page": String(i + 1) },
+        h("img", {
+          src: view.src(m, expiresAt),
+          alt: `Page ${i + 1} of ${n}`,
+          width: m.width ?? undefined,
+          height: m.height ?? undefined,
+          decoding: "async",
+          onerror: () => view.mediaFailed(),
+        }),
+        h("span", { class: "page-number" }, `Page ${i + 1} / ${n}`),
+      ),
+    ),
+  );
+}
+
+function preview(p: NetworkPreview, pages: HTMLElement | null): HTMLElement {
   const c = p.caption;
   const over = c.length - c.limit;
   const unit =
@@ -61,6 +87,8 @@ function preview(p: NetworkPreview): HTMLElement {
       "aria-label": `${p.label} preview`,
       "data-network": p.network,
     },
+    p.format ? h("p", { class: "format" }, `${p.label}: ${p.format}`) : null,
+    pages,
     h(
       "p",
       { class: "caption-text" },
@@ -83,7 +111,11 @@ function preview(p: NetworkPreview): HTMLElement {
   );
 }
 
-function networks(list: NetworkPreview[], redraw: () => void): HTMLElement | null {
+function networks(
+  list: NetworkPreview[],
+  redraw: () => void,
+  pages: (p: NetworkPreview) => HTMLElement | null,
+): HTMLElement | null {
   if (list.length === 0) return null;
   const current = list.find((n) => n.network === chosen) ?? list[0]!;
   return h(
@@ -110,7 +142,7 @@ function networks(list: NetworkPreview[], redraw: () => void): HTMLElement | nul
         ),
       ),
     ),
-    preview(current),
+    preview(current, pages(current)),
   );
 }
 
@@ -194,7 +226,11 @@ function render(s: State, view: ViewHandle): Node[] {
     failure(s),
     post ? mediaStrip(post.media, d!.media_expires_at, view) : null,
     d && d.networks.length > 0
-      ? networks(d.networks, () => view.redraw())
+      ? networks(
+          d.networks,
+          () => view.redraw(),
+          (p) => documentPages(p, post?.media ?? [], d.media_expires_at, view),
+        )
       : caption
         ? h(
             "section",
