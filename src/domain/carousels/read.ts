@@ -8,7 +8,7 @@ import { ToolError } from "../../errors.ts";
 import type { Outline } from "./outline.ts";
 import { slideMadeBy } from "../content/made-by.ts";
 import { postContent, postFingerprint } from "../social/content.ts";
-import { ownedCarousel } from "./carousels.ts";
+import { ownedCarousel } from "./regenerate.ts";
 import type { Owner } from "../owner.ts";
 import type { PostStatus } from "../content/posts.ts";
 import type { RunStatus } from "../runs.ts";

@@ -5,7 +5,7 @@
  * ids. Poll get_carousel with the post id.
  */
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
-import { acceptSlideRegeneration } from "../../domain/carousels/carousels.ts";
+import { acceptSlideRegeneration } from "../../domain/carousels/regenerate.ts";
 import { acceptCarouselRun, handOverAcceptedRun } from "./run-meta.ts";
 
 export const handler: ToolHandlers["regenerate_carousel_slide"] = {

@@ -5,7 +5,7 @@
  * queue and succeeds with the post and run ids.
  */
 import type { ToolHandlers } from "../../../generated/tool-types.ts";
-import { acceptCarouselRetry } from "../../domain/carousels/carousels.ts";
+import { acceptCarouselRetry } from "../../domain/carousels/regenerate.ts";
 import { acceptCarouselRun, handOverAcceptedRun } from "./run-meta.ts";
 
 export const handler: ToolHandlers["retry_carousel"] = {

@@ -1,7 +1,7 @@
 /** Shared by the queued carousel handlers: the run bookkeeping a carousel accept needs from the context. */
 import type { RunStatus } from "../../domain/runs.ts";
 import { MAX_WAIT_SECONDS } from "../../domain/long-poll.ts";
-import type { Accepted, RunMeta } from "../../domain/carousels/carousels.ts";
+import type { Accepted, RunMeta } from "../../domain/carousels/accept.ts";
 import { handOverRun, sendRenderJob } from "../../domain/carousels/render-job.ts";
 import { type Owner, ownerOf } from "../../domain/owner.ts";
 import type { Knex } from "../../db/knex.ts";
