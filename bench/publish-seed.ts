@@ -100,7 +100,8 @@ export async function benchOwner(ctx: AppContext): Promise<Owner> {
 }
 
 /**
- * Inserts `perAccount` approved posts on every account with one pending delivery each, due at `due`.
+ * Inserts `perAccount` approved posts on every account with one pending delivery each, due at `due` (a time
+ * far enough ahead that no worker takes one while they are written; `makeDue` moves them all at once).
  * @returns the number of deliveries.
  */
 export async function seedDuePosts(
@@ -130,7 +131,7 @@ export async function seedDuePosts(
             status: "approved",
             title: kind === "video" ? `Same minute ${i}.${k}` : null,
             caption: `Same minute: account ${i}, post ${k}`,
-            media_asset_ids: kind === "text" ? null : JSON.stringify([kind === "image" ? image : video]),
+            media_asset_ids: kind === "text" ? "[]" : JSON.stringify([kind === "image" ? image : video]),
           };
         }),
       )
@@ -151,4 +152,9 @@ export async function seedDuePosts(
     );
   }
   return plan.length;
+}
+
+/** Moves every pending delivery to `due` in one statement (the workers see all of them due together). */
+export async function makeDue(ctx: AppContext, due: Date): Promise<void> {
+  await ctx.db("deliveries").where({ status: "pending" }).update({ next_attempt_at: due });
 }

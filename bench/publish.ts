@@ -10,11 +10,12 @@
  * per-account usage (test/fakes/graph.ts) and Instagram's content publishing limit (50 in 24 h); YouTube the
  * project's `videos.insert` bucket (`--youtube-insert-quota`, default 2,000 a day: the documented default
  * is 100, docs/spec/networks.md, so publishing 1,430 videos a day needs a quota extension) and a per-channel
- * upload limit (50 a day here: YouTube publishes none). Accounts and posts: bench/publish-seed.ts. The bench
+ * upload limit (50 a day here: YouTube publishes none). TikTok names the public post id as soon as the post is
+ * complete (no moderation wait). Accounts and posts: bench/publish-seed.ts. The bench
  * process also serves the media pages (`/media/public/{asset}`) that Instagram and Pinterest pull.
  *
- * The workers start first; the posts are due at the next whole minute at least 30 s after they are
- * written, as a real schedule would be. Printed as one JSON object: the machine, the run, per network the
+ * The workers start first; the posts are written, then all made due at the next whole minute at least 15 s
+ * away, as a real schedule would be. Printed as one JSON object: the machine, the run, per network the
  * deliveries, the posts its fake made, the distinct post ids, the delays from the due minute (p50, p95, max)
  * and the fake's answers by status; the limits' tallies; the targets met or not.
  * Options: `--accounts N` (default 1000), `--posts-per-account N` (10), `--concurrency N`
@@ -39,7 +40,7 @@ import { TT_API_HOST, TT_UPLOAD_HOST } from "../test/fakes/tiktok.ts";
 import { X_API_HOST } from "../test/fakes/x.ts";
 import { GOOGLE_APIS_HOST } from "../test/fakes/youtube.ts";
 import { freshService } from "./fresh-db.ts";
-import { benchOwner, seedAccounts, seedDuePosts } from "./publish-seed.ts";
+import { benchOwner, makeDue, seedAccounts, seedDuePosts } from "./publish-seed.ts";
 import { BENCH_NETWORKS, benchNetworks, mountBenchFakes } from "./sync-networks.ts";
 import { startWorkerProcess, stopWorkerProcess, type WorkerProcess } from "./sync-workers.ts";
 
@@ -102,8 +103,8 @@ const MADE: Record<Network, string> = {
 function answersByHost(server: FakeNetworkServer): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
   for (const h of server.hits) {
-    const byStatus = out[h.host] ?? {};
-    out[h.host] = byStatus;
+    out[h.host] ??= {};
+    const byStatus = out[h.host]!;
     byStatus[String(h.status)] = (byStatus[String(h.status)] ?? 0) + 1;
   }
   return out;
@@ -154,7 +155,12 @@ async function perNetwork(ctx: AppContext, server: FakeNetworkServer, due: Date)
       posts_made_at_fake: made,
       distinct_post_ids: distinct,
       one_post_per_delivery: made === mine.length && distinct === mine.length,
-      delay_s: { p50: percentile(delays, 50), p95: percentile(delays, 95), max: delays.at(-1) ?? null },
+      delay_s: {
+        min: percentile(delays, 0),
+        p50: percentile(delays, 50),
+        p95: percentile(delays, 95),
+        max: delays.at(-1) ?? null,
+      },
       ...(mine.find((r) => r.error) ? { error_sample: mine.find((r) => r.error)!.error } : {}),
     };
   }
@@ -168,6 +174,8 @@ async function main() {
   const fakes = mountBenchFakes(server);
   fakes.yt.insertQuota = YOUTUBE_INSERT_QUOTA;
   fakes.yt.uploadLimit = YOUTUBE_CHANNEL_UPLOADS;
+  // TikTok names the public post id with PUBLISH_COMPLETE: its moderation's time is TikTok's, not the lanes'.
+  fakes.tt.postIdPolls = 0;
   const networks = benchNetworks(server, fakes);
   const tallies: Record<string, LimitTally> = {
     x: meterPublishing(server, "x", PUBLISH_LIMITS.x),
@@ -211,8 +219,9 @@ async function main() {
     };
     const names = Array.from({ length: WORKERS }, (_, i) => `worker-${i + 1}`);
     workers.push(...(await Promise.all(names.map((n) => startWorkerProcess(n, workerEnv)))));
-    const due = new Date(Math.ceil((Date.now() + 30_000) / 60_000) * 60_000);
-    const deliveries = await seedDuePosts(ctx, owner, accounts, PER_ACCOUNT, due);
+    const deliveries = await seedDuePosts(ctx, owner, accounts, PER_ACCOUNT, new Date(Date.now() + DAY));
+    const due = new Date(Math.ceil((Date.now() + 15_000) / 60_000) * 60_000);
+    await makeDue(ctx, due);
     console.error(
       `${deliveries} posts on ${accounts.length} accounts due at ${due.toISOString()}, in ${Math.round((due.getTime() - Date.now()) / 1000)} s`,
     );

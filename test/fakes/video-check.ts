@@ -5,7 +5,7 @@
  * so that a fake refuses a video the network would refuse (Reels and TikTok: 23 to 60 fps; TikTok: each
  * side at least 360 px), each fake in its own network's words.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -13,8 +13,26 @@ import { probeVideo } from "../../src/providers/media-probe.ts";
 import { checkNetworkRules, type RuleViolation } from "../../src/providers/social/rule-check.ts";
 import type { Network } from "../../src/providers/social/types.ts";
 
-/** The placement rules `bytes` (an MP4) breaks for `network`: frame rate, resolution, codecs; [] when none. */
-export async function videoStreamProblems(network: Network, bytes: Buffer): Promise<RuleViolation[]> {
+/** Answers of `videoStreamProblems` by network and SHA-256 of the bytes (the same bytes, the same streams). */
+const seen = new Map<string, Promise<RuleViolation[]>>();
+const SEEN_MAX = 32;
+
+/**
+ * The placement rules `bytes` (an MP4) breaks for `network`: frame rate, resolution, codecs; [] when none.
+ * The same bytes are probed once (the last SEEN_MAX kept): a benchmark uploads one file many times.
+ */
+export function videoStreamProblems(network: Network, bytes: Buffer): Promise<RuleViolation[]> {
+  const key = `${network}:${createHash("sha256").update(bytes).digest("hex")}`;
+  let answer = seen.get(key);
+  if (!answer) {
+    answer = probeProblems(network, bytes);
+    if (seen.size >= SEEN_MAX) seen.delete(seen.keys().next().value!);
+    seen.set(key, answer);
+  }
+  return answer;
+}
+
+async function probeProblems(network: Network, bytes: Buffer): Promise<RuleViolation[]> {
   const file = path.join(os.tmpdir(), `smcp-fake-video-${randomBytes(6).toString("hex")}.mp4`);
   await writeFile(file, bytes);
   try {
