@@ -54,6 +54,8 @@ export interface components {
       /** Format: uuid */
       post_id: string;
       social_account_ids: string[];
+      /** @description Comment under the live post. */
+      first_comment?: string;
     };
     check_post_output: {
       /** Format: uuid */
@@ -83,6 +85,8 @@ export interface components {
           rule: string;
           message: string;
         }[];
+        /** @description Not refused but different, e.g. no first comment on Pinterest. */
+        notes: string[];
       }[];
     };
     create_automation_input: {
@@ -404,6 +408,8 @@ export interface components {
     delete_post_input: {
       /** Format: uuid */
       post_id: string;
+      /** @description Also delete its published copies (not possible on Instagram, TikTok). */
+      remove_from_networks?: boolean;
       /**
        * Format: uuid
        * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
@@ -434,6 +440,17 @@ export interface components {
       post_id: string;
       /** @constant */
       deleted: true;
+      /** @description Per published copy, with remove_from_networks: removed, stays_live (remove it by hand at post_url) or failed, with the reason. */
+      removals: {
+        /** Format: uuid */
+        delivery_id: string;
+        /** @enum {string} */
+        network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
+        /** @enum {string} */
+        result: "removed" | "stays_live" | "failed";
+        post_url: string | null;
+        reason: string | null;
+      }[];
     };
     delete_product_input: {
       /** Format: uuid */
@@ -1113,10 +1130,13 @@ export interface components {
           | "published"
           | "failed"
           | "outcome_unknown"
-          | "needs_review";
+          | "needs_review"
+          | "removed";
         post_url: string | null;
         /** @description profile: post_url is only the creator's profile. */
         post_url_kind: ("post" | "profile") | null;
+        /** @description The first comment's status (details: list_deliveries). */
+        first_comment: ("pending" | "posted" | "failed" | "unsupported") | null;
       }[];
     };
     get_post_analytics_input: {
@@ -1222,7 +1242,8 @@ export interface components {
           | "published"
           | "failed"
           | "outcome_unknown"
-          | "needs_review";
+          | "needs_review"
+          | "removed";
         post_url: string | null;
         /** @description profile: post_url is only the creator's profile (no post id yet). */
         post_url_kind: ("post" | "profile") | null;
@@ -1230,6 +1251,13 @@ export interface components {
         reason: string | null;
         scheduled_for: string | null;
         published_at: string | null;
+        /** @description The first comment: url once posted, reason when failed or unsupported. */
+        first_comment: {
+          /** @enum {string} */
+          status: "pending" | "posted" | "failed" | "unsupported";
+          url?: string;
+          reason?: string;
+        } | null;
       }[];
     };
     get_workspace_input: Record<string, never>;
@@ -1464,7 +1492,8 @@ export interface components {
           | "published"
           | "failed"
           | "outcome_unknown"
-          | "needs_review";
+          | "needs_review"
+          | "removed";
         post_url: string | null;
         /** @description profile: post_url is only the creator's profile (no post id yet). */
         post_url_kind: ("post" | "profile") | null;
@@ -1472,6 +1501,13 @@ export interface components {
         reason: string | null;
         scheduled_for: string | null;
         published_at: string | null;
+        /** @description The first comment: url once posted, reason when failed or unsupported. */
+        first_comment: {
+          /** @enum {string} */
+          status: "pending" | "posted" | "failed" | "unsupported";
+          url?: string;
+          reason?: string;
+        } | null;
       }[];
       next_cursor: string | null;
     };
@@ -1549,6 +1585,8 @@ export interface components {
       post_id: string;
       /** @description Owned connected accounts (list_connected_social_accounts); not TikTok. */
       social_account_ids: string[];
+      /** @description Comment under the live post. */
+      first_comment?: string;
       /**
        * Format: uuid
        * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
@@ -1595,7 +1633,8 @@ export interface components {
           | "published"
           | "failed"
           | "outcome_unknown"
-          | "needs_review";
+          | "needs_review"
+          | "removed";
         post_url: string | null;
         /** @description profile: post_url is only the creator's profile (no post id yet). */
         post_url_kind: ("post" | "profile") | null;
@@ -1603,6 +1642,13 @@ export interface components {
         reason: string | null;
         scheduled_for: string | null;
         published_at: string | null;
+        /** @description The first comment: url once posted, reason when failed or unsupported. */
+        first_comment: {
+          /** @enum {string} */
+          status: "pending" | "posted" | "failed" | "unsupported";
+          url?: string;
+          reason?: string;
+        } | null;
       }[];
     };
     regenerate_carousel_slide_input: {
@@ -1711,6 +1757,8 @@ export interface components {
       scheduled_for: string;
       /** @description Owned connected accounts (list_connected_social_accounts); not TikTok. */
       social_account_ids: string[];
+      /** @description Comment under the live post. */
+      first_comment?: string;
       /**
        * Format: uuid
        * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
@@ -1763,7 +1811,8 @@ export interface components {
           | "published"
           | "failed"
           | "outcome_unknown"
-          | "needs_review";
+          | "needs_review"
+          | "removed";
         post_url: string | null;
         /** @description profile: post_url is only the creator's profile (no post id yet). */
         post_url_kind: ("post" | "profile") | null;
@@ -1771,6 +1820,13 @@ export interface components {
         reason: string | null;
         scheduled_for: string | null;
         published_at: string | null;
+        /** @description The first comment: url once posted, reason when failed or unsupported. */
+        first_comment: {
+          /** @enum {string} */
+          status: "pending" | "posted" | "failed" | "unsupported";
+          url?: string;
+          reason?: string;
+        } | null;
       }[];
     };
     schedule_posts_input: {
@@ -1784,6 +1840,8 @@ export interface components {
         scheduled_for: string;
         /** @description Owned connected accounts (list_connected_social_accounts); not TikTok. */
         social_account_ids: string[];
+        /** @description Comment under the live post. */
+        first_comment?: string;
       }[];
       /**
        * Format: uuid
@@ -1839,7 +1897,8 @@ export interface components {
             | "published"
             | "failed"
             | "outcome_unknown"
-            | "needs_review";
+            | "needs_review"
+            | "removed";
           post_url: string | null;
           /** @description profile: post_url is only the creator's profile (no post id yet). */
           post_url_kind: ("post" | "profile") | null;
@@ -1847,6 +1906,13 @@ export interface components {
           reason: string | null;
           scheduled_for: string | null;
           published_at: string | null;
+          /** @description The first comment: url once posted, reason when failed or unsupported. */
+          first_comment: {
+            /** @enum {string} */
+            status: "pending" | "posted" | "failed" | "unsupported";
+            url?: string;
+            reason?: string;
+          } | null;
         }[];
       }[];
     };

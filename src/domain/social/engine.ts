@@ -49,6 +49,7 @@ import { CHANGED_AFTER_APPROVAL, deliveryStillApproved } from "./content.ts";
 import { postDeletedReason } from "./deliveries.ts";
 import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
 import { observeDeliveryStep } from "./step-telemetry.ts";
+import { postFirstComment, runDueFirstComments } from "./first-comment.ts";
 
 /** States in which a delivery still has work to do. */
 export const ACTIVE_STATES: readonly DeliveryState[] = [
@@ -197,6 +198,8 @@ export async function runDeliveryStep(
   if (!row) return undefined;
   const state = await observeDeliveryStep(app, row, () => stepClaimed(app, row, signal));
   if (state === "published" || state === "failed") await settleParents(app, row);
+  // The first comment goes under the post as soon as it is live (./first-comment.ts; later passes retry).
+  if (state === "published") await postFirstComment(app, row.id, signal);
   return state;
 }
 
@@ -561,6 +564,7 @@ export async function runDeliveryPass(
       }
     }),
   );
+  if (!stop?.aborted && !signal?.aborted) n += await runDueFirstComments(app, { limit, stop, signal });
   return { picked: due.length, stepped: n };
 }
 
