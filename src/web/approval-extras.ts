@@ -55,7 +55,7 @@ export function removalsSection(description: ApprovalDescription | undefined): R
               : none,
             r.action === "remove"
               ? html`<span data-action="remove">Deleted from ${label(r.network)}</span>`
-              : html`<span data-action="stays_live" class="warn">Stays live: ${label(r.network)}'s API cannot delete it; remove it by hand</span>`,
+              : html`<span data-action="stays_live" class="warn">Stays live: this service cannot delete it on ${label(r.network)}; remove it by hand</span>`,
           ]),
           { id: "removals" },
         )

@@ -244,9 +244,13 @@ async function commentClaimed(
     if (!ready.ok) return failed(ready.reason);
     const comments = ready.adapter.comments;
     if (!comments) {
+      const network = ready.account.network;
+      // The network has a comment API that this service does not call for the account's adapter.
+      if (COMMENT_RULES[network])
+        return failed(`this service does not post first comments on ${NETWORK_RULES[network].label}`);
       await settle(app, row.id, {
         first_comment_status: "unsupported",
-        first_comment_reason: unsupportedReason(ready.account.network),
+        first_comment_reason: unsupportedReason(network),
       });
       return "unsupported";
     }

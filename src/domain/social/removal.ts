@@ -51,6 +51,7 @@ interface CopyRow {
   provider_post_id: string | null;
   network_ids: Record<string, unknown> | null;
   social_account_id: string;
+  mode: "live" | "sandbox";
 }
 
 async function publishedCopies(db: Knex, owner: Owner, postId: string): Promise<CopyRow[]> {
@@ -68,24 +69,40 @@ async function publishedCopies(db: Knex, owner: Owner, postId: string): Promise<
       "d.provider_post_id",
       "d.network_ids",
       "d.social_account_id",
+      "a.mode",
     );
 }
 
-/** The sentence for a copy whose network's API cannot delete it. */
+/**
+ * The sentence for a copy the service cannot delete: the network's API has no delete
+ * (../../providers/social/published-rules.ts `REMOVAL_RULES`), or this service does not call it for the
+ * account's adapter.
+ */
 export function staysLiveReason(network: Network, postUrl: string | null): string {
   const label = NETWORK_RULES[network].label;
-  return `${label}'s API cannot delete a published post: it stays live; remove it by hand${postUrl ? ` at ${postUrl}` : ` on ${label}`}`;
+  const why = REMOVAL_RULES[network].api
+    ? `this service does not delete ${label} posts through the API`
+    : `${label}'s API cannot delete a published post`;
+  return `${why}: it stays live; remove it by hand${postUrl ? ` at ${postUrl}` : ` on ${label}`}`;
 }
 
-/** The owner's published copies of post `postId` and what removal will do to each (for the approval page). */
-export async function removalPlan(db: Knex, owner: Owner, postId: string): Promise<RemovalPlanItem[]> {
+/**
+ * The owner's published copies of post `postId` and what removal will do to each (for the approval page):
+ * `remove` where the account's adapter can delete (`canRemove`: it has a `remover`), else `stays_live`.
+ */
+export async function removalPlan(
+  db: Knex,
+  owner: Owner,
+  postId: string,
+  canRemove: (network: Network, mode: "live" | "sandbox") => boolean,
+): Promise<RemovalPlanItem[]> {
   return (await publishedCopies(db, owner, postId)).map((r) => ({
     delivery_id: r.id,
     network: r.network,
     account: r.display_name,
     handle: r.handle,
     post_url: r.post_url,
-    action: REMOVAL_RULES[r.network].api ? "remove" : "stays_live",
+    action: canRemove(r.network, r.mode) ? "remove" : "stays_live",
   }));
 }
 

@@ -24,7 +24,12 @@ export const handler: ToolHandlers["delete_post"] = {
         resources,
         destinations: [],
       };
-    const plan = await removalPlan(ctx.db, owner, post.post_id);
+    const plan = await removalPlan(
+      ctx.db,
+      owner,
+      post.post_id,
+      (network, mode) => ctx.app.providers.networks.forAccount(network, mode).remover !== undefined,
+    );
     const removed = plan.filter((p) => p.action === "remove");
     const live = plan.filter((p) => p.action === "stays_live");
     const names = (items: typeof plan) =>
@@ -32,7 +37,7 @@ export const handler: ToolHandlers["delete_post"] = {
     const copies =
       plan.length === 0
         ? "It has no published copies."
-        : `${removed.length > 0 ? `Its published copies on ${names(removed)} are deleted there.` : ""}${live.length > 0 ? `${removed.length > 0 ? " " : ""}Its copies on ${names(live)} stay live (their APIs cannot delete posts): remove them by hand.` : ""}`;
+        : `${removed.length > 0 ? `Its published copies on ${names(removed)} are deleted there.` : ""}${live.length > 0 ? `${removed.length > 0 ? " " : ""}Its copies on ${names(live)} stay live (this service cannot delete them there): remove them by hand.` : ""}`;
     return {
       summary: `Delete the ${post.type} post “${label}” and take it down from the networks. Deliveries not published yet are stopped. ${copies}`,
       resources,
