@@ -303,7 +303,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Check post",
       group: "social",
       description:
-        'Checks, creating nothing, whether a post can go to each account: per destination `ok` or the problems publish and schedule would refuse with (network rules such as "X accepts at most 4", account state or settings, TikTok, an account that already has the post, unfinished slides). `needs_approval`: a draft carousel, approved by the same request that publishes it.',
+        "Checks, creating nothing, whether a post (and a first_comment) can go to each account: per destination `ok` or the problems publish and schedule would refuse with (network rules, account state, TikTok, unfinished slides).",
       scope: "read:content",
       access: "read",
       review: false,
@@ -331,6 +331,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             uniqueItems: true,
             items: { type: "string", format: "uuid", maxLength: 36 },
           },
+          first_comment: { type: "string", maxLength: 10000, description: "Comment under the live post." },
         },
         required: ["post_id", "social_account_ids"],
       },
@@ -408,8 +409,14 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       description:
                         'How the network changes the post, e.g. "document, 6 pages", "no alt text".',
                     },
+                    notes: {
+                      type: "array",
+                      maxItems: 5,
+                      items: { type: "string", maxLength: 300 },
+                      description: "Not refused but different, e.g. no first comment on Pinterest.",
+                    },
                   },
-                  required: ["social_account_id", "network", "display_name", "ok", "problems"],
+                  required: ["social_account_id", "network", "display_name", "ok", "problems", "notes"],
                 },
               },
             },
@@ -1566,7 +1573,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Delete post",
       group: "content",
       description:
-        "Deletes a post or draft after browser approval; its pending schedules will not publish; posts already on a network stay there. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}.",
+        "Deletes a post after browser approval; its schedules stop. Published copies stay unless remove_from_networks. Then show approval_url and poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "delete:content",
       access: "write",
       review: true,
@@ -1580,13 +1587,17 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
         readOnlyHint: false,
         destructiveHint: true,
         idempotentHint: true,
-        openWorldHint: false,
+        openWorldHint: true,
       },
       inputSchema: {
         type: "object",
         additionalProperties: false,
         properties: {
           post_id: { type: "string", format: "uuid", maxLength: 36 },
+          remove_from_networks: {
+            type: "boolean",
+            description: "Also delete its published copies (not possible on Instagram, TikTok).",
+          },
           idempotency_key: {
             type: "string",
             format: "uuid",
@@ -4589,7 +4600,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get post",
       group: "content",
       description:
-        "Returns one post by `post_id`: type, status, title, caption, product, media asset IDs, a carousel summary (null for other types) and its deliveries (`post_url` once published). Slides: get_carousel.",
+        "Returns one post by `post_id`: type, status, title, caption, product, media asset IDs, carousel summary (null unless a carousel), deliveries. Slides: get_carousel.",
       scope: "read:content",
       access: "read",
       review: false,
@@ -4704,6 +4715,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                         "failed",
                         "outcome_unknown",
                         "needs_review",
+                        "removed",
                       ],
                       maxLength: 16,
                     },
@@ -4714,8 +4726,26 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                       description: "profile: post_url is only the creator's profile.",
                       anyOf: [{ type: "string", enum: ["post", "profile"], maxLength: 16 }, { type: "null" }],
                     },
+                    first_comment: {
+                      description: "The first comment's status (details: list_deliveries).",
+                      anyOf: [
+                        {
+                          type: "string",
+                          enum: ["pending", "posted", "failed", "unsupported"],
+                          maxLength: 16,
+                        },
+                        { type: "null" },
+                      ],
+                    },
                   },
-                  required: ["delivery_id", "network", "status", "post_url", "post_url_kind"],
+                  required: [
+                    "delivery_id",
+                    "network",
+                    "status",
+                    "post_url",
+                    "post_url_kind",
+                    "first_comment",
+                  ],
                 },
               },
             },
@@ -5266,7 +5296,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get schedule",
       group: "social",
       description:
-        "Returns a schedule by `schedule_id`: post, time, status and deliveries. Tools cannot change or cancel schedules; the user cancels one on the posts page in the browser.",
+        "Returns a schedule by `schedule_id`: post, time, status, deliveries. Tools cannot change or cancel schedules; the user can, on /posts.",
       scope: "read:schedules",
       access: "read",
       review: false,
@@ -5348,6 +5378,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                         "failed",
                         "outcome_unknown",
                         "needs_review",
+                        "removed",
                       ],
                       maxLength: 16,
                     },
@@ -5368,6 +5399,26 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     published_at: {
                       anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
                     },
+                    first_comment: {
+                      description: "The first comment: url once posted, reason when failed or unsupported.",
+                      anyOf: [
+                        {
+                          type: "object",
+                          additionalProperties: false,
+                          properties: {
+                            status: {
+                              type: "string",
+                              enum: ["pending", "posted", "failed", "unsupported"],
+                              maxLength: 16,
+                            },
+                            url: { type: "string", maxLength: 2048 },
+                            reason: { type: "string", maxLength: 500 },
+                          },
+                          required: ["status"],
+                        },
+                        { type: "null" },
+                      ],
+                    },
                   },
                   required: [
                     "delivery_id",
@@ -5381,6 +5432,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     "reason",
                     "scheduled_for",
                     "published_at",
+                    "first_comment",
                   ],
                 },
               },
@@ -6558,7 +6610,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "List deliveries",
       group: "social",
       description:
-        "Lists deliveries (one per post and account), newest first, optionally for one `post_id`: status (outcome_unknown: being checked; needs_review: TikTok, waiting for the user), `post_url` once published, the failure `reason`, times.",
+        "Lists deliveries (one per post and account), newest first, optionally of one `post_id`: status (outcome_unknown: being checked; needs_review: TikTok, waiting for the user), `post_url`, `reason`, times, first comment.",
       scope: "read:schedules",
       access: "read",
       review: false,
@@ -6641,6 +6693,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                         "failed",
                         "outcome_unknown",
                         "needs_review",
+                        "removed",
                       ],
                       maxLength: 16,
                     },
@@ -6661,6 +6714,26 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     published_at: {
                       anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
                     },
+                    first_comment: {
+                      description: "The first comment: url once posted, reason when failed or unsupported.",
+                      anyOf: [
+                        {
+                          type: "object",
+                          additionalProperties: false,
+                          properties: {
+                            status: {
+                              type: "string",
+                              enum: ["pending", "posted", "failed", "unsupported"],
+                              maxLength: 16,
+                            },
+                            url: { type: "string", maxLength: 2048 },
+                            reason: { type: "string", maxLength: 500 },
+                          },
+                          required: ["status"],
+                        },
+                        { type: "null" },
+                      ],
+                    },
                   },
                   required: [
                     "delivery_id",
@@ -6674,6 +6747,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     "reason",
                     "scheduled_for",
                     "published_at",
+                    "first_comment",
                   ],
                 },
               },
@@ -7222,7 +7296,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Publish post",
       group: "social",
       description:
-        "Publishes a post now to 1 to 7 connected accounts after one browser approval, which also approves a draft carousel. validation_failed for TikTok (review page only), an account that already has the post, or a network rule (check_post tells first; rules: resource docs://social-mcp/network-rules). What the user approved is what goes out. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}; then list_deliveries {post_id}.",
+        "Publishes a post now to 1 to 7 connected accounts after one browser approval (also approves a draft carousel). validation_failed for TikTok, an account that already has the post, or a network rule (check_post first). Then show approval_url and poll get_job_status {operation_id, wait_seconds: 25}; then list_deliveries {post_id}.",
       scope: "publish:content",
       access: "write",
       review: true,
@@ -7251,6 +7325,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Owned connected accounts (list_connected_social_accounts); not TikTok.",
             items: { type: "string", format: "uuid", maxLength: 36 },
           },
+          first_comment: { type: "string", maxLength: 10000, description: "Comment under the live post." },
           idempotency_key: {
             type: "string",
             format: "uuid",
@@ -7799,7 +7874,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Schedule post",
       group: "social",
       description:
-        "Schedules a post at `scheduled_for` to 1 to 7 connected accounts after one browser approval, which also approves a draft carousel. TikTok, or an account that already has the post, is validation_failed; check_post tells first. The post's content is then locked until published. Several posts: schedule_posts. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}; the result's schedule_id goes to get_schedule.",
+        "Schedules a post at `scheduled_for` to 1 to 7 accounts after one browser approval (also approves a draft carousel). TikTok, or an account that already has the post: validation_failed (check_post first). Content is locked until published. Several posts: schedule_posts. Then show approval_url and poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "schedule:content",
       access: "write",
       review: true,
@@ -7834,6 +7909,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
             description: "Owned connected accounts (list_connected_social_accounts); not TikTok.",
             items: { type: "string", format: "uuid", maxLength: 36 },
           },
+          first_comment: { type: "string", maxLength: 10000, description: "Comment under the live post." },
           idempotency_key: {
             type: "string",
             format: "uuid",
@@ -7959,7 +8035,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Schedule posts",
       group: "social",
       description:
-        "Schedules 1 to 14 posts (a week or two) after ONE browser approval: each item is a post, its `scheduled_for` and 1 to 7 connected accounts, checked as schedule_post checks it. One page shows every post, time and destination; one decision covers all (all are scheduled, or none). Draft carousels are approved with it. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}; the result has a schedule_id per item.",
+        "Schedules 1 to 14 posts after ONE browser approval: each item a post, its `scheduled_for` and 1 to 7 accounts, checked as schedule_post does; all are scheduled, or none. Then show approval_url and poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "schedule:content",
       access: "write",
       review: true,
@@ -8002,6 +8078,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                   uniqueItems: true,
                   description: "Owned connected accounts (list_connected_social_accounts); not TikTok.",
                   items: { type: "string", format: "uuid", maxLength: 36 },
+                },
+                first_comment: {
+                  type: "string",
+                  maxLength: 10000,
+                  description: "Comment under the live post.",
                 },
               },
               required: ["post_id", "scheduled_for", "social_account_ids"],
@@ -9035,8 +9116,30 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
       properties: {
         post_id: { type: "string", format: "uuid", maxLength: 36 },
         deleted: { type: "boolean", const: true },
+        removals: {
+          type: "array",
+          maxItems: 50,
+          description:
+            "Per published copy, with remove_from_networks: removed, stays_live (remove it by hand at post_url) or failed, with the reason.",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              delivery_id: { type: "string", format: "uuid", maxLength: 36 },
+              network: {
+                type: "string",
+                enum: ["instagram", "tiktok", "facebook", "youtube", "linkedin", "pinterest", "x"],
+                maxLength: 16,
+              },
+              result: { type: "string", enum: ["removed", "stays_live", "failed"], maxLength: 16 },
+              post_url: { anyOf: [{ type: "string", format: "uri", maxLength: 2048 }, { type: "null" }] },
+              reason: { anyOf: [{ type: "string", maxLength: 500 }, { type: "null" }] },
+            },
+            required: ["delivery_id", "network", "result", "post_url", "reason"],
+          },
+        },
       },
-      required: ["post_id", "deleted"],
+      required: ["post_id", "deleted", "removals"],
     },
   ],
   [
@@ -9167,6 +9270,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                   "failed",
                   "outcome_unknown",
                   "needs_review",
+                  "removed",
                 ],
                 maxLength: 16,
               },
@@ -9185,6 +9289,26 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               published_at: {
                 anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
               },
+              first_comment: {
+                description: "The first comment: url once posted, reason when failed or unsupported.",
+                anyOf: [
+                  {
+                    type: "object",
+                    additionalProperties: false,
+                    properties: {
+                      status: {
+                        type: "string",
+                        enum: ["pending", "posted", "failed", "unsupported"],
+                        maxLength: 16,
+                      },
+                      url: { type: "string", maxLength: 2048 },
+                      reason: { type: "string", maxLength: 500 },
+                    },
+                    required: ["status"],
+                  },
+                  { type: "null" },
+                ],
+              },
             },
             required: [
               "delivery_id",
@@ -9198,6 +9322,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               "reason",
               "scheduled_for",
               "published_at",
+              "first_comment",
             ],
           },
         },
@@ -9290,6 +9415,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                   "failed",
                   "outcome_unknown",
                   "needs_review",
+                  "removed",
                 ],
                 maxLength: 16,
               },
@@ -9308,6 +9434,26 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               published_at: {
                 anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
               },
+              first_comment: {
+                description: "The first comment: url once posted, reason when failed or unsupported.",
+                anyOf: [
+                  {
+                    type: "object",
+                    additionalProperties: false,
+                    properties: {
+                      status: {
+                        type: "string",
+                        enum: ["pending", "posted", "failed", "unsupported"],
+                        maxLength: 16,
+                      },
+                      url: { type: "string", maxLength: 2048 },
+                      reason: { type: "string", maxLength: 500 },
+                    },
+                    required: ["status"],
+                  },
+                  { type: "null" },
+                ],
+              },
             },
             required: [
               "delivery_id",
@@ -9321,6 +9467,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
               "reason",
               "scheduled_for",
               "published_at",
+              "first_comment",
             ],
           },
         },
@@ -9379,6 +9526,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                         "failed",
                         "outcome_unknown",
                         "needs_review",
+                        "removed",
                       ],
                       maxLength: 16,
                     },
@@ -9399,6 +9547,26 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                     published_at: {
                       anyOf: [{ type: "string", format: "date-time", maxLength: 64 }, { type: "null" }],
                     },
+                    first_comment: {
+                      description: "The first comment: url once posted, reason when failed or unsupported.",
+                      anyOf: [
+                        {
+                          type: "object",
+                          additionalProperties: false,
+                          properties: {
+                            status: {
+                              type: "string",
+                              enum: ["pending", "posted", "failed", "unsupported"],
+                              maxLength: 16,
+                            },
+                            url: { type: "string", maxLength: 2048 },
+                            reason: { type: "string", maxLength: 500 },
+                          },
+                          required: ["status"],
+                        },
+                        { type: "null" },
+                      ],
+                    },
                   },
                   required: [
                     "delivery_id",
@@ -9412,6 +9580,7 @@ export const RESULT_SCHEMAS: ReadonlyMap<string, Record<string, unknown>> = new 
                     "reason",
                     "scheduled_for",
                     "published_at",
+                    "first_comment",
                   ],
                 },
               },

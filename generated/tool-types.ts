@@ -54,6 +54,8 @@ export interface components {
       /** Format: uuid */
       post_id: string;
       social_account_ids: string[];
+      /** @description Comment under the live post. */
+      first_comment?: string;
     };
     check_post_output: {
       /** Format: uuid */
@@ -85,6 +87,8 @@ export interface components {
         }[];
         /** @description How the network changes the post, e.g. "document, 6 pages", "no alt text". */
         format?: string;
+        /** @description Not refused but different, e.g. no first comment on Pinterest. */
+        notes: string[];
       }[];
     };
     create_automation_input: {
@@ -406,6 +410,8 @@ export interface components {
     delete_post_input: {
       /** Format: uuid */
       post_id: string;
+      /** @description Also delete its published copies (not possible on Instagram, TikTok). */
+      remove_from_networks?: boolean;
       /**
        * Format: uuid
        * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
@@ -436,6 +442,17 @@ export interface components {
       post_id: string;
       /** @constant */
       deleted: true;
+      /** @description Per published copy, with remove_from_networks: removed, stays_live (remove it by hand at post_url) or failed, with the reason. */
+      removals: {
+        /** Format: uuid */
+        delivery_id: string;
+        /** @enum {string} */
+        network: "instagram" | "tiktok" | "facebook" | "youtube" | "linkedin" | "pinterest" | "x";
+        /** @enum {string} */
+        result: "removed" | "stays_live" | "failed";
+        post_url: string | null;
+        reason: string | null;
+      }[];
     };
     delete_product_input: {
       /** Format: uuid */
@@ -1115,10 +1132,13 @@ export interface components {
           | "published"
           | "failed"
           | "outcome_unknown"
-          | "needs_review";
+          | "needs_review"
+          | "removed";
         post_url: string | null;
         /** @description profile: post_url is only the creator's profile. */
         post_url_kind: ("post" | "profile") | null;
+        /** @description The first comment's status (details: list_deliveries). */
+        first_comment: ("pending" | "posted" | "failed" | "unsupported") | null;
       }[];
     };
     get_post_analytics_input: {
@@ -1224,7 +1244,8 @@ export interface components {
           | "published"
           | "failed"
           | "outcome_unknown"
-          | "needs_review";
+          | "needs_review"
+          | "removed";
         post_url: string | null;
         /** @description profile: post_url is only the creator's profile (no post id yet). */
         post_url_kind: ("post" | "profile") | null;
@@ -1232,6 +1253,13 @@ export interface components {
         reason: string | null;
         scheduled_for: string | null;
         published_at: string | null;
+        /** @description The first comment: url once posted, reason when failed or unsupported. */
+        first_comment: {
+          /** @enum {string} */
+          status: "pending" | "posted" | "failed" | "unsupported";
+          url?: string;
+          reason?: string;
+        } | null;
       }[];
     };
     get_workspace_input: Record<string, never>;
@@ -1466,7 +1494,8 @@ export interface components {
           | "published"
           | "failed"
           | "outcome_unknown"
-          | "needs_review";
+          | "needs_review"
+          | "removed";
         post_url: string | null;
         /** @description profile: post_url is only the creator's profile (no post id yet). */
         post_url_kind: ("post" | "profile") | null;
@@ -1474,6 +1503,13 @@ export interface components {
         reason: string | null;
         scheduled_for: string | null;
         published_at: string | null;
+        /** @description The first comment: url once posted, reason when failed or unsupported. */
+        first_comment: {
+          /** @enum {string} */
+          status: "pending" | "posted" | "failed" | "unsupported";
+          url?: string;
+          reason?: string;
+        } | null;
       }[];
       next_cursor: string | null;
     };
@@ -1551,6 +1587,8 @@ export interface components {
       post_id: string;
       /** @description Owned connected accounts (list_connected_social_accounts); not TikTok. */
       social_account_ids: string[];
+      /** @description Comment under the live post. */
+      first_comment?: string;
       /**
        * Format: uuid
        * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
@@ -1597,7 +1635,8 @@ export interface components {
           | "published"
           | "failed"
           | "outcome_unknown"
-          | "needs_review";
+          | "needs_review"
+          | "removed";
         post_url: string | null;
         /** @description profile: post_url is only the creator's profile (no post id yet). */
         post_url_kind: ("post" | "profile") | null;
@@ -1605,6 +1644,13 @@ export interface components {
         reason: string | null;
         scheduled_for: string | null;
         published_at: string | null;
+        /** @description The first comment: url once posted, reason when failed or unsupported. */
+        first_comment: {
+          /** @enum {string} */
+          status: "pending" | "posted" | "failed" | "unsupported";
+          url?: string;
+          reason?: string;
+        } | null;
       }[];
     };
     regenerate_carousel_slide_input: {
@@ -1713,6 +1759,8 @@ export interface components {
       scheduled_for: string;
       /** @description Owned connected accounts (list_connected_social_accounts); not TikTok. */
       social_account_ids: string[];
+      /** @description Comment under the live post. */
+      first_comment?: string;
       /**
        * Format: uuid
        * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
@@ -1765,7 +1813,8 @@ export interface components {
           | "published"
           | "failed"
           | "outcome_unknown"
-          | "needs_review";
+          | "needs_review"
+          | "removed";
         post_url: string | null;
         /** @description profile: post_url is only the creator's profile (no post id yet). */
         post_url_kind: ("post" | "profile") | null;
@@ -1773,6 +1822,13 @@ export interface components {
         reason: string | null;
         scheduled_for: string | null;
         published_at: string | null;
+        /** @description The first comment: url once posted, reason when failed or unsupported. */
+        first_comment: {
+          /** @enum {string} */
+          status: "pending" | "posted" | "failed" | "unsupported";
+          url?: string;
+          reason?: string;
+        } | null;
       }[];
     };
     schedule_posts_input: {
@@ -1786,6 +1842,8 @@ export interface components {
         scheduled_for: string;
         /** @description Owned connected accounts (list_connected_social_accounts); not TikTok. */
         social_account_ids: string[];
+        /** @description Comment under the live post. */
+        first_comment?: string;
       }[];
       /**
        * Format: uuid
@@ -1841,7 +1899,8 @@ export interface components {
             | "published"
             | "failed"
             | "outcome_unknown"
-            | "needs_review";
+            | "needs_review"
+            | "removed";
           post_url: string | null;
           /** @description profile: post_url is only the creator's profile (no post id yet). */
           post_url_kind: ("post" | "profile") | null;
@@ -1849,6 +1908,13 @@ export interface components {
           reason: string | null;
           scheduled_for: string | null;
           published_at: string | null;
+          /** @description The first comment: url once posted, reason when failed or unsupported. */
+          first_comment: {
+            /** @enum {string} */
+            status: "pending" | "posted" | "failed" | "unsupported";
+            url?: string;
+            reason?: string;
+          } | null;
         }[];
       }[];
     };

@@ -80,6 +80,8 @@ export interface DestinationContent {
 /** The content an approval binds: the post's and each destination's (src/domain/social/content.ts). */
 export interface ApprovedContent extends PostContent {
   destinations: DestinationContent[];
+  /** The comment posted under the post once it is live (absent: none; src/domain/social/first-comment.ts). */
+  first_comment?: string | undefined;
 }
 
 /**
@@ -150,6 +152,19 @@ export interface ApprovalDescription {
    * changed since, and the approved effect binds exactly these.
    */
   publish?: { facts: AutomationPublishFacts | null; fingerprint: string | null } | undefined;
+  /**
+   * delete_post with `remove_from_networks`: every published copy of the post and what happens to it
+   * (`remove`: deleted through the network's API; `stays_live`: the API cannot, the person removes it by hand).
+   */
+  removals?:
+    | Array<{
+        network: string;
+        account: string;
+        handle?: string | null | undefined;
+        post_url: string | null;
+        action: "remove" | "stays_live";
+      }>
+    | undefined;
   /** The credits the action costs (0 when it costs none). */
   credits?: number | undefined;
   /**

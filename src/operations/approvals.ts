@@ -13,6 +13,7 @@
 import type { AppContext } from "../context.ts";
 import { dispatchOperation } from "../domain/operations/dispatch.ts";
 import { approvedContent, contentFingerprint } from "../domain/social/content.ts";
+import { withFirstComment } from "../domain/social/first-comment.ts";
 import { factsFingerprint, publishFacts } from "../domain/automations/publish-binding.ts";
 import { authorizationProblem } from "./execute.ts";
 import {
@@ -43,7 +44,10 @@ async function isStale(ctx: AppContext, op: Parameters<typeof openDescription>[1
     if (content && d.fingerprint) {
       const exists = await ctx.db("posts").where({ id: content.post_id }).first("id");
       if (!exists) return true;
-      const now = await approvedContent(ctx.db, content.post_id, content.destinations);
+      const now = withFirstComment(
+        await approvedContent(ctx.db, content.post_id, content.destinations),
+        content.first_comment,
+      );
       if (contentFingerprint(now) !== d.fingerprint) return true;
     }
   }

@@ -4,8 +4,9 @@
  * summary, every slide, the full caption with a warning per destination whose limit it exceeds, every
  * destination (network, account, handle, Facebook Page, Pinterest board), the Pinterest link, the time in the
  * owner's time zone and in UTC, the credits the action costs, owned resources by label, expiry, which
- * generated parts the offline local stand-in made (`made_by`); and, while it awaits approval, a form whose
- * fields are hidden inputs and whose buttons post `decision` = `approve` or `decline`. Every value is escaped
+ * generated parts the offline local stand-in made (`made_by`), the first comment and the published copies a
+ * delete takes down (./approval-extras.ts); and, while it awaits approval, a form whose fields are hidden
+ * inputs and whose buttons post `decision` = `approve` or `decline`. Every value is escaped
  * (src/web/html.ts): captions and other retrieved text are inert.
  */
 import type { ApprovalDescription } from "../tool-contract.ts";
@@ -13,6 +14,7 @@ import { html, page, type RawHtml, stackTable } from "./html.ts";
 import { NETWORK_RULES } from "../providers/social/rules.ts";
 import type { Network } from "../providers/social/types.ts";
 import type { OperationRow, OperationState } from "../domain/operations/store.ts";
+import { firstCommentSection, removalsSection } from "./approval-extras.ts";
 
 export interface ApprovalView {
   op: OperationRow;
@@ -137,6 +139,7 @@ ${
     : ""
 }
 ${d.text ? html`<h3 id="${id}caption-title">Caption</h3><pre class="caption" id="${id}caption">${d.text}</pre>` : ""}
+${firstCommentSection(d, id, "h3")}
 ${(d.warnings ?? []).length > 0 ? html`<div class="warn" id="${id}warnings"><p>These networks would refuse this post as it is:</p><ul>${(d.warnings ?? []).map((w) => html`<li><strong>${w.destination}</strong> (${w.network})<ul>${w.problems.map((p) => html`<li>${p}</li>`)}</ul></li>`)}</ul></div>` : ""}
 ${madeBy(d, id)}
 ${d.destinations.length > 0 ? destinationsTable(d.destinations, id, "h3") : ""}
@@ -200,9 +203,11 @@ ${
     : ""
 }
 ${description?.text ? html`<section aria-labelledby="caption-title"><h2 id="caption-title">Caption</h2><pre class="caption" id="caption">${description.text}</pre><p class="muted" id="caption-length">${[...description.text].length.toLocaleString("en-US")} characters, shown in full.</p></section>` : ""}
+${firstCommentSection(description)}
 ${madeBy(description)}
 ${warnings.length > 0 ? html`<section id="warnings" class="warn" aria-labelledby="warnings-title"><h2 id="warnings-title">Warnings</h2><p>These networks would refuse this post as it is:</p><ul>${warnings.map((w) => html`<li><strong>${w.destination}</strong> (${w.network})<ul>${w.problems.map((p) => html`<li>${p}</li>`)}</ul></li>`)}</ul></section>` : ""}
 ${destinations.length > 0 ? destinationsTable(destinations) : ""}
+${removalsSection(description)}
 ${pinterestLink(description)}
 ${items.map((d, i) => itemSection(d, i + 1, items.length, view.timeZone))}
 ${

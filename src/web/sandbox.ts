@@ -5,8 +5,9 @@
  *   POST /sandbox/{network}/authorize   (CSRF) Allow -> 303 to the redirect URI with `code` and `state`;
  *                                        Deny -> `error=access_denied` (RFC 6749 4.1.2, 4.1.2.1)
  *   GET  /sandbox/{network}/{delivery}  a sandbox delivery as published: account, caption, images or video
- *                                        (through signed media URLs), time. Public like a real post URL;
- *                                        404 for anything but a published sandbox delivery.
+ *                                        (through signed media URLs), time, its first comment once posted.
+ *                                        Public like a real post URL;
+ *                                        404 for anything but a published sandbox delivery (a removed one too).
  * The redirect URI must be this service's exact callback for the network; otherwise the page refuses
  * without redirecting (RFC 6749 4.1.2.1).
  */
@@ -156,6 +157,8 @@ export function sandboxRoutes(ctx: AppContext): Router {
           "p.caption",
           "p.title",
           "p.media_asset_ids",
+          "d.first_comment",
+          "d.first_comment_status",
         );
       if (!d) return notFound();
       const media = await postMedia(ctx.db, {
@@ -181,6 +184,7 @@ export function sandboxRoutes(ctx: AppContext): Router {
 <div class="media">${items}</div>
 ${d.title ? html`<h2>${d.title}</h2>` : ""}
 <p class="caption">${d.caption ?? ""}</p>
+${d.first_comment_status === "posted" ? html`<p class="first-comment" id="first-comment"><strong>${d.display_name}</strong> ${d.first_comment}</p>` : ""}
 </article>`,
         ),
       );

@@ -80,6 +80,8 @@ export interface XTweet {
   metrics: XPublicMetrics;
   /** Timeline reads still to come before the post is listed. */
   hiddenReads: number;
+  /** The post this one replies to (`reply.in_reply_to_tweet_id`). */
+  inReplyTo?: string | undefined;
 }
 
 export interface XMedia {
@@ -327,6 +329,29 @@ export class XFake {
     s.route("POST", X_API_HOST, "/2/tweets", (req) => this.createTweet(req));
     s.route("GET", X_API_HOST, "/2/tweets", (req) => this.tweetsById(req));
     s.route("GET", X_API_HOST, "/2/users/:id/tweets", (req) => this.timeline(req));
+    s.route("DELETE", X_API_HOST, "/2/tweets/:id", (req) => this.deleteTweet(req));
+  }
+
+  /** Replies created (`POST /2/tweets` with `reply`, answered 201). */
+  get replies(): number {
+    return this.server.counter("x.replies");
+  }
+
+  /**
+   * `DELETE /2/tweets/{id}` (https://docs.x.com/x-api/posts/delete-post): the author's own post is deleted,
+   * `{data: {deleted: true}}`; another user's post is refused with 403, a post X does not have with 404
+   * (problem details, https://docs.x.com/x-api/fundamentals/response-codes-and-errors).
+   */
+  private deleteTweet(req: FakeRequest): FakeResponse {
+    const rec = this.auth(req, ["tweet.read", "tweet.write", "users.read"]);
+    if (!("userId" in rec)) return rec;
+    const t = this.tweets.get(req.params.id ?? "");
+    if (!t) return problem(404, "Not Found Error", `Could not find tweet with id: [${req.params.id}].`);
+    if (t.authorId !== rec.userId)
+      return problem(403, "Forbidden", "You are not allowed to delete this Tweet.");
+    this.tweets.delete(t.id);
+    this.server.count("x.deletes");
+    return { body: { data: { deleted: true } } };
   }
 
   private authorize(req: FakeRequest): FakeResponse {
@@ -618,8 +643,19 @@ export class XFake {
   private createTweet(req: FakeRequest): FakeResponse {
     const rec = this.auth(req, ["tweet.read", "tweet.write", "users.read"]);
     if (!("userId" in rec)) return rec;
-    const body = req.json() as { text?: unknown; media?: { media_ids?: unknown } } | undefined;
+    const body = req.json() as
+      | { text?: unknown; media?: { media_ids?: unknown }; reply?: { in_reply_to_tweet_id?: unknown } }
+      | undefined;
     if (!body) return invalid("The request body must be JSON.");
+    // A reply to a post X does not have (never made, or deleted): X's 403 for it
+    // (https://docs.x.com/x-api/fundamentals/response-codes-and-errors, "403 Forbidden").
+    const inReplyTo = body.reply ? String(body.reply.in_reply_to_tweet_id ?? "") : undefined;
+    if (inReplyTo !== undefined && !this.tweets.has(inReplyTo))
+      return problem(
+        403,
+        "Forbidden",
+        "You attempted to reply to a Tweet that is deleted or not visible to you.",
+      );
     const text = typeof body.text === "string" ? body.text : "";
     const ids = Array.isArray(body.media?.media_ids) ? (body.media.media_ids as string[]) : [];
     if (!text && ids.length === 0) return invalid("A post needs text or media.");
@@ -650,9 +686,10 @@ export class XFake {
       mediaKeys: media.map((m) => m.key),
       metrics: { ...NO_METRICS },
       hiddenReads: this.timelineLag,
+      inReplyTo,
     };
     this.tweets.set(t.id, t);
-    this.server.count("x.tweets");
+    this.server.count(inReplyTo ? "x.replies" : "x.tweets");
     return {
       status: 201,
       headers: this.userLimitHeaders(rec.userId).headers,
@@ -666,6 +703,8 @@ export class XFake {
     if (fields.includes("created_at")) v.created_at = t.createdAt.toISOString();
     if (fields.includes("author_id")) v.author_id = t.authorId;
     if (fields.includes("attachments") && t.mediaKeys.length > 0) v.attachments = { media_keys: t.mediaKeys };
+    if (fields.includes("referenced_tweets") && t.inReplyTo)
+      v.referenced_tweets = [{ type: "replied_to", id: t.inReplyTo }];
     if (fields.includes("public_metrics")) {
       const { retweet_count, ...rest } = t.metrics;
       // X's 2026-07 description names a post's reposts `repost_count`; v2.159 `retweet_count`.

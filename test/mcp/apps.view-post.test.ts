@@ -65,7 +65,9 @@ test("previewed networks: the approval's destinations, else the deliveries', els
       post_url: null,
       reason: null,
       scheduled_for: null,
+      first_comment: null,
     })),
+    first_comment: null,
   });
   assert.deepEqual(previewNetworks(["x", "instagram"], post(["linkedin"])), ["instagram", "x"]);
   assert.deepEqual(previewNetworks([], post(["linkedin", "facebook"])), ["facebook", "linkedin"]);

@@ -7,6 +7,7 @@
 import { isUuid } from "../../ids.ts";
 import type { Network } from "../../providers/social/types.ts";
 import { type DeliveryStatus, stopDeliveriesOfDeletedPost } from "../social/deliveries.ts";
+import type { FirstCommentStatus } from "../social/first-comment.ts";
 import type { RunStatus } from "../runs.ts";
 import type { Knex } from "../../db/knex.ts";
 import { pick, pickOrNull } from "../../db/rows.ts";
@@ -57,6 +58,8 @@ export interface PostDetail extends PostSummary {
     post_url: string | null;
     /** `profile` when `post_url` is only the creator's profile (no post id from the network yet). */
     post_url_kind: "post" | "profile" | null;
+    /** The first comment's status (src/domain/social/first-comment.ts); null without one. */
+    first_comment: FirstCommentStatus | null;
   }>;
 }
 
@@ -191,7 +194,7 @@ export async function getPost(db: Knex, owner: Owner, postId: string): Promise<P
     .where({ "d.post_id": postId, "d.user_id": owner.userId, "d.workspace_id": owner.workspaceId })
     .orderBy("d.created_at", "desc")
     .limit(50)
-    .select("d.id", "s.network", "d.status", "d.post_url", "d.post_url_kind");
+    .select("d.id", "s.network", "d.status", "d.post_url", "d.post_url_kind", "d.first_comment_status");
   const madeBy = await postMadeBy(db, row);
   return {
     ...toPostSummary(row),
@@ -204,6 +207,7 @@ export async function getPost(db: Knex, owner: Owner, postId: string): Promise<P
       status: d.status,
       post_url: d.post_url ?? null,
       post_url_kind: d.post_url ? (d.post_url_kind === "profile" ? "profile" : "post") : null,
+      first_comment: d.first_comment_status ?? null,
     })),
   };
 }

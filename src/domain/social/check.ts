@@ -4,8 +4,10 @@
  * refuse it with, from the same checks (./accounts.ts resolveDestinations, ./validate.ts assertAccountSetup and
  * postProblems, ./deliveries.ts assertPublishable and assertNewDestinations), collected per destination instead
  * of refusing at the first: the network-rule table's rules by their stable names, and `tiktok_review_only`,
- * `account_status`, `account_setup`, `already_has_post` and `post_not_ready`; and `format`, how a destination
- * changes the post (./post-fit.ts: "document, 6 pages" for a LinkedIn carousel, "no alt text").
+ * `account_status`, `account_setup`, `already_has_post`, `post_not_ready` and, for a `first_comment`,
+ * `first_comment_length`; `format`, how a destination changes the post (./post-fit.ts: "document, 6 pages"
+ * for a LinkedIn carousel, "no alt text"). A destination whose network takes no first comment (Pinterest,
+ * TikTok) is not a problem (the post goes out without it): its `notes` say so.
  */
 import type { Knex } from "../../db/knex.ts";
 import { isUuid } from "../../ids.ts";
@@ -15,6 +17,8 @@ import type { PostStatus } from "../content/posts.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import type { SafeSocialAccount } from "./accounts.ts";
 import { assertNewDestinations, assertPublishable, needsCarouselApproval, ownedPost } from "./deliveries.ts";
+import { COMMENT_RULES } from "../../providers/social/published-rules.ts";
+import { firstCommentProblem, unsupportedReason } from "./first-comment.ts";
 import { destinationFits } from "./post-fit.ts";
 import { assertAccountSetup, postMedia, postProblems } from "./validate.ts";
 
@@ -32,6 +36,8 @@ export interface DestinationCheck {
   problems: CheckProblem[];
   /** How the network changes the post (./post-fit.ts), when it does. */
   format?: string;
+  /** What goes out differently there without being refused (no first comment on Pinterest). */
+  notes: string[];
 }
 
 export interface PostCheck {
@@ -63,6 +69,7 @@ export async function checkPost(
   owner: Owner,
   postId: string,
   accountIds: readonly string[],
+  firstComment?: string | undefined,
 ): Promise<PostCheck> {
   const post = await ownedPost(db, owner, postId);
   const rows: Array<SafeSocialAccount & { id: string }> = await db("social_accounts")
@@ -96,6 +103,10 @@ export async function checkPost(
     problems.push(...(await problemOf("already_has_post", () => assertNewDestinations(db, post.id, [a]))));
     for (const v of rules.find((d) => d.social_account_id === a.social_account_id)?.problems ?? [])
       problems.push({ rule: v.rule, message: v.message });
+    const comment = firstComment ? firstCommentProblem(firstComment, a.network) : undefined;
+    if (comment)
+      problems.push({ rule: "first_comment_length", message: `first_comment: ${comment.message}` });
+    const unsupported = firstComment && COMMENT_RULES[a.network] === null;
     destinations.push({
       social_account_id: a.social_account_id,
       network: a.network,
@@ -103,6 +114,7 @@ export async function checkPost(
       ok: problems.length === 0,
       problems,
       ...(fits.has(a.social_account_id) ? { format: fits.get(a.social_account_id)! } : {}),
+      notes: unsupported ? [unsupportedReason(a.network)] : [],
     });
   }
   return {

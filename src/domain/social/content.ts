@@ -250,6 +250,7 @@ function differences(approved: ApprovedContent, current: ApprovedContent): strin
   const boards = (c: ApprovedContent) => c.destinations.map((d) => d.board_id);
   if (!same(links(approved), links(current))) out.push("the Pinterest link");
   if (!same(boards(approved), boards(current))) out.push("the Pinterest board");
+  if ((approved.first_comment ?? null) !== (current.first_comment ?? null)) out.push("the first comment");
   if (out.length === 0 && contentFingerprint(approved) !== contentFingerprint(current))
     out.push("its destinations");
   return out;

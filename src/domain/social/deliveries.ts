@@ -13,9 +13,10 @@ import { type Owner, ownedBy } from "../owner.ts";
 import { DELIVERY_STATES } from "../../providers/social/network.ts";
 import type { Network } from "../../providers/social/types.ts";
 import { assertCarouselStillApproved } from "./content.ts";
+import { type FirstCommentView, firstCommentView } from "./first-comment.ts";
 
 /** Delivery statuses (service spec 2.7). */
-export const DELIVERY_STATUSES = [...DELIVERY_STATES, "needs_review"] as const;
+export const DELIVERY_STATUSES = [...DELIVERY_STATES, "needs_review", "removed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export interface DeliveryView {
@@ -35,6 +36,8 @@ export interface DeliveryView {
   reason: string | null;
   scheduled_for: string | null;
   published_at: string | null;
+  /** The first comment under the post (./first-comment.ts); null when the delivery has none. */
+  first_comment: FirstCommentView | null;
 }
 
 const COLUMNS = [
@@ -49,6 +52,9 @@ const COLUMNS = [
   "d.scheduled_for",
   "d.published_at",
   "d.created_at",
+  "d.first_comment_status",
+  "d.first_comment_url",
+  "d.first_comment_reason",
   "a.network",
 ];
 
@@ -66,6 +72,7 @@ export function deliveryView(r: any): DeliveryView {
     reason: r.status === "published" ? null : (r.error ?? null),
     scheduled_for: r.scheduled_for ? new Date(r.scheduled_for).toISOString() : null,
     published_at: r.published_at ? new Date(r.published_at).toISOString() : null,
+    first_comment: firstCommentView(r),
   };
 }
 

@@ -53,6 +53,7 @@ import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
 import { observeDeliveryStep } from "./step-telemetry.ts";
 import { withAccountLease } from "./lanes-state.ts";
 import { reportUsage } from "../../providers/social/usage.ts";
+import { postFirstComment, runDueFirstComments } from "./first-comment.ts";
 
 /** States in which a delivery still has work to do. */
 export const ACTIVE_STATES: readonly DeliveryState[] = [
@@ -211,6 +212,8 @@ async function claimAndStep(
   if (!row) return undefined;
   const state = await observeDeliveryStep(app, row, () => stepClaimed(app, row, signal));
   if (state === "published" || state === "failed") await settleParents(app, row);
+  // The first comment goes under the post as soon as it is live (./first-comment.ts; later passes retry).
+  if (state === "published") await postFirstComment(app, row.id, signal);
   return state;
 }
 
@@ -577,6 +580,7 @@ export async function runDeliveryPass(
       }
     }),
   );
+  if (!stop?.aborted && !signal?.aborted) n += await runDueFirstComments(app, { limit, stop, signal });
   return { picked: due.length, stepped: n };
 }
 

@@ -23,6 +23,7 @@ import {
   recordCarouselApproval,
 } from "./content.ts";
 import { advanceDeliveries } from "./engine.ts";
+import { assertFirstComment, firstCommentColumns, withFirstComment } from "./first-comment.ts";
 import { assertAccountSetup, assertNetworkRules } from "./validate.ts";
 import { mediaInOrder } from "../media/media.ts";
 import type { Owner } from "../owner.ts";
@@ -31,6 +32,8 @@ import { resolveDestinations, type SafeSocialAccount } from "./accounts.ts";
 export interface PublicationRequest {
   post_id: string;
   social_account_ids: string[];
+  /** Posted under the post once it is live (./first-comment.ts). */
+  first_comment?: string | undefined;
 }
 
 export interface PreparedPublication {
@@ -46,6 +49,8 @@ export interface PreparedPublication {
   accounts: SafeSocialAccount[];
   /** The post's media (images, the rendered video), in order. */
   media: Array<{ kind: "image" | "video"; asset_id: string }>;
+  /** The first comment of the request, checked against every destination's comment limit. */
+  firstComment: string | null;
 }
 
 /** A short, safe label of a post for the approval page: the caption excerpt or title (shown escaped). */
@@ -76,12 +81,13 @@ export async function preparePublication(
   await assertPublishable(db, post);
   await assertNewDestinations(db, post.id, accounts);
   await assertNetworkRules(db, post, accounts);
+  assertFirstComment(req.first_comment, accounts);
   const media = await mediaInOrder(
     db,
     owner,
     Array.isArray(post.media_asset_ids) ? post.media_asset_ids : [],
   );
-  return { post, accounts, media };
+  return { post, accounts, media, firstComment: req.first_comment ?? null };
 }
 
 /** The review page URL of this service (named in the TikTok refusal). */
@@ -99,7 +105,10 @@ export async function boundContent(
   prepared: PreparedPublication,
   approved: ApprovedContent | undefined,
 ): Promise<ApprovedContent> {
-  const current = await approvedContent(db, prepared.post.id, prepared.accounts);
+  const current = withFirstComment(
+    await approvedContent(db, prepared.post.id, prepared.accounts),
+    prepared.firstComment,
+  );
   if (approved) assertApprovedContent(approved, current);
   return approved ?? current;
 }
@@ -138,6 +147,7 @@ export async function publishPost(
           status: "pending",
           operation_id: operationId ?? null,
           ...deliveryBinding(content, a.social_account_id),
+          ...firstCommentColumns(content.first_comment, a.network),
           created_at: now,
           updated_at: now,
         })),

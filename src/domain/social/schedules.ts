@@ -19,6 +19,7 @@ import {
   reviewUrl,
 } from "./publish.ts";
 import { type ApprovedContent, deliveryBinding, recordCarouselApproval } from "./content.ts";
+import { firstCommentColumns } from "./first-comment.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { holdInactiveWork } from "../account/suspension.ts";
 
@@ -171,6 +172,7 @@ async function createSchedule(
       scheduled_for: prepared.at,
       operation_id: operationId ?? null,
       ...deliveryBinding(content, a.social_account_id),
+      ...firstCommentColumns(content.first_comment, a.network),
       created_at: now,
       updated_at: now,
     })),

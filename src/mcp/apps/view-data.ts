@@ -125,9 +125,13 @@ async function post(call: ViewCall, postId: string | undefined): Promise<PostVie
         networkPreview(n, found.post.caption ?? "", found.media),
       )
     : [];
+  // A publish or schedule request waiting for approval shows the first comment it asks for.
+  const asked = typeof call.args.first_comment === "string" ? call.args.first_comment : null;
   return {
     view: "post",
-    post: found?.post ?? null,
+    post: found
+      ? { ...found.post, first_comment: (approval ? asked : null) ?? found.post.first_comment }
+      : null,
     networks,
     approval,
     media_expires_at: call.signer.expiresAt,

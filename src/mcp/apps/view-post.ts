@@ -1,6 +1,6 @@
 /**
  * The data of the post view (ui://social-mcp/post): the owner's post with its media as signed URLs, its
- * deliveries (state, link, reason), and one preview per destination network from the network-rule table
+ * deliveries (state, link, reason, first comment's status), its first comment, and one preview per destination network from the network-rule table
  * (src/providers/social/rules.ts): the caption cut where the network's limit cuts it (X counts with
  * twitter-text) and every rule the post breaks there.
  */
@@ -74,6 +74,12 @@ export async function viewPost(
   const p = await getPost(ctx.db, owner, postId);
   const media = await postMedia(ctx.db, { id: p.post_id, type: p.type, media_asset_ids: p.media_asset_ids });
   const deliveries = await listDeliveries(ctx.db, owner, { post_id: postId, limit: 50 });
+  const comment = await ctx
+    .db("deliveries")
+    .where({ post_id: p.post_id, workspace_id: owner.workspaceId })
+    .whereNotNull("first_comment")
+    .orderBy("created_at", "desc")
+    .first("first_comment");
   return {
     media,
     post: {
@@ -93,7 +99,9 @@ export async function viewPost(
         post_url: d.post_url,
         reason: deliveryDetails ? d.reason : null,
         scheduled_for: deliveryDetails ? d.scheduled_for : null,
+        first_comment: d.first_comment?.status ?? null,
       })),
+      first_comment: comment?.first_comment ?? null,
     },
   };
 }

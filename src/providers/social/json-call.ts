@@ -16,7 +16,7 @@ import { reportUsage, usageBlocked } from "./usage.ts";
 export interface JsonCall {
   /** The network's name in the lost-connection message ("Pinterest did not answer (TimeoutError)"). */
   network: string;
-  method: "GET" | "POST" | "PUT";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   /** Absolute `https://` URL (it may carry a query of its own). */
   url: string;
   /** Query parameters added to `url` (undefined values left out). */

@@ -24,6 +24,7 @@
 import type { Sealer } from "../../crypto/seal.ts";
 import type { Readable } from "node:stream";
 import type { SocialHttp } from "./http.ts";
+import type { NetworkComments, NetworkRemover } from "./published-post.ts";
 import type { AccountCounters, Network, PostCounters } from "./types.ts";
 
 /** OAuth 2.0 tokens as the network issued them (RFC 6749 section 5.1). Sealed at rest, never logged. */
@@ -368,6 +369,10 @@ export interface NetworkAdapter {
   readonly publisher: NetworkPublisher;
   /** The network's counters for the analytics sync; absent = the network's counters are not synced. */
   readonly metrics?: NetworkMetrics | undefined;
+  /** The first comment under a published post (./published-post.ts); absent = the network has no comment API. */
+  readonly comments?: NetworkComments<AdapterAccount> | undefined;
+  /** Taking a published post down (./published-post.ts); absent = the copy stays live (no delete API). */
+  readonly remover?: NetworkRemover<AdapterAccount> | undefined;
   /**
    * The per-account defaults of this network's accounts, read when /settings/social is shown (may call the
    * network, e.g. to list Pinterest boards). @throws as the publisher's errors; the page then shows the

@@ -2,7 +2,8 @@
  * A live adapter from its network's table (./network-table.ts) and the parts the table cannot describe:
  * the OAuth flow is the table's (./oauth-flow.ts `tableOAuth`), the network and mode come from the table,
  * and the network's own modules give the publisher, the metrics reader, the rest of its OAuth (the accounts
- * behind a token) and its per-account settings.
+ * behind a token), its per-account settings, and what it does with a published post (its first comment,
+ * its removal: ./published-post.ts).
  */
 import type {
   AdapterDeps,
@@ -21,6 +22,8 @@ export interface AdapterParts {
   publisher: NetworkPublisher;
   metrics?: NetworkMetrics | undefined;
   accountSettings?: NetworkAdapter["accountSettings"];
+  comments?: NetworkAdapter["comments"];
+  remover?: NetworkAdapter["remover"];
   /** The table this app uses when it depends on the configuration (LinkedIn's organization scopes). */
   table?: NetworkTable | undefined;
 }
@@ -40,6 +43,8 @@ export function tableAdapter(
       publisher: p.publisher,
       metrics: p.metrics,
       ...(p.accountSettings ? { accountSettings: p.accountSettings } : {}),
+      ...(p.comments ? { comments: p.comments } : {}),
+      ...(p.remover ? { remover: p.remover } : {}),
     };
   };
 }

@@ -9,7 +9,13 @@ import { checkPost } from "../../domain/social/check.ts";
 
 export const handler: ToolHandlers["check_post"] = {
   async execute(input, ctx) {
-    const c = await checkPost(ctx.db, ownerOf(ctx.auth), input.post_id, input.social_account_ids);
+    const c = await checkPost(
+      ctx.db,
+      ownerOf(ctx.auth),
+      input.post_id,
+      input.social_account_ids,
+      input.first_comment,
+    );
     const base = ctx.app.config.publicBaseUrl;
     return {
       data: {

@@ -6,6 +6,7 @@
 import type { Knex } from "../../db/knex.ts";
 import { madeByParts } from "../../domain/content/made-by.ts";
 import { approvedContent, contentFingerprint } from "../../domain/social/content.ts";
+import { withFirstComment } from "../../domain/social/first-comment.ts";
 import { approvalWarnings, postProblems } from "../../domain/social/validate.ts";
 import { type PreparedPublication, postLabel } from "../../domain/social/publish.ts";
 import { needsCarouselApproval } from "../../domain/social/deliveries.ts";
@@ -28,7 +29,7 @@ export async function describePublication(
   const where = p.accounts
     .map((a) => `${a.display_name} (${NETWORK_RULES[a.network]?.label ?? a.network})`)
     .join(", ");
-  const content = await approvedContent(db, p.post.id, p.accounts);
+  const content = withFirstComment(await approvedContent(db, p.post.id, p.accounts), p.firstComment);
   const slides = content.slide_asset_ids.filter((id): id is string => id !== null);
   const approving = needsCarouselApproval(p.post)
     ? `Approve the ${slides.length}-slide carousel “${label}” and `

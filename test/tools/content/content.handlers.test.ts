@@ -208,8 +208,9 @@ test("delete_post: describe labels with a caption excerpt; execute soft-deletes 
   assert.equal(d.resources[0]!.kind, "post");
   assert.ok(d.resources[0]!.label.startsWith("Launch day!"));
   assert.ok(d.resources[0]!.label.length <= 60);
-  assert.deepEqual((await deletePost.execute(input, ctx)).data, { post_id: post.post_id, deleted: true });
-  assert.deepEqual((await deletePost.execute(input, ctx)).data, { post_id: post.post_id, deleted: true });
+  const deleted = { post_id: post.post_id, deleted: true, removals: [] };
+  assert.deepEqual((await deletePost.execute(input, ctx)).data, deleted);
+  assert.deepEqual((await deletePost.execute(input, ctx)).data, deleted);
   await rejectsWith(getPost.execute({ post_id: post.post_id }, ctx), "not_found");
   const schedule = await app.ctx.db("schedules").where({ post_id: post.post_id }).first();
   assert.equal(schedule.status, "canceled");

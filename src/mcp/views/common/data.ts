@@ -96,6 +96,8 @@ export interface ViewDelivery {
   post_url: string | null;
   reason: string | null;
   scheduled_for: string | null;
+  /** The first comment's status there (pending, posted, failed, unsupported); null without one. */
+  first_comment: string | null;
 }
 
 export interface ViewPost {
@@ -110,6 +112,8 @@ export interface ViewPost {
   /** Who made the media (a carousel's slides, a generated video; `local` when the stand-in made any). */
   media_provider: string | null;
   deliveries: ViewDelivery[];
+  /** The first comment under the post: the one being approved, else the latest delivery's; null if none. */
+  first_comment: string | null;
 }
 
 export interface PostViewData {

@@ -2,8 +2,9 @@
  * ui://social-mcp/post: a post (text, image, carousel or video) as each destination network will show it:
  * its media, the caption cut where that network's limit cuts it (the rest shown struck through, with the
  * count), how the network changes the post ("LinkedIn: document, 6 pages", the document's pages shown one by
- * one), and the rules of the network's row that the post breaks; its deliveries with their state, reason
- * and link. For publish_post and schedule_post it shows what the approval will do and the approval button.
+ * one), and the rules of the network's row that the post breaks; the first comment under the caption; its
+ * deliveries with their state, reason, link and first comment's status. For publish_post and schedule_post it
+ * shows what the approval will do and the approval button.
  * Shows get_post, create_text_post, create_image_post, publish_post, schedule_post and list_deliveries
  * results (list_deliveries without a post: the deliveries alone).
  */
@@ -175,7 +176,13 @@ function deliveries(list: ViewDelivery[], view: ViewHandle, s: State): HTMLEleme
             "tr",
             { "data-delivery": d.delivery_id },
             h("td", {}, d.label ?? d.network),
-            h("td", {}, badge(d.status), d.reason ? h("p", { class: "reason" }, d.reason) : null),
+            h(
+              "td",
+              {},
+              badge(d.status),
+              d.reason ? h("p", { class: "reason" }, d.reason) : null,
+              d.first_comment ? h("p", { class: "reason" }, `first comment: ${d.first_comment}`) : null,
+            ),
             h(
               "td",
               {},
@@ -239,6 +246,14 @@ function render(s: State, view: ViewHandle): Node[] {
             h("p", { class: "caption-text" }, caption),
           )
         : null,
+    post?.first_comment
+      ? h(
+          "section",
+          { class: "first-comment", "aria-labelledby": "first-comment-title" },
+          h("h2", { id: "first-comment-title" }, "First comment"),
+          h("p", { class: "caption-text" }, post.first_comment),
+        )
+      : null,
     deliveries(deliveriesOf(s), view, s),
     ...footer(s, view),
   ].filter((n): n is HTMLElement => n !== null);

@@ -13,9 +13,13 @@
  *   `{PUBLIC_BASE_URL}/sandbox/{network}/{delivery}`, which shows the post as published (labelled Sandbox).
  *   Nothing is sent to any network.
  * - Metrics: sandbox counters labelled as such (./metrics.ts), never presented as a network's numbers.
+ * - First comments and removal as the network's own API allows them (../published-rules.ts): a comment is
+ *   recorded at the sandbox post page's `#first-comment`; a removal deletes nothing anywhere (the sandbox
+ *   post exists only on this service's page). Networks without a comment or delete API have none here either.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { NETWORK_RULES } from "../rules.ts";
+import { COMMENT_RULES, REMOVAL_RULES } from "../published-rules.ts";
 import {
   type AdapterDeps,
   type Capabilities,
@@ -232,5 +236,34 @@ export function sandboxAdapter(network: Network, deps: AdapterDeps): NetworkAdap
       },
     },
     metrics: sandboxMetrics(network, checkAccess),
+    ...(COMMENT_RULES[network]
+      ? {
+          comments: {
+            scopes: [],
+            async create(job) {
+              checkAccess(job.account.tokens);
+              return {
+                id: `${job.post.networkPostId}-first-comment`,
+                url: `${job.post.postUrl ?? ""}#first-comment`,
+              };
+            },
+            async find(job) {
+              return {
+                id: `${job.post.networkPostId}-first-comment`,
+                url: `${job.post.postUrl ?? ""}#first-comment`,
+              };
+            },
+          },
+        }
+      : {}),
+    ...(REMOVAL_RULES[network].api
+      ? {
+          remover: {
+            async remove(account) {
+              checkAccess(account.tokens);
+            },
+          },
+        }
+      : {}),
   };
 }
