@@ -12,17 +12,16 @@
 import { randomUUID } from "node:crypto";
 import type { AppContext } from "../context.ts";
 import type { Knex } from "../db/knex.ts";
-import { userPlan } from "../domain/account/accounts.ts";
-import { planAtLeast } from "../domain/account/plans.ts";
 import { ToolError } from "../errors.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../db/unavailable.ts";
-import { createLimiter, type Limiter, type LimitVerdict } from "./rate-limit.ts";
+import { checkPlan, consumeBudget, spendRefused } from "./call-budgets.ts";
+import type { CallOptions, CallOutcome, Runtime } from "./runtime.ts";
 import { startDeferred, startQueued, startReview } from "./paths.ts";
 import { writeAudit } from "./audit.ts";
 import { allIssues, explainIssues } from "./validation-messages.ts";
 import { errorEnvelope, successEnvelope, toolErrorEnvelope, wireEnvelope } from "./envelope.ts";
 import { peekIdempotent, runIdempotent } from "./idempotency.ts";
-import { countRateLimited, metricsEnabled, observeToolCall } from "../observability/metrics.ts";
+import { metricsEnabled, observeToolCall } from "../observability/metrics.ts";
 import {
   failSpan,
   inSpan,
@@ -41,81 +40,8 @@ import type {
   ToolContext,
 } from "../tool-contract.ts";
 
-/** What the pipeline needs, built once per process (validators are compiled in the registry). */
-export interface Runtime {
-  ctx: AppContext;
-  tools: ReadonlyMap<string, RegisteredTool>;
-  /** Per-user-per-minute limiters by budget (service spec 8), shared across clients and instances. */
-  budgets: Record<Budget, Limiter>;
-}
-
-/** Builds the runtime over `tools` (the generated registry in production, small fixtures in tests). */
-export function createRuntime(ctx: AppContext, tools: readonly RegisteredTool[]): Runtime {
-  const b = ctx.config.budgets;
-  return {
-    ctx,
-    tools: new Map(tools.map((t) => [t.name, t])),
-    budgets: {
-      read: createLimiter(ctx, "budget:read", b.read),
-      write: createLimiter(ctx, "budget:write", b.write),
-      ai: createLimiter(ctx, "budget:ai", b.ai),
-      approval: createLimiter(ctx, "budget:approval", b.approval),
-      delete: createLimiter(ctx, "budget:delete", b.delete),
-    },
-  };
-}
-
-export type CallOutcome =
-  | { kind: "unknown_tool" }
-  | { kind: "insufficient_scope"; scopes: string[] }
-  | { kind: "result"; envelope: Envelope; isError: boolean };
-
-export interface CallOptions {
-  /**
-   * The call's request id (the envelope's `request_id`, audit rows, logs): the HTTP request's id when the
-   * call came over /mcp (its access log line has the same), a new uuid when omitted.
-   */
-  requestId?: string | undefined;
-  /** Aborted when the client goes away. */
-  signal: AbortSignal;
-  /** Progress sink (SSE when the client asked for it). */
-  progress: ToolContext["progress"];
-  /** A unit of the caller's budget already consumed for this call (`PrepaidBudget`), used by the pipeline. */
-  prepaid?: PrepaidBudget | undefined;
-}
-
-/**
- * One unit of a user's budget consumed before the call reached the pipeline (by the /mcp admission
- * statement, src/mcp/admission.ts, in the same round trip as the token check). The pipeline uses its
- * verdict instead of consuming again and sets `used` (every call of a known tool that reaches the pipeline
- * spends its unit, also one refused for its scope or arguments); a request that never reaches it (refused
- * token, protocol error) leaves it unused and `release` gives the unit back before it is answered
- * (callTool does so before it returns).
- */
-export interface PrepaidBudget {
-  budget: Budget;
-  /** The user whose budget was consumed (the token's `sub`). */
-  userId: string;
-  verdict: LimitVerdict;
-  used: boolean;
-  /** Gives the unit back unless `used` (once; later calls do nothing). Never throws. */
-  release(): Promise<void>;
-}
-
-/**
- * The budget a call of `name` consumes right after its in-memory checks (scope, arguments): a known tool
- * that is not a write (no idempotency lookup before the budget) and needs no plan (no plan lookup before
- * it). Such a call's budget can be consumed ahead, in the admission statement.
- * @returns the budget's limiter, or undefined when the call's budget must be consumed by the pipeline.
- */
-export function prepayableBudget(
-  rt: Runtime,
-  name: unknown,
-): { budget: Budget; limiter: Limiter } | undefined {
-  const tool = typeof name === "string" ? rt.tools.get(name) : undefined;
-  if (!tool || tool.access === "write" || tool.plan) return undefined;
-  return { budget: tool.budget, limiter: rt.budgets[tool.budget] };
-}
+export { createRuntime, prepayableBudget } from "./runtime.ts";
+export type { CallOptions, CallOutcome, PrepaidBudget, Runtime } from "./runtime.ts";
 
 /** Thrown inside the idempotency transaction when the handler's output breaks the schema (rolls it back). */
 class OutputMismatch extends Error {
@@ -160,83 +86,6 @@ function validateArguments(tool: RegisteredTool, rawArgs: unknown): Record<strin
       ? ` (and ${details.length - 1} more problem${details.length > 2 ? "s" : ""}, see details)`
       : "";
   throw new ToolError("validation_failed", `${first.message}${more}`, details);
-}
-
-/** @throws ToolError forbidden when the tool needs a higher plan than the user's (service spec 8). */
-async function checkPlan(ctx: AppContext, auth: AuthContext, tool: RegisteredTool): Promise<void> {
-  if (!tool.plan) return;
-  const plan = await userPlan(ctx.db, auth.userId);
-  if (!planAtLeast(plan, tool.plan))
-    throw new ToolError(
-      "forbidden",
-      `${tool.name} needs the ${tool.plan} plan; this account is on the ${plan} plan (the user can change it on /settings#billing)`,
-      {
-        required_plan: tool.plan,
-        current_plan: plan,
-      },
-      undefined,
-      { actionPath: "/settings#billing" },
-    );
-}
-
-/**
- * Spends one unit of the user's `budget`, or uses the unit `prepaid` for this call when it is of that
- * budget. @returns the verdict. @throws the rate-limit store's error.
- */
-async function spendUnit(
-  rt: Runtime,
-  auth: AuthContext,
-  budget: Budget,
-  prepaid: PrepaidBudget | undefined,
-): Promise<LimitVerdict> {
-  if (prepaid && !prepaid.used && prepaid.budget === budget && prepaid.userId === auth.userId) {
-    prepaid.used = true;
-    return prepaid.verdict;
-  }
-  return rt.budgets[budget].consume(auth.userId);
-}
-
-/**
- * `spendUnit`, refusing the call when the budget is exhausted.
- * @throws ToolError rate_limited with `retry_after`.
- */
-async function consumeBudget(
-  rt: Runtime,
-  auth: AuthContext,
-  budget: Budget,
-  prepaid: PrepaidBudget | undefined,
-): Promise<void> {
-  const verdict = await spendUnit(rt, auth, budget, prepaid);
-  if (!verdict.ok) {
-    countRateLimited(budget);
-    throw new ToolError(
-      "rate_limited",
-      `the ${budget} budget of this user is exhausted`,
-      undefined,
-      verdict.retryAfter,
-    );
-  }
-}
-
-/**
- * The unit a call refused before its budget step still spends (its answer stays the refusal, whatever
- * the verdict). A failing store is logged, not thrown: the call is refused anyway.
- */
-async function spendRefused(
-  rt: Runtime,
-  auth: AuthContext,
-  budget: Budget,
-  options: CallOptions,
-  requestId: string,
-): Promise<void> {
-  try {
-    await spendUnit(rt, auth, budget, options.prepaid);
-  } catch (err) {
-    rt.ctx.log.warn(
-      { requestId, errName: (err as Error)?.name, errCode: (err as { code?: unknown })?.code },
-      "budget unit of a refused call not counted",
-    );
-  }
 }
 
 /**
