@@ -8,12 +8,14 @@
  *   publish each delivery once;
  * - Facebook saying the app's budget is spent (`X-App-Usage` at 100 on a 2xx, then code 4: Meta's app
  *   limit, https://developers.facebook.com/docs/graph-api/overview/rate-limiting) pauses the Facebook lane on
- *   every worker (no further Facebook create), while X goes on at its full concurrency and publishes all.
+ *   every worker (no further Facebook create), while X goes on at its full concurrency and publishes all;
+ * - the look-up takes a delivery already under way before a new one, one per account.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { upsertConnectedAccount } from "../../src/domain/social/accounts.ts";
 import { FACEBOOK, FACEBOOK_CAPABILITIES } from "../../src/providers/social/facebook/table.ts";
+import { pickLaneDeliveries } from "../../src/domain/social/lanes-pick.ts";
 import { runDeliveryLoop } from "../../src/operations/deliveries.ts";
 import { FB_GRAPH_HOST, facebookFake } from "../fakes/facebook.ts";
 import { FAKE_APPS, liveNetworkEnv } from "../fakes/live-env.ts";
@@ -221,4 +223,36 @@ test("Facebook's app limit pauses only the Facebook lane; X goes on at full conc
   const made = xPostsPerCaption("Free lane");
   assert.equal(made.size, 24);
   for (const [caption, n] of made) assert.equal(n, 1, `${caption} was posted ${n} times`);
+});
+
+test("the lanes take a delivery under way before a new one, per account and per network", async () => {
+  const [a, b] = [await xAccount("lane_order_a"), await xAccount("lane_order_b")];
+  const [newOnA] = await due([a], 1, "Order new");
+  const [underWayOnA, underWayOnB] = await due([a, b], 1, "Order started");
+  const [olderNewOnB] = await due([b], 1, "Order older");
+  const at = (s: number) => new Date(Date.now() - s * 1000);
+  await app.ctx
+    .db("deliveries")
+    .where({ id: newOnA })
+    .update({ next_attempt_at: at(600) });
+  await app.ctx
+    .db("deliveries")
+    .where({ id: olderNewOnB })
+    .update({ next_attempt_at: at(900) });
+  await app.ctx
+    .db("deliveries")
+    .whereIn("id", [underWayOnA!, underWayOnB!])
+    .update({ status: "uploading", next_attempt_at: at(1) });
+  const one = await pickLaneDeliveries(app.ctx, new Map([["x", 1]]), []);
+  assert.equal(one.length, 1);
+  assert.ok([underWayOnA, underWayOnB].includes(one[0]!.id), "a delivery under way, not an older new one");
+  const two = await pickLaneDeliveries(app.ctx, new Map([["x", 2]]), []);
+  assert.deepEqual(two.map((d) => d.id).sort(), [underWayOnA!, underWayOnB!].sort(), "one per account");
+  const notA = await pickLaneDeliveries(app.ctx, new Map([["x", 2]]), [a]);
+  assert.deepEqual(
+    notA.map((d) => d.id),
+    [underWayOnB],
+    "an account busy here is left out",
+  );
+  await app.ctx.db("deliveries").whereIn("id", [newOnA!, underWayOnA!, underWayOnB!, olderNewOnB!]).delete();
 });

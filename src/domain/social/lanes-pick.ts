@@ -1,8 +1,10 @@
 /**
  * Which due deliveries the delivery lanes of one worker start next (src/operations/deliveries.ts;
  * docs/operations.md "The delivery loop"): per network, up to the lane's free places, each on a different
- * account, none of an account whose step runs here or on another worker, each account's own oldest first,
- * then each network's oldest accounts first.
+ * account, none of an account whose step runs here or on another worker. Deliveries already under way
+ * (uploading, processing, or to be reconciled) come before new ones, so a post that was started is finished
+ * before the next is begun (a network's upload session or container does not wait behind a queue of new
+ * posts); then the oldest due first, per account and then per network.
  */
 import type { AppContext } from "../../context.ts";
 import type { DeliveryState } from "../../providers/social/network.ts";
@@ -52,8 +54,9 @@ export async function pickLaneDeliveries(
       "deliveries.social_account_id",
       "deliveries.next_attempt_at",
       app.db.raw(
-        "row_number() over (partition by deliveries.social_account_id order by deliveries.next_attempt_at asc nulls first, deliveries.id) as account_turn",
+        "row_number() over (partition by deliveries.social_account_id order by (deliveries.status = 'pending'), deliveries.next_attempt_at asc nulls first, deliveries.id) as account_turn",
       ),
+      app.db.raw("(deliveries.status = 'pending') as fresh"),
     )
     .as("per_account");
   const perNetwork = app.db
@@ -64,7 +67,7 @@ export async function pickLaneDeliveries(
       "network",
       "social_account_id",
       app.db.raw(
-        "row_number() over (partition by network order by next_attempt_at asc nulls first, id) as network_turn",
+        "row_number() over (partition by network order by fresh, next_attempt_at asc nulls first, id) as network_turn",
       ),
     )
     .as("per_network");
