@@ -406,8 +406,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     format: {
                       type: "string",
                       maxLength: 200,
-                      description:
-                        'How the network changes the post, e.g. "document, 6 pages", "no alt text".',
+                      description: 'e.g. "document, 6 pages" (LinkedIn), "no alt text".',
                     },
                     notes: {
                       type: "array",
@@ -905,7 +904,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Create image post",
       group: "content",
       description:
-        "Saves an image post as a draft from 1 to 10 owned image asset IDs (list_media, in order), a caption, an optional title and owned product. Nothing is uploaded. Publish it with publish_post or schedule_post.",
+        "Saves an image draft from 1 to 10 owned image asset IDs (list_media, in order), a caption, an optional title and owned product. Nothing is uploaded. Publish with publish_post or schedule_post.",
       scope: "create:content",
       access: "write",
       review: false,
@@ -936,6 +935,12 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
           status: { type: "string", enum: ["draft"], default: "draft", maxLength: 16 },
           title: { type: "string", minLength: 1, maxLength: 200 },
           product_id: { type: "string", format: "uuid", maxLength: 36 },
+          alt_texts: {
+            type: "array",
+            maxItems: 10,
+            description: "Alt text per image, in order.",
+            items: { type: "string", minLength: 1, maxLength: 1000 },
+          },
           idempotency_key: {
             type: "string",
             format: "uuid",
@@ -4670,8 +4675,14 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               media_provider: {
                 description:
-                  "Who made the media: a carousel's slides (local when the offline stand-in made any) or a generated video; null when none was generated.",
+                  "Who made the slides or video (local: the offline stand-in made any); null when none was generated.",
                 anyOf: [{ type: "string", maxLength: 32 }, { type: "null" }],
+              },
+              alt_texts: {
+                type: "array",
+                maxItems: 10,
+                description: "Alt text per image, in order.",
+                items: { anyOf: [{ type: "string", maxLength: 1000 }, { type: "null" }] },
               },
               carousel: {
                 description: "The latest carousel run; null unless type is carousel.",
@@ -4761,6 +4772,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "updated_at",
               "caption_provider",
               "media_provider",
+              "alt_texts",
               "carousel",
               "deliveries",
             ],

@@ -85,7 +85,7 @@ export interface components {
           rule: string;
           message: string;
         }[];
-        /** @description How the network changes the post, e.g. "document, 6 pages", "no alt text". */
+        /** @description e.g. "document, 6 pages" (LinkedIn), "no alt text". */
         format?: string;
         /** @description Not refused but different, e.g. no first comment on Pinterest. */
         notes: string[];
@@ -247,6 +247,8 @@ export interface components {
       title?: string;
       /** Format: uuid */
       product_id?: string;
+      /** @description Alt text per image, in order. */
+      alt_texts?: string[];
       /**
        * Format: uuid
        * @description New UUID per action. Same key and arguments only to repeat a call whose answer was lost; after an error, a new key.
@@ -1111,8 +1113,10 @@ export interface components {
       updated_at: string;
       /** @description Who generated it: the AI provider (openai-compatible), or local: the offline stand-in's template output (the operator chose it, or AI_FALLBACK=local after the provider failed), not an AI model's. Null when no provider generated it (your own caption, stored artwork). */
       caption_provider: string | null;
-      /** @description Who made the media: a carousel's slides (local when the offline stand-in made any) or a generated video; null when none was generated. */
+      /** @description Who made the slides or video (local: the offline stand-in made any); null when none was generated. */
       media_provider: string | null;
+      /** @description Alt text per image, in order. */
+      alt_texts: (string | null)[];
       /** @description The latest carousel run; null unless type is carousel. */
       carousel: {
         /** @enum {string} */

@@ -65,6 +65,11 @@ export interface PostContent {
   slide_asset_ids: Array<string | null>;
   /** The post's media asset ids, in order. */
   media_asset_ids: string[];
+  /**
+   * The alt text of each image as sent, in media order (null where an image has none); absent when no image
+   * has one (src/domain/media/alt-text.ts).
+   */
+  alt_texts?: Array<string | null> | undefined;
 }
 
 /** One destination of an approval, with what it publishes besides the post. */

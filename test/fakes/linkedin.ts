@@ -713,6 +713,20 @@ export class LinkedInFake {
     if (!["PUBLISHED", "DRAFT"].includes(b.lifecycleState))
       return liError(422, "/lifecycleState :: invalid value", "INVALID_VALUE");
     const content = b.content as LinkedInPost["content"] | undefined;
+    // Posts API: altText of a media item or a multiImage image is at most 4086 characters.
+    const alts: Array<[string, unknown]> = [
+      ["/content/media/altText", (content?.media as { altText?: unknown } | undefined)?.altText],
+      ...(content?.multiImage?.images ?? []).map(
+        (im, i) =>
+          [`/content/multiImage/images/${i}/altText`, (im as { altText?: unknown }).altText] as [
+            string,
+            unknown,
+          ],
+      ),
+    ];
+    for (const [path, alt] of alts)
+      if (alt !== undefined && (typeof alt !== "string" || [...alt].length > 4086))
+        return liError(422, `${path} :: length of the string is greater than 4086`, "INVALID_VALUE");
     let video = false;
     if (content?.media) {
       const id = content.media.id;

@@ -93,6 +93,8 @@ export interface PinterestPin {
   title: string | null;
   description: string | null;
   link: string | null;
+  /** `alt_text` (at most 500 characters: the contract refuses a longer one). */
+  altText?: string | null;
   mediaType: "image" | "multiple_images" | "video";
   imageUrls: string[];
   mediaId?: string;
@@ -462,6 +464,7 @@ export class PinterestFake {
       title: body.title ?? null,
       description: body.description ?? null,
       link: body.link ?? null,
+      altText: body.alt_text ?? null,
       mediaType: "image",
       imageUrls: [],
       createdAt: new Date(),

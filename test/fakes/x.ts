@@ -92,6 +92,8 @@ export interface XMedia {
   totalBytes: number;
   segments: Map<number, Buffer>;
   finalized: boolean;
+  /** Alt text set with `POST /2/media/metadata` (at most 1,000 characters: the contract checks it). */
+  altText?: string;
   state: "uploading" | "pending" | "in_progress" | "succeeded" | "failed";
   pollsLeft: number;
   valid: boolean;
@@ -326,6 +328,7 @@ export class XFake {
     s.route("POST", X_API_HOST, "/2/media/upload/initialize", (req) => this.initialize(req));
     s.route("POST", X_API_HOST, "/2/media/upload/:id/append", (req) => this.append(req));
     s.route("POST", X_API_HOST, "/2/media/upload/:id/finalize", (req) => this.finalize(req));
+    s.route("POST", X_API_HOST, "/2/media/metadata", (req) => this.metadata(req));
     s.route("POST", X_API_HOST, "/2/tweets", (req) => this.createTweet(req));
     s.route("GET", X_API_HOST, "/2/tweets", (req) => this.tweetsById(req));
     s.route("GET", X_API_HOST, "/2/users/:id/tweets", (req) => this.timeline(req));
@@ -518,6 +521,25 @@ export class XFake {
     return {
       body: {
         data: { id: m.id, media_key: m.key, size: bytes.length, expires_after_secs: MEDIA_SECONDS },
+      },
+    };
+  }
+
+  /**
+   * `POST /2/media/metadata {id, metadata:{alt_text:{text}}}` (https://docs.x.com/x-api/media/metadata-create):
+   * the caller's unexpired media; the answer echoes the metadata. The contract refuses a text over 1,000.
+   */
+  private metadata(req: FakeRequest): FakeResponse {
+    const rec = this.auth(req, ["media.write"]);
+    if (!("userId" in rec)) return rec;
+    const body = req.json() as { id?: string; metadata?: { alt_text?: { text?: string } } };
+    const m = this.ownMedia(rec, body?.id);
+    if (!("id" in m && "ownerId" in m)) return m;
+    const text = body.metadata?.alt_text?.text;
+    if (text !== undefined) m.altText = text;
+    return {
+      body: {
+        data: { id: m.id, associated_metadata: text !== undefined ? { alt_text: { text } } : {} },
       },
     };
   }

@@ -20,6 +20,7 @@ import { rowBinding } from "../../crypto/seal.ts";
 import type { RunStatus } from "../runs.ts";
 import type { AppContext } from "../../context.ts";
 import { notFound } from "../../errors.ts";
+import { slideAltText } from "../media/alt-text.ts";
 import { recordGeneratedImage } from "../media/generated-image.ts";
 import { FORMAT_SIZES, ImageGenerationError, type ImageProvider } from "../../providers/ai-image/types.ts";
 import type { SlideCopy } from "../../providers/ai-text/types.ts";
@@ -167,7 +168,14 @@ export async function executeCarouselRun(
               });
         // The slide's image is recorded with its checkpoint: a worker killed in between leaves no asset.
         await app.db.transaction(async (trx) => {
-          const imageAssetId = await recordGeneratedImage(trx, owner, image.put, image.meta);
+          // Alt text from the slide's own words (src/domain/media/alt-text.ts).
+          const altText = slideAltText({
+            headline: String(update.headline ?? slide.headline ?? "") || "Call to action",
+            body: (update.body ?? slide.body ?? null) as string | null,
+            position: slide.position,
+            total,
+          });
+          const imageAssetId = await recordGeneratedImage(trx, owner, image.put, { ...image.meta, altText });
           await trx("carousel_slides")
             .where({ id: slide.id })
             .update({

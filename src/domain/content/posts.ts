@@ -13,7 +13,9 @@ import type { Knex } from "../../db/knex.ts";
 import { pick, pickOrNull } from "../../db/rows.ts";
 import { ToolError } from "../../errors.ts";
 import { keysetPage, pageSize } from "../cursor.ts";
+import { checkAltTexts } from "../media/alt-text.ts";
 import { requireOwnedAssets } from "../media/media.ts";
+import { postMedia } from "../social/validate.ts";
 import { type Owner, ownedBy } from "../owner.ts";
 import { postMadeBy } from "./made-by.ts";
 
@@ -51,6 +53,8 @@ export interface PostDetail extends PostSummary {
   caption_provider: string | null;
   /** Who made the media (a carousel's slides, a generated video; `local` when the stand-in made any). */
   media_provider: string | null;
+  /** The alt text of each media item as sent, in media order (null where none); [] for a post without media. */
+  alt_texts: Array<string | null>;
   deliveries: Array<{
     delivery_id: string;
     network: Network;
@@ -164,15 +168,22 @@ export async function createTextPost(
 export async function createImagePost(
   db: Knex,
   owner: Owner,
-  input: DraftFields & { media_asset_ids: string[]; caption?: string | undefined },
+  input: DraftFields & {
+    media_asset_ids: string[];
+    caption?: string | undefined;
+    /** Alt text of each image, in media order (src/domain/media/alt-text.ts); fewer: the assets' own. */
+    alt_texts?: string[] | undefined;
+  },
 ): Promise<PostDetail> {
   requireDraftStatus(input.status);
   if (input.media_asset_ids.length === 0)
     throw new ToolError("validation_failed", "at least one image asset is needed");
+  const altTexts = checkAltTexts(input.alt_texts, input.media_asset_ids.length);
   const ids = await requireOwnedAssets(db, owner, input.media_asset_ids, "image");
   return insertDraft(db, owner, "image", input, {
     caption: checkCaption(input.caption, false),
     media_asset_ids: JSON.stringify(ids),
+    ...(altTexts.some((a) => a !== null) ? { alt_texts: JSON.stringify(altTexts) } : {}),
   });
 }
 
@@ -196,11 +207,13 @@ export async function getPost(db: Knex, owner: Owner, postId: string): Promise<P
     .limit(50)
     .select("d.id", "s.network", "d.status", "d.post_url", "d.post_url_kind", "d.first_comment_status");
   const madeBy = await postMadeBy(db, row);
+  const media = await postMedia(db, row);
   return {
     ...toPostSummary(row),
     carousel,
     caption_provider: madeBy.caption,
     media_provider: madeBy.media,
+    alt_texts: media.map((m) => m.altText ?? null),
     deliveries: deliveries.map((d) => ({
       delivery_id: d.id,
       network: d.network,

@@ -43,7 +43,7 @@ export async function recordGeneratedImage(
   db: Knex,
   owner: { userId: string; workspaceId: string },
   put: PutImage,
-  meta: { title: string; labels: string[] },
+  meta: { title: string; labels: string[]; altText?: string | undefined },
 ): Promise<string> {
   const { image } = put;
   const asset = await createMediaAsset(db, owner, {
@@ -54,6 +54,7 @@ export async function recordGeneratedImage(
     height: image.height,
     labels: meta.labels,
     title: meta.title.slice(0, 200),
+    altText: meta.altText,
     storageKey: put.storageKey,
     sha256: put.sha256,
     source: "generated",
@@ -70,7 +71,7 @@ export async function storeGeneratedImage(
   app: AppContext,
   owner: { userId: string; workspaceId: string },
   image: GeneratedImage,
-  meta: { title: string; labels: string[] },
+  meta: { title: string; labels: string[]; altText?: string | undefined },
 ): Promise<string> {
   return recordGeneratedImage(app.db, owner, await putGeneratedImage(app, image), meta);
 }

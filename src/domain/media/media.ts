@@ -164,6 +164,8 @@ export interface NewMediaAsset {
   storageKey: string;
   sha256?: string | null;
   source?: "upload" | "generated";
+  /** What a screen reader says in place of the image (./alt-text.ts). */
+  altText?: string | null | undefined;
 }
 
 /** Records a stored file as an asset of `owner`. Returns the public projection. */
@@ -187,6 +189,7 @@ export async function createMediaAsset(db: Knex, owner: Owner, input: NewMediaAs
       storage_key: input.storageKey,
       sha256: input.sha256 ?? null,
       source: input.source ?? "upload",
+      alt_text: input.altText ?? null,
     })
     .returning(COLUMNS);
   return toMediaAsset(row);

@@ -2,8 +2,8 @@
  * Approved content (service spec 4.4 "what the user approves is what they saw"): the content a
  * browser approval of publish_post, schedule_post or approve_carousel binds, and its fingerprint.
  *
- * - `PostContent`: what a post publishes: type, title, caption, a carousel's slide images in position order
- *   and the post's media in order.
+ * - `PostContent`: what a post publishes: type, title, caption, a carousel's slide images in position order,
+ *   the post's media in order and, when any image has one, the alt texts sent with them.
  * - `ApprovedContent`: the post content plus, per destination, the Pinterest link (the product URL, read once,
  *   at the request) and board. It is recorded in the approval request's description and shown on the page.
  * - Fingerprints are SHA-256 of canonical JSON. A delivery carries the fingerprint of the post content with
@@ -21,6 +21,7 @@ import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { Network } from "../../providers/social/types.ts";
 import type { ApprovedContent, DestinationContent, PostContent } from "../../tool-contract.ts";
+import { postMedia } from "./validate.ts";
 
 export type { ApprovedContent, DestinationContent, PostContent };
 
@@ -31,8 +32,10 @@ export type { ApprovedContent, DestinationContent, PostContent };
 export async function postContent(db: Knex, postId: string): Promise<PostContent> {
   const post = await db("posts")
     .where({ id: postId })
-    .first("id", "type", "title", "caption", "media_asset_ids");
+    .first("id", "type", "title", "caption", "media_asset_ids", "alt_texts");
   if (!post) throw new Error("post not found");
+  const ids: string[] = Array.isArray(post.media_asset_ids) ? post.media_asset_ids.map(String) : [];
+  const altTexts = (await postMedia(db, { ...post, media_asset_ids: ids })).map((m) => m.altText ?? null);
   const slides: Array<{ image_asset_id: string | null }> =
     post.type === "carousel"
       ? await db("carousel_slides").where({ post_id: postId }).orderBy("position").select("image_asset_id")
@@ -43,7 +46,8 @@ export async function postContent(db: Knex, postId: string): Promise<PostContent
     title: post.title ?? null,
     caption: post.caption ?? null,
     slide_asset_ids: slides.map((s) => s.image_asset_id ?? null),
-    media_asset_ids: Array.isArray(post.media_asset_ids) ? post.media_asset_ids.map(String) : [],
+    media_asset_ids: ids,
+    ...(altTexts.some((a) => a !== null) ? { alt_texts: altTexts } : {}),
   };
 }
 
@@ -106,6 +110,7 @@ export function destinationFingerprint(
     caption: content.caption,
     slide_asset_ids: content.slide_asset_ids,
     media_asset_ids: content.media_asset_ids,
+    ...(content.alt_texts ? { alt_texts: content.alt_texts } : {}),
   };
   return canonicalHash({ post, link: destination.link, board_id: destination.board_id });
 }
@@ -246,6 +251,7 @@ function differences(approved: ApprovedContent, current: ApprovedContent): strin
   if (approved.caption !== current.caption) out.push("its caption");
   if (approved.title !== current.title) out.push("its title");
   if (!same(approved.media_asset_ids, current.media_asset_ids)) out.push("its media");
+  if (!same(approved.alt_texts ?? null, current.alt_texts ?? null)) out.push("its alt text");
   const links = (c: ApprovedContent) => c.destinations.map((d) => d.link);
   const boards = (c: ApprovedContent) => c.destinations.map((d) => d.board_id);
   if (!same(links(approved), links(current))) out.push("the Pinterest link");

@@ -139,6 +139,7 @@ async function buildJob(
     height: m.height,
     bytes: m.bytes,
     durationSeconds: m.durationSeconds ?? undefined,
+    altText: m.altText ?? null,
     publicUrl: () =>
       signedMediaUrl(app.config.publicBaseUrl, app.keys.encryptionKeys, m.assetId, app.clock.now()),
     open: async (range) => {

@@ -8,6 +8,7 @@
  */
 import type { Knex } from "../../db/knex.ts";
 import { ToolError } from "../../errors.ts";
+import { isUuid } from "../../ids.ts";
 import { checkNetworkRules, type RuleMedia, type RuleViolation } from "../../providers/social/rule-check.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { Network } from "../../providers/social/types.ts";
@@ -23,19 +24,35 @@ export interface PostMedia extends RuleMedia {
 
 /**
  * The media of a post in order: `media_asset_ids`, or for a carousel without them its slides' images by
- * position. Deleted or missing assets are skipped (the count rule then reports the shortfall).
+ * position, each with its alt text (the post's `alt_texts` entry, else the asset's own). Deleted or missing
+ * assets are skipped (the count rule then reports the shortfall).
  */
 export async function postMedia(
   db: Knex,
-  post: { id: string; type: string; media_asset_ids: string[] | null },
+  post: {
+    id: string;
+    type: string;
+    media_asset_ids: string[] | null;
+    /** The post's alt texts aligned with `media_asset_ids` (read from the post when not given). */
+    alt_texts?: Array<string | null> | null | undefined;
+  },
 ): Promise<PostMedia[]> {
   let ids = post.media_asset_ids ?? [];
+  let postAlt: Array<string | null> = [];
   if (ids.length === 0 && post.type === "carousel") {
     const slides: Array<{ image_asset_id: string | null }> = await db("carousel_slides")
       .where({ post_id: post.id })
       .orderBy("position")
       .select("image_asset_id");
     ids = slides.map((s) => s.image_asset_id).filter((v): v is string => typeof v === "string");
+  } else if (ids.length > 0) {
+    const given =
+      post.alt_texts !== undefined
+        ? post.alt_texts
+        : isUuid(post.id)
+          ? (await db("posts").where({ id: post.id }).first("alt_texts"))?.alt_texts
+          : null;
+    postAlt = Array.isArray(given) ? given : [];
   }
   if (ids.length === 0) return [];
   const rows: Array<Record<string, any>> = await db("media_assets")
@@ -43,9 +60,9 @@ export async function postMedia(
     .whereNull("deleted_at");
   const byId = new Map(rows.map((r) => [r.id as string, r]));
   return ids
-    .map((id) => byId.get(id))
-    .filter((r): r is Record<string, any> => r !== undefined)
-    .map((r) => ({
+    .map((id, i) => ({ r: byId.get(id), alt: postAlt[i] ?? null }))
+    .filter((x): x is { r: Record<string, any>; alt: string | null } => x.r !== undefined)
+    .map(({ r, alt }) => ({
       assetId: r.id,
       storageKey: r.storage_key,
       kind: r.kind === "video" ? "video" : "image",
@@ -58,6 +75,7 @@ export async function postMedia(
       frameRate: r.frame_rate === null || r.frame_rate === undefined ? null : Number(r.frame_rate),
       videoCodec: r.video_codec ?? null,
       audioCodec: r.audio_codec ?? null,
+      altText: alt ?? r.alt_text ?? null,
     }));
 }
 

@@ -116,6 +116,11 @@ export interface JobMedia {
   height: number | null;
   bytes: number;
   durationSeconds?: number | undefined;
+  /**
+   * Images: what a screen reader says in place of the image, sent in the network's own field within its limit
+   * (./rules.ts `altText`); absent or null when there is none.
+   */
+  altText?: string | null | undefined;
   /** A signed public URL of the bytes valid for 1 hour (`/media/public/{asset}?exp=&sig=`), for pull uploads. */
   publicUrl(): string;
   /** Opens the bytes for push uploads (chunked uploads read ranges of it). */

@@ -25,6 +25,8 @@ export interface RuleMedia {
   frameRate?: number | null;
   videoCodec?: string | null;
   audioCodec?: string | null;
+  /** Images: the alt text sent with it (rules.ts `altText`); null (or absent) when there is none. */
+  altText?: string | null;
 }
 
 /** A broken rule: `rule` is a stable name, `message` a sentence naming the limit and the actual value. */
@@ -49,7 +51,8 @@ export interface RuleViolation {
     | "video_resolution"
     | "video_codec"
     | "audio_codec"
-    | "mixed_media";
+    | "mixed_media"
+    | "alt_text_length";
   message: string;
 }
 
@@ -200,6 +203,13 @@ function mediaViolations(r: NetworkRules, media: readonly RuleMedia[]): RuleViol
           out.push({
             rule: "image_size",
             message: `item ${i} is ${mb(m.bytes)}; ${r.label} accepts images up to ${mb(r.images.maxBytes)}`,
+          });
+        const alt = m.altText ? [...m.altText].length : 0;
+        const altMax = r.altText?.maxLength;
+        if (altMax !== undefined && alt > altMax)
+          out.push({
+            rule: "alt_text_length",
+            message: `item ${i}'s alt text has ${alt} characters; ${r.label} takes at most ${altMax} (${r.altText!.field})`,
           });
       });
       if (r.images.sameDimensions && images.length > 1) {

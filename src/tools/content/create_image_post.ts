@@ -6,7 +6,14 @@ import { createImagePost } from "../../domain/content/posts.ts";
 export const handler: ToolHandlers["create_image_post"] = {
   async execute(input, ctx) {
     const post = await createImagePost(ctx.db, ownerOf(ctx.auth), input);
-    const { carousel: _c, deliveries: _d, caption_provider: _cp, media_provider: _mp, ...summary } = post;
+    const {
+      carousel: _c,
+      deliveries: _d,
+      caption_provider: _cp,
+      media_provider: _mp,
+      alt_texts: _a,
+      ...summary
+    } = post;
     return { data: summary };
   },
 };

@@ -17,6 +17,7 @@
 import type { SocialHttp } from "../http.ts";
 import {
   type DeliveryJob,
+  type JobMedia,
   type NetworkPublisher,
   type SaveIds,
   type StepResult,
@@ -93,7 +94,11 @@ export function facebookPublisher(http: SocialHttp, now: () => Date): NetworkPub
       }
       if (media.length === 1) {
         await saveIds({ postRequestedAt: now().toISOString() });
-        const r = await call(`${page}/photos`, { url: media[0]!.publicUrl(), caption }, true);
+        const r = await call(
+          `${page}/photos`,
+          { url: media[0]!.publicUrl(), caption, ...altOf(media[0]!) },
+          true,
+        );
         const postId = String(r.body.post_id ?? r.body.id);
         await saveIds({ postId });
         return permalink(http, job, postId);
@@ -101,7 +106,11 @@ export function facebookPublisher(http: SocialHttp, now: () => Date): NetworkPub
       // Unpublished photos are not posts: creating one again after a lost answer leaves an unused upload only.
       const photos = [...(ids.photos ?? [])];
       for (let i = photos.length; i < media.length; i++) {
-        const r = await call(`${page}/photos`, { url: media[i]!.publicUrl(), published: "false" }, false);
+        const r = await call(
+          `${page}/photos`,
+          { url: media[i]!.publicUrl(), published: "false", ...altOf(media[i]!) },
+          false,
+        );
         photos.push(String(r.body.id));
         await saveIds({ photos: [...photos] });
       }
@@ -174,4 +183,9 @@ async function findRecentPost(
     Date.parse(requestedAt),
   );
   return found ? { id: found.id, permalink_url: found.permalink_url! } : undefined;
+}
+
+/** A photo's `alt_text_custom` (Photo reference, https://developers.facebook.com/docs/graph-api/reference/photo/). */
+function altOf(m: JobMedia): { alt_text_custom?: string } {
+  return m.altText ? { alt_text_custom: m.altText } : {};
 }

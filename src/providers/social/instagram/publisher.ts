@@ -142,7 +142,8 @@ async function createContainers(
 }
 
 function mediaParams(m: JobMedia, carouselItem: boolean): Record<string, string> {
-  if (m.kind === "image") return { image_url: m.publicUrl() };
+  // `alt_text` of an image container (IG User Media reference; at most 1,000 characters, rules.ts `altText`).
+  if (m.kind === "image") return { image_url: m.publicUrl(), ...(m.altText ? { alt_text: m.altText } : {}) };
   return carouselItem
     ? { media_type: "VIDEO", video_url: m.publicUrl() }
     : { media_type: "REELS", video_url: m.publicUrl(), share_to_feed: "true" };

@@ -5,9 +5,9 @@
  * - text: `POST /rest/posts {author, commentary, visibility:"PUBLIC", distribution:{feedDistribution:
  *   "MAIN_FEED", targetEntities:[], thirdPartyDistributionChannels:[]}, lifecycleState:"PUBLISHED",
  *   isReshareDisabledByAuthor:false}`; the commentary is the caption in "little text" (./little-text.ts);
- * - one image: `content:{media:{id: image URN}}` (./images.ts); 2 to 20 images: by default one PDF document
+ * - one image: `content:{media:{id: image URN, altText?}}` (./images.ts); 2 to 20 images: by default one PDF document
  *   with a page per image, `content:{media:{id: document URN, title}}` once the document is AVAILABLE
- *   (./documents.ts), or with the account's `linkedin_carousel: images` `content:{multiImage:{images:[{id}]}}`;
+ *   (./documents.ts), or with the account's `linkedin_carousel: images` `content:{multiImage:{images:[{id, altText?}]}}`;
  *   a video: `content:{media:{id: video URN, title?}}` once the video
  *   is AVAILABLE (./videos.ts);
  * - the answer is 201 with the post URN (`urn:li:share:...` or `urn:li:ugcPost:...`) in the `x-restli-id`
@@ -123,10 +123,15 @@ export function linkedinPublisher(client: LinkedInClient): NetworkPublisher {
         content = { media: { id: doc.document, title: doc.title } };
       } else if (media.length > 0) {
         const images = await uploadImages(client, job, author, ids.images, (images) => saveIds({ images }));
+        // Alt text in `altText` of the media and of each multiImage image (Posts API; rules.ts `altText`).
+        const withAlt = (id: string | undefined, i: number) => {
+          const altText = media[i]?.altText;
+          return altText ? { id, altText } : { id };
+        };
         content =
           images.length === 1
-            ? { media: { id: images[0] } }
-            : { multiImage: { images: images.map((id) => ({ id })) } };
+            ? { media: withAlt(images[0], 0) }
+            : { multiImage: { images: images.map(withAlt) } };
       }
       const commentary = escapeLittleText(job.post.caption);
       await saveIds({ armedAt: client.now().toISOString(), commentarySha256: sha256(commentary) });

@@ -70,16 +70,22 @@ export function mediaSource(job: DeliveryJob, mediaId: string | undefined): PinM
   return { source_type: "multiple_image_urls", items: images.map((m) => ({ url: m.publicUrl() })) };
 }
 
-/** The `POST /v5/pins` body; empty title/description and a missing link are left out. */
+/**
+ * The `POST /v5/pins` body; empty title/description and a missing link or alt text are left out; `alt_text` is
+ * the first image's alt text.
+ */
 export function pinBody(job: DeliveryJob, boardId: string, mediaId: string | undefined): PinCreate {
   const title = pinTitle(job.post);
   const description = pinDescription(job.post);
   const link = pinLink(job.post);
+  // The Pin's `alt_text` (at most 500 characters, rules.ts `altText`): its first image's.
+  const altText = job.post.media[0]?.kind === "image" ? job.post.media[0].altText : undefined;
   return {
     board_id: boardId,
     ...(title ? { title } : {}),
     ...(description ? { description } : {}),
     ...(link ? { link } : {}),
+    ...(altText ? { alt_text: altText } : {}),
     media_source: mediaSource(job, mediaId),
   };
 }

@@ -15,7 +15,11 @@
  *   The API reference and the best-practices page use these dedicated paths; the chunked quickstart page
  *   still shows the older single-path form (`POST /2/media/upload` with `command=INIT|APPEND|FINALIZE`).
  *
- * Saved ids (`MediaIds`): image ids and media keys in post order as each upload returns; the video's media
+ * - alt text: `POST /2/media/metadata {id, metadata:{alt_text:{text}}}` for each image that has one
+ *   (https://docs.x.com/x-api/media/metadata-create), once its media id exists.
+ *
+ * Saved ids (`MediaIds`): image ids and media keys in post order as each upload returns, how many images had
+ * their alt text sent; the video's media
  * id, key and expiry right after INIT, the count of appended segments after each APPEND (a restarted worker
  * resumes at the next segment), and its state. Media ids expire (`expires_after_secs`, about 24 h): an
  * expired id is not resumed, the upload starts over.
@@ -50,6 +54,8 @@ export interface MediaIds {
   imageMediaKeys?: string[];
   /** ISO time the first of the uploaded images expires. */
   imagesExpireAt?: string;
+  /** Images 0..altTextsSent-1 had their alt text sent (or have none). */
+  altTextsSent?: number;
   videoMediaId?: string;
   videoMediaKey?: string;
   /** ISO time the video's media id expires. */
@@ -145,7 +151,30 @@ async function prepareImages(ctx: Ctx, images: JobMedia[]): Promise<MediaOutcome
     mediaIds = [...mediaIds, r.data.id];
     mediaKeys = [...mediaKeys, r.data.media_key ?? ""];
     firstExpiry = firstExpiry && firstExpiry < expiry ? firstExpiry : expiry;
-    await ctx.saveIds({ imageMediaIds: mediaIds, imageMediaKeys: mediaKeys, imagesExpireAt: firstExpiry });
+    await ctx.saveIds({
+      imageMediaIds: mediaIds,
+      imageMediaKeys: mediaKeys,
+      imagesExpireAt: firstExpiry,
+      ...(i === 0 ? { altTextsSent: 0 } : {}),
+    });
+  }
+  // Alt text: `POST /2/media/metadata {id, metadata:{alt_text:{text}}}` per image that has one
+  // (https://docs.x.com/x-api/media/metadata-create; at most 1,000 characters, rules.ts `altText`).
+  for (let i = ids.altTextsSent ?? 0; i < images.length; i++) {
+    const text = images[i]!.altText;
+    if (text)
+      await xRequest(
+        ctx.http,
+        {
+          method: "POST",
+          path: "/2/media/metadata",
+          json: { id: mediaIds[i], metadata: { alt_text: { text } } },
+          accessToken: job.account.tokens.accessToken,
+          signal: job.signal,
+        },
+        ctx.now,
+      );
+    await ctx.saveIds({ altTextsSent: i + 1 });
   }
   return { ready: true, mediaIds, mediaKeys };
 }
