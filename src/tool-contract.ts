@@ -127,7 +127,13 @@ export interface ApprovalDescription {
    */
   warnings?: Array<{ destination: string; network: string; problems: string[] }> | undefined;
   /** Pictures shown whole on the page (e.g. every carousel slide), served to the owner at /media/{id}/file. */
-  images?: Array<{ asset_id: string; label: string }> | undefined;
+  images?:
+    | Array<{
+        asset_id: string;
+        label: string /** The alt text sent with it, when it has one. */;
+        alt?: string | undefined;
+      }>
+    | undefined;
   /** The full text the action publishes (the caption), shown untruncated. */
   text?: string | undefined;
   /** When the action takes effect (ISO 8601), e.g. a schedule's time. */

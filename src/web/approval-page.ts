@@ -134,7 +134,7 @@ ${
   images.length > 0
     ? html`<div class="slides" id="${id}slides">${images.map(
         (im, i) =>
-          html`<figure><img src="/media/${im.asset_id}/file" alt="${im.label}" width="216" loading="lazy" data-position="${String(i + 1)}"><figcaption>${im.label}</figcaption></figure>`,
+          html`<figure><img src="/media/${im.asset_id}/file" alt="${im.alt ?? im.label}" width="216" loading="lazy" data-position="${String(i + 1)}"><figcaption>${im.label}${im.alt ? html`<br><span class="alt-text">Alt text: ${im.alt}</span>` : ""}</figcaption></figure>`,
       )}</div>`
     : ""
 }
@@ -198,7 +198,7 @@ ${
   images.length > 0
     ? html`<section aria-labelledby="slides-title"><h2 id="slides-title">${images.length > 1 ? `All ${images.length} slides` : "Picture"}</h2><div class="slides" id="slides">${images.map(
         (im, i) =>
-          html`<figure><img src="/media/${im.asset_id}/file" alt="${im.label}" width="216" loading="eager" data-position="${String(i + 1)}"><figcaption>${im.label}</figcaption></figure>`,
+          html`<figure><img src="/media/${im.asset_id}/file" alt="${im.alt ?? im.label}" width="216" loading="eager" data-position="${String(i + 1)}"><figcaption>${im.label}${im.alt ? html`<br><span class="alt-text">Alt text: ${im.alt}</span>` : ""}</figcaption></figure>`,
       )}</div></section>`
     : ""
 }

@@ -89,7 +89,7 @@ export async function viewPost(
       title: p.title,
       caption: p.caption,
       caption_provider: p.caption_provider,
-      media: media.map(signer.sign),
+      media: media.map((m) => ({ ...signer.sign(m), alt_text: m.altText ?? null })),
       media_provider: p.media_provider,
       deliveries: deliveries.items.map((d) => ({
         delivery_id: d.delivery_id,

@@ -7,7 +7,7 @@ import type { Knex } from "../../db/knex.ts";
 import { madeByParts } from "../../domain/content/made-by.ts";
 import { approvedContent, contentFingerprint } from "../../domain/social/content.ts";
 import { withFirstComment } from "../../domain/social/first-comment.ts";
-import { approvalWarnings, postProblems } from "../../domain/social/validate.ts";
+import { approvalWarnings, postMedia, postProblems } from "../../domain/social/validate.ts";
 import { type PreparedPublication, postLabel } from "../../domain/social/publish.ts";
 import { needsCarouselApproval } from "../../domain/social/deliveries.ts";
 import { destinationFits } from "../../domain/social/post-fit.ts";
@@ -16,9 +16,11 @@ import type { ApprovalDescription } from "../../tool-contract.ts";
 
 /**
  * Builds the summary, the post as resource, the accounts as destinations (name, network, handle, Pinterest
- * board, how the network changes the post: "document, 6 pages"), every picture of the post, the full caption with what each destination would refuse of the post
- * (validate.ts `postProblems`; publish and schedule refuse such a destination at the call, so normally none), the time (`when`, set for schedules), the credits (none), the post's version (a later change makes
- * the request stale) and the content the approval binds with its fingerprint (down to the Pinterest link).
+ * board, how the network changes the post: "document, 6 pages"), every picture of the post with its alt
+ * text, the full caption with what each destination would refuse of the post (validate.ts `postProblems`;
+ * publish and schedule refuse such a destination at the call, so normally none), the time (`when`, set for
+ * schedules), the credits (none), the post's version (a later change makes the request stale) and the
+ * content the approval binds with its fingerprint (down to the Pinterest link).
  */
 export async function describePublication(
   db: Knex,
@@ -43,6 +45,12 @@ export async function describePublication(
   // What each network makes of the post: a carousel's slides are its images.
   const sent = pictures === slides ? slides.map(() => ({ kind: "image" as const })) : p.media;
   const fits = await destinationFits(db, p.accounts, sent);
+  const alts = new Map(
+    (await postMedia(db, { ...p.post, media_asset_ids: p.post.media_asset_ids ?? null })).map((m) => [
+      m.assetId,
+      m.altText,
+    ]),
+  );
   return {
     summary,
     resources: [{ kind: "post", id: p.post.id, label }],
@@ -56,6 +64,7 @@ export async function describePublication(
     images: pictures.map((id, i, all) => ({
       asset_id: id,
       label: all.length > 1 ? `Slide ${i + 1}/${all.length}` : `Picture of the ${p.post.type} post`,
+      ...(alts.get(id) ? { alt: alts.get(id)! } : {}),
     })),
     text: p.post.caption ?? undefined,
     when: when ? when.toISOString() : "now, as soon as it is approved",

@@ -18,6 +18,8 @@ export interface ViewMedia {
   height: number | null;
   /** Seconds (videos); null for images. */
   duration_seconds: number | null;
+  /** Images of a post: the alt text sent with it (src/domain/media/alt-text.ts); absent or null when none. */
+  alt_text?: string | null | undefined;
 }
 
 /** What a pending approval will do, in the words of its approval page (service spec 4.4). */

@@ -1,6 +1,6 @@
 /**
  * ui://social-mcp/post: a post (text, image, carousel or video) as each destination network will show it:
- * its media, the caption cut where that network's limit cuts it (the rest shown struck through, with the
+ * its media (each image's alt text under it), the caption cut where that network's limit cuts it (the rest shown struck through, with the
  * count), how the network changes the post ("LinkedIn: document, 6 pages", the document's pages shown one by
  * one), and the rules of the network's row that the post breaks; the first comment under the caption; its
  * deliveries with their state, reason, link and first comment's status. For publish_post and schedule_post it
@@ -34,14 +34,19 @@ function mediaStrip(media: ViewMedia[], expiresAt: string, view: ViewHandle): HT
             "aria-label": `Video ${i + 1} of ${media.length}`,
             onerror: () => view.mediaFailed(),
           })
-        : h("img", {
-            src: view.src(m, expiresAt),
-            alt: `Image ${i + 1} of ${media.length}`,
-            width: m.width ?? undefined,
-            height: m.height ?? undefined,
-            decoding: "async",
-            onerror: () => view.mediaFailed(),
-          }),
+        : h(
+            "figure",
+            { class: "media-item" },
+            h("img", {
+              src: view.src(m, expiresAt),
+              alt: m.alt_text || `Image ${i + 1} of ${media.length}`,
+              width: m.width ?? undefined,
+              height: m.height ?? undefined,
+              decoding: "async",
+              onerror: () => view.mediaFailed(),
+            }),
+            m.alt_text ? h("figcaption", { class: "alt-text" }, `Alt text: ${m.alt_text}`) : null,
+          ),
     ),
   );
 }
