@@ -15,6 +15,7 @@ import { handler as deleteHandler } from "../../../src/tools/content/delete_post
 import { handler as checkHandler } from "../../../src/tools/social/check_post.ts";
 import { handler as publishHandler } from "../../../src/tools/social/publish_post.ts";
 import { handler as scheduleHandler } from "../../../src/tools/social/schedule_post.ts";
+import { handler as schedulePostsHandler } from "../../../src/tools/social/schedule_posts.ts";
 import { renderApprovalPage } from "../../../src/web/approval-page.ts";
 import type { OperationRow } from "../../../src/domain/operations/store.ts";
 import type { ApprovalDescription } from "../../../src/tool-contract.ts";
@@ -33,6 +34,7 @@ import {
 
 const publish = named("publish_post", publishHandler);
 const schedule = named("schedule_post", scheduleHandler);
+const scheduleMany = named("schedule_posts", schedulePostsHandler);
 const check = named("check_post", checkHandler);
 const del = named("delete_post", deleteHandler);
 
@@ -157,6 +159,27 @@ test("the first comment is approved content, shown on the page, and posted under
     .where({ post_id: postId })
     .select("first_comment", "first_comment_id");
   assert.ok(rows.every((r: { first_comment: string }) => r.first_comment === comment));
+});
+
+test("schedule_posts: each item's first comment is bound and shown with its post; its deliveries carry it", async () => {
+  const first = await imagePost(app, me, "Monday");
+  const second = await imagePost(app, me, "Tuesday");
+  const at = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
+  const { description, result } = await reviewed(app, me, scheduleMany, {
+    items: [
+      { post_id: first, scheduled_for: at(2), social_account_ids: [x], first_comment: "Monday's comment" },
+      { post_id: second, scheduled_for: at(26), social_account_ids: [linkedin] },
+    ],
+    idempotency_key: key(),
+  });
+  assert.equal(description.items?.[0]?.content?.first_comment, "Monday's comment");
+  assert.equal(description.items?.[1]?.content?.first_comment, undefined);
+  const html = page("schedule_posts", description);
+  assert.match(html, /<pre class="caption" id="item-1-first-comment">Monday&#39;s comment<\/pre>/);
+  assert.ok(!html.includes('id="item-2-first-comment"'));
+  const [one, two] = result.data.schedules;
+  assert.deepEqual(one!.deliveries[0]!.first_comment, { status: "pending" });
+  assert.equal(two!.deliveries[0]!.first_comment, null);
 });
 
 test("delete_post with remove_from_networks: the page lists each copy; removed where the API can, stays_live elsewhere", async () => {
