@@ -1,0 +1,306 @@
+/**
+ * One step of a claimed delivery (service spec 2.7, 3.1; docs/social.md "The delivery engine"): the approval
+ * and deletion checks, the account and its tokens, the adapter's `step` or `reconcile` with the network ids
+ * saved as they appear, and the result saved (published, failed, the next poll, or a retry with backoff).
+ */
+import type { AppContext } from "../../context.ts";
+import {
+  type DeliveryJob,
+  type DeliveryState,
+  type JobMedia,
+  NetworkAuthError,
+  NetworkRateLimitError,
+  NetworkRejectedError,
+  NetworkTransientError,
+  type NetworkAdapter,
+  type NetworkIds,
+  type StepResult,
+} from "../../providers/social/network.ts";
+import { NETWORK_RULES } from "../../providers/social/rules.ts";
+import { sliceStream } from "../media/byte-range.ts";
+import { signedMediaUrl } from "../media/public-url.ts";
+import { markNeedsReconnect, type OpenedAccount, openAccount } from "./accounts.ts";
+import { adapterAccount } from "./account-settings.ts";
+import { refreshAccountTokens } from "./refresh.ts";
+import { postMedia } from "./validate.ts";
+import { CHANGED_AFTER_APPROVAL, deliveryStillApproved } from "./content.ts";
+import { postDeletedReason } from "./deliveries.ts";
+import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
+import { reportUsage } from "../../providers/social/usage.ts";
+import { backoffSeconds, MAX_ATTEMPTS } from "./delivery-states.ts";
+
+/** Refresh an access token that expires within this many seconds before using it. */
+const EXPIRY_MARGIN_SECONDS = 60;
+
+export interface DeliveryRow {
+  id: string;
+  post_id: string;
+  social_account_id: string;
+  schedule_id: string | null;
+  status: DeliveryState;
+  network_ids: NetworkIds;
+  options: Record<string, unknown>;
+  attempt: number;
+  step_started_at: Date | null;
+  /** The approval's binding (./content.ts); null on deliveries made without one (automation output). */
+  content_fingerprint: string | null;
+  approved_link: string | null;
+  approved_board_id: string | null;
+}
+
+async function buildJob(
+  app: AppContext,
+  row: DeliveryRow,
+  account: OpenedAccount,
+  signal: AbortSignal | undefined,
+): Promise<DeliveryJob> {
+  const post = await app.db("posts").where({ id: row.post_id }).first();
+  const media = await postMedia(app.db, post);
+  const storage = app.providers.storage;
+  // The Pin's link and board as approved; a delivery without an approval binding reads the product's URL.
+  const product =
+    row.content_fingerprint === null && post.product_id
+      ? await app.db("products").where({ id: post.product_id }).whereNull("deleted_at").first("product_url")
+      : undefined;
+  const settings =
+    row.approved_board_id !== null
+      ? { ...account.settings, [BOARD_SETTING]: row.approved_board_id }
+      : account.settings;
+  const jobMedia: JobMedia[] = media.map((m) => ({
+    assetId: m.assetId,
+    kind: m.kind,
+    mime: m.mime,
+    width: m.width,
+    height: m.height,
+    bytes: m.bytes,
+    durationSeconds: m.durationSeconds ?? undefined,
+    altText: m.altText ?? null,
+    publicUrl: () =>
+      signedMediaUrl(app.config.publicBaseUrl, app.keys.encryptionKeys, m.assetId, app.clock.now()),
+    open: async (range) => {
+      const { stream } = await storage.read(m.storageKey);
+      return range ? sliceStream(stream, range.start, range.end) : stream;
+    },
+  }));
+  return {
+    delivery: { id: row.id, state: row.status, networkIds: row.network_ids ?? {}, attempt: row.attempt },
+    post: {
+      caption: post.caption ?? "",
+      title: post.title ?? null,
+      type: post.type,
+      media: jobMedia,
+      options: row.options ?? {},
+      productUrl: row.content_fingerprint === null ? (product?.product_url ?? null) : row.approved_link,
+    },
+    account: { ...adapterAccount(account), settings },
+    signal,
+  };
+}
+
+/** Safe text of an error for the delivery record: only adapter messages (which never carry secrets). */
+function safeReason(err: unknown): string {
+  return err instanceof Error && err.name.startsWith("Network")
+    ? err.message.slice(0, 500)
+    : "internal error";
+}
+
+async function update(app: AppContext, id: string, patch: Record<string, unknown>): Promise<void> {
+  await app
+    .db("deliveries")
+    .where({ id })
+    .update({ ...patch, locked_until: null, updated_at: app.clock.now() });
+}
+
+async function fail(app: AppContext, row: DeliveryRow, reason: string): Promise<"failed"> {
+  await update(app, row.id, {
+    status: "failed",
+    error: reason,
+    step_started_at: null,
+    next_attempt_at: null,
+  });
+  return "failed";
+}
+
+export async function stepClaimed(
+  app: AppContext,
+  row: DeliveryRow,
+  signal: AbortSignal | undefined,
+): Promise<DeliveryState> {
+  const mustReconcile = row.status === "outcome_unknown" || row.step_started_at !== null;
+  // Defence in depth: before any step that can create something on the network, the post must still be
+  // what was approved (a step left mid-way is first reconciled: something may already exist there).
+  if (!mustReconcile && row.content_fingerprint !== null) {
+    const binding = {
+      content_fingerprint: row.content_fingerprint,
+      approved_link: row.approved_link,
+      approved_board_id: row.approved_board_id,
+    };
+    if (!(await deliveryStillApproved(app.db, row.post_id, binding)))
+      return fail(app, row, CHANGED_AFTER_APPROVAL);
+  }
+  let account: OpenedAccount;
+  try {
+    account = await openAccount(app.db, app.sealer, row.social_account_id);
+  } catch {
+    return fail(app, row, "the destination account no longer exists");
+  }
+  const label = `${NETWORK_RULES[account.network].label} account ${account.handle ? `@${account.handle}` : account.id}`;
+  if (account.status !== "connected")
+    return fail(
+      app,
+      row,
+      account.status === "disconnected"
+        ? `the ${label} was disconnected`
+        : `the ${label} needs to be reconnected on /settings/social`,
+    );
+  let adapter: NetworkAdapter;
+  try {
+    adapter = app.providers.networks.forAccount(account.network, account.mode);
+  } catch (err) {
+    return fail(app, row, (err as Error).message);
+  }
+  const authFailed = async (err: unknown) => {
+    const reason = `the ${label} needs to be reconnected on /settings/social: ${safeReason(err)}`;
+    await markNeedsReconnect(app.db, account.id, safeReason(err), app.clock.now());
+    return fail(app, row, reason);
+  };
+  // Refresh a token about to expire before using it, under the account's refresh lock (transient refresh
+  // errors retry later).
+  const exp = account.tokens.expiresAt;
+  if (exp && exp.getTime() - app.clock.now().getTime() < EXPIRY_MARGIN_SECONDS * 1000) {
+    try {
+      const outcome = await refreshAccountTokens(app, account.id, adapter, EXPIRY_MARGIN_SECONDS);
+      if (outcome.kind === "not_connected") return fail(app, row, `the ${label} was disconnected`);
+      account.tokens = outcome.tokens;
+    } catch (err) {
+      if (err instanceof NetworkAuthError) return authFailed(err);
+      return retryLater(app, row, err, row.status);
+    }
+  }
+  const job = await buildJob(app, row, account, signal);
+  const ids: NetworkIds = { ...(row.network_ids ?? {}) };
+  const save = async (patch: NetworkIds) => {
+    Object.assign(ids, patch);
+    await app
+      .db("deliveries")
+      .where({ id: row.id })
+      .update({
+        network_ids: app.db.raw("network_ids || ?::jsonb", [JSON.stringify(patch)]),
+        updated_at: app.clock.now(),
+      });
+  };
+  // A deleted post is never published: no step that can create something starts for it (a reconcile only
+  // asks the network what exists, and then comes back here before any create).
+  if (!(await startStep(app, row, !mustReconcile)))
+    return fail(app, row, postDeletedReason(Object.keys(ids).length > 0));
+  try {
+    if (mustReconcile) {
+      const r = await adapter.publisher.reconcile(job, save);
+      if (r.state === "not_created") {
+        // Nothing happened on the network side: continue from the last saved step on the next claim.
+        const back: DeliveryState = Object.keys(ids).length === 0 ? "pending" : "uploading";
+        await update(app, row.id, { status: back, step_started_at: null, next_attempt_at: app.clock.now() });
+        return back;
+      }
+      return saveResult(app, row, r);
+    }
+    if (row.status === "pending" && Object.keys(ids).length === 0 && adapter.publisher.publishingLimit) {
+      const quota = await adapter.publisher.publishingLimit(job);
+      if (quota && quota.used >= quota.limit)
+        return fail(
+          app,
+          row,
+          `the ${label} reached its publishing limit (${quota.used} of ${quota.limit} posts in ${Math.round(quota.windowSeconds / 3600)} h); publish again later`,
+        );
+    }
+    const result = await adapter.publisher.step(job, save);
+    return saveResult(app, row, result);
+  } catch (err) {
+    if (err instanceof NetworkAuthError) return authFailed(err);
+    if (err instanceof NetworkRejectedError) return fail(app, row, err.reason.slice(0, 500));
+    if (err instanceof NetworkRateLimitError) {
+      // The delivery lanes observing this step pause the account or the network (./lanes-state.ts).
+      reportUsage({ scope: err.scope, seconds: err.retryAfterSeconds, source: "rate-limit answer" });
+      await update(app, row.id, {
+        step_started_at: null,
+        next_attempt_at: new Date(app.clock.now().getTime() + Math.max(1, err.retryAfterSeconds) * 1000),
+        error: `rate limited by the network: waiting ${err.retryAfterSeconds} s`,
+      });
+      return row.status;
+    }
+    if (err instanceof NetworkTransientError && err.afterCreate)
+      return retryLater(app, row, err, "outcome_unknown");
+    if (!(err instanceof NetworkTransientError))
+      app.log.warn(
+        { delivery_id: row.id, errName: (err as Error)?.name },
+        "delivery step failed unexpectedly",
+      );
+    return retryLater(app, row, err, mustReconcile ? "outcome_unknown" : row.status);
+  }
+}
+
+/**
+ * Marks the step of `row` started (`step_started_at`). With `unlessDeleted`, only while its post is not
+ * deleted, checked in the same UPDATE, so a delete_post that committed before the step started always stops
+ * it. @returns false when the post is deleted (nothing was started).
+ */
+async function startStep(app: AppContext, row: DeliveryRow, unlessDeleted: boolean): Promise<boolean> {
+  const now = app.clock.now();
+  const q = app.db("deliveries").where({ id: row.id });
+  if (unlessDeleted)
+    q.whereNotExists((e) =>
+      e.select(1).from("posts as p").whereRaw("p.id = deliveries.post_id").whereNotNull("p.deleted_at"),
+    );
+  return (await q.update({ step_started_at: now, updated_at: now })) > 0;
+}
+
+async function retryLater(
+  app: AppContext,
+  row: DeliveryRow,
+  err: unknown,
+  state: DeliveryState,
+): Promise<DeliveryState> {
+  const attempt = row.attempt + 1;
+  if (attempt >= MAX_ATTEMPTS)
+    return fail(
+      app,
+      row,
+      state === "outcome_unknown"
+        ? `the network did not confirm whether the post was created after ${attempt} attempts (${safeReason(err)}); check the account on the network before publishing again`
+        : `the network did not answer after ${attempt} attempts (${safeReason(err)})`,
+    );
+  await update(app, row.id, {
+    status: state,
+    attempt,
+    step_started_at: null,
+    next_attempt_at: new Date(app.clock.now().getTime() + backoffSeconds(attempt) * 1000),
+    error: safeReason(err),
+  });
+  return state;
+}
+
+async function saveResult(app: AppContext, row: DeliveryRow, r: StepResult): Promise<DeliveryState> {
+  const now = app.clock.now();
+  if (r.state === "published") {
+    await update(app, row.id, {
+      status: "published",
+      post_url: r.postUrl,
+      post_url_kind: r.postUrlKind ?? "post",
+      provider_post_id: r.networkPostId,
+      published_at: now,
+      error: null,
+      step_started_at: null,
+      next_attempt_at: null,
+    });
+    return "published";
+  }
+  if (r.state === "failed") return fail(app, row, r.reason.slice(0, 500));
+  await update(app, row.id, {
+    status: r.state,
+    error: null,
+    step_started_at: null,
+    attempt: 0,
+    next_attempt_at: new Date(now.getTime() + Math.max(0, r.pollAfterSeconds) * 1000),
+  });
+  return r.state;
+}
