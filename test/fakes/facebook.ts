@@ -125,6 +125,14 @@ export class FacebookFake {
   readonly photos = new Map<string, Photo>();
   readonly videos = new Map<string, Video>();
   readonly posts = new Map<string, FeedPost>();
+  /** Comments made as a Page on its posts. */
+  readonly comments: Array<{
+    id: string;
+    postId: string;
+    fromId: string;
+    message: string;
+    created_time: string;
+  }> = [];
   /** `followers_count` per Page (0 when not set). */
   readonly followers = new Map<string, number>();
   /** Counters per post id (unset: no reactions, comments or shares, no insights). */
@@ -265,6 +273,9 @@ export class FacebookFake {
     s.route("GET", FB_GRAPH_HOST, "/:pageId/published_posts", (req) => this.listFeed(req));
     s.route("POST", FB_GRAPH_HOST, "/:pageId/videos", (req) => this.video(req));
     s.route("GET", FB_GRAPH_HOST, "/:id/insights", (req) => this.postInsights(req));
+    s.route("POST", FB_GRAPH_HOST, "/:id/comments", (req) => this.comment(req));
+    s.route("GET", FB_GRAPH_HOST, "/:id/comments", (req) => this.listComments(req));
+    s.route("DELETE", FB_GRAPH_HOST, "/:id", (req) => this.deletePost(req));
     s.route("GET", FB_GRAPH_HOST, "/:id", (req) => this.read(req));
   }
 
@@ -406,6 +417,80 @@ export class FacebookFake {
     const post = this.newPost(page, caption, [photo.id]);
     await this.onPostCreated?.(post);
     return { body: { id: photo.id, post_id: post.id } };
+  }
+
+  /**
+   * The Page post `id` the token's Page may act on, or Graph's answer for an object the token cannot see
+   * (a post that does not exist, or another Page's): code 100, subcode 33, GraphMethodException
+   * (https://developers.facebook.com/docs/graph-api/guides/error-handling).
+   */
+  private ownPost(req: FakeRequest, verb: "get" | "post" | "delete"): FeedPost | FakeResponse {
+    const rec = this.auth(req);
+    if (!("userId" in rec)) return rec;
+    const id = req.params.id ?? "";
+    const post = this.posts.get(id);
+    if (!post || rec.kind !== "page" || post.pageId !== rec.pageId)
+      return graphError(
+        100,
+        `Unsupported ${verb} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
+        { type: "GraphMethodException", subcode: 33 },
+      );
+    return post;
+  }
+
+  /**
+   * `POST /{post-id}/comments {message}` as the Page (https://developers.facebook.com/docs/graph-api/
+   * reference/object/comments/): needs pages_manage_engagement in the Page token's grant, else (#200).
+   */
+  private comment(req: FakeRequest): FakeResponse {
+    const post = this.ownPost(req, "post");
+    if (!("pageId" in post)) return post;
+    const rec = this.tokens.get(req.token() ?? "")!;
+    if (!(rec.scopes ?? []).includes("pages_manage_engagement"))
+      return graphError(200, "(#200) The permission(s) pages_manage_engagement are not available", {
+        type: "OAuthException",
+      });
+    const message = req.form().get("message") ?? "";
+    if (!message) return graphError(100, "(#100) Missing message or attachment");
+    const id = `${post.id.split("_").at(-1)}_${decimalId(16)}`;
+    this.comments.push({
+      id,
+      postId: post.id,
+      fromId: post.pageId,
+      message,
+      created_time: new Date().toISOString().replace(/\.\d{3}Z$/, "+0000"),
+    });
+    this.server.count("facebook.comments");
+    return { body: { id } };
+  }
+
+  private listComments(req: FakeRequest): FakeResponse {
+    const post = this.ownPost(req, "get");
+    if (!("pageId" in post)) return post;
+    const page = this.users
+      .get(this.tokens.get(req.token() ?? "")!.userId)!
+      .pages.find((p) => p.id === post.pageId)!;
+    return {
+      body: {
+        data: this.comments
+          .filter((c) => c.postId === post.id)
+          .map((c) => ({
+            id: c.id,
+            message: c.message,
+            from: { id: c.fromId, name: page.name },
+            created_time: c.created_time,
+          })),
+      },
+    };
+  }
+
+  /** `DELETE /{post-id}` (https://developers.facebook.com/docs/pages-api/posts): the Page's own post only. */
+  private deletePost(req: FakeRequest): FakeResponse {
+    const post = this.ownPost(req, "delete");
+    if (!("pageId" in post)) return post;
+    this.posts.delete(post.id);
+    this.server.count("facebook.deletes");
+    return { body: { success: true } };
   }
 
   private async feed(req: FakeRequest): Promise<FakeResponse> {

@@ -62,6 +62,7 @@ describe("connect", () => {
       "pages_manage_posts",
       "pages_read_engagement",
       "read_insights",
+      "pages_manage_engagement",
     ]);
     const accounts = await a.oauth.accounts(tokens);
     assert.deepEqual(

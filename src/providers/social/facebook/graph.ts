@@ -50,10 +50,10 @@ export interface GraphErrorBody {
 }
 
 export interface GraphCall {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** Absolute `https://` URL without the query (the version prefix included by the caller). */
   url: string;
-  /** Query (GET) or urlencoded body (POST) parameters. */
+  /** Query (GET, DELETE) or urlencoded body (POST) parameters. */
   params?: Record<string, string | undefined>;
   /** Sent as `Authorization: Bearer` (never in the URL, so it never reaches an access log). */
   accessToken?: string | undefined;
@@ -73,7 +73,7 @@ export async function graphRequest<T = Record<string, unknown>>(
 ): Promise<{ body: T; raw: string }> {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(call.params ?? {})) if (v !== undefined) params.set(k, v);
-  const get = call.method === "GET";
+  const get = call.method !== "POST";
   const sent = await apiRequest(META_GRAPH_API, http, {
     method: call.method,
     path: call.url,

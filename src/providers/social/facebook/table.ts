@@ -17,6 +17,11 @@ export const FACEBOOK_GRAPH = "https://graph.facebook.com";
 export const FACEBOOK_SCOPES = ["pages_show_list", "pages_manage_posts", "pages_read_engagement"] as const;
 /** Also asked at consent, for the post insights of the analytics sync (./metrics.ts); not required. */
 export const FACEBOOK_INSIGHTS_SCOPES = ["read_insights"] as const;
+/**
+ * Also asked at consent, to post a first comment as the Page (./published.ts); not required: a grant without
+ * it fails the first comment with the reason.
+ */
+export const FACEBOOK_ENGAGEMENT_SCOPES = ["pages_manage_engagement"] as const;
 
 /** Text, photos (one or several), videos. */
 export const FACEBOOK_CAPABILITIES: Capabilities = { text: true, image: true, carousel: true, video: true };
@@ -29,7 +34,7 @@ export const FACEBOOK: NetworkTable = {
     authorizeUrl: `https://www.facebook.com/${GRAPH_VERSION}/dialog/oauth`,
     clientIdParam: "client_id",
     clientAuth: "body",
-    scopes: [...FACEBOOK_SCOPES, ...FACEBOOK_INSIGHTS_SCOPES],
+    scopes: [...FACEBOOK_SCOPES, ...FACEBOOK_INSIGHTS_SCOPES, ...FACEBOOK_ENGAGEMENT_SCOPES],
     requiredScopes: FACEBOOK_SCOPES,
     scopeSeparator: ",",
     pkce: "none",
