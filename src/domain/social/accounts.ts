@@ -1,3 +1,4 @@
+// Stays whole: every read and write of social_accounts rows, so the one module that opens sealed tokens is the one that seals them.
 /**
  * Connected social accounts (service spec 1.8, 1.11, 2.7). Tools only ever see the safe projection
  * (`SafeSocialAccount`): tokens and provider metadata are sealed with the application key and never selected

@@ -1,3 +1,4 @@
+// Stays whole: the adapter contract (types, error classes and two small helpers of the contract), read as one by whoever writes an adapter.
 /**
  * The network adapter contract (service spec 1.8, 2.7): what every social network adapter (Instagram,
  * Facebook, TikTok, ... and the offline sandbox) implements, and what the delivery engine
