@@ -40,6 +40,7 @@ test("create_text_post saves a draft with an owned product; get_post reads it", 
     carousel: null,
     caption_provider: null,
     media_provider: null,
+    alt_texts: [],
     deliveries: [],
   });
 });
