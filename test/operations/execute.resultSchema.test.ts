@@ -17,7 +17,7 @@ import { call, connection, key, makeTool, stateOf, useTools } from "./helpers.ts
 const SECRET = "caption-text-that-must-not-leak";
 
 // A queued stand-in under the name of a real tool, so that its catalog result schema applies:
-// delete_post's result is `{post_id: uuid, deleted: true}`, nothing else.
+// delete_post's result is `{post_id: uuid, deleted: true, removals: [...]}`, nothing else.
 const deletePost = makeTool({
   name: "delete_post",
   scope: "delete:content",
@@ -30,7 +30,7 @@ const deletePost = makeTool({
     },
     async execute(input) {
       return input.mode === "valid"
-        ? { data: { post_id: randomUUID(), deleted: true } }
+        ? { data: { post_id: randomUUID(), deleted: true, removals: [] } }
         : { data: { post_id: "not-a-uuid", deleted: true, caption: SECRET } };
     },
   },

@@ -68,11 +68,15 @@ test("an unknown argument's error lists the tool's arguments (new_key)", async (
   const e = some.structuredContent.error;
   assert.equal(e.code, "invalid_arguments");
   assert.equal(e.retry, "new_key");
-  assert.match(e.message, /schedule_post takes post_id, scheduled_for, social_account_ids, idempotency_key/);
+  assert.match(
+    e.message,
+    /schedule_post takes post_id, scheduled_for, social_account_ids, first_comment, idempotency_key/,
+  );
   assert.deepEqual(e.details.allowed_arguments, [
     "post_id",
     "scheduled_for",
     "social_account_ids",
+    "first_comment",
     "idempotency_key",
   ]);
 });
