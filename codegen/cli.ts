@@ -58,7 +58,9 @@ async function run(argv: string[], out: CliOutput): Promise<number> {
       out.log(`codegen: ${files.length} generated files are up to date (${ctx.tools.length} tools)`);
       return 0;
     }
-    out.error("codegen --check: generated files are out of date with tools.yaml:");
+    out.error(
+      "codegen --check: generated files are out of date with tools.yaml (README.md: with src/config/):",
+    );
     for (const d of drift) out.error(`  ${d.path} (${d.problem})`);
     out.error("Run `npm run codegen` and commit the result.");
     return 1;
