@@ -12,11 +12,10 @@ import { readFile } from "node:fs/promises";
 import { createUser } from "../src/domain/account/accounts.ts";
 import { createMediaAsset } from "../src/domain/media/media.ts";
 import type { Owner } from "../src/domain/owner.ts";
-import { upsertConnectedAccount } from "../src/domain/social/accounts.ts";
 import type { AppContext } from "../src/context.ts";
 import type { Network } from "../src/providers/social/types.ts";
 import { networkSamples } from "../test/fakes/samples.ts";
-import { BENCH_NETWORKS, type BenchNetwork } from "./sync-networks.ts";
+import { type BenchNetwork, connectBenchAccount } from "./sync-networks.ts";
 
 /** Accounts connected at once while seeding, and rows per insert. */
 const SEED_PARALLEL = 16;
@@ -72,16 +71,8 @@ export async function seedAccounts(
     const group = Array.from({ length: Math.min(SEED_PARALLEL, count - start) }, (_, j) => start + j);
     const made = await Promise.all(
       group.map(async (i) => {
-        const net = networks[BENCH_NETWORKS[i % BENCH_NETWORKS.length]!];
-        const user = await net.connect(ctx, i);
-        const { account } = await upsertConnectedAccount(ctx.db, ctx.sealer, owner, {
-          network: net.network,
-          mode: "live",
-          account: user.account,
-          tokens: user.tokens,
-          now: new Date(),
-        });
-        return { id: account.social_account_id as string, network: net.network };
+        const { id, network } = await connectBenchAccount(ctx, owner, networks, i);
+        return { id, network };
       }),
     );
     out.push(...made);

@@ -42,7 +42,12 @@ import { GOOGLE_APIS_HOST } from "../test/fakes/youtube.ts";
 import { freshService } from "./fresh-db.ts";
 import { benchOwner, makeDue, seedAccounts, seedDuePosts } from "./publish-seed.ts";
 import { BENCH_NETWORKS, benchNetworks, mountBenchFakes } from "./sync-networks.ts";
-import { startWorkerProcess, stopWorkerProcess, type WorkerProcess } from "./sync-workers.ts";
+import {
+  benchWorkerEnv,
+  startWorkerProcesses,
+  stopWorkerProcess,
+  type WorkerProcess,
+} from "./sync-workers.ts";
 
 const { values } = parseArgs({
   options: {
@@ -211,14 +216,8 @@ async function main() {
         { kind: "slow", delayMs: LATENCY_MS },
       );
     server.hits.length = 0;
-    const workerEnv = {
-      ...env,
-      DATABASE_URL: ctx.config.databaseUrl!,
-      DATA_DIR: ctx.config.dataDir,
-      LOG_LEVEL: "warn",
-    };
-    const names = Array.from({ length: WORKERS }, (_, i) => `worker-${i + 1}`);
-    workers.push(...(await Promise.all(names.map((n) => startWorkerProcess(n, workerEnv)))));
+    const workerEnv = benchWorkerEnv(ctx, env);
+    workers.push(...(await startWorkerProcesses(WORKERS, workerEnv)));
     const deliveries = await seedDuePosts(ctx, owner, accounts, PER_ACCOUNT, new Date(Date.now() + DAY));
     const due = new Date(Math.ceil((Date.now() + 15_000) / 60_000) * 60_000);
     await makeDue(ctx, due);

@@ -16,6 +16,8 @@
  *   else (a token refresh, a lookup) is undefined.
  */
 import type { AppContext } from "../src/context.ts";
+import { upsertConnectedAccount } from "../src/domain/social/accounts.ts";
+import type { Owner } from "../src/domain/owner.ts";
 import { FACEBOOK, FACEBOOK_CAPABILITIES } from "../src/providers/social/facebook/table.ts";
 import { INSTAGRAM } from "../src/providers/social/instagram/table.ts";
 import { linkedinTable } from "../src/providers/social/linkedin/table.ts";
@@ -369,4 +371,26 @@ export function benchNetworks(
       },
     },
   };
+}
+
+/**
+ * Connects account `i` of the bench (on `BENCH_NETWORKS[i % 7]`) for `owner` as the connect flow saves it.
+ * @returns the account's id, its network and the fake's user (whose posts the bench may add).
+ */
+export async function connectBenchAccount(
+  ctx: AppContext,
+  owner: Owner,
+  networks: Record<Network, BenchNetwork>,
+  i: number,
+): Promise<{ id: string; network: Network; user: ConnectedUser }> {
+  const net = networks[BENCH_NETWORKS[i % BENCH_NETWORKS.length]!];
+  const user = await net.connect(ctx, i);
+  const { account } = await upsertConnectedAccount(ctx.db, ctx.sealer, owner, {
+    network: net.network,
+    mode: "live",
+    account: user.account,
+    tokens: user.tokens,
+    now: new Date(),
+  });
+  return { id: account.social_account_id as string, network: net.network, user };
 }

@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import type { AppContext } from "../src/context.ts";
 import { WORKER_NODE_FLAGS } from "./proc.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -114,4 +115,17 @@ export async function stopWorkerProcess(worker: WorkerProcess, graceMs = 30_000)
   const how = await worker.exited;
   clearTimeout(late);
   return how;
+}
+
+/**
+ * The environment of the bench's worker processes: `env` with the bench's database and its DATA_DIR (the
+ * workers open the accounts' tokens with the key the bench sealed them with), logging warnings only.
+ */
+export function benchWorkerEnv(ctx: AppContext, env: Record<string, string>): Record<string, string> {
+  return { ...env, DATABASE_URL: ctx.config.databaseUrl!, DATA_DIR: ctx.config.dataDir, LOG_LEVEL: "warn" };
+}
+
+/** Starts `count` worker processes `worker-1` .. `worker-{count}` with `env`, side by side. */
+export function startWorkerProcesses(count: number, env: Record<string, string>): Promise<WorkerProcess[]> {
+  return Promise.all(Array.from({ length: count }, (_, i) => startWorkerProcess(`worker-${i + 1}`, env)));
 }

@@ -27,15 +27,26 @@ import { parseArgs } from "node:util";
 import { createUser } from "../src/domain/account/accounts.ts";
 import type { Owner } from "../src/domain/owner.ts";
 import { type SyncRun, startNightlyRun } from "../src/domain/analytics/sync.ts";
-import { upsertConnectedAccount } from "../src/domain/social/accounts.ts";
 import { ANALYTICS_ACCOUNT_QUEUE, createBoss } from "../src/operations/boss.ts";
 import type { AppContext } from "../src/context.ts";
 import type { Network } from "../src/providers/social/types.ts";
 import { liveNetworkEnv } from "../test/fakes/live-env.ts";
 import { freshService } from "./fresh-db.ts";
-import { BENCH_NETWORKS, type BenchNetwork, benchNetworks, type PostSeed } from "./sync-networks.ts";
+import {
+  BENCH_NETWORKS,
+  type BenchNetwork,
+  benchNetworks,
+  connectBenchAccount,
+  type PostSeed,
+} from "./sync-networks.ts";
 import { ReadTally, WatchedFakeNetworks } from "./sync-reads.ts";
-import { startWorkerProcess, stopWorkerProcess, type WorkerProcess } from "./sync-workers.ts";
+import {
+  benchWorkerEnv,
+  startWorkerProcess,
+  startWorkerProcesses,
+  stopWorkerProcess,
+  type WorkerProcess,
+} from "./sync-workers.ts";
 
 const { values } = parseArgs({
   options: {
@@ -122,16 +133,8 @@ async function seedAccount(
   deliveries: DeliveryRows,
   i: number,
 ): Promise<void> {
-  const net = networks[BENCH_NETWORKS[i % BENCH_NETWORKS.length]!];
-  const user = await net.connect(ctx, i);
-  const { account } = await upsertConnectedAccount(ctx.db, ctx.sealer, owner, {
-    network: net.network,
-    mode: "live",
-    account: user.account,
-    tokens: user.tokens,
-    now: new Date(),
-  });
-  for (let k = 0; k < postsOf(i); k++) await deliveries.add(account.social_account_id, user.addPost(k));
+  const { id, user } = await connectBenchAccount(ctx, owner, networks, i);
+  for (let k = 0; k < postsOf(i); k++) await deliveries.add(id, user.addPost(k));
 }
 
 /** One owner's ACCOUNTS accounts and POSTS published deliveries; resolves once all are in the database. */
@@ -449,14 +452,8 @@ async function main() {
       );
     tally.counting = true;
     // The workers open the accounts' tokens with the key the bench sealed them with: the same DATA_DIR.
-    const workerEnv = {
-      ...env,
-      DATABASE_URL: ctx.config.databaseUrl!,
-      DATA_DIR: ctx.config.dataDir,
-      LOG_LEVEL: "warn",
-    };
-    const names = Array.from({ length: WORKERS }, (_, i) => `worker-${i + 1}`);
-    workers.push(...(await Promise.all(names.map((n) => startWorkerProcess(n, workerEnv)))));
+    const workerEnv = benchWorkerEnv(ctx, env);
+    workers.push(...(await startWorkerProcesses(WORKERS, workerEnv)));
     const night = await syncNight(ctx, workers, workerEnv);
     tally.counting = false;
     const out = await report(ctx, night, list, tally, workers, seedSeconds);
