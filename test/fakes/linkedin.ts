@@ -20,7 +20,8 @@
  * at most 3000 characters with every reserved "little text" character escaped: stricter than LinkedIn, which
  * may cut such text short, and no mention/hashtag templates), the author's post list (newest first), the
  * organization ACLs, organization lookups, follower counts and share statistics with numbers the test sets.
- * Created posts are counted (`linkedin.posts`). Error bodies: `{status, serviceErrorCode, code, message}`;
+ * Created posts are counted (`linkedin.posts`). Comments on a post and its deletion are in
+ * ./linkedin-published.ts. Error bodies: `{status, serviceErrorCode, code, message}`;
  * the token endpoint answers `{error, error_description}`.
  *
  * Sources (2026, under https://learn.microsoft.com/en-us/linkedin/): shared/authentication/
@@ -33,6 +34,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { type LinkedInDocument, mountDocuments } from "./linkedin-documents.ts";
+import { type LinkedInCommentRecord, mountPublished } from "./linkedin-published.ts";
 import { type FakeNetworkServer, type FakeRequest, type FakeResponse, sniff } from "./server.ts";
 
 export const LI_WWW_HOST = "www.linkedin.com";
@@ -201,6 +203,10 @@ export class LinkedInFake {
   /** Documents of the Documents API (./linkedin-documents.ts). */
   readonly documents = new Map<string, LinkedInDocument>();
   readonly posts = new Map<string, LinkedInPost>();
+  /** Post URNs deleted (./linkedin-published.ts: comments and deletes). */
+  readonly deletedPosts = new Set<string>();
+  /** Comments per post URN, oldest first (./linkedin-published.ts). */
+  readonly comments = new Map<string, LinkedInCommentRecord[]>();
   /** Lifetime statistics per post URN (zeros until set). */
   readonly postStatistics = new Map<string, ShareStatistics>();
   /** `LinkedIn-Version` values LinkedIn no longer serves (answered 426 NONEXISTENT_VERSION). */
@@ -275,6 +281,12 @@ export class LinkedInFake {
     for (const t of this.tokens.values()) if (t.sub === sub) t.revoked = true;
   }
 
+  /** The author deletes `urn` on LinkedIn by hand: its comments and its deletes answer as for a deleted post. */
+  deletePost(urn: string): void {
+    this.posts.delete(urn);
+    this.deletedPosts.add(urn);
+  }
+
   /** The page text of a post as LinkedIn shows it. */
   postText(urn: string): string | undefined {
     return this.posts.get(urn)?.text;
@@ -307,6 +319,7 @@ export class LinkedInFake {
     mountDocuments(this, LI_API_HOST, LI_WWW_HOST);
     s.route("POST", LI_API_HOST, "/rest/posts", (req) => this.rest(req, (m) => this.createPost(req, m)));
     s.route("GET", LI_API_HOST, "/rest/posts", (req) => this.rest(req, (m) => this.listPosts(req, m)));
+    mountPublished(this, LI_API_HOST);
     s.route("GET", LI_API_HOST, "/rest/networkSizes/:urn", (req) =>
       this.rest(req, (m) => this.networkSize(req, m)),
     );

@@ -15,6 +15,10 @@
  *   Content-Length (411 for a chunked body), stores the file (counted, `pinterest.uploads`) and answers 204;
  *   `GET /v5/media/{id}` says registered -> processing (`processingPolls`) -> succeeded, or failed when the
  *   file is not an MP4;
+ * - `DELETE /v5/pins/{id}` (pins/delete): the user's own Pin is deleted (204, counted `pinterest.deletes`);
+ *   another user's Pin is refused with 403 code 7 "Not authorized to access board or Pin.", a Pin Pinterest
+ *   does not have (never made, or deleted) with 404 code 50 "Pin not found." (the error examples the
+ *   description gives for Pins);
  * - `GET /v5/pins/{id}/analytics`: the dates must be within 90 days, VIDEO_* metrics only for video Pins;
  *   answers `{all: {daily_metrics, summary_metrics, lifetime_metrics}}` from the numbers a test set
  *   (`setAnalytics`), summed over the requested days.
@@ -23,7 +27,7 @@
  *
  * Sources (2026): https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/,
  * https://developers.pinterest.com/docs/api/v5/ (oauth-token, user_account-get, boards-list, boards-list_pins,
- * pins-create, pins-analytics, media-create, media-get), https://github.com/pinterest/api-description,
+ * pins-create, pins-delete, pins-analytics, media-create, media-get), https://github.com/pinterest/api-description,
  * https://docs.aws.amazon.com/AmazonS3/latest/API/RESTObjectPOST.html.
  */
 import { Contract } from "./contract.ts";
@@ -262,6 +266,7 @@ export class PinterestFake {
     s.route("GET", PIN_API_HOST, "/v5/boards/:board/pins", (req) => this.boardPins(req));
     s.route("POST", PIN_API_HOST, "/v5/pins", (req) => this.createPin(req));
     s.route("GET", PIN_API_HOST, "/v5/pins/:pin/analytics", (req) => this.pinAnalytics(req));
+    s.route("DELETE", PIN_API_HOST, "/v5/pins/:pin", (req) => this.deletePin(req));
     s.route("POST", PIN_API_HOST, "/v5/media", (req) => this.registerMedia(req));
     s.route("GET", PIN_API_HOST, "/v5/media/:media", (req) => this.mediaStatus(req));
     s.route("POST", PIN_UPLOAD_HOST, "/", (req) => this.upload(req));
@@ -608,6 +613,17 @@ export class PinterestFake {
     media.status = "processing";
     media.pollsLeft = this.processingPolls;
     this.server.count("pinterest.uploads");
+    return { status: 204 };
+  }
+
+  private deletePin(req: FakeRequest): FakeResponse {
+    const rec = this.auth(req, "boards:read", "pins:read", "pins:write");
+    if (!("userId" in rec)) return rec;
+    const pin = this.pins.get(req.params.pin!);
+    if (!pin) return pinError(404, 50, "Pin not found.");
+    if (pin.ownerId !== rec.userId) return pinError(403, 7, "Not authorized to access board or Pin.");
+    this.pins.delete(pin.id);
+    this.server.count("pinterest.deletes");
     return { status: 204 };
   }
 

@@ -12,7 +12,8 @@
  * Error body `{status, serviceErrorCode, code, message}`
  * (https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/error-handling); besides the table:
  * - 403 (ACCESS_DENIED: a scope or role is missing) -> LinkedInAccessDeniedError (a NetworkAuthError);
- * - 426 (the `LinkedIn-Version` is not active) -> NetworkRejectedError naming LINKEDIN_VERSION.
+ * - 426 (the `LinkedIn-Version` is not active) -> NetworkRejectedError naming LINKEDIN_VERSION;
+ * - any other refusal -> LinkedInRejectedError carrying the HTTP status (404: the entity does not exist).
  */
 import { apiError } from "../api-errors.ts";
 import type { SocialHttp } from "../http.ts";
@@ -37,6 +38,15 @@ export interface LinkedInClient {
 
 /** LinkedIn refused a call for a missing scope or role (HTTP 403 ACCESS_DENIED). */
 export class LinkedInAccessDeniedError extends NetworkAuthError {}
+
+/** LinkedIn refused a call (a 4xx other than 401, 403, 426, 429), with the HTTP status (404: no such entity). */
+export class LinkedInRejectedError extends NetworkRejectedError {
+  readonly status: number;
+  constructor(status: number, reason: string) {
+    super(reason);
+    this.status = status;
+  }
+}
 
 /** One call: `path` and query under https://api.linkedin.com, already encoded (`encodeUrn`, `restliList`). */
 export interface LinkedInCall extends ApiCall {
@@ -111,7 +121,11 @@ export function linkedinError(
     return new NetworkRejectedError(
       `LinkedIn no longer serves API version ${context.version} (set LINKEDIN_VERSION to an active YYYYMM): ${text}`,
     );
-  return apiError(LINKEDIN.api, { status: res.status, headers: res.headers, code, text }, context);
+  return apiError(
+    LINKEDIN.api,
+    { status: res.status, headers: res.headers, code, text },
+    { ...context, rejected: (reason) => new LinkedInRejectedError(res.status, reason) },
+  );
 }
 
 /**
