@@ -186,7 +186,7 @@ test("delete_post with remove_from_networks: the page lists each copy; removed w
   const postId = await imagePost(app, me, "Take it down");
   const published = await reviewed(app, me, publish, {
     post_id: postId,
-    social_account_ids: [x, insta, linkedin],
+    social_account_ids: [x, insta, linkedin, pinterest],
     idempotency_key: key(),
   });
   const urls = new Map(published.result.data.deliveries.map((d) => [d.network, d]));
@@ -202,6 +202,7 @@ test("delete_post with remove_from_networks: the page lists each copy; removed w
     [
       ["instagram", "stays_live"],
       ["linkedin", "remove"],
+      ["pinterest", "remove"],
       ["x", "remove"],
     ],
   );
@@ -209,11 +210,12 @@ test("delete_post with remove_from_networks: the page lists each copy; removed w
   const html = page("delete_post", description);
   assert.match(html, /<h2 id="removals-title">Published copies<\/h2>/);
   assert.match(html, /data-action="stays_live"[^>]*>Stays live: this service cannot delete it on Instagram/);
-  assert.equal((html.match(/data-action="remove"/g) ?? []).length, 2);
+  assert.equal((html.match(/data-action="remove"/g) ?? []).length, 3);
 
   const byNetwork = new Map(result.data.removals.map((r) => [r.network, r]));
   assert.equal(byNetwork.get("x")!.result, "removed");
   assert.equal(byNetwork.get("linkedin")!.result, "removed");
+  assert.equal(byNetwork.get("pinterest")!.result, "removed");
   assert.equal(byNetwork.get("instagram")!.result, "stays_live");
   assert.equal(byNetwork.get("instagram")!.post_url, urls.get("instagram")!.post_url);
   assert.match(
@@ -224,6 +226,7 @@ test("delete_post with remove_from_networks: the page lists each copy; removed w
   const status = async (id: string) => (await app.ctx.db("deliveries").where({ id }).first("status")).status;
   assert.equal(await status(urls.get("x")!.delivery_id), "removed");
   assert.equal(await status(urls.get("linkedin")!.delivery_id), "removed");
+  assert.equal(await status(urls.get("pinterest")!.delivery_id), "removed");
   assert.equal(await status(urls.get("instagram")!.delivery_id), "published");
   // The analytics sync reads neither a removed copy nor (the post being deleted here) the live one
   // (test/providers/social/x.published.test.ts checks a removed copy of a post that is not deleted).
