@@ -250,7 +250,10 @@ async function main(): Promise<void> {
   }
   if (wanted("youtube"))
     out.push(
-      write("youtube", discoveryToOpenApi(JSON.parse(show(dir, YOUTUBE)), YOUTUBE_METHODS, sourceOf(YOUTUBE))),
+      write(
+        "youtube",
+        discoveryToOpenApi(JSON.parse(show(dir, YOUTUBE)), YOUTUBE_METHODS, sourceOf(YOUTUBE)),
+      ),
     );
   if (wanted("graph")) {
     const meta = metaSpecs(dir);

@@ -566,7 +566,10 @@ export class InstagramFake {
    * that does not exist or is not the account's is refused like Graph refuses an unknown object (code 100,
    * subcode 33, GraphMethodException).
    */
-  private commentable(req: FakeRequest, verb: "get" | "post"): { rec: TokenRecord; media: Media } | FakeResponse {
+  private commentable(
+    req: FakeRequest,
+    verb: "get" | "post",
+  ): { rec: TokenRecord; media: Media } | FakeResponse {
     const rec = this.auth(req);
     if (!("userId" in rec)) return rec;
     const id = req.params.id!;

@@ -769,7 +769,12 @@ export class YouTubeFake {
     if (!("userId" in rec)) return rec;
     const channel = this.ownerOf(rec);
     if (!channel)
-      return googleError(403, "ineligibleAccount", "The user has no YouTube channel.", "youtube.commentThread");
+      return googleError(
+        403,
+        "ineligibleAccount",
+        "The user has no YouTube channel.",
+        "youtube.commentThread",
+      );
     const body = req.json() as
       | { snippet?: { videoId?: unknown; topLevelComment?: { snippet?: { textOriginal?: unknown } } } }
       | undefined;
@@ -816,7 +821,11 @@ export class YouTubeFake {
     if (!("userId" in rec)) return rec;
     const videoId = req.query.get("videoId");
     if (!videoId)
-      return googleError(400, "missingRequiredParameter", "No filter selected. Expected one of: videoId, ...");
+      return googleError(
+        400,
+        "missingRequiredParameter",
+        "No filter selected. Expected one of: videoId, ...",
+      );
     if (!this.visibleVideo(rec, videoId))
       return googleError(
         404,

@@ -52,7 +52,11 @@ async function connect(user: InstagramUser, scopes = GRANT): Promise<string> {
 /** A published delivery of media `mediaId` (permalink `postUrl`) to `accountId` whose first comment waits. */
 async function publishedWithComment(accountId: string, mediaId: string, postUrl: string, text: string) {
   const [post] = await db("posts")
-    .insert({ ...{ user_id: owner.userId, workspace_id: owner.workspaceId }, type: "image", status: "published" })
+    .insert({
+      ...{ user_id: owner.userId, workspace_id: owner.workspaceId },
+      type: "image",
+      status: "published",
+    })
     .returning("id");
   const [row] = await db("deliveries")
     .insert({

@@ -77,7 +77,11 @@ async function connect(user: GoogleUser, scopes = GRANT): Promise<string> {
 /** A published delivery of video `videoId` to `accountId`, its first comment `text` waiting (if given). */
 async function published(accountId: string, videoId: string, text?: string) {
   const [post] = await db("posts")
-    .insert({ ...{ user_id: owner.userId, workspace_id: owner.workspaceId }, type: "video", status: "published" })
+    .insert({
+      ...{ user_id: owner.userId, workspace_id: owner.workspaceId },
+      type: "video",
+      status: "published",
+    })
     .returning("id");
   const [row] = await db("deliveries")
     .insert({
@@ -152,7 +156,10 @@ test("a lost answer: the next attempt finds the thread among the video's, exactl
     sentAt: clock.now(),
   });
   const { deliveryId } = await published(account, videoId, "Once only");
-  server.fault({ host: GOOGLE_APIS_HOST, path: "/youtube/v3/commentThreads", method: "POST" }, { kind: "lost" });
+  server.fault(
+    { host: GOOGLE_APIS_HOST, path: "/youtube/v3/commentThreads", method: "POST" },
+    { kind: "lost" },
+  );
   assert.equal(await postFirstComment(app.ctx, deliveryId), "pending");
   let d = await delivery(deliveryId);
   assert.ok(d.first_comment_sent_at, "the send is recorded before the comment is created");
@@ -253,7 +260,8 @@ test("removal of another channel's video is refused (403 forbidden); the copy st
       networkIds: {},
       type: "video",
     }),
-    (err: unknown) => err instanceof NetworkRejectedError && /\(forbidden\).*cannot be deleted/.test(err.message),
+    (err: unknown) =>
+      err instanceof NetworkRejectedError && /\(forbidden\).*cannot be deleted/.test(err.message),
   );
   assert.equal(yt.videos.get(theirs)!.uploadStatus, "processed", "nothing deleted");
   // Through delete_post's removal: the copy fails with YouTube's reason and stays published.
