@@ -11,11 +11,12 @@
  * - Removal: `DELETE /videos?id=...` -> 204 (https://developers.google.com/youtube/v3/docs/videos/delete);
  *   a video YouTube no longer has (404 `videoNotFound`) counts as removed; another channel's video is
  *   refused (403 `forbidden` -> NetworkRejectedError).
+ * Quota (https://developers.google.com/youtube/v3/determine_quota_cost): insert 50 units, list 1, delete 50.
  * All three need `youtube.force-ssl` (./table.ts `YOUTUBE_FORCE_SSL_SCOPE`; `videos.delete` also takes
  * `youtube`, which this service does not ask for); `youtube.upload` alone is refused (403
  * `insufficientPermissions`), so both parts name it in `scopes`.
  */
-import { type AdapterAccount, NetworkTransientError } from "../network.ts";
+import { type AdapterAccount, NetworkRejectedError, NetworkTransientError } from "../network.ts";
 import type { CommentJob, NetworkComments, NetworkRemover, PostedComment } from "../published-post.ts";
 import { type GoogleApiError, type YouTubeDeps, youtubeError, youtubeRequest } from "./api.ts";
 import { YOUTUBE_FORCE_SSL_SCOPE } from "./table.ts";
@@ -108,6 +109,9 @@ export function youtubeRemover(deps: YouTubeDeps): NetworkRemover<AdapterAccount
   return {
     scopes: [YOUTUBE_FORCE_SSL_SCOPE],
     async remove(account, post, signal) {
+      // An empty id would read as a video YouTube no longer has (404), i.e. as removed.
+      if (!post.networkPostId)
+        throw new NetworkRejectedError("the delivery has no YouTube video id to delete");
       const r = await youtubeRequest<{ error?: GoogleApiError }>(deps, {
         method: "DELETE",
         path: "/videos",
