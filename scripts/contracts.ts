@@ -5,7 +5,8 @@
  * (openapi-typescript) to src/providers/contracts/. The fakes (test/fakes/contract.ts) check every request
  * and answer against these files (docs/testing.md "Provider contracts").
  *
- * Usage: node scripts/contracts.ts SOURCES_DIR
+ * Usage: node scripts/contracts.ts SOURCES_DIR [NAME...]
+ *   NAMEs (`openai`, `pinterest`, `x`, `youtube`, `graph`) limit the run to those descriptions (all by default).
  *   SOURCES_DIR holds a git copy of each repository below, as `{owner}+{name}/repo` (a bare git directory)
  *   or `{owner}/{name}` (a clone); the files are read at the pinned commits, so a run is repeatable. To
  *   follow a newer description, change its commit here and run again.
@@ -135,7 +136,14 @@ const INSTAGRAM_NODES: NodeKeep[] = [
     // The codegen names the media edge's items `Media`, a type it has no file for: the IG-only media node.
     lists: { media: "IGMediaForIGOnlyAPI" },
   },
-  { node: "IGMediaForIGOnlyAPI", self: ["GET"], edges: ["GET insights", "POST comments", "GET children"] },
+  {
+    node: "IGMediaForIGOnlyAPI",
+    self: ["GET"],
+    edges: ["GET insights", "POST comments", "GET comments", "GET children"],
+    // The codegen types the comments edge as Facebook's `Comment`; Instagram lists IG comments (`id`, `text`,
+    // `timestamp`, `username`): https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-media/comments
+    lists: { comments: "IGComment" },
+  },
   { node: "ShadowIGMediaBuilder", self: ["GET"], edges: [] },
 ];
 
@@ -218,47 +226,60 @@ async function types(name: string, doc: unknown): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const dir = process.argv[2];
-  if (!dir) throw new Error("usage: node scripts/contracts.ts SOURCES_DIR");
+  const [dir, ...names] = process.argv.slice(2);
+  if (!dir) throw new Error("usage: node scripts/contracts.ts SOURCES_DIR [NAME...]");
+  const wanted = (name: string) => names.length === 0 || names.includes(name);
   const out: string[] = [];
-  const openai = trimOpenApi(YAML.parse(show(dir, OPENAI)), OPENAI_KEEP, sourceOf(OPENAI));
-  out.push(write("openai", openai));
-  await types("openai", openai);
-  const pinterest = trimOpenApi(YAML.parse(show(dir, PINTEREST)), PINTEREST_KEEP, sourceOf(PINTEREST));
-  out.push(write("pinterest", pinterest));
-  await types("pinterest", pinterest);
-  const xLatest = trimOpenApi(JSON.parse(show(dir, X_LATEST)), X_KEEP, sourceOf(X_LATEST));
-  out.push(write("x-latest", xLatest));
-  await types("x-latest", xLatest);
-  const xSpecs = trimOpenApi(JSON.parse(show(dir, X_SPECS)), X_KEEP, sourceOf(X_SPECS));
-  out.push(write("x-2026-07", xSpecs));
-  await types("x-2026-07", xSpecs);
-  out.push(
-    write("youtube", discoveryToOpenApi(JSON.parse(show(dir, YOUTUBE)), YOUTUBE_METHODS, sourceOf(YOUTUBE))),
-  );
-  const meta = metaSpecs(dir);
-  out.push(
-    write(
-      "graph-facebook",
-      metaToOpenApi(
-        meta.specs,
-        meta.enums,
-        FACEBOOK_NODES,
-        "https://graph.facebook.com/{version}",
-        sourceOf(META),
+  if (wanted("openai")) {
+    const openai = trimOpenApi(YAML.parse(show(dir, OPENAI)), OPENAI_KEEP, sourceOf(OPENAI));
+    out.push(write("openai", openai));
+    await types("openai", openai);
+  }
+  if (wanted("pinterest")) {
+    const pinterest = trimOpenApi(YAML.parse(show(dir, PINTEREST)), PINTEREST_KEEP, sourceOf(PINTEREST));
+    out.push(write("pinterest", pinterest));
+    await types("pinterest", pinterest);
+  }
+  if (wanted("x")) {
+    const xLatest = trimOpenApi(JSON.parse(show(dir, X_LATEST)), X_KEEP, sourceOf(X_LATEST));
+    out.push(write("x-latest", xLatest));
+    await types("x-latest", xLatest);
+    const xSpecs = trimOpenApi(JSON.parse(show(dir, X_SPECS)), X_KEEP, sourceOf(X_SPECS));
+    out.push(write("x-2026-07", xSpecs));
+    await types("x-2026-07", xSpecs);
+  }
+  if (wanted("youtube"))
+    out.push(
+      write(
+        "youtube",
+        discoveryToOpenApi(JSON.parse(show(dir, YOUTUBE)), YOUTUBE_METHODS, sourceOf(YOUTUBE)),
       ),
-    ),
-    write(
-      "graph-instagram",
-      metaToOpenApi(
-        meta.specs,
-        meta.enums,
-        INSTAGRAM_NODES,
-        "https://graph.instagram.com/{version}",
-        sourceOf(META),
+    );
+  if (wanted("graph")) {
+    const meta = metaSpecs(dir);
+    out.push(
+      write(
+        "graph-facebook",
+        metaToOpenApi(
+          meta.specs,
+          meta.enums,
+          FACEBOOK_NODES,
+          "https://graph.facebook.com/{version}",
+          sourceOf(META),
+        ),
       ),
-    ),
-  );
+      write(
+        "graph-instagram",
+        metaToOpenApi(
+          meta.specs,
+          meta.enums,
+          INSTAGRAM_NODES,
+          "https://graph.instagram.com/{version}",
+          sourceOf(META),
+        ),
+      ),
+    );
+  }
   process.stdout.write(`${out.join("\n")}\n`);
 }
 

@@ -6,12 +6,14 @@
  * enforces the carousel rules (2 to 10 `is_carousel_item` children), counts publishes
  * (`server.counter("instagram.publishes")`) and answers Graph API errors (code 190 for bad tokens). For the
  * analytics sync it serves `followers_count` and media insights with the numbers the test sets
- * (`followers`, `insights`).
+ * (`followers`, `insights`). Comments on the account's own media (`POST` / `GET /{ig-media-id}/comments`,
+ * needing `instagram_business_manage_comments`) are kept in `comments` and counted
+ * (`server.counter("instagram.comments")`).
  *
  * Sources (2026): https://developers.facebook.com/docs/instagram-platform/instagram-api-with-instagram-login/
  * (business-login, get-started), .../content-publishing/, .../reference/ig-user/media,
  * .../reference/ig-user/media_publish, .../reference/ig-user/content_publishing_limit, .../reference/ig-container,
- * .../reference/instagram-media/insights.
+ * .../reference/instagram-media/insights, .../instagram-graph-api/reference/ig-media/comments.
  */
 import { videoStreamProblems } from "./video-check.ts";
 import { Contract } from "./contract.ts";
@@ -100,7 +102,20 @@ const SCOPES_GRANTED = [
   "instagram_business_basic",
   "instagram_business_content_publish",
   "instagram_business_manage_insights",
+  "instagram_business_manage_comments",
 ];
+
+/** A comment made on a media through the API. */
+export interface InstagramComment {
+  id: string;
+  mediaId: string;
+  /** The commenting account (the token's user). */
+  userId: string;
+  username: string;
+  text: string;
+  /** Graph's `2026-05-19T23:27:28+0000`. */
+  timestamp: string;
+}
 
 /** Media insight metrics the fake answers (the ones the API takes for feed posts and Reels). */
 const MEDIA_INSIGHTS = ["views", "reach", "likes", "comments", "shares", "saved", "total_interactions"];
@@ -116,6 +131,10 @@ export class InstagramFake {
   readonly followers = new Map<string, number>();
   /** Lifetime insights per media id (none set: an empty data set, as for data not available yet). */
   readonly insights = new Map<string, InstagramInsights>();
+  /** Comments made through the API, oldest first. */
+  readonly comments: InstagramComment[] = [];
+  /** The fake's clock for comment timestamps, milliseconds (tests share the service's). */
+  now: () => number = () => Date.now();
   private readonly tokens = new Map<string, TokenRecord>();
   private readonly codes = new Map<string, { userId: string; redirectUri: string; scopes: string[] }>();
   private loggedIn: string | undefined;
@@ -149,8 +168,13 @@ export class InstagramFake {
     return this.server.counter("instagram.publishes");
   }
 
-  /** Adds a professional account; it becomes the one "logged in" at the authorize page. */
-  addUser(input: { username: string; name?: string } = { username: "creator" }): InstagramUser {
+  /**
+   * Adds a professional account; it becomes the one "logged in" at the authorize page. Its token carries
+   * `scopes` (default every scope the fake grants).
+   */
+  addUser(
+    input: { username: string; name?: string; scopes?: string[] } = { username: "creator" },
+  ): InstagramUser {
     const userId = `1784${decimalId(13)}`;
     const accessToken = newToken("IGAA");
     const user: InstagramUser = {
@@ -161,7 +185,12 @@ export class InstagramFake {
       accessToken,
     };
     this.users.set(userId, user);
-    this.tokens.set(accessToken, { userId, kind: "long", revoked: false, scopes: SCOPES_GRANTED });
+    this.tokens.set(accessToken, {
+      userId,
+      kind: "long",
+      revoked: false,
+      scopes: input.scopes ?? SCOPES_GRANTED,
+    });
     this.loggedIn = userId;
     return user;
   }
@@ -240,6 +269,8 @@ export class InstagramFake {
     s.route("POST", IG_GRAPH_HOST, "/:userId/media_publish", (req) => this.publish(req));
     s.route("GET", IG_GRAPH_HOST, "/:userId/content_publishing_limit", (req) => this.limit(req));
     s.route("GET", IG_GRAPH_HOST, "/:id/insights", (req) => this.mediaInsights(req));
+    s.route("POST", IG_GRAPH_HOST, "/:id/comments", (req) => this.comment(req));
+    s.route("GET", IG_GRAPH_HOST, "/:id/comments", (req) => this.listComments(req));
     s.route("GET", IG_GRAPH_HOST, "/:id", (req) => this.read(req));
   }
 
@@ -528,6 +559,67 @@ export class InstagramFake {
     if (set === "not_enough_viewers")
       return graphError(10, "(#10) Not enough viewers for the media to show insights");
     return insightsAnswer(id, metrics, set);
+  }
+
+  /**
+   * The token's own media for a comments call: code 10 without `instagram_business_manage_comments`; a media
+   * that does not exist or is not the account's is refused like Graph refuses an unknown object (code 100,
+   * subcode 33, GraphMethodException).
+   */
+  private commentable(
+    req: FakeRequest,
+    verb: "get" | "post",
+  ): { rec: TokenRecord; media: Media } | FakeResponse {
+    const rec = this.auth(req);
+    if (!("userId" in rec)) return rec;
+    const id = req.params.id!;
+    const media = this.media.get(id);
+    if (!media || media.owner !== rec.userId)
+      return graphError(
+        100,
+        `Unsupported ${verb} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
+        { subcode: 33, type: "GraphMethodException" },
+      );
+    if (!rec.scopes.includes("instagram_business_manage_comments"))
+      return graphError(10, "(#10) Application does not have permission for this action");
+    return { rec, media };
+  }
+
+  /** `POST /{ig-media-id}/comments?message=...` -> `{id}` (ig-media/comments reference). */
+  private comment(req: FakeRequest): FakeResponse {
+    const c = this.commentable(req, "post");
+    if (!("media" in c)) return c;
+    const text = req.form().get("message") ?? "";
+    if (!text) return graphError(100, "(#100) The parameter message is required");
+    const id = decimalId(17);
+    this.comments.push({
+      id,
+      mediaId: c.media.id,
+      userId: c.rec.userId,
+      username: this.users.get(c.rec.userId)?.username ?? "",
+      text,
+      timestamp: new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, "+0000"),
+    });
+    this.server.count("instagram.comments");
+    return { body: { id } };
+  }
+
+  /** `GET /{ig-media-id}/comments?fields=...`: the media's comments, newest first, `limit` per page. */
+  private listComments(req: FakeRequest): FakeResponse {
+    const c = this.commentable(req, "get");
+    if (!("media" in c)) return c;
+    const limit = Math.min(Number(req.query.get("limit") ?? 25) || 25, 50);
+    const data = this.comments
+      .filter((k) => k.mediaId === c.media.id)
+      .reverse()
+      .slice(0, limit)
+      .map((k) =>
+        pickFields(
+          { id: k.id, text: k.text, timestamp: k.timestamp, username: k.username },
+          req.query.get("fields"),
+        ),
+      );
+    return { body: { data, paging: { cursors: { before: "", after: "" } } } };
   }
 
   private async publish(req: FakeRequest): Promise<FakeResponse> {

@@ -19,15 +19,21 @@
  *   `308` with `Range: bytes=0-N` (`persistNext` keeps fewer bytes than sent, as the protocol allows) or,
  *   when the file is whole, `201` with the video resource; `bytes *\/N` reports where the session stands
  *   (the video again once complete); expired sessions answer 404. Videos created are counted
- *   (`youtube.videos`), session starts too (`youtube.inserts`).
+ *   (`youtube.videos`), session starts too (`youtube.inserts`);
+ * - comments and deletes (scope `youtube.force-ssl`; `videos.delete` also `youtube`): `commentThreads.insert`
+ *   on a video the caller may see (else 404 `videoNotFound`), `commentThreads.list` of a video (newest
+ *   first with `order=time`; `textOriginal` only for the comment's author), `videos.delete` of the channel's
+ *   own video (another channel's: 403 `forbidden`; gone: 404 `videoNotFound`). Comments are kept in
+ *   `comments` and counted (`youtube.comments`), deletes too (`youtube.deletes`).
  *
  * Sources (2026): https://developers.google.com/identity/protocols/oauth2/web-server,
  * https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol,
  * https://developers.google.com/youtube/v3/docs/videos/insert, .../docs/videos/list, .../docs/channels/list,
- * .../docs/playlistItems/list, .../docs/errors, .../determine_quota_cost.
+ * .../docs/playlistItems/list, .../docs/commentThreads/insert, .../docs/commentThreads/list,
+ * .../docs/videos/delete, .../docs/errors, .../determine_quota_cost.
  */
 import { Contract } from "./contract.ts";
-import { GOOGLE_OAUTH_OPERATIONS } from "./hand-operations.ts";
+import { GOOGLE_OAUTH_OPERATIONS, YOUTUBE_HAND_OPERATIONS } from "./hand-operations.ts";
 import { createHash, randomBytes } from "node:crypto";
 import { type FakeNetworkServer, type FakeRequest, type FakeResponse, sniff } from "./server.ts";
 
@@ -39,10 +45,17 @@ export const YT_UPLOAD_PATH = "/upload/youtube/v3/videos";
 const SCOPE = "https://www.googleapis.com/auth/";
 export const SCOPE_UPLOAD = `${SCOPE}youtube.upload`;
 export const SCOPE_READONLY = `${SCOPE}youtube.readonly`;
+export const SCOPE_FORCE_SSL = `${SCOPE}youtube.force-ssl`;
 const SCOPE_YOUTUBE = `${SCOPE}youtube`;
-const KNOWN_SCOPES = [SCOPE_UPLOAD, SCOPE_READONLY, SCOPE_YOUTUBE, `${SCOPE}youtube.force-ssl`];
-const READ_SCOPES = [SCOPE_READONLY, SCOPE_YOUTUBE, `${SCOPE}youtube.force-ssl`];
-const UPLOAD_SCOPES = [SCOPE_UPLOAD, SCOPE_YOUTUBE, `${SCOPE}youtube.force-ssl`];
+const KNOWN_SCOPES = [SCOPE_UPLOAD, SCOPE_READONLY, SCOPE_YOUTUBE, SCOPE_FORCE_SSL];
+const READ_SCOPES = [SCOPE_READONLY, SCOPE_YOUTUBE, SCOPE_FORCE_SSL];
+const UPLOAD_SCOPES = [SCOPE_UPLOAD, SCOPE_YOUTUBE, SCOPE_FORCE_SSL];
+/** `commentThreads.insert` / `.list` take only force-ssl (their reference pages, "Authorization"). */
+const COMMENT_SCOPES = [SCOPE_FORCE_SSL];
+/** `videos.delete` takes youtube, force-ssl or youtubepartner (its reference page, "Authorization"). */
+const DELETE_SCOPES = [SCOPE_YOUTUBE, SCOPE_FORCE_SSL, `${SCOPE}youtubepartner`];
+/** Longest `textOriginal` of a comment, characters (commentThreads.insert: 400 commentTextTooLong). */
+const COMMENT_MAX = 10_000;
 const ACCESS_TOKEN_SECONDS = 3599;
 /** Every chunk but the last must be a multiple of this many bytes. */
 export const UPLOAD_GRANULE = 256 * 1024;
@@ -89,6 +102,16 @@ export interface FakeVideo {
   bytes: number;
   /** What `videos.list part=statistics` answers; null = the field is left out (hidden likes, comments off). */
   statistics: { viewCount: number; likeCount: number | null; commentCount: number | null };
+}
+
+/** A top-level comment made through `commentThreads.insert` (its thread id is the comment's id). */
+export interface FakeComment {
+  id: string;
+  videoId: string;
+  /** The author's channel. */
+  channelId: string;
+  text: string;
+  publishedAt: string;
 }
 
 export interface UploadSession {
@@ -161,6 +184,10 @@ export class YouTubeFake {
   readonly users = new Map<string, GoogleUser>();
   readonly videos = new Map<string, FakeVideo>();
   readonly sessions = new Map<string, UploadSession>();
+  /** Comments made through the API, oldest first. */
+  readonly comments: FakeComment[] = [];
+  /** The fake's clock for comment times, milliseconds (tests share the service's). */
+  now: () => number = () => Date.now();
   private readonly tokens = new Map<string, TokenRecord>();
   private readonly codes = new Map<string, CodeRecord>();
   private loggedIn: string | undefined;
@@ -207,7 +234,10 @@ export class YouTubeFake {
     for (const u of this.users.values()) if (u.channel) u.channel.uploadsToday = 0;
   }
 
-  /** Adds a Google user (logged in at the consent page) with a channel, and tokens issued directly. */
+  /**
+   * Adds a Google user (logged in at the consent page) with a channel, and tokens issued directly with
+   * `scopes` (default upload and readonly, the grant of an account connected before force-ssl was asked).
+   */
   addUser(
     input: {
       title?: string;
@@ -216,6 +246,7 @@ export class YouTubeFake {
       subscriberCount?: number;
       viewCount?: number;
       hiddenSubscriberCount?: boolean;
+      scopes?: string[];
     } = {},
   ): GoogleUser {
     const tail = youtubeId(22);
@@ -240,7 +271,7 @@ export class YouTubeFake {
       refreshToken: "",
       consented: new Set(),
     };
-    const scopes = [SCOPE_UPLOAD, SCOPE_READONLY];
+    const scopes = input.scopes ?? [SCOPE_UPLOAD, SCOPE_READONLY];
     user.accessToken = this.issue(user.id, "access", scopes);
     user.refreshToken = this.issue(user.id, "refresh", scopes);
     this.users.set(user.id, user);
@@ -329,13 +360,16 @@ export class YouTubeFake {
   private mount(): void {
     const s = this.server;
     // YouTube Data API v3's Discovery document converted to OpenAPI (test/contracts/youtube.json).
-    s.useContract(GOOGLE_APIS_HOST, new Contract("youtube", ["youtube"]));
+    s.useContract(GOOGLE_APIS_HOST, new Contract("youtube", ["youtube"], YOUTUBE_HAND_OPERATIONS));
     s.useContract(GOOGLE_OAUTH_HOST, new Contract("youtube", [], GOOGLE_OAUTH_OPERATIONS));
     s.route("GET", GOOGLE_ACCOUNTS_HOST, "/o/oauth2/v2/auth", (req) => this.authorize(req));
     s.route("POST", GOOGLE_OAUTH_HOST, "/token", (req) => this.token(req));
     s.route("GET", GOOGLE_APIS_HOST, "/youtube/v3/channels", (req) => this.channels(req));
     s.route("GET", GOOGLE_APIS_HOST, "/youtube/v3/videos", (req) => this.listVideos(req));
     s.route("GET", GOOGLE_APIS_HOST, "/youtube/v3/playlistItems", (req) => this.playlistItems(req));
+    s.route("DELETE", GOOGLE_APIS_HOST, "/youtube/v3/videos", (req) => this.deleteVideo(req));
+    s.route("POST", GOOGLE_APIS_HOST, "/youtube/v3/commentThreads", (req) => this.insertThread(req));
+    s.route("GET", GOOGLE_APIS_HOST, "/youtube/v3/commentThreads", (req) => this.listThreads(req));
     s.route("POST", GOOGLE_APIS_HOST, YT_UPLOAD_PATH, (req) => this.startUpload(req));
     s.route("PUT", GOOGLE_APIS_HOST, YT_UPLOAD_PATH, (req) => this.putUpload(req));
   }
@@ -680,6 +714,162 @@ export class YouTubeFake {
         items,
       },
     };
+  }
+
+  // --- Comments and deletes ------------------------------------------------------------------------
+
+  /** A video `rec`'s user may see (its own, or another channel's that is not private), else undefined. */
+  private visibleVideo(rec: TokenRecord, id: string): FakeVideo | undefined {
+    const v = this.videos.get(id);
+    if (!v || v.uploadStatus === "deleted") return undefined;
+    return v.channelId === this.ownerOf(rec)?.id || v.privacyStatus !== "private" ? v : undefined;
+  }
+
+  /** A comment thread resource; `textOriginal` only for the comment's author. */
+  private thread(c: FakeComment, viewer: string | undefined): Record<string, unknown> {
+    const author = [...this.users.values()].find((u) => u.channel?.id === c.channelId)?.channel;
+    const owner = this.videos.get(c.videoId)?.channelId ?? "";
+    return {
+      kind: "youtube#commentThread",
+      etag: etag(),
+      id: c.id,
+      snippet: {
+        channelId: owner,
+        videoId: c.videoId,
+        topLevelComment: {
+          kind: "youtube#comment",
+          etag: etag(),
+          id: c.id,
+          snippet: {
+            channelId: owner,
+            videoId: c.videoId,
+            textDisplay: c.text,
+            ...(viewer === c.channelId ? { textOriginal: c.text } : {}),
+            authorDisplayName: author?.customUrl ?? "",
+            authorProfileImageUrl: `https://yt3.ggpht.com/${c.channelId}=s48`,
+            authorChannelUrl: `http://www.youtube.com/${author?.customUrl ?? `channel/${c.channelId}`}`,
+            authorChannelId: { value: c.channelId },
+            canRate: true,
+            viewerRating: "none",
+            likeCount: 0,
+            publishedAt: c.publishedAt,
+            updatedAt: c.publishedAt,
+          },
+        },
+        canReply: true,
+        totalReplyCount: 0,
+        isPublic: true,
+      },
+    };
+  }
+
+  /** `commentThreads.insert?part=snippet`: a top-level comment by the token's channel. */
+  private insertThread(req: FakeRequest): FakeResponse {
+    const rec = this.auth(req, COMMENT_SCOPES);
+    if (!("userId" in rec)) return rec;
+    const channel = this.ownerOf(rec);
+    if (!channel)
+      return googleError(
+        403,
+        "ineligibleAccount",
+        "The user has no YouTube channel.",
+        "youtube.commentThread",
+      );
+    const body = req.json() as
+      | { snippet?: { videoId?: unknown; topLevelComment?: { snippet?: { textOriginal?: unknown } } } }
+      | undefined;
+    const videoId = body?.snippet?.videoId;
+    const text = body?.snippet?.topLevelComment?.snippet?.textOriginal;
+    const video = typeof videoId === "string" ? this.visibleVideo(rec, videoId) : undefined;
+    if (!video)
+      return googleError(
+        404,
+        "videoNotFound",
+        "The video identified by the videoId parameter could not be found.",
+        "youtube.commentThread",
+      );
+    if (typeof text !== "string" || text.trim() === "")
+      return googleError(
+        400,
+        "commentTextRequired",
+        "The comment resource that is being inserted must specify a value for the snippet.topLevelComment.snippet.textOriginal property. Comments cannot be empty.",
+        "youtube.commentThread",
+      );
+    if ([...text].length > COMMENT_MAX)
+      return googleError(
+        400,
+        "commentTextTooLong",
+        "The comment resource that is being inserted or updated contains too many characters in the snippet.topLevelComment.snippet.textOriginal property.",
+        "youtube.commentThread",
+      );
+    const comment: FakeComment = {
+      id: `Ugz${randomBytes(18).toString("base64url")}`,
+      videoId: video.id,
+      channelId: channel.id,
+      text,
+      publishedAt: new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, "Z"),
+    };
+    this.comments.push(comment);
+    if (video.statistics.commentCount !== null) video.statistics.commentCount += 1;
+    this.server.count("youtube.comments");
+    return { body: this.thread(comment, channel.id) };
+  }
+
+  /** `commentThreads.list?part=snippet&videoId=...`: the video's threads (`order=time`: newest first). */
+  private listThreads(req: FakeRequest): FakeResponse {
+    const rec = this.auth(req, COMMENT_SCOPES);
+    if (!("userId" in rec)) return rec;
+    const videoId = req.query.get("videoId");
+    if (!videoId)
+      return googleError(
+        400,
+        "missingRequiredParameter",
+        "No filter selected. Expected one of: videoId, ...",
+      );
+    if (!this.visibleVideo(rec, videoId))
+      return googleError(
+        404,
+        "videoNotFound",
+        "The video identified by the videoId parameter could not be found.",
+        "youtube.commentThread",
+      );
+    const max = Number(req.query.get("maxResults") ?? 20);
+    const all = this.comments.filter((c) => c.videoId === videoId);
+    if (req.query.get("order") !== "relevance") all.reverse();
+    const viewer = this.ownerOf(rec)?.id;
+    const items = all.slice(0, max).map((c) => this.thread(c, viewer));
+    return {
+      body: {
+        kind: "youtube#commentThreadListResponse",
+        etag: etag(),
+        pageInfo: { totalResults: items.length, resultsPerPage: max },
+        items,
+      },
+    };
+  }
+
+  /** `videos.delete?id=...` -> 204: the channel's own video only. */
+  private deleteVideo(req: FakeRequest): FakeResponse {
+    const rec = this.auth(req, DELETE_SCOPES);
+    if (!("userId" in rec)) return rec;
+    const v = this.videos.get(req.query.get("id") ?? "");
+    if (!v || v.uploadStatus === "deleted")
+      return googleError(
+        404,
+        "videoNotFound",
+        "The video that you are trying to delete cannot be found. Check the value of the id parameter in the request to ensure that it is correct.",
+        "youtube.video",
+      );
+    if (v.channelId !== this.ownerOf(rec)?.id)
+      return googleError(
+        403,
+        "forbidden",
+        "The video that you are trying to delete cannot be deleted. The request might not be properly authorized.",
+        "youtube.video",
+      );
+    v.uploadStatus = "deleted";
+    this.server.count("youtube.deletes");
+    return { status: 204 };
   }
 
   // --- Resumable upload -----------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import { REMOVAL_RULES } from "../../providers/social/published-rules.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { Network } from "../../providers/social/types.ts";
 import { type Owner, ownedBy } from "../owner.ts";
-import { readyAccount } from "./account-adapter.ts";
+import { missingScopes, readyAccount } from "./account-adapter.ts";
 
 /** One published copy and what removal does to it. */
 export interface RemovalPlanItem {
@@ -130,6 +130,15 @@ export async function removeCopies(
       const remover = ready.adapter.remover;
       if (!remover) {
         out.push({ ...base, result: "stays_live", reason: staysLiveReason(r.network, r.post_url) });
+        continue;
+      }
+      const missing = missingScopes(ready.adapterAccount, remover.scopes ?? []);
+      if (missing.length > 0) {
+        out.push({
+          ...base,
+          result: "failed",
+          reason: `the ${ready.label} was connected without the ${missing.join(", ")} permission, which deleting needs; reconnect it on /settings/social; the post stays live`,
+        });
         continue;
       }
       await remover.remove(

@@ -64,6 +64,11 @@ export interface NetworkComments<A> {
 /** Taking a published post down from the network. */
 export interface NetworkRemover<A> {
   /**
+   * Scopes a grant needs to delete (YouTube `youtube.force-ssl`; none: the publishing grant does): an
+   * account whose known grant lacks one is not asked; its removal fails with a reason naming the scope.
+   */
+  readonly scopes?: readonly string[];
+  /**
    * Deletes the post (X `DELETE /2/tweets/{id}`, Facebook `DELETE /{post-id}`, LinkedIn `DELETE
    * /rest/posts/{urn}`, Pinterest `DELETE /v5/pins/{id}`, YouTube `videos.delete`). A post the network no
    * longer has (already deleted by hand) counts as removed.

@@ -72,7 +72,7 @@ describe("connect", () => {
     assert.match(url, /^https:\/\/www\.instagram\.com\/oauth\/authorize\?/);
     assert.equal(
       new URL(url).searchParams.get("scope"),
-      "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights",
+      "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights,instagram_business_manage_comments",
     );
     const res = await fetch(http.overrideUrl(url), { redirect: "manual" });
     assert.equal(res.status, 302);
@@ -85,6 +85,7 @@ describe("connect", () => {
       "instagram_business_basic",
       "instagram_business_content_publish",
       "instagram_business_manage_insights",
+      "instagram_business_manage_comments",
     ]);
     const accounts = await a.oauth.accounts(tokens);
     assert.equal(accounts.length, 1);

@@ -30,6 +30,7 @@ import { startFakeNetworks } from "../../fakes/server.ts";
 import {
   GOOGLE_APIS_HOST,
   type GoogleUser,
+  SCOPE_FORCE_SSL,
   SCOPE_READONLY,
   SCOPE_UPLOAD,
   YT_UPLOAD_PATH,
@@ -118,7 +119,7 @@ describe("connect", () => {
     assert.equal(q.get("access_type"), "offline");
     assert.equal(q.get("prompt"), "consent");
     assert.equal(q.get("code_challenge_method"), "S256");
-    assert.equal(q.get("scope"), `${SCOPE_UPLOAD} ${SCOPE_READONLY}`);
+    assert.equal(q.get("scope"), `${SCOPE_UPLOAD} ${SCOPE_READONLY} ${SCOPE_FORCE_SSL}`);
     assert.equal(a.oauth.pkce, true);
     const res = await fetch(http.overrideUrl(url.toString()), { redirect: "manual" });
     assert.equal(res.status, 302);
@@ -129,7 +130,7 @@ describe("connect", () => {
     assert.ok(tokens.refreshToken, "offline access gives a refresh token");
     const minutes = (tokens.expiresAt!.getTime() - Date.now()) / 60_000;
     assert.ok(minutes > 58 && minutes <= 60, "1-hour access token");
-    assert.deepEqual(tokens.scopes, [SCOPE_UPLOAD, SCOPE_READONLY]);
+    assert.deepEqual(tokens.scopes, [SCOPE_UPLOAD, SCOPE_READONLY, SCOPE_FORCE_SSL]);
     const [account, ...more] = await a.oauth.accounts(tokens);
     assert.equal(more.length, 0);
     assert.equal(account!.networkAccountId, user.channel!.id);

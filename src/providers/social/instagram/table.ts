@@ -17,6 +17,11 @@ export const INSTAGRAM_GRAPH = "https://graph.instagram.com";
 export const INSTAGRAM_SCOPES = ["instagram_business_basic", "instagram_business_content_publish"] as const;
 /** Also asked at consent, for the media insights of the analytics sync (./metrics.ts); not required. */
 export const INSTAGRAM_INSIGHTS_SCOPES = ["instagram_business_manage_insights"] as const;
+/**
+ * Also asked at consent, for the first comment (./published.ts, `POST /{ig-media-id}/comments`); not
+ * required: a grant without it publishes, and its first comments fail naming it.
+ */
+export const INSTAGRAM_COMMENT_SCOPES = ["instagram_business_manage_comments"] as const;
 
 /** Images, carousels (2 to 10 items) and Reels; no text-only posts. */
 export const INSTAGRAM_CAPABILITIES: Capabilities = { text: false, image: true, carousel: true, video: true };
@@ -29,7 +34,7 @@ export const INSTAGRAM: NetworkTable = {
     authorizeUrl: "https://www.instagram.com/oauth/authorize",
     clientIdParam: "client_id",
     clientAuth: "body",
-    scopes: [...INSTAGRAM_SCOPES, ...INSTAGRAM_INSIGHTS_SCOPES],
+    scopes: [...INSTAGRAM_SCOPES, ...INSTAGRAM_INSIGHTS_SCOPES, ...INSTAGRAM_COMMENT_SCOPES],
     requiredScopes: INSTAGRAM_SCOPES,
     scopeSeparator: ",",
     pkce: "none",
