@@ -3,10 +3,15 @@
  * test/fakes/linkedin-documents.ts) through SOCIAL_HTTP_OVERRIDE: a carousel of rendered slides goes as one
  * PDF (a page per slide at the slide's size, page 1's image the bytes of slide 1, the post's title as the
  * document's), the `linkedin_carousel: images` setting keeps the multi-image post, the fake refuses a post
- * naming a document that is not AVAILABLE, a lost answer to the document's PUT and to the post's create each
+ * naming a document that is not AVAILABLE, page 1 rendered (poppler's pdftoppm) looks like slide 1, a lost answer to the document's PUT and to the post's create each
  * ends with one document and one post, and the PDF limits of rules.ts hold.
  */
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { inflateSync } from "node:zlib";
 import { describe, test } from "node:test";
 import { PDFArray, PDFDict, PDFDocument, PDFName, type PDFRawStream } from "pdf-lib";
@@ -119,6 +124,35 @@ function pageImage(pdf: PDFDocument, page: number): { dict: PDFDict; bytes: Uint
   return { dict: stream.dict, bytes: stream.contents };
 }
 
+/**
+ * Renders page `n` (1-based) of `pdf` with poppler's pdftoppm (Debian `poppler-utils`, installed by .ci/run)
+ * at 72 dpi, so a page of W x H points is W x H pixels. @returns its RGB pixels.
+ * @throws when pdftoppm is missing (never skipped: install poppler-utils) or fails.
+ */
+async function renderPdfPage(pdf: Uint8Array, n: number) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "smcp-pdf-"));
+  try {
+    await writeFile(path.join(dir, "doc.pdf"), pdf);
+    const args = ["-png", "-r", "72", "-f", String(n), "-l", String(n), "-singlefile", "doc.pdf", "page"];
+    await promisify(execFile)("pdftoppm", args, { cwd: dir }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === "ENOENT") throw new Error("pdftoppm is missing: apt-get install poppler-utils");
+      throw err;
+    });
+    const png = await readFile(path.join(dir, "page.png"));
+    return sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Mean absolute difference of two equally long 8-bit pixel buffers, levels per channel. */
+function meanAbsoluteDifference(a: Buffer, b: Buffer): number {
+  assert.equal(a.length, b.length, "the same size");
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs((a[i] as number) - (b[i] as number));
+  return sum / a.length;
+}
+
 describe("document posts", () => {
   test("a carousel goes as one PDF: a page per slide at its size, page 1 is slide 1, titled from the post", async () => {
     const m = li.addMember({ name: "Doc Admin", pages: [{ name: "Doc Co" }] });
@@ -160,6 +194,22 @@ describe("document posts", () => {
     const third = pageImage(pdf, 2);
     const want = await sharp(pngSlide).removeAlpha().raw().toBuffer();
     assert.ok(inflateSync(Buffer.from(third.bytes)).equals(want), "page 3 has the PNG's pixels");
+  });
+
+  test("page 1 of the document, rendered, is slide 1 (poppler's pdftoppm at 72 dpi: one pixel per point)", async () => {
+    const pdf = await buildSlidesPdf(
+      slides.slice(0, 2).map((s) => ({ bytes: s.bytes, mime: "image/jpeg" })),
+      "Glow Serum: brighter skin",
+    );
+    const page1 = await renderPdfPage(pdf.bytes, 1);
+    const slide1 = await sharp(slides[0]!.bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    assert.deepEqual([page1.info.width, page1.info.height], [1080, 1350], "the page at the slide's size");
+    const diff = meanAbsoluteDifference(page1.data, slide1.data);
+    // Two JPEG decoders (poppler's, libvips') differ by a level or two per channel at most.
+    assert.ok(diff < 3, `page 1 differs from slide 1 by ${diff.toFixed(2)} levels per channel on average`);
+    // And it is not just any slide: slide 2 differs from page 1 far more.
+    const slide2 = await sharp(slides[1]!.bytes).removeAlpha().raw().toBuffer();
+    assert.ok(meanAbsoluteDifference(page1.data, slide2) > diff * 2 + 1, "page 1 is not slide 2");
   });
 
   test("linkedin_carousel: images keeps the multi-image post, no document", async () => {
