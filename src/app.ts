@@ -4,7 +4,7 @@
  * token endpoint form data, the browser pages CSRF); this file only assembles them.
  */
 import { randomUUID } from "node:crypto";
-import type http from "node:http";
+import http from "node:http";
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
 import type { AppContext } from "./context.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "./db/unavailable.ts";
@@ -61,8 +61,32 @@ export function createApp(ctx: AppContext): { app: Express; mcp: McpEndpoint } {
 
 /** The server's request listener for `ctx`: the app, with the MCP endpoint's fast lane in front. */
 export function createRequestListener(ctx: AppContext): http.RequestListener {
+  return createRequestHandling(ctx).listener;
+}
+
+/**
+ * The request listener of `createRequestListener` and the `http.createServer` options that go with it: request
+ * and response classes whose prototypes are the app's own (`app.request`, `app.response`, which Express would
+ * otherwise give every request with `Object.setPrototypeOf`, a change of shape V8 pays for on every request; see
+ * bench/README.md "Where the time goes"). A server created without them still works: the fast lane then sets
+ * the prototypes as Express does.
+ */
+export function createRequestHandling(ctx: AppContext): {
+  listener: http.RequestListener;
+  serverOptions: http.ServerOptions;
+} {
   const { app, mcp } = createApp(ctx);
-  return withFastLane(ctx, app, mcp);
+  class AppRequest extends http.IncomingMessage {}
+  Object.setPrototypeOf(AppRequest.prototype, app.request);
+  class AppResponse extends http.ServerResponse {}
+  Object.setPrototypeOf(AppResponse.prototype, app.response);
+  return {
+    listener: withFastLane(ctx, app, mcp, AppRequest.prototype, AppResponse.prototype),
+    serverOptions: {
+      IncomingMessage: AppRequest,
+      ServerResponse: AppResponse as unknown as typeof http.ServerResponse,
+    },
+  };
 }
 
 /**
@@ -128,7 +152,13 @@ function routeOf(res: Response): string {
  * including any other spelling of the path (Express matches it case-insensitively and with a trailing
  * slash) and browser requests with an Origin (CORS), goes through `app`.
  */
-export function withFastLane(ctx: AppContext, app: Express, mcp: McpEndpoint): http.RequestListener {
+export function withFastLane(
+  ctx: AppContext,
+  app: Express,
+  mcp: McpEndpoint,
+  requestPrototype?: object,
+  responsePrototype?: object,
+): http.RequestListener {
   const onError = errorHandler(ctx);
   return (req, res) => {
     const url = req.url ?? "";
@@ -145,8 +175,9 @@ export function withFastLane(ctx: AppContext, app: Express, mcp: McpEndpoint): h
     const response = res as Response;
     request.res = response;
     response.req = request;
-    Object.setPrototypeOf(request, app.request);
-    Object.setPrototypeOf(response, app.response);
+    // Already the app's when the server was created with `createRequestHandling`'s classes.
+    if (Object.getPrototypeOf(request) !== requestPrototype) Object.setPrototypeOf(request, app.request);
+    if (Object.getPrototypeOf(response) !== responsePrototype) Object.setPrototypeOf(response, app.response);
     response.locals = Object.create(null);
     if (metricsEnabled()) response.locals.route = mcp.path;
     if (tracer) routeActiveSpan("POST", mcp.path);

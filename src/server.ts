@@ -4,7 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AppContext } from "./context.ts";
-import { createRequestListener } from "./app.ts";
+import { createRequestHandling } from "./app.ts";
 
 export interface RunningServer {
   server: http.Server;
@@ -13,9 +13,15 @@ export interface RunningServer {
   close(graceSeconds?: number): Promise<void>;
 }
 
-/** Listens on `ctx.config.port` (0 = any free port) and `ctx.config.host`. */
-export async function startServer(ctx: AppContext, server = http.createServer()): Promise<RunningServer> {
-  server.on("request", createRequestListener(ctx));
+/**
+ * Listens on `ctx.config.port` (0 = any free port) and `ctx.config.host`, on `given` when passed (a server the
+ * caller created, perhaps already listening), else on a new server built with the app's request and response
+ * classes (./app.ts `createRequestHandling`).
+ */
+export async function startServer(ctx: AppContext, given?: http.Server): Promise<RunningServer> {
+  const handling = createRequestHandling(ctx);
+  const server = given ?? http.createServer(handling.serverOptions);
+  server.on("request", handling.listener);
   server.keepAliveTimeout = 5_000;
   if (!server.listening) {
     await new Promise<void>((resolve, reject) => {
