@@ -80,6 +80,11 @@ export interface DestinationContent {
   link: string | null;
   /** The Pinterest board the Pin is saved to (the account's chosen board); null for other networks. */
   board_id: string | null;
+  /**
+   * How a LinkedIn post of two or more images goes out (the account's `linkedin_carousel` at the request:
+   * one PDF `document`, or `images`); absent for other networks and posts (src/domain/social/content.ts).
+   */
+  linkedin_carousel?: "document" | "images" | undefined;
 }
 
 /** The content an approval binds: the post's and each destination's (src/domain/social/content.ts). */
