@@ -106,6 +106,8 @@ test("the approval page shows a video's description under the player", () => {
     clientVerified: true,
     description: {
       summary: "Publish the video post now to Shop X (X).",
+      resources: [],
+      destinations: [],
       media: [
         { kind: "video", asset_id: "6b2d0f8c-3e4a-4c7b-9d0e-1f2a3b4c5d6e", description: "A mug turning" },
       ],
