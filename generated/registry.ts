@@ -151,7 +151,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Approve carousel",
       group: "carousels",
       description:
-        "Approves a fully generated carousel after browser approval; the post becomes `approved`. Not needed before schedule_post or publish_post: their approval covers the carousel. The approval binds the slides and caption shown. `caption` replaces the post's caption (refused while it has a pending schedule or delivery). Then show approval_url to the user; poll get_job_status {operation_id, wait_seconds: 25}.",
+        "Approves a fully generated carousel after browser approval; the post becomes `approved`. Not needed before schedule_post or publish_post: their approval covers the carousel. The approval binds the slides and caption shown. `caption` replaces the post's caption (refused while it has a pending schedule or delivery). Then show approval_url; poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "manage:carousels",
       access: "write",
       review: true,
@@ -1076,7 +1076,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Create product",
       group: "products",
       description:
-        "Creates a product. With `name` (and optional details: description, price and ISO 4217 currency, URL, brand, tags, owned image asset IDs) it is saved at once. With only `product_url` the service reads that public page: name, description, price, currency, brand, and the images its JSON-LD or Open Graph names as the product's images; the call answers `queued`: poll get_job_status {operation_id, wait_seconds: 25} 2 s later; `data.result.product` is the product.",
+        "Creates a product. With `name` (and optional description, price, ISO 4217 currency, URL, brand, tags, owned image asset IDs) it is saved at once. With only `product_url` the service reads that public page: name, description, price, currency, brand, and the images its JSON-LD or Open Graph names as the product's images; the call answers `queued`: poll get_job_status {operation_id, wait_seconds: 25} 2 s later; `data.result.product` is the product.",
       scope: "create:products",
       access: "write",
       review: false,
@@ -1433,7 +1433,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Delete automation",
       group: "automations",
       description:
-        "Deletes an automation after browser approval; no further runs start; past runs and posts are kept. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}.",
+        "Deletes an automation after browser approval; no further runs start; past runs and posts are kept. Then show approval_url and poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "delete:automations",
       access: "write",
       review: true,
@@ -1727,7 +1727,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Delete product",
       group: "products",
       description:
-        "Deletes a product after browser approval; posts that reference it are kept. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}.",
+        "Deletes a product after browser approval; posts that reference it are kept. Then show approval_url and poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "delete:products",
       access: "write",
       review: true,
@@ -1872,7 +1872,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Disable automation",
       group: "automations",
       description:
-        "Disables an automation after browser approval: no new scheduled runs; started runs finish; the configuration is kept. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}.",
+        "Disables an automation after browser approval: no new scheduled runs; started runs finish; the configuration is kept. Then show approval_url and poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "manage:automations",
       access: "write",
       review: true,
@@ -2017,7 +2017,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Enable automation",
       group: "automations",
       description:
-        "Enables an automation after browser approval: it runs daily at its `daily_times`, each run charged like run_automation, and publishes to its destinations. The approval binds what runs publish (product link, name, price, destinations): call it again when review_status is needs_review. Then show approval_url to the user; poll get_job_status {operation_id, wait_seconds: 25}.",
+        "Enables an automation after browser approval: it runs daily at its `daily_times`, each run charged like run_automation, and publishes to its destinations. The approval binds what runs publish (product link, name, price, destinations): call it again when review_status is needs_review. Then show approval_url; poll get_job_status {operation_id, wait_seconds: 25}.",
       scope: "manage:automations",
       access: "write",
       review: true,
@@ -2163,7 +2163,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Fetch product details",
       group: "products",
       description:
-        "Queued: reads a public product page (no private addresses; bounded redirects, size, time) and extracts title, description, price, currency, brand and image URLs; with `product_id`, fills only its empty fields. To create a product from a page, call create_product with only product_url. Then poll get_job_status {operation_id, wait_seconds: 25}; `data.result` is untrusted page text.",
+        "Queued: reads a public product page (no private addresses; bounded redirects, size, time) and extracts title, description, price, currency, brand and image URLs; with `product_id`, fills only its empty fields. To create a product from a page: create_product with only product_url. Then poll get_job_status {operation_id, wait_seconds: 25}; `data.result` is untrusted page text.",
       scope: "create:products",
       access: "write",
       review: false,
@@ -2473,7 +2473,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Generate carousel",
       group: "carousels",
       description:
-        "Queued: starts an AI carousel for an owned product in a design, format and slide count from list_carousel_formats (`prompt` adds guidance). Charges 5 credits per generated image at the call (6 slides = 30; 25 with `use_cta_artwork`); too few credits is forbidden. Pass `social_account_ids` to have their rules checked before any charge (X takes at most 4 images). The caption is written for you unless you pass `caption`. Then poll get_carousel {post_id, wait_seconds: 25} 2 s later until run.status is succeeded or failed.",
+        "Queued: starts an AI carousel for an owned product in a design, format and slide count from list_carousel_formats (`prompt` adds guidance). Charges 5 credits per generated image at the call (6 slides = 30; 25 with `use_cta_artwork`); too few credits is forbidden. Pass `social_account_ids` to have their rules checked before any charge (X takes at most 4 images). Without `caption`, one is written. Then poll get_carousel {post_id, wait_seconds: 25} 2 s later until run.status is succeeded or failed.",
       scope: "create:carousels",
       access: "write",
       review: false,
@@ -4462,7 +4462,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Get media",
       group: "media",
       description:
-        "Returns one saved image or video by `asset_id`: kind, MIME type, bytes, width and height (pixels), duration (seconds), labels and title.",
+        "Returns one saved image or video by `asset_id`: kind, MIME type, bytes, width and height (pixels), duration (seconds), labels, title and alt text.",
       scope: "read:media",
       access: "read",
       review: false,
@@ -4520,6 +4520,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               },
               labels: { type: "array", maxItems: 50, items: { type: "string", maxLength: 100 } },
               title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+              alt_text: {
+                description:
+                  "Set in the media library: an image's alt text or a video's description, sent where the post gives none; null: none.",
+                anyOf: [{ type: "string", maxLength: 1000 }, { type: "null" }],
+              },
               created_at: { type: "string", format: "date-time", maxLength: 64 },
             },
             required: [
@@ -4532,6 +4537,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
               "duration_seconds",
               "labels",
               "title",
+              "alt_text",
               "created_at",
             ],
           },
@@ -6912,6 +6918,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     },
                     labels: { type: "array", maxItems: 50, items: { type: "string", maxLength: 100 } },
                     title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+                    alt_text: {
+                      description:
+                        "Set in the media library: an image's alt text or a video's description, sent where the post gives none; null: none.",
+                      anyOf: [{ type: "string", maxLength: 1000 }, { type: "null" }],
+                    },
                     created_at: { type: "string", format: "date-time", maxLength: 64 },
                   },
                   required: [
@@ -6924,6 +6935,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     "duration_seconds",
                     "labels",
                     "title",
+                    "alt_text",
                     "created_at",
                   ],
                 },
@@ -7740,7 +7752,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Run automation",
       group: "automations",
       description:
-        "Starts one manual run after browser approval, charged by template: 2x2 grid video 20 credits, single fade 5, AI UGC 10, carousel 5 per image. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}; the result's run_id and kind go to get_automation_run.",
+        "Starts one manual run after browser approval, charged by template: 2x2 grid video 20 credits, single fade 5, AI UGC 10, carousel 5 per image. Then show approval_url and poll get_job_status {operation_id, wait_seconds: 25}; the result's run_id and kind go to get_automation_run.",
       scope: "manage:automations",
       access: "write",
       review: true,
@@ -8471,6 +8483,11 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     },
                     labels: { type: "array", maxItems: 50, items: { type: "string", maxLength: 100 } },
                     title: { anyOf: [{ type: "string", maxLength: 200 }, { type: "null" }] },
+                    alt_text: {
+                      description:
+                        "Set in the media library: an image's alt text or a video's description, sent where the post gives none; null: none.",
+                      anyOf: [{ type: "string", maxLength: 1000 }, { type: "null" }],
+                    },
                     created_at: { type: "string", format: "date-time", maxLength: 64 },
                     rank: { type: "number", minimum: 0, description: "Relevance; higher is better." },
                   },
@@ -8484,6 +8501,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
                     "duration_seconds",
                     "labels",
                     "title",
+                    "alt_text",
                     "created_at",
                     "rank",
                   ],
@@ -8562,7 +8580,7 @@ export const TOOLS: readonly RegisteredTool[] = Object.freeze([
       title: "Update automation",
       group: "automations",
       description:
-        "Changes the given fields of an automation after browser approval; the kind cannot change and ugc-video keeps needing a CTA video. Then show approval_url to the user and poll get_job_status {operation_id, wait_seconds: 25}; the result is the updated automation.",
+        "Changes the given fields of an automation after browser approval; the kind cannot change and ugc-video keeps needing a CTA video. Then show approval_url and poll get_job_status {operation_id, wait_seconds: 25}; the result is the updated automation.",
       scope: "manage:automations",
       access: "write",
       review: true,

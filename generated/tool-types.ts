@@ -1089,6 +1089,8 @@ export interface components {
       duration_seconds: number | null;
       labels: string[];
       title: string | null;
+      /** @description Set in the media library: an image's alt text or a video's description, sent where the post gives none; null: none. */
+      alt_text: string | null;
       /** Format: date-time */
       created_at: string;
     };
@@ -1539,6 +1541,8 @@ export interface components {
         duration_seconds: number | null;
         labels: string[];
         title: string | null;
+        /** @description Set in the media library: an image's alt text or a video's description, sent where the post gives none; null: none. */
+        alt_text: string | null;
         /** Format: date-time */
         created_at: string;
       }[];
@@ -1972,6 +1976,8 @@ export interface components {
         duration_seconds: number | null;
         labels: string[];
         title: string | null;
+        /** @description Set in the media library: an image's alt text or a video's description, sent where the post gives none; null: none. */
+        alt_text: string | null;
         /** Format: date-time */
         created_at: string;
         /** @description Relevance; higher is better. */

@@ -66,8 +66,8 @@ export interface PostContent {
   /** The post's media asset ids, in order. */
   media_asset_ids: string[];
   /**
-   * The alt text of each image as sent, in media order (null where an image has none); absent when no image
-   * has one (src/domain/media/alt-text.ts).
+   * The alt text of each image (a video's description) as sent, in media order (null where an item has none);
+   * absent when no item has one (src/domain/media/alt-text.ts).
    */
   alt_texts?: Array<string | null> | undefined;
 }
@@ -80,6 +80,11 @@ export interface DestinationContent {
   link: string | null;
   /** The Pinterest board the Pin is saved to (the account's chosen board); null for other networks. */
   board_id: string | null;
+  /**
+   * How a LinkedIn post of two or more images goes out (the account's `linkedin_carousel` at the request:
+   * one PDF `document`, or `images`); absent for other networks and posts (src/domain/social/content.ts).
+   */
+  linkedin_carousel?: "document" | "images" | undefined;
 }
 
 /** The content an approval binds: the post's and each destination's (src/domain/social/content.ts). */
@@ -149,7 +154,12 @@ export interface ApprovalDescription {
    * The owned media the action publishes, in order (images shown, videos played with `<video>` from the
    * owner-only `/media/{id}/file` route), so that what the user approves is what they saw.
    */
-  media?: Array<{ kind: "image" | "video"; asset_id: string }>;
+  media?: Array<{
+    kind: "image" | "video";
+    asset_id: string;
+    /** A video's description as sent where the network takes one (src/domain/media/alt-text.ts). */
+    description?: string | undefined;
+  }>;
   /**
    * The content the approval binds (publish_post, schedule_post, approve_carousel) and its fingerprint: what
    * the page showed, down to the Pinterest link and board. Approving is refused as stale when the content

@@ -7,7 +7,8 @@
  * - a post scheduled for tomorrow 09:00 in the owner's time zone to Instagram and Facebook;
  * - a delivery that failed because its Facebook Page needs reconnecting (the engine's own reason);
  * - a connection "Demo assistant" whose `schedule_post` request waits for approval (through the tool
- *   pipeline, so its approval page is a real one).
+ *   pipeline, so its approval page is a real one): a post of three images with alt texts to LinkedIn (a
+ *   3-page document there) and X, with a first comment.
  * The user's time zone is set to Europe/Berlin.
  */
 import { randomUUID } from "node:crypto";
@@ -42,12 +43,12 @@ function tomorrowAt(now: Date, zone: string, hour: number): string {
 
 /**
  * Seeds the activity for `owner` over the demo's posts (`text` and `launch`: text posts; `image`: an image
- * post). @returns the ids it made. @throws when a step of the service refuses (a bug in the demo).
+ * post; `gallery`: a post of three images). @returns the ids it made. @throws when a step of the service refuses (a bug in the demo).
  */
 export async function seedDemoActivity(
   app: AppContext,
   owner: Owner,
-  posts: { text: string; launch: string; image: string },
+  posts: { text: string; launch: string; image: string; gallery: string },
 ): Promise<Record<string, unknown>> {
   await setUserTimeZone(app.db, owner.userId, DEMO_TIME_ZONE);
   const connect = async (network: Network, name: string) =>
@@ -103,9 +104,10 @@ export async function seedDemoActivity(
   );
 
   const request = await pendingRequest(app, owner, {
-    post_id: posts.text,
+    post_id: posts.gallery,
     social_account_ids: [accounts.linkedin, accounts.x],
     scheduled_for: tomorrowAt(app.clock.now(), DEMO_TIME_ZONE, 18),
+    first_comment: "Which one is your favourite? The sale ends Sunday at midnight.",
   });
 
   return {
@@ -125,7 +127,7 @@ export async function seedDemoActivity(
 async function pendingRequest(
   app: AppContext,
   owner: Owner,
-  args: { post_id: string; social_account_ids: string[]; scheduled_for: string },
+  args: { post_id: string; social_account_ids: string[]; scheduled_for: string; first_comment?: string },
 ): Promise<string> {
   const [client] = await app
     .db("oauth_clients")

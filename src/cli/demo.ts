@@ -19,11 +19,32 @@ import { seedDemoActivity } from "./demo-activity.ts";
 
 export const DEMO_USAGE = "admin demo [--email E] [--password P]";
 
-const IMAGES: Array<{ title: string; labels: string[]; rgb: [number, number, number] }> = [
-  { title: "Glow Serum bottle", labels: ["serum", "bottle", "product"], rgb: [238, 176, 64] },
-  { title: "Trail Runner side view", labels: ["shoe", "running", "product"], rgb: [40, 90, 160] },
-  { title: "Stoneware mug", labels: ["mug", "kitchen", "product"], rgb: [120, 120, 110] },
-  { title: "Summer sale banner", labels: ["banner", "sale", "summer"], rgb: [230, 70, 90] },
+/** The demo's images, each with the alt text its owner gave it in the media library. */
+const IMAGES: Array<{ title: string; labels: string[]; rgb: [number, number, number]; alt: string }> = [
+  {
+    title: "Glow Serum bottle",
+    labels: ["serum", "bottle", "product"],
+    rgb: [238, 176, 64],
+    alt: "A white Glow Serum bottle on a warm amber background",
+  },
+  {
+    title: "Trail Runner side view",
+    labels: ["shoe", "running", "product"],
+    rgb: [40, 90, 160],
+    alt: "Trail Runner 2 from the side on a deep blue background",
+  },
+  {
+    title: "Stoneware mug",
+    labels: ["mug", "kitchen", "product"],
+    rgb: [120, 120, 110],
+    alt: "A handmade stoneware mug on a grey background",
+  },
+  {
+    title: "Summer sale banner",
+    labels: ["banner", "sale", "summer"],
+    rgb: [230, 70, 90],
+    alt: "A red banner for the summer sale",
+  },
 ];
 
 /**
@@ -72,6 +93,7 @@ export async function runDemo(
       storageKey: key,
       sha256: createHash("sha256").update(bytes).digest("hex"),
       source: "generated",
+      altText: img.alt,
     });
     media.push(a.asset_id);
   }
@@ -124,6 +146,14 @@ export async function runDemo(
       title: "Trail Runner restock",
       product_id: products[1]!.product_id,
     }),
+    // Three images: LinkedIn makes a 3-page document of them; the first has its own alt text for this post.
+    await createImagePost(db, owner, {
+      media_asset_ids: [media[0]!, media[2]!, media[3]!],
+      alt_texts: ["The Glow Serum bottle, first of three summer favourites"],
+      caption: "Three favourites for the summer sale: Glow Serum, the stoneware mug and 20% off everything.",
+      title: "Summer favourites",
+      product_id: null,
+    }),
   ];
 
   const activity = app
@@ -131,6 +161,7 @@ export async function runDemo(
         text: posts[0]!.post_id,
         launch: posts[1]!.post_id,
         image: posts[2]!.post_id,
+        gallery: posts[3]!.post_id,
       })
     : undefined;
   return {

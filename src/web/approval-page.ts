@@ -147,6 +147,14 @@ ${pinterestLink(d, id)}
 </section>`;
 }
 
+/** A video of the post, played from the owner-only file route, with its description when it has one. */
+function videoFigure(m: { asset_id: string; description?: string | undefined }, i: number): RawHtml {
+  const player = html`<video controls preload="metadata" playsinline width="270" height="480" src="/media/${m.asset_id}/file" title="Video ${i + 1}"></video>`;
+  return m.description
+    ? html`<figure>${player}<figcaption><span class="alt-text">Video description: ${m.description}</span></figcaption></figure>`
+    : player;
+}
+
 /** "slides 1, 2 and 4", "the caption", "the video", joined in plain words. */
 function partsText(parts: string[]): string {
   const slides = parts.filter((p) => p.startsWith("slide ")).map((p) => p.slice(6));
@@ -227,7 +235,7 @@ ${description?.when ? html`<tr><th scope="row">Time</th>${whenCell(description.w
 <tr><th scope="row">Expires</th><td>${expires ? expires.toISOString() : "never"}${open ? html` <span class="muted">(in ${minutes} minute${minutes === 1 ? "" : "s"})</span>` : ""}</td></tr>
 <tr><th scope="row">Status</th><td id="state" data-state="${op.state}">${open || op.state !== "approval_required" ? STATE_TEXT[op.state] : "Expired. Nothing was done."}</td></tr>
 </table>
-${shownMedia.length > 0 ? html`<div id="media" class="slides">${shownMedia.map((m, i) => (m.kind === "video" ? html`<video controls preload="metadata" playsinline width="270" height="480" src="/media/${m.asset_id}/file" title="Video ${i + 1}"></video>` : html`<img src="/media/${m.asset_id}/file" alt="Image ${i + 1}" width="216">`))}</div>` : ""}
+${shownMedia.length > 0 ? html`<div id="media" class="slides">${shownMedia.map((m, i) => (m.kind === "video" ? videoFigure(m, i) : html`<img src="/media/${m.asset_id}/file" alt="Image ${i + 1}" width="216">`))}</div>` : ""}
 <p class="muted">Names and captions above come from your own records and are shown as plain text. Only the buttons below, pressed by you, can approve this request. What you approve is what goes out: a later change to the post is refused while it waits to be published.</p>
 ${
   open

@@ -1,7 +1,9 @@
 /**
  * The /media page: the user's media of one workspace and the upload form. Every value is
- * escaped (src/web/html.ts); labels and titles are inert text.
+ * escaped (src/web/html.ts); labels and titles are inert text. Each asset shows its alt text in a small
+ * form that changes or clears it (POST /media/alt-text, src/web/media.ts).
  */
+import { ALT_TEXT_MAX_LENGTH } from "../domain/media/alt-text.ts";
 import type { MediaAsset } from "../domain/media/media.ts";
 import { MEDIA_LIMITS } from "../providers/media-limits.ts";
 import { html, page, type RawHtml, type StackRow, stackTable } from "./html.ts";
@@ -26,9 +28,32 @@ export function byteSize(bytes: number): string {
   return `${Math.round((kib / 1024) * 10) / 10} MiB`;
 }
 
-const MEDIA_HEADERS = ["Preview", "Title", "Kind", "Size", "Dimensions", "Duration", "Labels", "Asset ID"];
+const MEDIA_HEADERS = [
+  "Preview",
+  "Title",
+  "Kind",
+  "Size",
+  "Dimensions",
+  "Duration",
+  "Labels",
+  "Alt text",
+  "Asset ID",
+];
 
-function row(m: MediaAsset, workspaceId: string): StackRow {
+/** The form that changes or clears (empty field) an asset's alt text; the field shows the current one. */
+function altForm(m: MediaAsset, model: Pick<MediaPageModel, "csrfToken" | "workspaceId">): RawHtml {
+  const what = m.kind === "image" ? "alt text" : "description";
+  return html`<form method="post" action="/media/alt-text" class="alt-text">
+<input type="hidden" name="csrf_token" value="${model.csrfToken}">
+<input type="hidden" name="workspace_id" value="${model.workspaceId}">
+<input type="hidden" name="asset_id" value="${m.asset_id}">
+<label><span class="visually-hidden">The ${what} of ${m.title ?? m.kind}</span><textarea name="alt_text" rows="2" maxlength="${ALT_TEXT_MAX_LENGTH}">${m.alt_text ?? ""}</textarea></label>
+<button type="submit">Save</button>
+</form>`;
+}
+
+function row(m: MediaAsset, model: Pick<MediaPageModel, "csrfToken" | "workspaceId">): StackRow {
+  const { workspaceId } = model;
   const size = m.width && m.height ? `${m.width}×${m.height}` : "";
   const duration = m.duration_seconds !== null ? `${m.duration_seconds.toFixed(1)} s` : "";
   const href = `/media/${m.asset_id}/file?workspace_id=${encodeURIComponent(workspaceId)}`;
@@ -44,6 +69,7 @@ function row(m: MediaAsset, workspaceId: string): StackRow {
     html`${size}`,
     html`${duration}`,
     html`${m.labels.join(", ")}`,
+    altForm(m, model),
     html`<code class="id">${m.asset_id}</code>`,
   ];
 }
@@ -80,7 +106,7 @@ export function renderMediaPage(model: MediaPageModel): string {
       ? html`<p class="muted">No media yet.</p>`
       : stackTable(
           MEDIA_HEADERS,
-          model.items.map((m) => row(m, model.workspaceId)),
+          model.items.map((m) => row(m, model)),
           { id: "media" },
         );
   const body = html`<h1>Media library</h1>
@@ -92,6 +118,7 @@ ${message}
 <input type="hidden" name="workspace_id" value="${model.workspaceId}">
 <label>Title <input type="text" name="title" maxlength="200"></label>
 <label>Labels (comma separated) <input type="text" name="labels" maxlength="1000"></label>
+<label>Alt text (optional: what the image shows, or what happens in the video, for people who cannot see it; at most ${ALT_TEXT_MAX_LENGTH.toLocaleString("en-US")} characters) <textarea name="alt_text" rows="3" maxlength="${ALT_TEXT_MAX_LENGTH}"></textarea></label>
 <label>File (JPEG, PNG or WEBP up to ${byteSize(model.maxImageBytes)}, ${MEDIA_LIMITS.imageMaxSide} pixels a side and ${MEDIA_LIMITS.imageMaxPixels / 1_000_000} megapixels; MP4 up to ${byteSize(model.maxVideoBytes)}, ${MEDIA_LIMITS.videoMaxSide} pixels a side and ${MEDIA_LIMITS.videoMaxSeconds} seconds)
 <input type="file" name="file" required accept="image/jpeg,image/png,image/webp,video/mp4"></label>
 <label><input type="checkbox" name="purpose" value="cta"> A CTA clip for AI UGC videos (an MP4 of ${MEDIA_LIMITS.ctaSeconds.min} to ${MEDIA_LIMITS.ctaSeconds.max} seconds)</label>
@@ -100,6 +127,6 @@ ${message}
 <h2>Your media</h2>
 ${table}
 ${ctaForm(model)}
-<p class="muted">Agents refer to media by asset ID; files are only served to you.</p>`;
+<p class="muted">Agents refer to media by asset ID; files are only served to you. An asset's alt text goes out with it wherever the network takes one, unless the post gives its own; an empty field clears it.</p>`;
   return page("Media library", body, { current: "/media" });
 }

@@ -5,6 +5,7 @@
  *   POST /media             multipart upload (session + CSRF), then 303 back to the page
  *   GET  /media/:id/file    the stored file, to its owner only (404 otherwise), with byte ranges (206)
  *   POST /media/cta-artwork marks an owned image as a product's stored CTA artwork (session + CSRF)
+ *   POST /media/alt-text    sets or clears an owned asset's alt text (session + CSRF, same origin)
  * The workspace is the `workspace_id` query/field when the user is a member of it, else the user's
  * first owned workspace. A workspace that is not active gets the suspended page (src/web/suspended.ts).
  */
@@ -13,7 +14,13 @@ import { pipeline } from "node:stream/promises";
 import express, { Router, type Request, type Response } from "express";
 import type { AppContext } from "../context.ts";
 import { workspacesOfUser } from "../domain/account/overview.ts";
-import { createMediaAsset, listMedia, mediaFileOfUser } from "../domain/media/media.ts";
+import {
+  checkMediaAltText,
+  createMediaAsset,
+  listMedia,
+  mediaFileOfUser,
+  setMediaAltText,
+} from "../domain/media/media.ts";
 import { assertStorageRoom, StorageQuotaError } from "../domain/media/storage-quota.ts";
 import { createLimiter } from "../runtime/rate-limit.ts";
 import { type Owner, ownedBy } from "../domain/owner.ts";
@@ -117,6 +124,7 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
   router.get("/media", headers, session, async (req, res) => {
     const uploaded = typeof req.query.uploaded === "string" && isUuid(req.query.uploaded);
     const cta = req.query.cta === "1";
+    const alt = req.query.alt;
     await show(
       req,
       res,
@@ -125,7 +133,9 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
         ? { kind: "ok", text: "Uploaded." }
         : cta
           ? { kind: "ok", text: "Saved as the product's CTA artwork." }
-          : undefined,
+          : alt === "saved" || alt === "cleared"
+            ? { kind: "ok", text: alt === "saved" ? "Alt text saved." : "Alt text cleared." }
+            : undefined,
     );
   });
 
@@ -154,6 +164,16 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
         return;
       }
       const f = result.file;
+      let altText: string | null;
+      try {
+        // A field busboy cut at its byte limit (4,096 bytes) has more than 1,000 characters: refused here too.
+        altText = checkMediaAltText(result.fields.alt_text);
+      } catch (err) {
+        await storage.remove(f.storageKey);
+        if (!(err instanceof ToolError)) throw err;
+        await show(req, res, 400, { kind: "error", text: `Nothing was uploaded: ${err.message}.` });
+        return;
+      }
       const asset = await ctx.db
         .transaction(async (trx) => {
           await assertStorageRoom(trx, current.id, f.bytes, ctx.config.media.storageQuotaBytes);
@@ -176,6 +196,7 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
               storageKey: f.storageKey,
               sha256: f.sha256,
               source: "upload",
+              altText,
             },
           );
         })
@@ -235,6 +256,49 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
         return;
       }
       res.redirect(303, `/media?workspace_id=${current.id}&cta=1`);
+    },
+  );
+
+  // Sets or clears an asset's alt text (docs/social.md "Alt text"); an empty field clears it. Too long or not
+  // an asset of this workspace: the page again with the reason, nothing changed.
+  router.post(
+    "/media/alt-text",
+    headers,
+    session,
+    express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 10 }),
+    async (req, res) => {
+      const s = res.locals.session as BrowserSession;
+      if (!csrfOk(req, s)) {
+        res.status(403).type("text/plain").send("Forbidden: the form has expired");
+        return;
+      }
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const { current } = await pickWorkspace(ctx, s.userId, body.workspace_id);
+      if (!current) {
+        res.status(404).type("text/plain").send("Not found");
+        return;
+      }
+      if (refuseInactiveWorkspace(res, current)) return;
+      res.locals.workspaceId = current.id;
+      let saved: string | null;
+      try {
+        const asset = await setMediaAltText(
+          ctx.db,
+          { userId: s.userId, workspaceId: current.id },
+          String(body.asset_id ?? ""),
+          typeof body.alt_text === "string" ? body.alt_text : null,
+        );
+        saved = asset.alt_text;
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        const text =
+          err.code === "not_found"
+            ? "That media asset does not exist in this workspace."
+            : `The alt text was not changed: ${err.message}.`;
+        await show(req, res, 400, { kind: "error", text });
+        return;
+      }
+      res.redirect(303, `/media?workspace_id=${current.id}&alt=${saved === null ? "cleared" : "saved"}`);
     },
   );
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AppContext } from "../../context.ts";
 import { storeGeneratedImage } from "../media/generated-image.ts";
 import { TEMPLATE_IMAGES, VideoRenderError } from "../../providers/video/types.ts";
+import { generatedVideoDescription } from "../media/alt-text.ts";
 import { renderAndStoreVideo } from "../media/generated-video.ts";
 import { buildSubject } from "../captions/captions.ts";
 import { mapWithConcurrency } from "../concurrency.ts";
@@ -129,7 +130,11 @@ export async function renderVideo(
       cta: cta ? { open: async () => (await app.providers.storage.read(cta.storage_key)).stream } : undefined,
       seed: runId,
     },
-    { title: `${name}: ${template} video`, labels: ["automation", template] },
+    {
+      title: `${name}: ${template} video`,
+      labels: ["automation", template],
+      altText: generatedVideoDescription({ template, productName: title, hook }),
+    },
     signal,
   );
   // The UGC hook clip: a video model's, or the local motion that stands in for one.

@@ -1,6 +1,6 @@
 /**
- * Alt text of images (WCAG 2.2 success criterion 1.1.1, non-text content): what a screen reader says in
- * place of the picture. A generated slide's is written from its own words; an image post's may be given with
+ * Alt text of images and descriptions of videos (WCAG 2.2 success criterion 1.1.1, non-text content): what a
+ * screen reader says in place of the picture or the video. A generated slide's is written from its own words; an image post's may be given with
  * `create_image_post` (`alt_texts`, aligned with `media_asset_ids`) or set on the asset in the media library.
  * Each network takes it in its own field within its own limit (src/providers/social/rules.ts `altText`).
  */
@@ -68,4 +68,32 @@ export function checkAltTexts(
       );
     return trimmed;
   });
+}
+
+/** The templates of generated videos (src/providers/video/types.ts `VideoTemplate`). */
+type GeneratedVideoTemplate = "ugc-video" | "2x2-grid" | "single-fade";
+
+/**
+ * The description of a generated video from what it shows: its template's pictures, the product's name and
+ * the hook on screen, e.g. “Four photos of Glow Serum in a 2×2 grid, with the words “Brighter skin in 14
+ * days” on screen.”; shortened (on a word, with "…") to `ALT_TEXT_MAX_LENGTH` characters.
+ */
+export function generatedVideoDescription(video: {
+  template: GeneratedVideoTemplate;
+  productName: string;
+  hook: string;
+}): string {
+  const name = video.productName.trim().replace(/\s+/g, " ");
+  const hook = video.hook.trim().replace(/\s+/g, " ");
+  const shows =
+    video.template === "2x2-grid"
+      ? `Four photos of ${name} in a 2×2 grid`
+      : video.template === "single-fade"
+        ? `Photos of ${name} fading one into the next`
+        : `A person presenting ${name}, then the brand's closing clip`;
+  const text = `${shows}, with the words “${hook}” on screen.`;
+  const chars = [...text];
+  if (chars.length <= ALT_TEXT_MAX_LENGTH) return text;
+  const cut = chars.slice(0, ALT_TEXT_MAX_LENGTH - 1).join("");
+  return `${cut.replace(/\s+\S*$/, "") || cut}…`;
 }

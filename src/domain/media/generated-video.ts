@@ -3,7 +3,8 @@
  * area and saves it as an owned media asset (kind `video`, `video/mp4`, source `generated`) with the
  * duration, width and height ffprobe measured, like generated images (./generated-image.ts). The file is
  * moved into storage before the record is inserted, so a record never points at a missing file; a failed
- * render leaves no file behind.
+ * render leaves no file behind. `meta.altText` is the video's description (./alt-text.ts
+ * `generatedVideoDescription`), sent where a network takes one.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -32,7 +33,7 @@ export async function renderAndStoreVideo(
   app: AppContext,
   owner: { userId: string; workspaceId: string },
   request: Omit<VideoRequest, "outputFile">,
-  meta: { title: string; labels: string[] },
+  meta: { title: string; labels: string[]; altText?: string | undefined },
   signal?: AbortSignal,
 ): Promise<StoredVideo> {
   const storage = app.providers.storage;
@@ -59,6 +60,7 @@ export async function renderAndStoreVideo(
       storageKey: key,
       sha256,
       source: "generated",
+      altText: meta.altText,
     });
     return { asset_id: asset.asset_id, ...video };
   } finally {

@@ -9,6 +9,7 @@ import { pick, pickOrNull } from "../../db/rows.ts";
 import { notFoundAt, ToolError } from "../../errors.ts";
 import { keysetPage, pageSize, rankedPage, type SearchRequest, searchPage } from "../cursor.ts";
 import { type Owner, ownedBy } from "../owner.ts";
+import { ALT_TEXT_MAX_LENGTH } from "./alt-text.ts";
 
 export type MediaKind = "image" | "video";
 
@@ -23,6 +24,8 @@ export interface MediaAsset {
   duration_seconds: number | null;
   labels: string[];
   title: string | null;
+  /** What a screen reader says in place of the image, or a video's description (./alt-text.ts); null: none. */
+  alt_text: string | null;
   created_at: string;
 }
 
@@ -41,6 +44,7 @@ const COLUMNS = [
   "duration_seconds",
   "labels",
   "title",
+  "alt_text",
   "created_at",
 ];
 
@@ -57,6 +61,7 @@ export function toMediaAsset(row: Record<string, any>): MediaAsset {
         : Number(row.duration_seconds),
     labels: Array.isArray(row.labels) ? row.labels : [],
     title: row.title ?? null,
+    alt_text: row.alt_text ?? null,
     created_at: new Date(row.created_at).toISOString(),
   };
 }
@@ -193,6 +198,42 @@ export async function createMediaAsset(db: Knex, owner: Owner, input: NewMediaAs
     })
     .returning(COLUMNS);
   return toMediaAsset(row);
+}
+
+/**
+ * Sets or clears (`altText` null or blank) the alt text of one of the owner's live assets, as the media
+ * library's form does (src/web/media.ts): trimmed, at most `ALT_TEXT_MAX_LENGTH` characters (./alt-text.ts).
+ * @returns the asset with its new alt text.
+ * @throws ToolError validation_failed (too long; nothing changed) or not_found (missing, deleted or foreign).
+ */
+export async function setMediaAltText(
+  db: Knex,
+  owner: Owner,
+  assetId: string,
+  altText: string | null,
+): Promise<MediaAsset> {
+  const text = checkMediaAltText(altText);
+  if (!isUuid(assetId)) throw new ToolError("not_found", "media asset not found");
+  const [row] = await owned(db, owner).where({ id: assetId }).update({ alt_text: text }).returning(COLUMNS);
+  if (!row) throw new ToolError("not_found", "media asset not found");
+  return toMediaAsset(row);
+}
+
+/**
+ * An asset's alt text as given in the media library: trimmed, null when blank.
+ * @throws ToolError validation_failed naming the length and `ALT_TEXT_MAX_LENGTH` when it is longer.
+ */
+export function checkMediaAltText(altText: string | null | undefined): string | null {
+  const text = (altText ?? "").trim();
+  if (text === "") return null;
+  const length = [...text].length;
+  if (length > ALT_TEXT_MAX_LENGTH)
+    throw new ToolError(
+      "validation_failed",
+      `the alt text has ${length} characters; it may have at most ${ALT_TEXT_MAX_LENGTH}`,
+      { path: "/alt_text" },
+    );
+  return text;
 }
 
 /**

@@ -5,7 +5,9 @@
  * - `PostContent`: what a post publishes: type, title, caption, a carousel's slide images in position order,
  *   the post's media in order and, when any image has one, the alt texts sent with them.
  * - `ApprovedContent`: the post content plus, per destination, the Pinterest link (the product URL, read once,
- *   at the request) and board. It is recorded in the approval request's description and shown on the page.
+ *   at the request) and board, and how a LinkedIn post of several images goes out (`linkedin_carousel`: a PDF
+ *   document or images, from the account's setting). It is recorded in the approval request's description and
+ *   shown on the page; a delivery records the LinkedIn format as approved (`approved_format`).
  * - Fingerprints are SHA-256 of canonical JSON. A delivery carries the fingerprint of the post content with
  *   its own destination's link and board (`destinationFingerprint`), and the link and board as approved; the
  *   delivery engine compares it with the post before every step that can create something on the network
@@ -17,6 +19,7 @@
 import type { Knex } from "../../db/knex.ts";
 import { canonicalHash } from "../../crypto/canonical-json.ts";
 import { ToolError } from "../../errors.ts";
+import { sendsAsDocument } from "../../providers/social/linkedin/documents.ts";
 import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { Network } from "../../providers/social/types.ts";
@@ -53,7 +56,9 @@ export async function postContent(db: Knex, postId: string): Promise<PostContent
 
 /**
  * The content an approval of post `postId` to `accounts` binds, read now: the post's content and, for each
- * Pinterest destination, the product URL as the Pin's link and the account's chosen board.
+ * Pinterest destination, the product URL as the Pin's link and the account's chosen board; for each LinkedIn
+ * destination of a post of two or more images, the format the account's `linkedin_carousel` gives it
+ * (src/providers/social/linkedin/documents.ts `sendsAsDocument`).
  */
 export async function approvedContent(
   db: Knex,
@@ -82,6 +87,7 @@ export async function approvedContent(
       boards.set(r.id, typeof board === "string" && board !== "" ? board : null);
     }
   }
+  const formats = await linkedinFormats(db, content, accounts);
   return {
     ...content,
     destinations: accounts.map((a) => ({
@@ -89,8 +95,39 @@ export async function approvedContent(
       network: a.network,
       link: a.network === "pinterest" ? link : null,
       board_id: a.network === "pinterest" ? (boards.get(a.social_account_id) ?? null) : null,
+      ...(formats.has(a.social_account_id) ? { linkedin_carousel: formats.get(a.social_account_id) } : {}),
     })),
   };
+}
+
+/**
+ * For each LinkedIn account among `accounts`, how a post of `content` goes out there when it has two or more
+ * images: `document` (the default) or `images` (the account's `linkedin_carousel: images`). Empty for other
+ * posts (one image, a video, text), whose shape no setting changes.
+ */
+async function linkedinFormats(
+  db: Knex,
+  content: PostContent,
+  accounts: ReadonlyArray<{ social_account_id: string; network: Network }>,
+): Promise<Map<string, "document" | "images">> {
+  const out = new Map<string, "document" | "images">();
+  const linkedin = accounts.filter((a) => a.network === "linkedin");
+  if (linkedin.length === 0) return out;
+  const media = await postMedia(db, {
+    id: content.post_id,
+    type: content.type,
+    media_asset_ids: content.media_asset_ids,
+    alt_texts: null,
+  });
+  if (media.length < 2 || media.some((m) => m.kind !== "image")) return out;
+  const rows: Array<{ id: string; settings: Record<string, unknown> | null }> = await db("social_accounts")
+    .whereIn(
+      "id",
+      linkedin.map((a) => a.social_account_id),
+    )
+    .select("id", "settings");
+  for (const r of rows) out.set(r.id, sendsAsDocument(media, r.settings ?? {}) ? "document" : "images");
+  return out;
 }
 
 /** The fingerprint of a whole approval (the post and every destination). */
@@ -256,6 +293,8 @@ function differences(approved: ApprovedContent, current: ApprovedContent): strin
   const boards = (c: ApprovedContent) => c.destinations.map((d) => d.board_id);
   if (!same(links(approved), links(current))) out.push("the Pinterest link");
   if (!same(boards(approved), boards(current))) out.push("the Pinterest board");
+  const formats = (c: ApprovedContent) => c.destinations.map((d) => d.linkedin_carousel ?? null);
+  if (!same(formats(approved), formats(current))) out.push("the LinkedIn format (linkedin_carousel)");
   if ((approved.first_comment ?? null) !== (current.first_comment ?? null)) out.push("the first comment");
   if (out.length === 0 && contentFingerprint(approved) !== contentFingerprint(current))
     out.push("its destinations");
@@ -276,12 +315,23 @@ export function assertApprovedContent(approved: ApprovedContent, current: Approv
   );
 }
 
-/** The approval binding a delivery to `accountId` carries (columns of `deliveries`). */
+/**
+ * The approval binding a delivery to `accountId` carries (columns of `deliveries`): the fingerprint, the
+ * Pinterest link and board, and the LinkedIn format as approved (`approved_format`, null when the post's
+ * shape there depends on no setting).
+ */
 export function deliveryBinding(
   content: ApprovedContent,
   accountId: string,
-): { content_fingerprint: string; approved_link: string | null; approved_board_id: string | null } {
-  const d = content.destinations.find((x) => x.social_account_id === accountId) ?? {
+): {
+  content_fingerprint: string;
+  approved_link: string | null;
+  approved_board_id: string | null;
+  approved_format: "document" | "images" | null;
+} {
+  const d: Pick<DestinationContent, "link" | "board_id" | "linkedin_carousel"> = content.destinations.find(
+    (x) => x.social_account_id === accountId,
+  ) ?? {
     link: null,
     board_id: null,
   };
@@ -289,6 +339,7 @@ export function deliveryBinding(
     content_fingerprint: destinationFingerprint(content, d),
     approved_link: d.link,
     approved_board_id: d.board_id,
+    approved_format: d.linkedin_carousel ?? null,
   };
 }
 

@@ -52,6 +52,7 @@ async function claimAndStep(
       "content_fingerprint",
       "approved_link",
       "approved_board_id",
+      "approved_format",
     ])) as DeliveryRow[];
   if (!row) return undefined;
   const state = await observeDeliveryStep(app, row, () => stepClaimed(app, row, signal));

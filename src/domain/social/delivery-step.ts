@@ -25,6 +25,7 @@ import { refreshAccountTokens } from "./refresh.ts";
 import { postMedia } from "./validate.ts";
 import { CHANGED_AFTER_APPROVAL, deliveryStillApproved } from "./content.ts";
 import { postDeletedReason } from "./deliveries.ts";
+import { LINKEDIN_CAROUSEL_SETTING } from "../../providers/social/linkedin/documents.ts";
 import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
 import { reportUsage } from "../../providers/social/usage.ts";
 import { backoffSeconds, MAX_ATTEMPTS } from "./delivery-states.ts";
@@ -46,6 +47,8 @@ export interface DeliveryRow {
   content_fingerprint: string | null;
   approved_link: string | null;
   approved_board_id: string | null;
+  /** How a LinkedIn post of several images goes out, as approved (./content.ts `deliveryBinding`). */
+  approved_format?: "document" | "images" | null | undefined;
 }
 
 async function buildJob(
@@ -62,10 +65,12 @@ async function buildJob(
     row.content_fingerprint === null && post.product_id
       ? await app.db("products").where({ id: post.product_id }).whereNull("deleted_at").first("product_url")
       : undefined;
-  const settings =
-    row.approved_board_id !== null
-      ? { ...account.settings, [BOARD_SETTING]: row.approved_board_id }
-      : account.settings;
+  // The LinkedIn format as approved: changing the account's `linkedin_carousel` afterwards changes nothing.
+  const settings = {
+    ...account.settings,
+    ...(row.approved_board_id !== null ? { [BOARD_SETTING]: row.approved_board_id } : {}),
+    ...(row.approved_format ? { [LINKEDIN_CAROUSEL_SETTING]: row.approved_format } : {}),
+  };
   const jobMedia: JobMedia[] = media.map((m) => ({
     assetId: m.assetId,
     kind: m.kind,

@@ -4,7 +4,9 @@
  * - a LinkedIn carousel goes as a document, one PDF page per image, unless the account's `linkedin_carousel`
  *   is `images` (src/providers/social/linkedin/documents.ts `sendsAsDocument`): "document, 6 pages";
  * - images to a network without an alt text field (rules.ts `altText`, e.g. TikTok) go without their alt
- *   text: "no alt text".
+ *   text: "no alt text";
+ * - a described video to a network without a field for a video's description (rules.ts `videoDescription`:
+ *   only X has one) goes without it: "no video description".
  */
 import type { Knex } from "../../db/knex.ts";
 import { sendsAsDocument } from "../../providers/social/linkedin/documents.ts";
@@ -14,6 +16,8 @@ import type { Network } from "../../providers/social/types.ts";
 /** One media item of a post, as far as its shape at the network goes. */
 export interface FitMedia {
   kind: "image" | "video";
+  /** An image's alt text or a video's description, when known (absent: not known, null: none). */
+  altText?: string | null | undefined;
 }
 
 /**
@@ -29,8 +33,13 @@ export function destinationFormat(
   return null;
 }
 
-/** "no alt text" when a post with images goes to a network that takes no alt text; null otherwise. */
+/**
+ * "no alt text" when a post with images goes to a network that takes no alt text; "no video description"
+ * when a video with a description goes to a network that takes none; null otherwise.
+ */
 export function altTextFit(network: Network, media: readonly FitMedia[]): string | null {
+  if (media.some((m) => m.kind === "video" && m.altText) && !NETWORK_RULES[network].videoDescription)
+    return "no video description";
   if (!media.some((m) => m.kind === "image")) return null;
   return NETWORK_RULES[network].altText ? null : "no alt text";
 }

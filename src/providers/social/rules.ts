@@ -93,6 +93,11 @@ export interface NetworkRules {
   document?: DocumentRules;
   /** The network's alt text field for images, when it has one (a network without it: undefined). */
   altText?: AltTextRules;
+  /**
+   * The network's field for a description of a video (what it shows, for people who cannot see it), when it
+   * has one; a video's description is its asset's or the post's alt text (src/domain/media/alt-text.ts).
+   */
+  videoDescription?: AltTextRules;
   /** Where the numbers come from. */
   source: string;
 }
@@ -367,6 +372,13 @@ export const NETWORK_RULES: Readonly<Record<Network, NetworkRules>> = {
       field: "alt_text",
       maxLength: 1000,
       source: "https://docs.x.com/x-api/media/metadata-create",
+    },
+    // The same call for a video's media id: the v2 reference takes `alt_text` ("Description of media") for
+    // any media, not only images and GIFs as the v1.1 endpoint did.
+    videoDescription: {
+      field: "alt_text",
+      maxLength: 1000,
+      source: "https://docs.x.com/x-api/media/create-media-metadata",
     },
     source: "https://docs.x.com/x-api/posts/creation-of-a-post",
   }),

@@ -17,7 +17,7 @@ import type { ApprovalDescription } from "../../tool-contract.ts";
 /**
  * Builds the summary, the post as resource, the accounts as destinations (name, network, handle, Pinterest
  * board, how the network changes the post: "document, 6 pages"), every picture of the post with its alt
- * text, the full caption with what each destination would refuse of the post (validate.ts `postProblems`;
+ * text, a video with its description, the full caption with what each destination would refuse of the post (validate.ts `postProblems`;
  * publish and schedule refuse such a destination at the call, so normally none), the time (`when`, set for
  * schedules), the credits (none), the post's version (a later change makes the request stale) and the
  * content the approval binds with its fingerprint (down to the Pinterest link).
@@ -42,15 +42,23 @@ export async function describePublication(
   const summary = `${approving}${action}`;
   const pictures = p.post.type === "carousel" && slides.length > 0 ? slides : (p.post.media_asset_ids ?? []);
   const board = (id: string) => content.destinations.find((d) => d.social_account_id === id)?.board_id;
-  // What each network makes of the post: a carousel's slides are its images.
-  const sent = pictures === slides ? slides.map(() => ({ kind: "image" as const })) : p.media;
-  const fits = await destinationFits(db, p.accounts, sent);
   const alts = new Map(
     (await postMedia(db, { ...p.post, media_asset_ids: p.post.media_asset_ids ?? null })).map((m) => [
       m.assetId,
       m.altText,
     ]),
   );
+  // What each network makes of the post: a carousel's slides are its images; a video's description is its
+  // alt text (the post's or the asset's).
+  const media = p.media.map((m) => {
+    const description = m.kind === "video" ? alts.get(m.asset_id) : undefined;
+    return description ? { ...m, description } : m;
+  });
+  const sent =
+    pictures === slides
+      ? slides.map(() => ({ kind: "image" as const }))
+      : media.map((m) => ({ kind: m.kind, altText: alts.get(m.asset_id) ?? null }));
+  const fits = await destinationFits(db, p.accounts, sent);
   return {
     summary,
     resources: [{ kind: "post", id: p.post.id, label }],
@@ -71,7 +79,7 @@ export async function describePublication(
     versions: p.post.updated_at
       ? [{ table: "posts", id: p.post.id, updated_at: new Date(p.post.updated_at).toISOString() }]
       : undefined,
-    media: p.media,
+    media,
     content,
     fingerprint: contentFingerprint(content),
     credits: 0,

@@ -6,6 +6,7 @@ import { handler as listMedia } from "../../../src/tools/media/list_media.ts";
 import { handler as searchMedia } from "../../../src/tools/media/search_media.ts";
 import { startTestApp } from "../../helpers/app.ts";
 import { asset, rejectsWith, toolCtx, world } from "../../domain/world.ts";
+import { assertSchema } from "../carousels/fixtures.ts";
 
 const app = await startTestApp({ queue: false });
 const { a, b, c } = await world(app);
@@ -25,6 +26,7 @@ test("get_media returns the metadata by database id, never a path", async () => 
       duration_seconds: 5.5,
       labels: ["cta", "summer"],
       title: "CTA clip",
+      alt_text: null,
       created_at: "string",
     },
   );
@@ -79,4 +81,30 @@ test("another member and another workspace's user get not_found / nothing", asyn
     assert.equal((await searchMedia.execute({ query: "only" }, toolCtx(app, who))).data.items.length, 0);
   }
   await rejectsWith(getMedia.execute({ asset_id: randomUUID() }, toolCtx(app, a)), "not_found");
+});
+
+test("list_media, get_media and search_media return each asset's alt text (null when none), as their schemas say", async () => {
+  const u = await app.user();
+  const described = await asset(app, u, { title: "Green vase" });
+  const bare = await asset(app, u, { title: "Green cup" });
+  await app.ctx.db("media_assets").where({ id: described }).update({ alt_text: "A green vase on a shelf" });
+  const one = await getMedia.execute({ asset_id: described }, toolCtx(app, u));
+  assert.equal(one.data.alt_text, "A green vase on a shelf");
+  assertSchema("get_media", "data", one.data);
+  assert.equal((await getMedia.execute({ asset_id: bare }, toolCtx(app, u))).data.alt_text, null);
+  const list = await listMedia.execute({}, toolCtx(app, u));
+  assertSchema("list_media", "data", list.data);
+  assert.deepEqual(
+    list.data.items.map((m) => [m.asset_id, m.alt_text]),
+    [
+      [bare, null],
+      [described, "A green vase on a shelf"],
+    ],
+  );
+  const found = await searchMedia.execute({ query: "green" }, toolCtx(app, u));
+  assertSchema("search_media", "data", found.data);
+  assert.deepEqual(
+    new Set(found.data.items.map((m) => m.alt_text)),
+    new Set([null, "A green vase on a shelf"]),
+  );
 });

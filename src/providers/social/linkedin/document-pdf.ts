@@ -45,11 +45,15 @@ export async function buildSlidesPdf(images: readonly PdfPageImage[], title: str
   pdf.setModificationDate(EPOCH);
   pdf.setProducer("pdf-lib (https://github.com/Hopding/pdf-lib)");
   for (const [i, image] of images.entries()) {
+    // pdf-lib's JPEG embedder reads the bytes through a DataView of the whole underlying ArrayBuffer, ignoring
+    // the view's byteOffset: a small Buffer cut from Node's shared pool would be read from the pool's start
+    // ("SOI not found in JPEG"). A copy starts at offset 0.
+    const bytes = image.bytes.byteOffset === 0 ? image.bytes : Uint8Array.from(image.bytes);
     const embedded =
       image.mime === "image/jpeg"
-        ? await pdf.embedJpg(image.bytes)
+        ? await pdf.embedJpg(bytes)
         : image.mime === "image/png"
-          ? await pdf.embedPng(image.bytes)
+          ? await pdf.embedPng(bytes)
           : undefined;
     if (!embedded)
       throw new NetworkRejectedError(

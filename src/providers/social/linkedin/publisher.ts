@@ -7,7 +7,9 @@
  *   isReshareDisabledByAuthor:false}`; the commentary is the caption in "little text" (./little-text.ts);
  * - one image: `content:{media:{id: image URN, altText?}}` (./images.ts); 2 to 20 images: by default one PDF document
  *   with a page per image, `content:{media:{id: document URN, title}}` once the document is AVAILABLE
- *   (./documents.ts), or with the account's `linkedin_carousel: images` `content:{multiImage:{images:[{id, altText?}]}}`;
+ *   (./documents.ts), or with the account's `linkedin_carousel: images` `content:{multiImage:{images:[{id, altText?}]}}`
+ *   (the setting as approved: the delivery's `approved_format` replaces the account's current value in
+ *   `job.account.settings`, src/domain/social/delivery-step.ts);
  *   a video: `content:{media:{id: video URN, title?}}` once the video
  *   is AVAILABLE (./videos.ts);
  * - the answer is 201 with the post URN (`urn:li:share:...` or `urn:li:ugcPost:...`) in the `x-restli-id`

@@ -16,7 +16,9 @@
  *   still shows the older single-path form (`POST /2/media/upload` with `command=INIT|APPEND|FINALIZE`).
  *
  * - alt text: `POST /2/media/metadata {id, metadata:{alt_text:{text}}}` for each image that has one
- *   (https://docs.x.com/x-api/media/metadata-create), once its media id exists.
+ *   (https://docs.x.com/x-api/media/metadata-create), once its media id exists; the same field carries a
+ *   video's description once the video is processed (the v2 reference takes `alt_text` for any media id:
+ *   "Description of media", at most 1,000 characters).
  *
  * Saved ids (`MediaIds`): image ids and media keys in post order as each upload returns, how many images had
  * their alt text sent; the video's media
@@ -65,6 +67,8 @@ export interface MediaIds {
   /** Segments 0..segmentsSent-1 were appended. */
   segmentsSent?: number;
   videoState?: "uploading" | "processing" | "ready";
+  /** The video's description was sent as its `alt_text` (or it has none). */
+  videoDescriptionSent?: boolean;
 }
 
 /**
@@ -208,6 +212,7 @@ async function prepareVideo(ctx: Ctx, video: JobMedia): Promise<MediaOutcome> {
       segmentCount: plan.segmentCount,
       segmentsSent: 0,
       videoState: "uploading",
+      videoDescriptionSent: false,
     });
     return { ready: false, result: { state: "uploading", pollAfterSeconds: 0 } };
   }
@@ -287,5 +292,25 @@ async function prepareVideo(ctx: Ctx, video: JobMedia): Promise<MediaOutcome> {
   }
   if (ctx.ids.videoState !== "ready")
     throw new NetworkRejectedError("the X video upload is in an unknown state");
+  // The video's description as its alt text (rules.ts `videoDescription`), once, on the processed media id.
+  // A definite refusal of the description alone (4xx) does not hold the post back: the video goes without it.
+  if (video.altText && !ctx.ids.videoDescriptionSent) {
+    try {
+      await xRequest(
+        ctx.http,
+        {
+          method: "POST",
+          path: "/2/media/metadata",
+          json: { id, metadata: { alt_text: { text: video.altText } } },
+          accessToken: token,
+          signal: job.signal,
+        },
+        ctx.now,
+      );
+    } catch (err) {
+      if (!(err instanceof NetworkRejectedError)) throw err;
+    }
+    await ctx.saveIds({ videoDescriptionSent: true });
+  }
   return { ready: true, mediaIds: [id], mediaKeys: [ctx.ids.videoMediaKey ?? ""] };
 }
