@@ -29,7 +29,7 @@ test("admin demo seeds a user whose read tools all return data", async () => {
       .length,
     1,
   );
-  assert.equal((await listContent.execute({}, ctx)).data.items.length, 3);
+  assert.equal((await listContent.execute({}, ctx)).data.items.length, 4);
   assert.ok((await searchContent.execute({ query: "summer sale" }, ctx)).data.items.length >= 1);
   const media = await listMedia.execute({}, ctx);
   assert.equal(media.data.items.length, 4);
