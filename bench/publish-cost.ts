@@ -39,6 +39,10 @@ export interface StatementShare {
 /** The cost per post between `start()` and `end(posts)`. */
 export interface PublishCost {
   worker_cpu_ms_per_post: number;
+  /** The workers' CPU while nothing was due (`idleFrom()` to `start()`: pg-boss's polls, the loops' looks). */
+  worker_idle_cpu_ms_per_s: number | null;
+  /** `worker_cpu_ms_per_post` less what the workers spend idle in as long. */
+  worker_cpu_ms_per_post_above_idle: number | null;
   worker_cpu_s: number[];
   pg_backend_cpu_ms_per_post: number | null;
   statements_per_post: number | null;
@@ -52,6 +56,9 @@ export class PublishCostProbe {
   private readonly pids: number[];
   private statements = false;
   private before: Reading | undefined;
+  private idle: { at: number; cpu: number } | undefined;
+  private idleRate: number | undefined;
+  private startedAt = 0;
 
   constructor(adminUrl: string, dbName: string, pids: number[]) {
     this.admin = new pg.Client({ connectionString: adminUrl });
@@ -73,6 +80,12 @@ export class PublishCostProbe {
     return { workers, backends };
   }
 
+  /** Marks the start of the workers' idle time (they run, nothing is due yet). */
+  async idleFrom(): Promise<void> {
+    const cpu = await Promise.all(this.pids.map(async (p) => (await cpuSeconds(p)) ?? 0));
+    this.idle = { at: Date.now(), cpu: cpu.reduce((a, b) => a + b, 0) };
+  }
+
   /** Connects, resets pg_stat_statements when it is there, takes the first reading. */
   async start(): Promise<void> {
     await this.admin.connect();
@@ -83,6 +96,11 @@ export class PublishCostProbe {
       this.statements = false;
     }
     this.before = await this.read();
+    this.startedAt = Date.now();
+    if (this.idle) {
+      const cpu = this.before.workers.reduce((a, b) => a + b, 0);
+      this.idleRate = (cpu - this.idle.cpu) / ((this.startedAt - this.idle.at) / 1000);
+    }
   }
 
   /** The second reading, divided by `posts`; closes the admin connection. */
@@ -111,8 +129,13 @@ export class PublishCostProbe {
     }
     await this.admin.end();
     const total = workerCpu.reduce((a, b) => a + b, 0);
+    const seconds = (Date.now() - this.startedAt) / 1000;
+    const r1 = (n: number) => Math.round(n * 10) / 10;
     return {
-      worker_cpu_ms_per_post: Math.round((total * 1000 * 10) / posts) / 10,
+      worker_cpu_ms_per_post: r1((total * 1000) / posts),
+      worker_idle_cpu_ms_per_s: this.idleRate === undefined ? null : r1(this.idleRate * 1000),
+      worker_cpu_ms_per_post_above_idle:
+        this.idleRate === undefined ? null : r1(((total - this.idleRate * seconds) * 1000) / posts),
       worker_cpu_s: workerCpu.map((s) => Math.round(s * 10) / 10),
       pg_backend_cpu_ms_per_post:
         after.backends.size > 0 ? Math.round((pgSeconds * 1000 * 10) / posts) / 10 : null,
