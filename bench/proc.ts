@@ -26,8 +26,12 @@ export async function treeRss(pid: number): Promise<number> {
  */
 export const WORKER_NODE_FLAGS = ["--max-semi-space-size=2"];
 
-/** The flags of `runMeasured`'s children: `BENCH_NODE_FLAGS` (space-separated) or WORKER_NODE_FLAGS. */
-const CHILD_FLAGS =
+/**
+ * The flags of the benches' worker processes (`runMeasured`'s children, bench/sync-workers.ts's workers):
+ * `BENCH_NODE_FLAGS` (space-separated; e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the workers) or
+ * WORKER_NODE_FLAGS.
+ */
+export const CHILD_FLAGS =
   process.env.BENCH_NODE_FLAGS !== undefined
     ? process.env.BENCH_NODE_FLAGS.split(" ").filter(Boolean)
     : WORKER_NODE_FLAGS;

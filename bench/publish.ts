@@ -17,7 +17,9 @@
  * The workers start first; the posts are written, then all made due at the next whole minute at least 15 s
  * away, as a real schedule would be. Printed as one JSON object: the machine, the run, per network the
  * deliveries, the posts its fake made, the distinct post ids, the delays from the due minute (p50, p95, max)
- * and the fake's answers by status; the limits' tallies; the targets met or not.
+ * and the fake's answers by status; the limits' tallies; the targets met or not; the cost per post from the
+ * due minute to the last delivery closed (bench/publish-cost.ts: the workers' CPU, PostgreSQL's, the SQL
+ * statements when pg_stat_statements is loaded, the calls the fakes answered).
  * Options: `--accounts N` (default 1000), `--posts-per-account N` (10), `--concurrency N`
  * (DELIVERY_NETWORK_CONCURRENCY, default 8), `--workers N` (2), `--timeout-minutes N` (10),
  * `--youtube-insert-quota N` (2000). Not part of `npm test`.
@@ -40,6 +42,7 @@ import { TT_API_HOST, TT_UPLOAD_HOST } from "../test/fakes/tiktok.ts";
 import { X_API_HOST } from "../test/fakes/x.ts";
 import { GOOGLE_APIS_HOST } from "../test/fakes/youtube.ts";
 import { freshService } from "./fresh-db.ts";
+import { type PublishCost, PublishCostProbe } from "./publish-cost.ts";
 import { benchOwner, makeDue, seedAccounts, seedDuePosts } from "./publish-seed.ts";
 import { BENCH_NETWORKS, benchNetworks, mountBenchFakes } from "./sync-networks.ts";
 import {
@@ -200,6 +203,10 @@ async function main() {
     LINKEDIN_ORGANIZATIONS: "true",
     PUBLIC_BASE_URL: publicBaseUrl,
     DELIVERY_NETWORK_CONCURRENCY: String(CONCURRENCY),
+    // Every fake pulls the media from one address (127.0.0.1): the per-IP limit of /media/public (600 a
+    // minute by default) would refuse the Instagram and Pinterest pulls past it, which the networks' many
+    // fetchers do not meet in one window; this bench measures the publishing, not that limit.
+    RATE_LIMIT_MEDIA_PUBLIC: "1000000",
   };
   const service = await freshService("bench_publish", env);
   const { ctx } = service;
@@ -218,13 +225,24 @@ async function main() {
     server.hits.length = 0;
     const workerEnv = benchWorkerEnv(ctx, env);
     workers.push(...(await startWorkerProcesses(WORKERS, workerEnv)));
+    // The workers' CPU while nothing is due, from here to the due minute (bench/publish-cost.ts).
+    const probe = new PublishCostProbe(
+      process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+      new URL(ctx.config.databaseUrl!).pathname.slice(1),
+      workers.map((w) => w.pid),
+    );
+    await probe.idleFrom();
     const deliveries = await seedDuePosts(ctx, owner, accounts, PER_ACCOUNT, new Date(Date.now() + DAY));
     const due = new Date(Math.ceil((Date.now() + 15_000) / 60_000) * 60_000);
     await makeDue(ctx, due);
     console.error(
       `${deliveries} posts on ${accounts.length} accounts due at ${due.toISOString()}, in ${Math.round((due.getTime() - Date.now()) / 1000)} s`,
     );
+    // The cost per post is measured from the due minute (the workers idle before it) to all closed.
+    const probeStarted = sleep(Math.max(0, due.getTime() - Date.now())).then(() => probe.start());
     const end = await waitAllClosed(ctx, due);
+    await probeStarted;
+    const cost: PublishCost = await probe.end(deliveries);
     const ends = await Promise.all(workers.map((w) => stopWorkerProcess(w)));
     const { networks: byNetwork, all } = await perNetwork(ctx, server, due);
     const stops = await ctx.db("delivery_network_stops").select("network", "until", "reason");
@@ -249,6 +267,10 @@ async function main() {
       seconds_from_due_to_all_closed: round(end.seconds),
       timed_out: !end.closed,
       published: all.length,
+      cost_per_post: {
+        ...cost,
+        network_calls_per_post: round(server.hits.length / deliveries, 2),
+      },
       delay_from_due_s: { p50: percentile(all, 50), p95: percentile(all, 95), max: all.at(-1) ?? null },
       networks: byNetwork,
       limits: limitsKept,

@@ -12,7 +12,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { AppContext } from "../src/context.ts";
-import { WORKER_NODE_FLAGS } from "./proc.ts";
+import { CHILD_FLAGS } from "./proc.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SAMPLE_MS = 200;
@@ -61,7 +61,7 @@ function forwardLines(
 
 /** Starts a worker process named `name` with `env` over the bench's own; resolves once it is ready. */
 export async function startWorkerProcess(name: string, env: Record<string, string>): Promise<WorkerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...WORKER_NODE_FLAGS, "src/main.ts", "worker"], {
+  const child: ChildProcess = spawn(process.execPath, [...CHILD_FLAGS, "src/main.ts", "worker"], {
     cwd: ROOT,
     env: { MALLOC_ARENA_MAX: "2", ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

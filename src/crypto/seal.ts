@@ -16,7 +16,14 @@
  * existed are `v1.<key hash id>.<iv>.<ciphertext>.<tag>` without additional data: they still open (so a
  * deployment keeps working) until `admin keys reseal` rewrites them as v2.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createSecretKey,
+  type KeyObject,
+  randomBytes,
+} from "node:crypto";
 
 /** Every sealed column, by table (the columns `admin keys reseal` rewrites). */
 export const SEALED_COLUMNS = {
@@ -95,12 +102,14 @@ export function keyHashId(keyBase64: string): string {
  * @throws Error when a key is not 32 bytes, an id repeats, or there is none.
  */
 export function createSealer(keysIn: ReadonlyArray<AppKey | string>): Sealer {
-  const byId = new Map<string, Buffer>();
-  const byHash = new Map<string, Buffer>();
+  // KeyObjects made once: given a Buffer, every createCipheriv/createDecipheriv call makes one of its own.
+  const byId = new Map<string, KeyObject>();
+  const byHash = new Map<string, KeyObject>();
   for (const k of keysIn) {
     const { id, key: b64 } = typeof k === "string" ? { id: keyHashId(k), key: k } : k;
-    const key = Buffer.from(b64, "base64");
-    if (key.length !== 32) throw new Error("application encryption key must be 32 bytes (base64)");
+    const bytes = Buffer.from(b64, "base64");
+    if (bytes.length !== 32) throw new Error("application encryption key must be 32 bytes (base64)");
+    const key = createSecretKey(bytes);
     if (byId.has(id)) throw new Error(`application encryption key id ${id} is listed twice`);
     byId.set(id, key);
     byHash.set(keyHashId(b64), key);

@@ -147,8 +147,36 @@ export interface OpenedAccount extends ProviderAccount {
 export async function openAccount(db: Knex, sealer: Sealer, accountId: string): Promise<OpenedAccount> {
   const row = await db("social_accounts").where({ id: accountId }).first();
   if (!row) throw notFound("social account");
+  return openAccountRow(sealer, row);
+}
+
+/** The `social_accounts` columns `openAccountRow` reads. */
+export const OPENED_ACCOUNT_COLUMNS = [
+  "id",
+  "workspace_id",
+  "user_id",
+  "network",
+  "handle",
+  "status",
+  "mode",
+  "network_account_id",
+  "access_token_sealed",
+  "refresh_token_sealed",
+  "token_expires_at",
+  "refresh_expires_at",
+  "scopes",
+  "settings",
+  "provider_metadata_sealed",
+] as const;
+
+/**
+ * Opens the tokens of an account row read by the caller (at least `OPENED_ACCOUNT_COLUMNS`).
+ * @throws Error when a sealed value does not open (src/crypto/seal.ts).
+ */
+export function openAccountRow(sealer: Sealer, row: Record<string, any>): OpenedAccount {
   const open = <T>(v: string | null, column: SealedColumn<"social_accounts">): T | undefined =>
     v ? sealer.open<T>(v, rowBinding("social_accounts", column, row.id)) : undefined;
+  const accessToken = open<string>(row.access_token_sealed, "access_token_sealed");
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -158,9 +186,9 @@ export async function openAccount(db: Knex, sealer: Sealer, accountId: string): 
     status: row.status,
     mode: row.mode === "live" ? "live" : "sandbox",
     networkAccountId: row.network_account_id,
-    accessToken: open<string>(row.access_token_sealed, "access_token_sealed"),
+    accessToken,
     tokens: {
-      accessToken: open<string>(row.access_token_sealed, "access_token_sealed") ?? "",
+      accessToken: accessToken ?? "",
       refreshToken: open<string>(row.refresh_token_sealed, "refresh_token_sealed"),
       expiresAt: row.token_expires_at ?? undefined,
       refreshExpiresAt: row.refresh_expires_at ?? undefined,

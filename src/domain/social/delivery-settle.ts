@@ -4,74 +4,72 @@
  */
 import type { AppContext } from "../../context.ts";
 import type { Knex } from "../../db/knex.ts";
+import { runPrepared, statement } from "../../db/prepared.ts";
 import { ACTIVE_STATES, CANCELED_REASON } from "./delivery-states.ts";
+
+const ACTIVE = ACTIVE_STATES.map((st) => `'${st}'`).join(", ");
+
+/**
+ * A schedule's status once each of its deliveries finished: `published` when any was published, else
+ * `failed`; left as it is while one is still open. $1 the schedule, $2 now.
+ */
+const SETTLE_SCHEDULE = statement(
+  "schedule-settle",
+  `with st as (
+     select bool_and(status in ('published', 'failed')) as done, bool_or(status = 'published') as any_published
+       from deliveries where schedule_id = $1::uuid)
+   update schedules set status = case when st.any_published then 'published' else 'failed' end,
+          updated_at = $2::timestamptz
+     from st
+    where schedules.id = $1::uuid and schedules.status in ('scheduled', 'publishing') and st.done`,
+);
 
 /** After a delivery finished: the post's status and its schedule's status follow. */
 export async function settleParents(app: AppContext, row: { post_id: string; schedule_id: string | null }) {
   const now = app.clock.now();
   await refreshPostStatus(app.db, row.post_id, now);
-  if (row.schedule_id) {
-    const statuses: string[] = (
-      await app.db("deliveries").where({ schedule_id: row.schedule_id }).select("status")
-    ).map((r: { status: string }) => r.status);
-    const status = statuses.every((s) => s === "published")
-      ? "published"
-      : statuses.every((s) => s === "published" || s === "failed")
-        ? statuses.some((s) => s === "published")
-          ? "published"
-          : "failed"
-        : undefined;
-    if (status)
-      await app
-        .db("schedules")
-        .where({ id: row.schedule_id })
-        .whereIn("status", ["scheduled", "publishing"])
-        .update({ status, updated_at: now });
-  }
+  if (row.schedule_id) await runPrepared(app.db, SETTLE_SCHEDULE, [row.schedule_id, now]);
 }
+
+/**
+ * The post's status from its deliveries, in one statement (see `refreshPostStatus`). $1 the post, $2 now,
+ * $3 CANCELED_REASON.
+ */
+const POST_STATUS = statement(
+  "post-status-from-deliveries",
+  `with r as (
+     select d.status, d.scheduled_for, s.status as schedule_status
+       from deliveries d left join schedules s on s.id = d.schedule_id
+      where d.post_id = $1::uuid and not (d.status = 'failed' and d.error is not distinct from $3::text)),
+   agg as (
+     select (select count(*) from deliveries where post_id = $1::uuid) as n_all,
+            count(*) as n,
+            count(*) filter (where status = 'published') as published,
+            count(*) filter (where status in (${ACTIVE})) as active,
+            count(*) filter (where status = 'needs_review') as review,
+            count(*) filter (where status = 'pending' and scheduled_for is not null
+                               and schedule_status is distinct from 'publishing') as waiting
+       from r)
+   update posts set status = case
+       when agg.n = 0 then case when posts.type = 'carousel' then 'approved' else 'draft' end
+       when agg.published = agg.n then 'published'
+       when agg.active - agg.waiting + agg.review > 0 then 'publishing'
+       when agg.waiting > 0 then 'scheduled'
+       when agg.published > 0 then 'published'
+       else 'failed' end,
+     updated_at = $2::timestamptz
+     from agg
+    where posts.id = $1::uuid and agg.n_all > 0`,
+);
 
 /**
  * Derives a post's status from its deliveries (a post may go to several networks at different times):
  * every delivery published -> `published`; any in flight (started, due, or a TikTok post waiting in
  * `needs_review`) -> `publishing`; else any waiting for its schedule -> `scheduled`; else any published ->
  * `published` (the failed ones aside); else `failed`. Deliveries of canceled schedules are left out; with
- * only those, the post goes back to `approved` (a carousel) or `draft`.
+ * only those, the post goes back to `approved` (a carousel) or `draft`. A post without deliveries is left as
+ * it is. One statement (`POST_STATUS`), on `db` (a transaction's work included).
  */
 export async function refreshPostStatus(db: Knex, postId: string, now: Date): Promise<void> {
-  const all: Array<{
-    status: string;
-    error: string | null;
-    scheduled_for: Date | null;
-    schedule_status: string | null;
-  }> = await db("deliveries as d")
-    .leftJoin("schedules as s", "s.id", "d.schedule_id")
-    .where({ "d.post_id": postId })
-    .select("d.status", "d.error", "d.scheduled_for", "s.status as schedule_status");
-  if (all.length === 0) return;
-  // Deliveries of a schedule the owner canceled never happened: a post with nothing else is back where it
-  // was before it was scheduled (a carousel stays approved).
-  const rows = all.filter((r) => !(r.status === "failed" && r.error === CANCELED_REASON));
-  if (rows.length === 0) {
-    await db("posts")
-      .where({ id: postId })
-      .update({
-        status: db.raw("case when type = 'carousel' then 'approved' else 'draft' end"),
-        updated_at: now,
-      });
-    return;
-  }
-  const count = (st: string) => rows.filter((r) => r.status === st).length;
-  // A pending delivery of a schedule not started yet (due or not) waits for it.
-  const waiting = rows.filter(
-    (r) => r.status === "pending" && r.scheduled_for && r.schedule_status !== "publishing",
-  ).length;
-  const active = rows.filter((r) => (ACTIVE_STATES as string[]).includes(r.status)).length;
-  const inFlight = active - waiting + count("needs_review");
-  let status: string;
-  if (count("published") === rows.length) status = "published";
-  else if (inFlight > 0) status = "publishing";
-  else if (waiting > 0) status = "scheduled";
-  else if (count("published") > 0) status = "published";
-  else status = "failed";
-  await db("posts").where({ id: postId }).update({ status, updated_at: now });
+  await runPrepared(db, POST_STATUS, [postId, now, CANCELED_REASON]);
 }

@@ -3,6 +3,7 @@
  * and deletion checks, the account and its tokens, the adapter's `step` or `reconcile` with the network ids
  * saved as they appear, and the result saved (published, failed, the next poll, or a retry with backoff).
  */
+import { createHash } from "node:crypto";
 import type { AppContext } from "../../context.ts";
 import {
   type DeliveryJob,
@@ -19,16 +20,23 @@ import {
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import { sliceStream } from "../media/byte-range.ts";
 import { signedMediaUrl } from "../media/public-url.ts";
-import { markNeedsReconnect, type OpenedAccount, openAccount } from "./accounts.ts";
+import { markNeedsReconnect, type OpenedAccount, openAccount, openAccountRow } from "./accounts.ts";
 import { adapterAccount } from "./account-settings.ts";
 import { refreshAccountTokens } from "./refresh.ts";
-import { postMedia } from "./validate.ts";
+import { postMedia, postMediaOf } from "./validate.ts";
 import { CHANGED_AFTER_APPROVAL, deliveryStillApproved } from "./content.ts";
 import { postDeletedReason } from "./deliveries.ts";
 import { LINKEDIN_CAROUSEL_SETTING } from "../../providers/social/linkedin/documents.ts";
 import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
 import { reportUsage } from "../../providers/social/usage.ts";
 import { backoffSeconds, MAX_ATTEMPTS } from "./delivery-states.ts";
+import { runPrepared, statement } from "../../db/prepared.ts";
+
+/** Saves network ids the moment they exist: $1 the ids (JSON object) merged in, $2 now, $3 the delivery. */
+const SAVE_IDS = statement(
+  "delivery-save-ids",
+  "update deliveries set network_ids = network_ids || $1::jsonb, updated_at = $2 where id = $3::uuid",
+);
 
 /** Refresh an access token that expires within this many seconds before using it. */
 const EXPIRY_MARGIN_SECONDS = 60;
@@ -51,14 +59,45 @@ export interface DeliveryRow {
   approved_format?: "document" | "images" | null | undefined;
 }
 
+/**
+ * A delivery as its claim returned it (./delivery-claim.ts): the row, whether its post is deleted, its
+ * account's and post's rows read in the same statement, and the account lease the step holds.
+ */
+export interface ClaimedDelivery extends DeliveryRow {
+  /** The post was deleted (read at the claim; a step that must reconcile goes on all the same). */
+  postDeleted: boolean;
+  /** The account's row (accounts.ts `OPENED_ACCOUNT_COLUMNS`); undefined when the account is gone. */
+  account: Record<string, any> | undefined;
+  /** The post's type, title, caption, media_asset_ids, alt_texts, product_id and media_rows (JSON). */
+  post: Record<string, any> | undefined;
+  /**
+   * The account lease (./lanes-state.ts) this step holds: `releaseWithUpdate`, given back by the step's last
+   * update of the delivery (`update`), which then sets `released`.
+   */
+  lease: { holder: string; releaseWithUpdate: boolean; released: boolean };
+}
+
+/** The post's media: from the rows the claim read, or (a carousel's slides) read now. */
+async function jobPostMedia(app: AppContext, row: ClaimedDelivery, post: Record<string, any>) {
+  const ids: string[] = Array.isArray(post.media_asset_ids) ? post.media_asset_ids.map(String) : [];
+  if (ids.length === 0 || !Array.isArray(post.media_rows))
+    return postMedia(app.db, {
+      id: row.post_id,
+      type: post.type,
+      media_asset_ids: ids,
+      alt_texts: post.alt_texts ?? null,
+    });
+  return postMediaOf(ids, Array.isArray(post.alt_texts) ? post.alt_texts : [], post.media_rows);
+}
+
 async function buildJob(
   app: AppContext,
-  row: DeliveryRow,
+  row: ClaimedDelivery,
   account: OpenedAccount,
   signal: AbortSignal | undefined,
 ): Promise<DeliveryJob> {
-  const post = await app.db("posts").where({ id: row.post_id }).first();
-  const media = await postMedia(app.db, post);
+  const post = row.post ?? (await app.db("posts").where({ id: row.post_id }).first());
+  const media = await jobPostMedia(app, row, post);
   const storage = app.providers.storage;
   // The Pin's link and board as approved; a delivery without an approval binding reads the product's URL.
   const product =
@@ -109,15 +148,44 @@ function safeReason(err: unknown): string {
     : "internal error";
 }
 
-async function update(app: AppContext, id: string, patch: Record<string, unknown>): Promise<void> {
-  await app
-    .db("deliveries")
-    .where({ id })
-    .update({ ...patch, locked_until: null, updated_at: app.clock.now() });
+/** The update of `columns` ($1..$n, then the delivery's id), with the account lease given back or not. */
+const updates = new Map<string, ReturnType<typeof statement>>();
+function updateStatement(columns: readonly string[], release: boolean) {
+  const key = `${release ? "r" : "-"}:${columns.join(",")}`;
+  let stmt = updates.get(key);
+  if (!stmt) {
+    const n = columns.length;
+    const set = columns.map((c, i) => `"${c}" = $${i + 1}`).join(", ");
+    // PostgreSQL keeps 63 characters of a statement's name: the columns are named by their hash.
+    stmt = statement(
+      `delivery-update:${createHash("sha256").update(key).digest("hex").slice(0, 16)}`,
+      release
+        ? `with released as (delete from delivery_account_leases
+             where social_account_id = $${n + 2}::uuid and holder = $${n + 3}::uuid)
+           update deliveries set ${set} where id = $${n + 1}::uuid`
+        : `update deliveries set ${set} where id = $${n + 1}::uuid`,
+    );
+    updates.set(key, stmt);
+  }
+  return stmt;
 }
 
-async function fail(app: AppContext, row: DeliveryRow, reason: string): Promise<"failed"> {
-  await update(app, row.id, {
+/**
+ * The step's last update of the delivery: `patch` with its lease (`locked_until`) ended, and the account
+ * lease given back in the same statement unless a first comment still needs it (`ClaimedDelivery.lease`).
+ */
+async function update(app: AppContext, row: ClaimedDelivery, patch: Record<string, unknown>): Promise<void> {
+  const full: Record<string, unknown> = { ...patch, locked_until: null, updated_at: app.clock.now() };
+  const columns = Object.keys(full);
+  const release = row.lease.releaseWithUpdate && !row.lease.released;
+  const values = [...columns.map((c) => full[c]), row.id];
+  if (release) values.push(row.social_account_id, row.lease.holder);
+  await runPrepared(app.db, updateStatement(columns, release), values);
+  if (release) row.lease.released = true;
+}
+
+async function fail(app: AppContext, row: ClaimedDelivery, reason: string): Promise<"failed"> {
+  await update(app, row, {
     status: "failed",
     error: reason,
     step_started_at: null,
@@ -128,7 +196,7 @@ async function fail(app: AppContext, row: DeliveryRow, reason: string): Promise<
 
 export async function stepClaimed(
   app: AppContext,
-  row: DeliveryRow,
+  row: ClaimedDelivery,
   signal: AbortSignal | undefined,
 ): Promise<DeliveryState> {
   const mustReconcile = row.status === "outcome_unknown" || row.step_started_at !== null;
@@ -145,7 +213,9 @@ export async function stepClaimed(
   }
   let account: OpenedAccount;
   try {
-    account = await openAccount(app.db, app.sealer, row.social_account_id);
+    account = row.account
+      ? openAccountRow(app.sealer, row.account)
+      : await openAccount(app.db, app.sealer, row.social_account_id);
   } catch {
     return fail(app, row, "the destination account no longer exists");
   }
@@ -172,7 +242,9 @@ export async function stepClaimed(
   // Refresh a token about to expire before using it, under the account's refresh lock (transient refresh
   // errors retry later).
   const exp = account.tokens.expiresAt;
-  if (exp && exp.getTime() - app.clock.now().getTime() < EXPIRY_MARGIN_SECONDS * 1000) {
+  const refreshing =
+    exp !== undefined && exp.getTime() - app.clock.now().getTime() < EXPIRY_MARGIN_SECONDS * 1000;
+  if (refreshing) {
     try {
       const outcome = await refreshAccountTokens(app, account.id, adapter, EXPIRY_MARGIN_SECONDS);
       if (outcome.kind === "not_connected") return fail(app, row, `the ${label} was disconnected`);
@@ -186,25 +258,23 @@ export async function stepClaimed(
   const ids: NetworkIds = { ...(row.network_ids ?? {}) };
   const save = async (patch: NetworkIds) => {
     Object.assign(ids, patch);
-    await app
-      .db("deliveries")
-      .where({ id: row.id })
-      .update({
-        network_ids: app.db.raw("network_ids || ?::jsonb", [JSON.stringify(patch)]),
-        updated_at: app.clock.now(),
-      });
+    await runPrepared(app.db, SAVE_IDS, [JSON.stringify(patch), app.clock.now(), row.id]);
   };
   // A deleted post is never published: no step that can create something starts for it (a reconcile only
-  // asks the network what exists, and then comes back here before any create).
-  if (!(await startStep(app, row, !mustReconcile)))
-    return fail(app, row, postDeletedReason(Object.keys(ids).length > 0));
+  // asks the network what exists, and then comes back here before any create). The claim marked the step
+  // started unless the post was deleted, in the same statement (./delivery-claim.ts); after a token refresh
+  // (a network call meanwhile) it is checked again, as the step starts now.
+  const deleted = refreshing
+    ? !(await startStep(app, row, !mustReconcile))
+    : row.postDeleted && !mustReconcile;
+  if (deleted) return fail(app, row, postDeletedReason(Object.keys(ids).length > 0));
   try {
     if (mustReconcile) {
       const r = await adapter.publisher.reconcile(job, save);
       if (r.state === "not_created") {
         // Nothing happened on the network side: continue from the last saved step on the next claim.
         const back: DeliveryState = Object.keys(ids).length === 0 ? "pending" : "uploading";
-        await update(app, row.id, { status: back, step_started_at: null, next_attempt_at: app.clock.now() });
+        await update(app, row, { status: back, step_started_at: null, next_attempt_at: app.clock.now() });
         return back;
       }
       return saveResult(app, row, r);
@@ -226,7 +296,7 @@ export async function stepClaimed(
     if (err instanceof NetworkRateLimitError) {
       // The delivery lanes observing this step pause the account or the network (./lanes-state.ts).
       reportUsage({ scope: err.scope, seconds: err.retryAfterSeconds, source: "rate-limit answer" });
-      await update(app, row.id, {
+      await update(app, row, {
         step_started_at: null,
         next_attempt_at: new Date(app.clock.now().getTime() + Math.max(1, err.retryAfterSeconds) * 1000),
         error: `rate limited by the network: waiting ${err.retryAfterSeconds} s`,
@@ -261,7 +331,7 @@ async function startStep(app: AppContext, row: DeliveryRow, unlessDeleted: boole
 
 async function retryLater(
   app: AppContext,
-  row: DeliveryRow,
+  row: ClaimedDelivery,
   err: unknown,
   state: DeliveryState,
 ): Promise<DeliveryState> {
@@ -274,7 +344,7 @@ async function retryLater(
         ? `the network did not confirm whether the post was created after ${attempt} attempts (${safeReason(err)}); check the account on the network before publishing again`
         : `the network did not answer after ${attempt} attempts (${safeReason(err)})`,
     );
-  await update(app, row.id, {
+  await update(app, row, {
     status: state,
     attempt,
     step_started_at: null,
@@ -284,10 +354,10 @@ async function retryLater(
   return state;
 }
 
-async function saveResult(app: AppContext, row: DeliveryRow, r: StepResult): Promise<DeliveryState> {
+async function saveResult(app: AppContext, row: ClaimedDelivery, r: StepResult): Promise<DeliveryState> {
   const now = app.clock.now();
   if (r.state === "published") {
-    await update(app, row.id, {
+    await update(app, row, {
       status: "published",
       post_url: r.postUrl,
       post_url_kind: r.postUrlKind ?? "post",
@@ -300,7 +370,7 @@ async function saveResult(app: AppContext, row: DeliveryRow, r: StepResult): Pro
     return "published";
   }
   if (r.state === "failed") return fail(app, row, r.reason.slice(0, 500));
-  await update(app, row.id, {
+  await update(app, row, {
     status: r.state,
     error: null,
     step_started_at: null,

@@ -2,51 +2,16 @@
  * The delivery lanes' state shared by every worker in PostgreSQL (docs/operations.md "The delivery loop";
  * the lanes themselves: src/operations/delivery-lanes.ts):
  * - the account lease (`delivery_account_leases`): a step of a delivery runs only while it holds its
- *   account's lease, so no two steps of one account run at once on any worker (`withAccountLease`);
+ *   account's lease, so no two steps of one account run at once on any worker (taken by the step's claim,
+ *   ./delivery-claim.ts, given back by its last update, ./delivery-step.ts);
  * - network stops (`delivery_network_stops`): a network that said the APP's budget is spent pauses every
  *   worker's lane of that network until the time it gave (`recordNetworkStop`, `networkStops`);
  * - account holds: a network that said an ACCOUNT's budget is spent (its token's limit) moves the due time
  *   of that account's waiting deliveries to when it is back (`holdAccount`), so no worker asks again early.
  * The budgets come from the networks' own answers (src/providers/social/usage.ts, NetworkRateLimitError).
  */
-import { randomUUID } from "node:crypto";
 import type { AppContext } from "../../context.ts";
 import type { Network } from "../../providers/social/types.ts";
-
-/**
- * Runs `fn` while holding the account lease of delivery `deliveryId`'s account: taken in one
- * `INSERT ... ON CONFLICT DO UPDATE ... WHERE locked_until < now` (atomic across workers: a concurrent
- * taker waits for the row and re-checks it), for `leaseSeconds` (a worker that died leaves a lease that runs
- * out), and given back after `fn` settles (only by its holder).
- * @returns `fn`'s result, or undefined without calling it when the delivery does not exist or another step
- *   of the same account holds the lease.
- */
-export async function withAccountLease<T>(
-  app: AppContext,
-  deliveryId: string,
-  leaseSeconds: number,
-  fn: () => Promise<T>,
-): Promise<T | undefined> {
-  const holder = randomUUID();
-  const now = app.clock.now();
-  const until = new Date(now.getTime() + leaseSeconds * 1000);
-  const { rows } = await app.db.raw(
-    `insert into delivery_account_leases (social_account_id, holder, locked_until)
-     select social_account_id, ?, ? from deliveries where id = ?
-     on conflict (social_account_id) do update
-       set holder = excluded.holder, locked_until = excluded.locked_until
-       where delivery_account_leases.locked_until < ?
-     returning social_account_id`,
-    [holder, until, deliveryId, now],
-  );
-  const accountId = (rows as Array<{ social_account_id: string }>)[0]?.social_account_id;
-  if (!accountId) return undefined;
-  try {
-    return await fn();
-  } finally {
-    await app.db("delivery_account_leases").where({ social_account_id: accountId, holder }).delete();
-  }
-}
 
 /** A network's lane paused by the network's own answer: until when, and why (safe to show). */
 export interface NetworkStop {

@@ -58,6 +58,18 @@ export async function postMedia(
   const rows: Array<Record<string, any>> = await db("media_assets")
     .whereIn("id", ids)
     .whereNull("deleted_at");
+  return postMediaOf(ids, postAlt, rows);
+}
+
+/**
+ * The media of a post in order from its `media_asset_ids` (`ids`), its alt texts aligned with them and the
+ * `media_assets` rows the caller read (missing or deleted ones left out), as `postMedia` gives them.
+ */
+export function postMediaOf(
+  ids: readonly string[],
+  postAlt: ReadonlyArray<string | null>,
+  rows: ReadonlyArray<Record<string, any>>,
+): PostMedia[] {
   const byId = new Map(rows.map((r) => [r.id as string, r]));
   return ids
     .map((id, i) => ({ r: byId.get(id), alt: postAlt[i] ?? null }))
