@@ -217,6 +217,28 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
     }
   });
 
+  /**
+   * The checks of a form posted on /media: its CSRF token (403), its `workspace_id` one of the user's (404),
+   * that workspace not suspended. @returns the session, the form's fields and the workspace, or undefined when
+   * the answer was sent.
+   */
+  const workspaceForm = async (req: Request, res: Response) => {
+    const s = res.locals.session as BrowserSession;
+    if (!csrfOk(req, s)) {
+      res.status(403).type("text/plain").send("Forbidden: the form has expired");
+      return undefined;
+    }
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const { current } = await pickWorkspace(ctx, s.userId, body.workspace_id);
+    if (!current) {
+      res.status(404).type("text/plain").send("Not found");
+      return undefined;
+    }
+    if (refuseInactiveWorkspace(res, current)) return undefined;
+    res.locals.workspaceId = current.id;
+    return { s, body, current };
+  };
+
   // Marks an uploaded image as a product's stored CTA artwork (service spec 1.7); CSRF-checked form post.
   router.post(
     "/media/cta-artwork",
@@ -224,19 +246,9 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
     session,
     express.urlencoded({ extended: false, limit: "4kb", parameterLimit: 10 }),
     async (req, res) => {
-      const s = res.locals.session as BrowserSession;
-      if (!csrfOk(req, s)) {
-        res.status(403).type("text/plain").send("Forbidden: the form has expired");
-        return;
-      }
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const { current } = await pickWorkspace(ctx, s.userId, body.workspace_id);
-      if (!current) {
-        res.status(404).type("text/plain").send("Not found");
-        return;
-      }
-      if (refuseInactiveWorkspace(res, current)) return;
-      res.locals.workspaceId = current.id;
+      const form = await workspaceForm(req, res);
+      if (!form) return;
+      const { s, body, current } = form;
       try {
         await ctx.db.transaction((trx) =>
           setCtaArtwork(
@@ -267,19 +279,9 @@ export function mediaRoutes(ctx: AppContext, storage: MediaStorage = ctx.provide
     session,
     express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 10 }),
     async (req, res) => {
-      const s = res.locals.session as BrowserSession;
-      if (!csrfOk(req, s)) {
-        res.status(403).type("text/plain").send("Forbidden: the form has expired");
-        return;
-      }
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const { current } = await pickWorkspace(ctx, s.userId, body.workspace_id);
-      if (!current) {
-        res.status(404).type("text/plain").send("Not found");
-        return;
-      }
-      if (refuseInactiveWorkspace(res, current)) return;
-      res.locals.workspaceId = current.id;
+      const form = await workspaceForm(req, res);
+      if (!form) return;
+      const { s, body, current } = form;
       let saved: string | null;
       try {
         const asset = await setMediaAltText(
