@@ -13,7 +13,6 @@ import { describe, test } from "node:test";
 import type { Owner } from "../../../src/domain/owner.ts";
 import { upsertConnectedAccount } from "../../../src/domain/social/accounts.ts";
 import { postFirstComment, runDueFirstComments } from "../../../src/domain/social/first-comment.ts";
-import { publishPost } from "../../../src/domain/social/publish.ts";
 import { removeCopies } from "../../../src/domain/social/removal.ts";
 import { createSocialHttp } from "../../../src/providers/social/http.ts";
 import { linkedinAdapter } from "../../../src/providers/social/linkedin/adapter.ts";
@@ -27,6 +26,7 @@ import {
 } from "../../fakes/linkedin.ts";
 import { FAKE_APPS, liveNetworkEnv } from "../../fakes/live-env.ts";
 import { startFakeNetworks } from "../../fakes/server.ts";
+import { publishWithComment as publishWith } from "../../helpers/first-comment.ts";
 import { startTestApp, TestClock } from "../../helpers/app.ts";
 import { HIGH_LIMITS } from "../../oauth/support.ts";
 
@@ -64,25 +64,8 @@ async function connect(m: LinkedInMember, author: string): Promise<string> {
   return account.social_account_id;
 }
 
-/** Publishes a new text post to `accountId` with `firstComment`; the delivery row after the engine ran. */
-async function publishWithComment(accountId: string, caption: string, firstComment: string) {
-  const [post] = await db("posts")
-    .insert({
-      user_id: owner.userId,
-      workspace_id: owner.workspaceId,
-      type: "text",
-      status: "approved",
-      caption,
-    })
-    .returning("id");
-  const result = await publishPost(
-    app.ctx,
-    owner,
-    { post_id: post.id, social_account_ids: [accountId], first_comment: firstComment },
-    undefined,
-  );
-  return { postId: post.id as string, deliveryId: result.deliveries[0]!.delivery_id };
-}
+const publishWithComment = (accountId: string, caption: string, firstComment: string) =>
+  publishWith(app.ctx, owner, accountId, caption, firstComment);
 
 const delivery = (id: string) => db("deliveries").where({ id }).first();
 const commentsOn = (urn: string) => li.comments.get(urn) ?? [];

@@ -1,0 +1,38 @@
+/**
+ * Publishing a post with a first comment in the first-comment tests of each network
+ * (test/providers/social/*.published.test.ts): a new approved text post, published to one account through the
+ * engine (src/domain/social/publish.ts `publishPost`).
+ */
+import type { AppContext } from "../../src/context.ts";
+import type { Owner } from "../../src/domain/owner.ts";
+import { publishPost } from "../../src/domain/social/publish.ts";
+
+/**
+ * Publishes a new approved text post with `caption` to `accountId` with `firstComment`.
+ * @returns the post's id and its delivery's id.
+ */
+export async function publishWithComment(
+  ctx: AppContext,
+  owner: Owner,
+  accountId: string,
+  caption: string,
+  firstComment: string,
+): Promise<{ postId: string; deliveryId: string }> {
+  const [post] = await ctx
+    .db("posts")
+    .insert({
+      user_id: owner.userId,
+      workspace_id: owner.workspaceId,
+      type: "text",
+      status: "approved",
+      caption,
+    })
+    .returning("id");
+  const result = await publishPost(
+    ctx,
+    owner,
+    { post_id: post.id, social_account_ids: [accountId], first_comment: firstComment },
+    undefined,
+  );
+  return { postId: post.id as string, deliveryId: result.deliveries[0]!.delivery_id };
+}
