@@ -23,6 +23,9 @@ let gate = new Promise<void>((resolve) => {
   openGate = resolve;
 });
 
+/** Run at the start of each step of the network "pinterest" (the last test). */
+let onPinterestStep: () => Promise<void> = async () => {};
+
 function publisherOf(network: Network, slow: boolean): NetworkAdapter {
   return {
     network,
@@ -39,6 +42,7 @@ function publisherOf(network: Network, slow: boolean): NetworkAdapter {
     publisher: {
       async step(job: DeliveryJob) {
         if (slow) await gate;
+        if (network === "pinterest") await onPinterestStep();
         posted.set(job.delivery.id, (posted.get(job.delivery.id) ?? 0) + 1);
         return {
           state: "published",
@@ -55,10 +59,11 @@ function publisherOf(network: Network, slow: boolean): NetworkAdapter {
 
 const SLOW: Network = "linkedin";
 const FAST: Network = "x";
-const adapters = { [SLOW]: publisherOf(SLOW, true), [FAST]: publisherOf(FAST, false) } as Record<
-  Network,
-  NetworkAdapter
->;
+const adapters = {
+  [SLOW]: publisherOf(SLOW, true),
+  [FAST]: publisherOf(FAST, false),
+  pinterest: publisherOf("pinterest", false),
+} as Record<Network, NetworkAdapter>;
 const networks: NetworkRegistry = { adapter: (n) => adapters[n]!, forAccount: (n) => adapters[n]! };
 const app = await startTestApp({ queue: false, providers: { networks } });
 const me = await app.user();
@@ -130,4 +135,34 @@ test("the pass's limit is shared round-robin between the networks that have due 
   assert.equal(await runDueDeliveries(app.ctx, 4), 4);
   assert.equal((await statusOf(slowIds)).filter((s) => s === "published").length, 2);
   assert.equal((await statusOf(fastIds)).filter((s) => s === "published").length, 2);
+});
+
+test("a delivery whose account another worker's step held is tried again once the lane has stepped the others", async () => {
+  const held = await liveAccount("pinterest");
+  const heldIds = await due(held, 1, 1200); // the lane's first
+  const freeAccount = (
+    await connectSocialAccount(app.ctx.db, app.ctx.sealer, owner, {
+      network: "pinterest",
+      displayName: "pinterest 2",
+      handle: "pinterest_fair_2",
+      mode: "live",
+      networkAccountId: "pinterest-fair-2",
+      accessToken: "token-pinterest-2",
+      scopes: [],
+    })
+  ).social_account_id;
+  const freeIds = await due(freeAccount, 1, 1100);
+  // Another worker's step of the first account holds its lease until the lane steps the second account.
+  await app.ctx.db("delivery_account_leases").insert({
+    social_account_id: held,
+    holder: "00000000-0000-4000-8000-000000000001",
+    locked_until: new Date(Date.now() + 60_000),
+  });
+  onPinterestStep = async () => {
+    await app.ctx.db("delivery_account_leases").where({ social_account_id: held }).delete();
+  };
+  await runDueDeliveries(app.ctx, 50); // with the earlier tests' 4 left (the limit's test)
+  assert.deepEqual(await statusOf(freeIds), ["published"]);
+  assert.deepEqual(await statusOf(heldIds), ["published"], "tried again in the same pass");
+  for (const id of [...heldIds, ...freeIds]) assert.equal(posted.get(id), 1);
 });

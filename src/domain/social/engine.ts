@@ -94,7 +94,9 @@ export interface DeliveryPassReport {
  * Fair across networks (docs/operations.md "The delivery loop"): the `limit` is shared round-robin between the networks that have due
  * deliveries (each network's own oldest first), and each network's deliveries are stepped in their own lane,
  * the lanes side by side, so one slow network does not hold the others. Each step still takes the delivery's
- * lease (`runDeliveryStep`), so two workers never step the same delivery at once.
+ * lease (`runDeliveryStep`), so two workers never step the same delivery at once; one its account's lease
+ * kept from a step (another step of the account under way) is tried again after the lane's others, as long
+ * as the lane still steps some.
  * @param options.limit deliveries picked at most (default 50).
  * @param options.stop once aborted, no further step is started (the running ones finish).
  * @param options.signal handed to the adapters' calls of the steps (aborts them).
@@ -131,9 +133,18 @@ export async function runDeliveryPass(
   let n = 0;
   await Promise.all(
     [...lanes.values()].map(async (ids) => {
-      for (const id of ids) {
-        if (stop?.aborted || signal?.aborted) break;
-        if ((await runDeliveryStep(app, id, signal)) !== undefined) n += 1;
+      // A delivery not claimed is tried again after the lane's others while the lane makes progress: another
+      // worker's step of the same account (the account lease) may have held it at the first try.
+      let left = ids;
+      while (left.length > 0) {
+        const skipped: string[] = [];
+        for (const id of left) {
+          if (stop?.aborted || signal?.aborted) return;
+          if ((await runDeliveryStep(app, id, signal)) !== undefined) n += 1;
+          else skipped.push(id);
+        }
+        if (skipped.length === left.length) return;
+        left = skipped;
       }
     }),
   );
