@@ -44,6 +44,9 @@ export interface PublishCost {
   /** `worker_cpu_ms_per_post` less what the workers spend idle in as long. */
   worker_cpu_ms_per_post_above_idle: number | null;
   worker_cpu_s: number[];
+  /** The bench process's own CPU (the networks' fakes, the media pages Instagram and Pinterest pull): the
+   * harness, not the service, but on the same cores. */
+  harness_cpu_ms_per_post: number;
   pg_backend_cpu_ms_per_post: number | null;
   statements_per_post: number | null;
   top_statements: StatementShare[] | null;
@@ -59,6 +62,7 @@ export class PublishCostProbe {
   private idle: { at: number; cpu: number } | undefined;
   private idleRate: number | undefined;
   private startedAt = 0;
+  private harnessBefore: NodeJS.CpuUsage | undefined;
 
   constructor(adminUrl: string, dbName: string, pids: number[]) {
     this.admin = new pg.Client({ connectionString: adminUrl });
@@ -96,6 +100,7 @@ export class PublishCostProbe {
       this.statements = false;
     }
     this.before = await this.read();
+    this.harnessBefore = process.cpuUsage();
     this.startedAt = Date.now();
     if (this.idle) {
       const cpu = this.before.workers.reduce((a, b) => a + b, 0);
@@ -106,6 +111,7 @@ export class PublishCostProbe {
   /** The second reading, divided by `posts`; closes the admin connection. */
   async end(posts: number): Promise<PublishCost> {
     const after = await this.read();
+    const harness = process.cpuUsage(this.harnessBefore);
     const before = this.before!;
     const workerCpu = after.workers.map((s, i) => s - (before.workers[i] ?? 0));
     let pgSeconds = 0;
@@ -137,6 +143,7 @@ export class PublishCostProbe {
       worker_cpu_ms_per_post_above_idle:
         this.idleRate === undefined ? null : r1(((total - this.idleRate * seconds) * 1000) / posts),
       worker_cpu_s: workerCpu.map((s) => Math.round(s * 10) / 10),
+      harness_cpu_ms_per_post: r1((harness.user + harness.system) / 1000 / posts),
       pg_backend_cpu_ms_per_post:
         after.backends.size > 0 ? Math.round((pgSeconds * 1000 * 10) / posts) / 10 : null,
       statements_per_post: statementsPerPost,

@@ -138,7 +138,10 @@ export class DeliveryLanes {
     }
   }
 
-  /** Pauses the network (app) or holds the account (token) until the stop ends. */
+  /**
+   * Pauses the network (app) or holds the account (token) until the stop ends: all its waiting deliveries,
+   * or only those not started yet when the spent budget is the one of the call that starts a post.
+   */
   private async honour(d: LaneDelivery, stop: UsageStop): Promise<void> {
     const until = new Date(this.app.clock.now().getTime() + Math.max(1, stop.seconds) * 1000);
     if (stop.scope === "app") {
@@ -146,6 +149,6 @@ export class DeliveryLanes {
       const current = this.stops.get(d.network);
       if (!current || current.until < until) this.stops.set(d.network, { until, reason });
       await recordNetworkStop(this.app, d.network, { until, reason });
-    } else await holdAccount(this.app, d.socialAccountId, until);
+    } else await holdAccount(this.app, d.socialAccountId, until, { startsOnly: stop.startsOnly === true });
   }
 }

@@ -295,7 +295,12 @@ export async function stepClaimed(
     if (err instanceof NetworkRejectedError) return fail(app, row, err.reason.slice(0, 500));
     if (err instanceof NetworkRateLimitError) {
       // The delivery lanes observing this step pause the account or the network (./lanes-state.ts).
-      reportUsage({ scope: err.scope, seconds: err.retryAfterSeconds, source: "rate-limit answer" });
+      reportUsage({
+        scope: err.scope,
+        seconds: err.retryAfterSeconds,
+        source: "rate-limit answer",
+        startsOnly: err.startsOnly,
+      });
       await update(app, row, {
         step_started_at: null,
         next_attempt_at: new Date(app.clock.now().getTime() + Math.max(1, err.retryAfterSeconds) * 1000),

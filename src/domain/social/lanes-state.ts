@@ -45,14 +45,25 @@ export async function networkStops(app: AppContext): Promise<Map<Network, Networ
 /**
  * Holds the active deliveries of `accountId` that would be due before `until` (not leased by a running
  * step) until then: the network said the account's own budget is spent.
+ * @param options.startsOnly the budget is the one of the call that starts a post (NetworkRateLimitError
+ *   `startsOnly`): only the deliveries not started yet (`pending`) are held; uploads and status polls of
+ *   posts under way go on.
  * @returns how many deliveries were held.
  */
-export async function holdAccount(app: AppContext, accountId: string, until: Date): Promise<number> {
+export async function holdAccount(
+  app: AppContext,
+  accountId: string,
+  until: Date,
+  options: { startsOnly?: boolean } = {},
+): Promise<number> {
   const now = app.clock.now();
   return app
     .db("deliveries")
     .where({ social_account_id: accountId })
-    .whereIn("status", ["pending", "uploading", "processing", "outcome_unknown"])
+    .whereIn(
+      "status",
+      options.startsOnly ? ["pending"] : ["pending", "uploading", "processing", "outcome_unknown"],
+    )
     .where((q) => q.whereNull("next_attempt_at").orWhere("next_attempt_at", "<", until))
     .where((q) => q.whereNull("locked_until").orWhere("locked_until", "<", now))
     .update({ next_attempt_at: until, updated_at: now });

@@ -440,15 +440,29 @@ export class NetworkRateLimitError extends NetworkError {
   readonly retryAfterSeconds: number;
   readonly scope: "token" | "app";
   /**
+   * The budget that ran out is the one of the call that starts a post, no other (TikTok's
+   * `/v2/post/publish/video/init/` and `.../content/init/`: 6 requests a minute per user access token):
+   * only the account's posts not started yet wait; the steps of posts under way (uploads, status polls) go
+   * on.
+   */
+  readonly startsOnly: boolean;
+  /**
    * @param retryAfterSeconds how long the network asks to wait.
    * @param scope whose budget ran out, as the network states it: `token` (this account's token: Meta's
    *   user/Page limits 17, 32; X's per-user `x-rate-limit-*`) or `app` (every account of our app: Meta's
    *   app limit 4 / `X-App-Usage` at 100; YouTube's project quota). The metrics sync stops only that.
+   * @param options.startsOnly see `startsOnly` (default false: every call of that scope waits).
    */
-  constructor(message: string, retryAfterSeconds: number, scope: "token" | "app" = "token") {
+  constructor(
+    message: string,
+    retryAfterSeconds: number,
+    scope: "token" | "app" = "token",
+    options: { startsOnly?: boolean } = {},
+  ) {
     super(message);
     this.retryAfterSeconds = retryAfterSeconds;
     this.scope = scope;
+    this.startsOnly = options.startsOnly === true;
   }
 }
 

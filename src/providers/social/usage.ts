@@ -22,6 +22,8 @@ export interface UsageStop {
   seconds: number;
   /** The header and values that said so, safe to show ("x-rate-limit-remaining 0"). */
   source: string;
+  /** Only the calls that start a post are limited (NetworkRateLimitError `startsOnly`). */
+  startsOnly?: boolean | undefined;
 }
 
 interface Sink {

@@ -326,6 +326,38 @@ describe("faults", () => {
     assert.equal(r.state, "published");
   });
 
+  test("a 429 on init limits only the account's posts not started yet; one on status/fetch every call", async () => {
+    const c = tt.addCreator({ username: "rli" });
+    const job = ttJob(c, { type: "video", media: [clip], options: publicOptions });
+    const a = adapter();
+    const save = saverFor(job);
+    const tooMany = { data: {}, error: { code: "rate_limit_exceeded", message: "slow down", log_id: "x" } };
+    server.fault(
+      { host: TT_API_HOST, path: "/v2/post/publish/video/init/", method: "POST" },
+      { kind: "status", status: 429, body: tooMany }, // no header says when (the rate-limit page)
+    );
+    const init = await a.publisher.step(job, save).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(init instanceof NetworkRateLimitError, String(init));
+    assert.equal(init.startsOnly, true);
+    assert.equal(init.scope, "token");
+    assert.equal(init.retryAfterSeconds, 60, "a minute: the init limit's window");
+    await a.publisher.step(job, save);
+    await a.publisher.step(job, save);
+    server.fault(
+      { host: TT_API_HOST, path: "/v2/post/publish/status/fetch/" },
+      { kind: "status", status: 429, body: tooMany },
+    );
+    const poll = await a.publisher.step(job, save).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(poll instanceof NetworkRateLimitError, String(poll));
+    assert.equal(poll.startsOnly, false);
+  });
+
   test("429 with Retry-After on status/fetch, and a revoked token", async () => {
     const c = tt.addCreator({ username: "rl" });
     const job = ttJob(c, { type: "video", media: [clip], options: publicOptions });

@@ -22,6 +22,7 @@ import {
   type DeliveryJob,
   type JobMedia,
   type NetworkPublisher,
+  NetworkRateLimitError,
   NetworkRejectedError,
   NetworkTransientError,
   trackedIds,
@@ -68,12 +69,12 @@ export function tiktokPublisher(http: SocialHttp, now: () => Date): NetworkPubli
       const video = media.find((m) => m.kind === "video");
       if (!ids.publishId) {
         if (video) {
-          await initVideo(http, job, video, options, saveIds);
+          await initCall(() => initVideo(http, job, video, options, saveIds));
           return { state: "uploading", pollAfterSeconds: 0 };
         }
         if (media.length === 0) throw new NetworkRejectedError("TikTok posts need a video or photos.");
         try {
-          await initPhotos(http, job, media, options, saveIds);
+          await initCall(() => initPhotos(http, job, media, options, saveIds));
         } catch (err) {
           if (!(err instanceof TikTokRejectedError && err.code === "url_ownership_unverified")) throw err;
           return { state: "failed", reason: unverifiedPrefixReason(media[0]!.publicUrl()) };
@@ -115,6 +116,23 @@ function postInfo(options: TikTokPostOptions): Record<string, unknown> {
     brand_content_toggle: options.brand_content_toggle,
     brand_organic_toggle: options.brand_organic_toggle,
   };
+}
+
+/**
+ * Runs a post's init call. Its rate limit is the init endpoints' own (each user access token 6 requests a
+ * minute: https://developers.tiktok.com/doc/content-posting-api-reference-direct-post; the other endpoints
+ * have theirs: https://developers.tiktok.com/doc/tiktok-api-v2-rate-limit), so a 429 says that only the
+ * account's posts not started yet wait (NetworkRateLimitError `startsOnly`), not its uploads or status polls.
+ * @throws what `init` throws, a NetworkRateLimitError with `startsOnly` set.
+ */
+async function initCall(init: () => Promise<void>): Promise<void> {
+  try {
+    await init();
+  } catch (err) {
+    if (err instanceof NetworkRateLimitError && !err.startsOnly)
+      throw new NetworkRateLimitError(err.message, err.retryAfterSeconds, err.scope, { startsOnly: true });
+    throw err;
+  }
 }
 
 async function initVideo(
