@@ -31,8 +31,13 @@ import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
 import { reportUsage } from "../../providers/social/usage.ts";
 import { backoffSeconds, MAX_ATTEMPTS } from "./delivery-states.ts";
 import { runPrepared, statement } from "../../db/prepared.ts";
+import { beforeNetworkCalls } from "../../providers/social/before-call.ts";
 
-/** Saves network ids the moment they exist: $1 the ids (JSON object) merged in, $2 now, $3 the delivery. */
+/**
+ * Writes network ids the adapter was told ($1 the ids, a JSON object merged in, $2 now, $3 the delivery):
+ * before the adapter's next network request (../../providers/social/before-call.ts), or, when the step makes
+ * none, with the step's last update (`update`).
+ */
 const SAVE_IDS = statement(
   "delivery-save-ids",
   "update deliveries set network_ids = network_ids || $1::jsonb, updated_at = $2 where id = $3::uuid",
@@ -75,6 +80,8 @@ export interface ClaimedDelivery extends DeliveryRow {
    * update of the delivery (`update`), which then sets `released`.
    */
   lease: { holder: string; releaseWithUpdate: boolean; released: boolean };
+  /** Network ids the adapter saved in this step that are not written yet (`update` writes them). */
+  unsavedIds?: NetworkIds | undefined;
 }
 
 /** The post's media: from the rows the claim read, or (a carousel's slides) read now. */
@@ -148,22 +155,28 @@ function safeReason(err: unknown): string {
     : "internal error";
 }
 
-/** The update of `columns` ($1..$n, then the delivery's id), with the account lease given back or not. */
+/**
+ * The update of `columns` ($1..$n, then the delivery's id at $n+1), with unwritten network ids merged in
+ * (`ids`: at $n+2) or not, and the account lease given back (its account and holder next) or not.
+ */
 const updates = new Map<string, ReturnType<typeof statement>>();
-function updateStatement(columns: readonly string[], release: boolean) {
-  const key = `${release ? "r" : "-"}:${columns.join(",")}`;
+function updateStatement(columns: readonly string[], release: boolean, ids: boolean) {
+  const key = `${release ? "r" : "-"}${ids ? "i" : "-"}:${columns.join(",")}`;
   let stmt = updates.get(key);
   if (!stmt) {
-    const n = columns.length;
-    const set = columns.map((c, i) => `"${c}" = $${i + 1}`).join(", ");
+    const n = (ids ? 1 : 0) + columns.length;
+    const set = [
+      ...columns.map((c, i) => `"${c}" = $${i + 1}`),
+      ...(ids ? [`network_ids = network_ids || $${n + 1}::jsonb`] : []),
+    ].join(", ");
     // PostgreSQL keeps 63 characters of a statement's name: the columns are named by their hash.
     stmt = statement(
       `delivery-update:${createHash("sha256").update(key).digest("hex").slice(0, 16)}`,
       release
         ? `with released as (delete from delivery_account_leases
              where social_account_id = $${n + 2}::uuid and holder = $${n + 3}::uuid)
-           update deliveries set ${set} where id = $${n + 1}::uuid`
-        : `update deliveries set ${set} where id = $${n + 1}::uuid`,
+           update deliveries set ${set} where id = $${columns.length + 1}::uuid`
+        : `update deliveries set ${set} where id = $${columns.length + 1}::uuid`,
     );
     updates.set(key, stmt);
   }
@@ -171,16 +184,21 @@ function updateStatement(columns: readonly string[], release: boolean) {
 }
 
 /**
- * The step's last update of the delivery: `patch` with its lease (`locked_until`) ended, and the account
- * lease given back in the same statement unless a first comment still needs it (`ClaimedDelivery.lease`).
+ * The step's last update of the delivery: `patch` with its lease (`locked_until`) ended, the network ids
+ * not written yet merged in (`ClaimedDelivery.unsavedIds`), and the account lease given back in the same
+ * statement unless a first comment still needs it (`ClaimedDelivery.lease`).
  */
 async function update(app: AppContext, row: ClaimedDelivery, patch: Record<string, unknown>): Promise<void> {
   const full: Record<string, unknown> = { ...patch, locked_until: null, updated_at: app.clock.now() };
   const columns = Object.keys(full);
   const release = row.lease.releaseWithUpdate && !row.lease.released;
+  const unsaved = row.unsavedIds ?? {};
+  const ids = Object.keys(unsaved).length > 0;
   const values = [...columns.map((c) => full[c]), row.id];
+  if (ids) values.push(JSON.stringify(unsaved));
   if (release) values.push(row.social_account_id, row.lease.holder);
-  await runPrepared(app.db, updateStatement(columns, release), values);
+  await runPrepared(app.db, updateStatement(columns, release, ids), values);
+  if (ids) for (const k of Object.keys(unsaved)) delete unsaved[k];
   if (release) row.lease.released = true;
 }
 
@@ -256,9 +274,19 @@ export async function stepClaimed(
   }
   const job = await buildJob(app, row, account, signal);
   const ids: NetworkIds = { ...(row.network_ids ?? {}) };
+  // An id the network named is written before the adapter's next request (`writeIds`, run by the social
+  // HTTP client) or with the step's last update, whichever comes first: one statement fewer per id.
+  const unsaved: NetworkIds = {};
+  row.unsavedIds = unsaved;
   const save = async (patch: NetworkIds) => {
     Object.assign(ids, patch);
-    await runPrepared(app.db, SAVE_IDS, [JSON.stringify(patch), app.clock.now(), row.id]);
+    Object.assign(unsaved, patch);
+  };
+  const writeIds = async () => {
+    if (Object.keys(unsaved).length === 0) return;
+    const patch = JSON.stringify(unsaved);
+    for (const k of Object.keys(unsaved)) delete unsaved[k];
+    await runPrepared(app.db, SAVE_IDS, [patch, app.clock.now(), row.id]);
   };
   // A deleted post is never published: no step that can create something starts for it (a reconcile only
   // asks the network what exists, and then comes back here before any create). The claim marked the step
@@ -270,7 +298,7 @@ export async function stepClaimed(
   if (deleted) return fail(app, row, postDeletedReason(Object.keys(ids).length > 0));
   try {
     if (mustReconcile) {
-      const r = await adapter.publisher.reconcile(job, save);
+      const r = await beforeNetworkCalls(writeIds, () => adapter.publisher.reconcile(job, save));
       if (r.state === "not_created") {
         // Nothing happened on the network side: continue from the last saved step on the next claim.
         const back: DeliveryState = Object.keys(ids).length === 0 ? "pending" : "uploading";
@@ -288,7 +316,7 @@ export async function stepClaimed(
           `the ${label} reached its publishing limit (${quota.used} of ${quota.limit} posts in ${Math.round(quota.windowSeconds / 3600)} h); publish again later`,
         );
     }
-    const result = await adapter.publisher.step(job, save);
+    const result = await beforeNetworkCalls(writeIds, () => adapter.publisher.step(job, save));
     return saveResult(app, row, result);
   } catch (err) {
     if (err instanceof NetworkAuthError) return authFailed(err);

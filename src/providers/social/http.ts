@@ -11,6 +11,7 @@
  * and bootstrap logs a warning when it is set.
  */
 import { currentProviderScope, measuredFetch } from "../../observability/metrics.ts";
+import { runBeforeNetworkCall } from "./before-call.ts";
 
 /** Default timeout of one adapter request, seconds. */
 export const SOCIAL_HTTP_TIMEOUT_SECONDS = 30;
@@ -58,6 +59,8 @@ export function createSocialHttp(base: string | undefined): SocialHttp {
     override,
     overrideUrl,
     async fetch(url, init = {}) {
+      // Network ids a delivery step was told are written before anything more is asked (./before-call.ts).
+      await runBeforeNetworkCall();
       const { timeoutSeconds, signal, ...rest } = init;
       const timeout = AbortSignal.timeout((timeoutSeconds ?? SOCIAL_HTTP_TIMEOUT_SECONDS) * 1000);
       // Counted under the network and adapter operation that made the call (src/providers/providers.ts).
