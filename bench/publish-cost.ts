@@ -44,8 +44,10 @@ export interface PublishCost {
   /** `worker_cpu_ms_per_post` less what the workers spend idle in as long. */
   worker_cpu_ms_per_post_above_idle: number | null;
   worker_cpu_s: number[];
-  /** The bench process's own CPU (the networks' fakes, the media pages Instagram and Pinterest pull): the
-   * harness, not the service, but on the same cores. */
+  /**
+   * The bench process's own CPU: the networks' fakes (with their contract checks) and the service's public
+   * media pages (`/media/public/{asset}`) that the Instagram and Pinterest fakes pull; on the same cores.
+   */
   harness_cpu_ms_per_post: number;
   pg_backend_cpu_ms_per_post: number | null;
   statements_per_post: number | null;
