@@ -4,12 +4,20 @@
  * account, none of an account whose step runs here or on another worker. Deliveries already under way
  * (uploading, processing, or to be reconciled) come before new ones, so a post that was started is finished
  * before the next is begun (a network's upload session or container does not wait behind a queue of new
- * posts); then the oldest due first, per account and then per network.
+ * posts); then the oldest due first, per account and then per network (ties in this process's own order).
  */
+import { randomInt } from "node:crypto";
 import type { AppContext } from "../../context.ts";
 import type { DeliveryState } from "../../providers/social/network.ts";
 import type { Network } from "../../providers/social/types.ts";
 import { ACTIVE_STATES, scheduleStarted } from "./engine.ts";
+
+/**
+ * Orders this process's picks among deliveries due at the same time (posts scheduled for the same minute):
+ * each worker takes the accounts in its own order, so two workers do not pick the same accounts' deliveries
+ * and find them claimed by the other (a claim that finds nothing is a round trip and a lane place lost).
+ */
+const TIE_SEED = randomInt(0, 2 ** 31);
 
 /** A due delivery picked for a lane. */
 export interface LaneDelivery {
@@ -67,7 +75,8 @@ export async function pickLaneDeliveries(
       "network",
       "social_account_id",
       app.db.raw(
-        "row_number() over (partition by network order by fresh, next_attempt_at asc nulls first, id) as network_turn",
+        "row_number() over (partition by network order by fresh, next_attempt_at asc nulls first, hashtextextended(id::text, ?)) as network_turn",
+        [TIE_SEED],
       ),
     )
     .as("per_network");
