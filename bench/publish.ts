@@ -21,7 +21,9 @@
  * due minute to the last delivery closed (bench/publish-cost.ts: the workers' CPU, PostgreSQL's, the SQL
  * statements when pg_stat_statements is loaded, the calls the fakes answered).
  * Options: `--accounts N` (default 1000), `--posts-per-account N` (10), `--concurrency N`
- * (DELIVERY_NETWORK_CONCURRENCY, default 8), `--workers N` (2), `--timeout-minutes N` (10),
+ * (DELIVERY_NETWORK_CONCURRENCY, default 8), `--pool-size N` (the workers' DATABASE_POOL_SIZE, default 24: a
+ * worker's 56 lanes at the default concurrency wait for connections of the default 10), `--workers N` (2),
+ * `--timeout-minutes N` (10),
  * `--youtube-insert-quota N` (2000). Not part of `npm test`.
  */
 import http from "node:http";
@@ -57,6 +59,7 @@ const { values } = parseArgs({
     accounts: { type: "string" },
     "posts-per-account": { type: "string" },
     concurrency: { type: "string" },
+    "pool-size": { type: "string" },
     workers: { type: "string" },
     "timeout-minutes": { type: "string" },
     "youtube-insert-quota": { type: "string" },
@@ -65,6 +68,7 @@ const { values } = parseArgs({
 const ACCOUNTS = Number(values.accounts ?? 1000);
 const PER_ACCOUNT = Number(values["posts-per-account"] ?? 10);
 const CONCURRENCY = Number(values.concurrency ?? 8);
+const POOL_SIZE = Number(values["pool-size"] ?? 24);
 const WORKERS = Number(values.workers ?? 2);
 const TIMEOUT_MS = Number(values["timeout-minutes"] ?? 10) * 60_000;
 const YOUTUBE_INSERT_QUOTA = Number(values["youtube-insert-quota"] ?? 2000);
@@ -203,6 +207,7 @@ async function main() {
     LINKEDIN_ORGANIZATIONS: "true",
     PUBLIC_BASE_URL: publicBaseUrl,
     DELIVERY_NETWORK_CONCURRENCY: String(CONCURRENCY),
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
     // Every fake pulls the media from one address (127.0.0.1): the per-IP limit of /media/public (600 a
     // minute by default) would refuse the Instagram and Pinterest pulls past it, which the networks' many
     // fetchers do not meet in one window; this bench measures the publishing, not that limit.
@@ -261,6 +266,7 @@ async function main() {
       latency_ms: LATENCY_MS,
       workers: WORKERS,
       delivery_network_concurrency: CONCURRENCY,
+      database_pool_size: POOL_SIZE,
       youtube_insert_quota: YOUTUBE_INSERT_QUOTA,
       seed_seconds: round(seedSeconds),
       due_at: due.toISOString(),

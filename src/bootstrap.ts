@@ -66,7 +66,7 @@ export async function boot(
     stopEmbedded = embedded.stop;
     log.info("embedded PostgreSQL started");
   }
-  const db = createDb(url);
+  const db = createDb(url, config.databasePoolSize);
   const asyncCommitDb = createDb(url, 6, { asyncCommit: true });
   if (options.migrate !== false) await migrate(db);
   const sealer = createSealer(keys.appKeys);

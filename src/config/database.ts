@@ -3,7 +3,7 @@
  * itself (src/db/embedded.ts) when it is unset.
  */
 import Type from "typebox";
-import { type ConfigArea, type EnvReader, Str } from "./env.ts";
+import { type ConfigArea, type EnvReader, Int, Str } from "./env.ts";
 
 export const DatabaseEnv = Type.Object({
   DATABASE_URL: Str(
@@ -13,16 +13,22 @@ export const DatabaseEnv = Type.Object({
       defaultText: "embedded PostgreSQL under `./.data/postgres` on port 54329",
     },
   ),
+  DATABASE_POOL_SIZE: Int(10, 2, 200, {
+    description:
+      "connections of each process's main pool (besides 6 for the rate-limit counters and the job queue's own); a worker's delivery lanes run up to 7 x `DELIVERY_NETWORK_CONCURRENCY` steps at once, each a few statements between its network calls, so a worker that publishes at scale needs more (bench/README.md \"bench:publish\": 24 for a worker at the default concurrency). Every process's connections together must stay within PostgreSQL's `max_connections`",
+  }),
 });
 
 export interface DatabaseConfig {
   /** `postgres://` or `postgresql://` URL; undefined: the embedded PostgreSQL. */
   databaseUrl: string | undefined;
+  /** `DATABASE_POOL_SIZE`: connections of the main pool (src/db/knex.ts `createDb`). */
+  databasePoolSize: number;
 }
 
 export const databaseArea: ConfigArea = { title: "Database", schema: DatabaseEnv };
 
 /** The database setting. */
 export function databaseConfig(r: EnvReader): DatabaseConfig {
-  return { databaseUrl: r.picked.DATABASE_URL };
+  return { databaseUrl: r.picked.DATABASE_URL, databasePoolSize: r.num("DATABASE_POOL_SIZE", 10) };
 }
