@@ -21,9 +21,8 @@
  * due minute to the last delivery closed (bench/publish-cost.ts: the workers' CPU, PostgreSQL's, the SQL
  * statements when pg_stat_statements is loaded, the calls the fakes answered).
  * Options: `--accounts N` (default 1000), `--posts-per-account N` (10), `--concurrency N`
- * (DELIVERY_NETWORK_CONCURRENCY, default 8), `--pool-size N` (the workers' DATABASE_POOL_SIZE, default 24: a
- * worker's 56 lanes at the default concurrency wait for connections of the default 10), `--workers N` (2),
- * `--timeout-minutes N` (10),
+ * (DELIVERY_NETWORK_CONCURRENCY, default 8), `--pool-size N` (the workers' DATABASE_POOL_SIZE, default 10 as
+ * the service's), `--workers N` (2), `--timeout-minutes N` (10),
  * `--youtube-insert-quota N` (2000). Not part of `npm test`.
  */
 import http from "node:http";
@@ -68,7 +67,7 @@ const { values } = parseArgs({
 const ACCOUNTS = Number(values.accounts ?? 1000);
 const PER_ACCOUNT = Number(values["posts-per-account"] ?? 10);
 const CONCURRENCY = Number(values.concurrency ?? 8);
-const POOL_SIZE = Number(values["pool-size"] ?? 24);
+const POOL_SIZE = Number(values["pool-size"] ?? 10);
 const WORKERS = Number(values.workers ?? 2);
 const TIMEOUT_MS = Number(values["timeout-minutes"] ?? 10) * 60_000;
 const YOUTUBE_INSERT_QUOTA = Number(values["youtube-insert-quota"] ?? 2000);

@@ -15,7 +15,7 @@ export const DatabaseEnv = Type.Object({
   ),
   DATABASE_POOL_SIZE: Int(10, 2, 200, {
     description:
-      "connections of each process's main pool (besides 6 for the rate-limit counters and the job queue's own); a worker's delivery lanes run up to 7 x `DELIVERY_NETWORK_CONCURRENCY` steps at once, each a few statements between its network calls, so a worker that publishes at scale needs more (bench/README.md \"bench:publish\": 24 for a worker at the default concurrency). Every process's connections together must stay within PostgreSQL's `max_connections`",
+      "connections of each process's main pool (besides 6 for the rate-limit counters and the job queue's own); a worker's delivery lanes run up to 7 x `DELIVERY_NETWORK_CONCURRENCY` steps at once, each a few statements between its network calls, so a worker whose steps wait for connections needs more (docs/operations.md \"The delivery loop\"). Every process's connections together must stay within PostgreSQL's `max_connections`",
   }),
 });
 

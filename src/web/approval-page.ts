@@ -51,6 +51,12 @@ function localTime(at: Date, timeZone: string): string {
   return new Intl.DateTimeFormat("en-GB", { timeZone, dateStyle: "full", timeStyle: "short" }).format(at);
 }
 
+/** `at` in the owner's time zone (UTC when none is chosen), named, with its instant as `datetime`. */
+function timeIn(at: Date, timeZone: string | null | undefined): RawHtml {
+  const zone = timeZone || "UTC";
+  return html`<time datetime="${at.toISOString()}">${localTime(at, zone)} (${zone})</time>`;
+}
+
 /**
  * The time an action takes effect: in the owner's time zone and in UTC, or the description's words. `id`
  * prefixes the element ids (an item of a request for several posts has its own).
@@ -231,8 +237,8 @@ ${
 ${resources.map((r) => html`<tr><th scope="row">${r.kind}</th><td>${r.label}</td></tr>`)}
 ${description?.when ? html`<tr><th scope="row">Time</th>${whenCell(description.when, view.timeZone)}</tr>` : ""}
 <tr><th scope="row">Credits</th><td id="credits">${credits(view)}</td></tr>
-<tr><th scope="row">Requested</th><td>${op.created_at.toISOString()}</td></tr>
-<tr><th scope="row">Expires</th><td>${expires ? expires.toISOString() : "never"}${open ? html` <span class="muted">(in ${minutes} minute${minutes === 1 ? "" : "s"})</span>` : ""}</td></tr>
+<tr><th scope="row">Requested</th><td>${timeIn(op.created_at, view.timeZone)}</td></tr>
+<tr><th scope="row">Expires</th><td id="expires">${expires ? timeIn(expires, view.timeZone) : "never"}${open ? html` <span class="muted">(in ${minutes} minute${minutes === 1 ? "" : "s"})</span>` : ""}</td></tr>
 <tr><th scope="row">Status</th><td id="state" data-state="${op.state}">${open || op.state !== "approval_required" ? STATE_TEXT[op.state] : "Expired. Nothing was done."}</td></tr>
 </table>
 ${shownMedia.length > 0 ? html`<div id="media" class="slides">${shownMedia.map((m, i) => (m.kind === "video" ? videoFigure(m, i) : html`<img src="/media/${m.asset_id}/file" alt="Image ${i + 1}" width="216">`))}</div>` : ""}

@@ -200,6 +200,11 @@ test("publishing pages show every slide, the full caption, every destination, th
   assert.equal($("#when time").attr("datetime"), at.toISOString());
   assert.match($("#when-local").text(), /10:30 .*\(Europe\/Berlin\)/);
   assert.match($("#when-utc").text(), /09:30 .*\(UTC\)/);
+  // The summary says the time in words, not as an ISO string; the page's times are the owner's.
+  assert.match(d.summary, / for \w+, 15 January \d{4} at 09:30 UTC to /);
+  assert.doesNotMatch(d.summary, /\d{4}-\d{2}-\d{2}T/);
+  assert.match($("#expires").text(), /^\w+, \d{1,2} \w+ \d{4} at \d{2}:\d{2} \(Europe\/Berlin\)/);
+  assert.doesNotMatch($("#request").text(), /\d{4}-\d{2}-\d{2}T/, "no ISO time on the page");
   assert.match($("#credits").text(), /costs no credits/);
   assert.equal($("[style]").length, 0, "no inline styles");
   assert.ok(d.content && d.fingerprint, "the request records the content it shows");
@@ -209,6 +214,7 @@ test("publishing pages show every slide, the full caption, every destination, th
   const utcOnly = cheerio.load(renderApproval(d, "schedule_post"));
   assert.equal(utcOnly("#when-local").length, 0);
   assert.match(utcOnly("#when").text(), /09:30 .*\(UTC\).*settings/);
+  assert.match(utcOnly("#expires").text(), /\(UTC\)/);
 });
 
 test("approve_carousel warns per connected account whose caption limit the caption exceeds", async () => {

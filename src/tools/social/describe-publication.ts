@@ -15,6 +15,19 @@ import { NETWORK_RULES } from "../../providers/social/rules.ts";
 import type { ApprovalDescription } from "../../tool-contract.ts";
 
 /**
+ * `at` as a person reads it in UTC, e.g. "Tuesday 1 December 2026 at 09:00 UTC" (the approval page's Time row
+ * adds the owner's own time zone).
+ */
+export function utcWords(at: Date): string {
+  const words = new Intl.DateTimeFormat("en-GB", {
+    timeZone: "UTC",
+    dateStyle: "full",
+    timeStyle: "short",
+  }).format(at);
+  return `${words} UTC`;
+}
+
+/**
  * Builds the summary, the post as resource, the accounts as destinations (name, network, handle, Pinterest
  * board, how the network changes the post: "document, 6 pages"), every picture of the post with its alt
  * text, a video with its description, the full caption with what each destination would refuse of the post (validate.ts `postProblems`;
@@ -37,7 +50,7 @@ export async function describePublication(
     ? `Approve the ${slides.length}-slide carousel “${label}” and `
     : "";
   const action = when
-    ? `${approving ? "schedule" : "Schedule"} the ${p.post.type} post${approving ? "" : ` “${label}”`} for ${when.toISOString()} to ${where}.`
+    ? `${approving ? "schedule" : "Schedule"} the ${p.post.type} post${approving ? "" : ` “${label}”`} for ${utcWords(when)} to ${where}.`
     : `${approving ? "publish" : "Publish"} the ${p.post.type} post${approving ? "" : ` “${label}”`} now to ${where}.`;
   const summary = `${approving}${action}`;
   const pictures = p.post.type === "carousel" && slides.length > 0 ? slides : (p.post.media_asset_ids ?? []);

@@ -13,7 +13,7 @@ import { ownerOf } from "../../domain/owner.ts";
 import { reviewUrl } from "../../domain/social/publish.ts";
 import { forItem, prepareSchedule, schedulePosts } from "../../domain/social/schedules.ts";
 import type { ApprovalDescription } from "../../tool-contract.ts";
-import { describePublication } from "./describe-publication.ts";
+import { describePublication, utcWords } from "./describe-publication.ts";
 
 export const handler: ToolHandlers["schedule_posts"] = {
   async describe(input, ctx) {
@@ -28,7 +28,10 @@ export const handler: ToolHandlers["schedule_posts"] = {
           return describePublication(ctx.db, p, p.at);
         }),
       );
-    const times = items.map((d) => d.when ?? "").sort();
+    const times = items
+      .map((d) => d.when ?? "")
+      .sort()
+      .map((w) => (w ? utcWords(new Date(w)) : w));
     const n = items.length;
     const short = (label: string) => (label.length > 40 ? `${label.slice(0, 39).trimEnd()}…` : label);
     const labels = [...new Set(items.flatMap((d) => d.resources.map((r) => `“${short(r.label)}”`)))];
