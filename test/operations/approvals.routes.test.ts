@@ -88,7 +88,11 @@ test("GET shows the owner the request in plain, escaped words with hidden fields
   assert.match(body, /<input type="hidden" name="csrf_token" value="[^"]+">/);
   assert.match(body, /<button type="submit" name="decision" value="approve">/);
   assert.match(body, /<button type="submit" name="decision" value="decline"[ >]/);
-  assert.match(body, /Expires<\/th><td>\d{4}-\d{2}-\d{2}T/);
+  // The expiry in words, in the owner's time zone (UTC: none chosen), with the instant as `datetime`.
+  assert.match(
+    body,
+    /Expires<\/th><td id="expires"><time datetime="\d{4}-\d{2}-\d{2}T[^"]+">\w+, \d{1,2} \w+ \d{4} at \d{2}:\d{2} \(UTC\)<\/time>/,
+  );
 });
 
 test("anyone but the owner gets 404; without a session GET redirects to login and POST is 401", async () => {
