@@ -52,6 +52,7 @@ import { networkSamples } from "../../fakes/samples.ts";
 import { startFakeNetworks } from "../../fakes/server.ts";
 import { startTestApp, TestClock } from "../../helpers/app.ts";
 import { HIGH_LIMITS } from "../../oauth/support.ts";
+import { approvedTextPost } from "../../helpers/first-comment.ts";
 
 const credentials = FAKE_APPS.linkedin;
 const server = await startFakeNetworks();
@@ -771,18 +772,7 @@ describe("through the service: connect flow and delivery engine", async () => {
     return account.social_account_id;
   }
 
-  async function approvedText(caption: string): Promise<string> {
-    const [post] = await db("posts")
-      .insert({
-        user_id: owner.userId,
-        workspace_id: owner.workspaceId,
-        type: "text",
-        status: "approved",
-        caption,
-      })
-      .returning("id");
-    return post.id;
-  }
+  const approvedText = (caption: string) => approvedTextPost(app.ctx, owner, caption);
 
   /** Starts the service's connect flow and follows the (fake) consent page back: where it redirects. */
   async function consent(sessionHash: string): Promise<{ url: string; back: URL }> {

@@ -36,6 +36,7 @@ import { networkSamples } from "../../fakes/samples.ts";
 import { startFakeNetworks } from "../../fakes/server.ts";
 import { connectedXAccount, X_API_HOST, type XUser, xFake } from "../../fakes/x.ts";
 import { startTestApp, TestClock } from "../../helpers/app.ts";
+import { approvedTextPost } from "../../helpers/first-comment.ts";
 import { HIGH_LIMITS } from "../../oauth/support.ts";
 
 const MB = 1024 * 1024;
@@ -568,23 +569,15 @@ describe("through the delivery engine", () => {
     return account.social_account_id;
   };
   const publishText = async (accountId: string, caption: string) => {
-    const [post] = await db("posts")
-      .insert({
-        user_id: owner.userId,
-        workspace_id: owner.workspaceId,
-        type: "text",
-        status: "approved",
-        caption,
-      })
-      .returning("id");
+    const postId = await approvedTextPost(app.ctx, owner, caption);
     const result = await publishPost(
       app.ctx,
       owner,
-      { post_id: post.id, social_account_ids: [accountId] },
+      { post_id: postId, social_account_ids: [accountId] },
       undefined,
     );
     await advanceDeliveries(app.ctx, [result.deliveries[0]!.delivery_id], { budgetSeconds: 60 });
-    return db("deliveries").where({ post_id: post.id }).first();
+    return db("deliveries").where({ post_id: postId }).first();
   };
 
   test("a lost create answer: outcome_unknown, reconciled from the timeline, one post", async () => {
