@@ -134,7 +134,10 @@ test("a worker answers on HEALTH_PORT and turns 503 at once on SIGTERM, before i
       seen.push(r.status);
       if (r.status === 503) {
         assert.deepEqual(r.body, { status: "stopping" });
-        assert.equal((await get(`${base}/healthz`)).status, 200, "alive while it drains");
+        // Alive while it drains; a fresh database drains in milliseconds, so the listener may have closed
+        // (the drain's end) before this request: then there is no answer, never a non-200 one.
+        const live = await get(`${base}/healthz`).catch(() => undefined);
+        if (live) assert.equal(live.status, 200, "alive while it drains");
         break;
       }
     }
