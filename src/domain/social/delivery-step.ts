@@ -32,6 +32,7 @@ import { reportUsage } from "../../providers/social/usage.ts";
 import { backoffSeconds, MAX_ATTEMPTS } from "./delivery-states.ts";
 import { runPrepared, statement } from "../../db/prepared.ts";
 import { beforeNetworkCalls } from "../../providers/social/before-call.ts";
+import { startWindowFrees } from "./start-window.ts";
 
 /**
  * Writes network ids the adapter was told ($1 the ids, a JSON object merged in, $2 now, $3 the delivery):
@@ -183,13 +184,19 @@ function updateStatement(columns: readonly string[], release: boolean, ids: bool
   return stmt;
 }
 
+/** The states a step that started a post on its network leaves it in (its first create was sent). */
+const STARTED: ReadonlySet<unknown> = new Set(["uploading", "processing", "published", "outcome_unknown"]);
+
 /**
  * The step's last update of the delivery: `patch` with its lease (`locked_until`) ended, the network ids
  * not written yet merged in (`ClaimedDelivery.unsavedIds`), and the account lease given back in the same
- * statement unless a first comment still needs it (`ClaimedDelivery.lease`).
+ * statement unless a first comment still needs it (`ClaimedDelivery.lease`). A delivery leaving `pending`
+ * for a started state gets `started_at` (./start-window.ts reads an account's starts).
  */
 async function update(app: AppContext, row: ClaimedDelivery, patch: Record<string, unknown>): Promise<void> {
-  const full: Record<string, unknown> = { ...patch, locked_until: null, updated_at: app.clock.now() };
+  const now = app.clock.now();
+  const started = row.status === "pending" && STARTED.has(patch.status) ? { started_at: now } : {};
+  const full: Record<string, unknown> = { ...patch, ...started, locked_until: null, updated_at: now };
   const columns = Object.keys(full);
   const release = row.lease.releaseWithUpdate && !row.lease.released;
   const unsaved = row.unsavedIds ?? {};
@@ -322,17 +329,17 @@ export async function stepClaimed(
     if (err instanceof NetworkAuthError) return authFailed(err);
     if (err instanceof NetworkRejectedError) return fail(app, row, err.reason.slice(0, 500));
     if (err instanceof NetworkRateLimitError) {
+      // A start budget over a documented window is free again when this service's oldest start in it
+      // leaves it (./start-window.ts), usually well before a whole window from the refusal.
+      const seconds =
+        (err.startWindow && (await startWindowFrees(app, row.social_account_id, err.startWindow))) ??
+        err.retryAfterSeconds;
       // The delivery lanes observing this step pause the account or the network (./lanes-state.ts).
-      reportUsage({
-        scope: err.scope,
-        seconds: err.retryAfterSeconds,
-        source: "rate-limit answer",
-        startsOnly: err.startsOnly,
-      });
+      reportUsage({ scope: err.scope, seconds, source: "rate-limit answer", startsOnly: err.startsOnly });
       await update(app, row, {
         step_started_at: null,
-        next_attempt_at: new Date(app.clock.now().getTime() + Math.max(1, err.retryAfterSeconds) * 1000),
-        error: `rate limited by the network: waiting ${err.retryAfterSeconds} s`,
+        next_attempt_at: new Date(app.clock.now().getTime() + Math.max(1, seconds) * 1000),
+        error: `rate limited by the network: waiting ${seconds} s`,
       });
       return row.status;
     }

@@ -447,23 +447,38 @@ export class NetworkRateLimitError extends NetworkError {
    */
   readonly startsOnly: boolean;
   /**
+   * The start budget's documented window, when the network documents one and states no wait (TikTok's
+   * init: 6 calls in any 60 seconds per user access token): the engine then waits until its own oldest
+   * start of the account in the window leaves it (src/domain/social/start-window.ts), not `retryAfterSeconds`
+   * from the refusal. Only with `startsOnly`.
+   */
+  readonly startWindow: StartWindow | undefined;
+  /**
    * @param retryAfterSeconds how long the network asks to wait.
    * @param scope whose budget ran out, as the network states it: `token` (this account's token: Meta's
    *   user/Page limits 17, 32; X's per-user `x-rate-limit-*`) or `app` (every account of our app: Meta's
    *   app limit 4 / `X-App-Usage` at 100; YouTube's project quota). The metrics sync stops only that.
    * @param options.startsOnly see `startsOnly` (default false: every call of that scope waits).
+   * @param options.startWindow see `startWindow` (kept only with `startsOnly`).
    */
   constructor(
     message: string,
     retryAfterSeconds: number,
     scope: "token" | "app" = "token",
-    options: { startsOnly?: boolean } = {},
+    options: { startsOnly?: boolean; startWindow?: StartWindow | undefined } = {},
   ) {
     super(message);
     this.retryAfterSeconds = retryAfterSeconds;
     this.scope = scope;
     this.startsOnly = options.startsOnly === true;
+    this.startWindow = this.startsOnly ? options.startWindow : undefined;
   }
+}
+
+/** A per-account budget of starts: at most `calls` in any `seconds` (a sliding window). */
+export interface StartWindow {
+  calls: number;
+  seconds: number;
 }
 
 /** The network refused the post itself; `reason` is the network's safe explanation. */
