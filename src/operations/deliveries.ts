@@ -48,8 +48,11 @@ export interface DeliveryLoopOptions {
 class PickQueue {
   private readonly queues = new Map<Network, { at: number; items: LaneDelivery[] }>();
 
-  /** Starts queued deliveries in `lanes`' free places; the networks still with free places after. */
-  fill(lanes: DeliveryLanes, signal: AbortSignal | undefined): Map<Network, number> {
+  /**
+   * Starts queued deliveries in `lanes`' free places (`signal` for their calls, `stop` ending their follow-up
+   * steps); the networks still with free places after.
+   */
+  fill(lanes: DeliveryLanes, signal: AbortSignal | undefined, stop?: AbortSignal): Map<Network, number> {
     const now = Date.now();
     const free = lanes.free();
     for (const [network, places] of free) {
@@ -61,7 +64,7 @@ class PickQueue {
       let left = places;
       const kept: LaneDelivery[] = [];
       for (const d of q.items) {
-        if (left > 0 && lanes.start(d, signal)) left -= 1;
+        if (left > 0 && lanes.start(d, signal, stop)) left -= 1;
         else if (!lanes.busyAccounts().includes(d.socialAccountId)) kept.push(d);
       }
       q.items = kept;
@@ -100,11 +103,11 @@ export async function runDeliveryLoop(app: AppContext, options: DeliveryLoopOpti
         await lanes.refreshStops();
         stopsAt = Date.now();
       }
-      const free = queue.fill(lanes, options.stepSignal);
+      const free = queue.fill(lanes, options.stepSignal, signal);
       if (free.size > 0) {
         const ahead = new Map([...free].map(([n, places]) => [n, places * PICK_AHEAD]));
         queue.replace(free.keys(), await pickLaneDeliveries(app, ahead, lanes.busyAccounts()));
-        if (!signal.aborted) queue.fill(lanes, options.stepSignal);
+        if (!signal.aborted) queue.fill(lanes, options.stepSignal, signal);
       }
     } catch (err) {
       failed = true;

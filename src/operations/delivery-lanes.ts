@@ -24,6 +24,12 @@ import type { LaneDelivery } from "../domain/social/lanes-pick.ts";
 import { observeUsage, type UsageStop } from "../providers/social/usage.ts";
 import { NETWORKS, type Network } from "../providers/social/types.ts";
 
+/**
+ * Steps of one delivery that may follow its first in the same place when each leaves it due at once (a
+ * YouTube or TikTok upload after its session, X's media chunks): the rest wait for a look-up.
+ */
+export const CONTINUED_STEPS = 4;
+
 /** One worker's lanes: what runs where, and which networks are paused (see the module comment). */
 export class DeliveryLanes {
   private readonly app: AppContext;
@@ -81,15 +87,19 @@ export class DeliveryLanes {
   }
 
   /**
-   * Starts the step of `d` unless its lane is full or paused or its account busy here.
+   * Starts the step of `d` unless its lane is full or paused or its account busy here. A step after which
+   * the delivery is due again at once (an upload right after its session was opened) is followed in the same
+   * place by the next one, a claim of its own (at most CONTINUED_STEPS more; not once the network said a
+   * budget is spent, nor once `stop` is aborted).
    * @param signal handed to the adapter's calls.
+   * @param stop once aborted, no further step of `d` is started.
    * @returns whether it started.
    */
-  start(d: LaneDelivery, signal: AbortSignal | undefined): boolean {
+  start(d: LaneDelivery, signal: AbortSignal | undefined, stop?: AbortSignal): boolean {
     if ((this.free().get(d.network) ?? 0) === 0 || this.busy.has(d.socialAccountId)) return false;
     this.running.set(d.network, this.runningOn(d.network) + 1);
     this.busy.add(d.socialAccountId);
-    const step = this.step(d, signal).finally(() => {
+    const step = this.continuing(d, signal, stop).finally(() => {
       this.running.set(d.network, this.runningOn(d.network) - 1);
       this.busy.delete(d.socialAccountId);
       this.steps.delete(step);
@@ -119,22 +129,34 @@ export class DeliveryLanes {
     while (this.steps.size > 0) await Promise.allSettled([...this.steps]);
   }
 
-  private async step(d: LaneDelivery, signal: AbortSignal | undefined): Promise<void> {
+  /** The step of `d`, and the next ones while it is due again at once (`start`). */
+  private async continuing(d: LaneDelivery, signal: AbortSignal | undefined, stop: AbortSignal | undefined) {
+    for (let turn = 0; turn <= CONTINUED_STEPS; turn++) {
+      const again = await this.step(d, signal);
+      if (!again || stop?.aborted || signal?.aborted) return;
+    }
+  }
+
+  /** One step of `d`. @returns whether it is due again at once and no budget was said to be spent. */
+  private async step(d: LaneDelivery, signal: AbortSignal | undefined): Promise<boolean> {
     const said: UsageStop[] = [];
+    const outcome: { dueAgain?: boolean } = {};
     try {
       await observeUsage(
         (stop) => {
           said.push(stop);
           return false;
         },
-        () => runDeliveryStep(this.app, d.id, signal),
+        () => runDeliveryStep(this.app, d.id, signal, outcome),
       );
       for (const stop of said) await this.honour(d, stop);
+      return said.length === 0 && outcome.dueAgain === true;
     } catch (err) {
       this.app.log.error(
         { delivery_id: d.id, network: d.network, errName: (err as Error)?.name },
         "delivery lane: step failed; the delivery is stepped again when due",
       );
+      return false;
     }
   }
 

@@ -105,6 +105,9 @@ function part(row: Record<string, unknown>, prefix: string): Record<string, any>
 /**
  * Claims and runs one step of delivery `id` when it is due, unleased and active, while no other step of the
  * same account runs on any worker (the account lease, ./lanes-state.ts).
+ * @param outcome when given, `dueAgain` is set to whether the delivery's next step is due at once (the
+ *   adapter asked for no wait: an upload right after its session was opened), so a caller may step it again
+ *   without waiting for a look-up.
  * @returns the state after the step, or undefined when the delivery was not claimed (not due, leased by
  *   another worker, finished, or another step of its account under way).
  */
@@ -112,7 +115,9 @@ export async function runDeliveryStep(
   app: AppContext,
   id: string,
   signal?: AbortSignal,
+  outcome?: { dueAgain?: boolean },
 ): Promise<DeliveryState | undefined> {
+  if (outcome) outcome.dueAgain = false;
   const now = app.clock.now();
   const until = new Date(now.getTime() + app.config.social.deliveryLeaseSeconds * 1000);
   const holder = randomUUID();
@@ -145,6 +150,7 @@ export async function runDeliveryStep(
   };
   try {
     const state = await observeDeliveryStep(app, row, () => stepClaimed(app, row, signal));
+    if (outcome) outcome.dueAgain = row.dueAgain === true;
     if (state === "published" || state === "failed") await settleParents(app, row);
     // The first comment goes under the post as soon as it is live (./first-comment.ts; later passes retry).
     if (state === "published" && found.first_comment_status === "pending")

@@ -83,6 +83,8 @@ export interface ClaimedDelivery extends DeliveryRow {
   lease: { holder: string; releaseWithUpdate: boolean; released: boolean };
   /** Network ids the adapter saved in this step that are not written yet (`update` writes them). */
   unsavedIds?: NetworkIds | undefined;
+  /** Set by the step: the delivery's next step is due at once (the adapter asked for no wait). */
+  dueAgain?: boolean | undefined;
 }
 
 /** The post's media: from the rows the claim read, or (a carousel's slides) read now. */
@@ -310,6 +312,7 @@ export async function stepClaimed(
         // Nothing happened on the network side: continue from the last saved step on the next claim.
         const back: DeliveryState = Object.keys(ids).length === 0 ? "pending" : "uploading";
         await update(app, row, { status: back, step_started_at: null, next_attempt_at: app.clock.now() });
+        row.dueAgain = true;
         return back;
       }
       return saveResult(app, row, r);
@@ -417,5 +420,6 @@ async function saveResult(app: AppContext, row: ClaimedDelivery, r: StepResult):
     attempt: 0,
     next_attempt_at: new Date(now.getTime() + Math.max(0, r.pollAfterSeconds) * 1000),
   });
+  row.dueAgain = r.pollAfterSeconds <= 0;
   return r.state;
 }
