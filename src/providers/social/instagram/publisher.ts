@@ -54,6 +54,10 @@ export function instagramPublisher(http: SocialHttp, now: () => Date): NetworkPu
         await createContainers(http, job, ids, saveIds, now);
         return { state: "processing", pollAfterSeconds: pollSeconds(job) };
       }
+      // An image container is FINISHED by its first poll as a rule, so its publishing limit is read beside
+      // its status (two reads at once rather than one after the other); a video's once it is FINISHED.
+      const limitRead = pollSeconds(job) === IMAGE_POLL_SECONDS ? publishingLimit(http, job) : undefined;
+      limitRead?.catch(() => undefined);
       const status = await containerStatus(http, job, ids.container);
       if (status.code === "IN_PROGRESS") return { state: "processing", pollAfterSeconds: pollSeconds(job) };
       if (status.code === "ERROR")
@@ -62,7 +66,7 @@ export function instagramPublisher(http: SocialHttp, now: () => Date): NetworkPu
         return { state: "failed", reason: "The Instagram container expired before it was published (24 h)." };
       if (status.code === "PUBLISHED") return finishPublished(http, job, ids, saveIds);
       // FINISHED: publish now (a saved publishRequestedAt with FINISHED means the earlier request never landed).
-      const quota = await publishingLimit(http, job);
+      const quota = await (limitRead ?? publishingLimit(http, job));
       if (quota && quota.used >= quota.limit) {
         return {
           state: "failed",
