@@ -28,7 +28,7 @@ import { CHANGED_AFTER_APPROVAL, deliveryStillApproved } from "./content.ts";
 import { postDeletedReason } from "./deliveries.ts";
 import { LINKEDIN_CAROUSEL_SETTING } from "../../providers/social/linkedin/documents.ts";
 import { BOARD_SETTING } from "../../providers/social/pinterest/boards.ts";
-import { reportUsage } from "../../providers/social/usage.ts";
+import { reportUsage, type UsageStop } from "../../providers/social/usage.ts";
 import { backoffSeconds, MAX_ATTEMPTS } from "./delivery-states.ts";
 import { runPrepared, statement } from "../../db/prepared.ts";
 import { beforeNetworkCalls } from "../../providers/social/before-call.ts";
@@ -317,6 +317,19 @@ export async function stepClaimed(
       }
       return saveResult(app, row, r);
     }
+    const window = adapter.publisher.startWindow;
+    if (row.status === "pending" && Object.keys(ids).length === 0 && window) {
+      // The account's start budget is kept, not met with a refusal: no start while its starts fill the window.
+      const seconds = await startWindowFrees(app, row.social_account_id, window);
+      if (seconds !== undefined)
+        return waitForBudget(app, row, {
+          scope: "token",
+          seconds,
+          source: `start budget (${window.calls} in ${window.seconds} s)`,
+          startsOnly: true,
+          error: `waiting ${seconds} s: the account started ${window.calls} posts in the last ${window.seconds} s, the network's most`,
+        });
+    }
     if (row.status === "pending" && Object.keys(ids).length === 0 && adapter.publisher.publishingLimit) {
       const quota = await adapter.publisher.publishingLimit(job);
       if (quota && quota.used >= quota.limit)
@@ -337,14 +350,13 @@ export async function stepClaimed(
       const seconds =
         (err.startWindow && (await startWindowFrees(app, row.social_account_id, err.startWindow))) ??
         err.retryAfterSeconds;
-      // The delivery lanes observing this step pause the account or the network (./lanes-state.ts).
-      reportUsage({ scope: err.scope, seconds, source: "rate-limit answer", startsOnly: err.startsOnly });
-      await update(app, row, {
-        step_started_at: null,
-        next_attempt_at: new Date(app.clock.now().getTime() + Math.max(1, seconds) * 1000),
+      return waitForBudget(app, row, {
+        scope: err.scope,
+        seconds,
+        source: "rate-limit answer",
+        startsOnly: err.startsOnly,
         error: `rate limited by the network: waiting ${seconds} s`,
       });
-      return row.status;
     }
     if (err instanceof NetworkTransientError && err.afterCreate)
       return retryLater(app, row, err, "outcome_unknown");
@@ -355,6 +367,26 @@ export async function stepClaimed(
       );
     return retryLater(app, row, err, mustReconcile ? "outcome_unknown" : row.status);
   }
+}
+
+/**
+ * Leaves `row` in its state until `stop.seconds` from now (at least 1) with `stop.error` as its reason, and
+ * reports the stop to the caller observing usage: the delivery lanes then pause the account or the network
+ * (./lanes-state.ts). @returns the state, unchanged.
+ */
+async function waitForBudget(
+  app: AppContext,
+  row: ClaimedDelivery,
+  stop: UsageStop & { error: string },
+): Promise<DeliveryState> {
+  const { error, ...usage } = stop;
+  reportUsage(usage);
+  await update(app, row, {
+    step_started_at: null,
+    next_attempt_at: new Date(app.clock.now().getTime() + Math.max(1, stop.seconds) * 1000),
+    error,
+  });
+  return row.status;
 }
 
 /**

@@ -241,6 +241,12 @@ export interface NetworkPublisher {
   reconcile(job: DeliveryJob, save: SaveIds): Promise<StepResult | { state: "not_created" }>;
   /** Optional: the account's publishing quota, checked before publishing (refused with a reason when used up). */
   publishingLimit?(job: DeliveryJob): Promise<PublishingQuota | undefined>;
+  /**
+   * Optional: the network's per-account budget of the call that starts a post, over a sliding window
+   * (TikTok's init, 6 in any 60 s). The engine starts no post while the account's starts on record fill it
+   * (src/domain/social/start-window.ts), so the budget is kept rather than met with a refusal.
+   */
+  startWindow?: StartWindow;
 }
 
 /** The account as `NetworkMetrics` and `accountSettings` see it (tokens opened, like a delivery's). */

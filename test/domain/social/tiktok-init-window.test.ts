@@ -1,10 +1,11 @@
 /**
  * TikTok's init budget (6 calls in any 60 seconds per user access token, a sliding window with no header
- * saying when a call is free: src/providers/social/tiktok/publisher.ts `INIT_WINDOW`) refused: the delivery
- * and the account's other posts not started yet wait until the account's oldest init of the last minute on
- * record (`deliveries.started_at`, src/domain/social/start-window.ts) leaves the window, not a whole minute
- * from the refusal; with fewer inits on record than the budget (spent by another client of the token), the
- * network's minute. `started_at` is set once, by the step that takes a delivery out of `pending`.
+ * saying when a call is free: src/providers/social/tiktok/publisher.ts `INIT_WINDOW`): an account whose
+ * starts on record (`deliveries.started_at`, src/domain/social/start-window.ts) fill the window sends no
+ * init and waits until its oldest start leaves it; an init refused all the same (another worker's start
+ * landed meanwhile) waits the same way, not a whole minute from the refusal; with fewer starts on record
+ * than the budget (spent by another client of the token), the network's minute. `started_at` is set once,
+ * by the step that takes a delivery out of `pending`.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -61,14 +62,48 @@ async function step(id: string): Promise<{ state: string | undefined; stops: Usa
   return { state, stops };
 }
 
-test("a refused init waits until the account's oldest init of the last minute leaves the window", async () => {
-  const account = await connectCreator(owner, tt.addCreator({ username: "six.a.minute" }));
-  const ids = await pendingDeliveries(account, 8);
-  for (const id of ids.slice(0, 6)) {
+/** Runs once at the next init, before it is answered 429: another worker's start landing meanwhile. */
+let beforeRefusal: (() => Promise<void>) | undefined;
+server.wrap(TT_API_HOST, async (req, next) => {
+  const race = beforeRefusal;
+  if (!race || req.method !== "POST" || req.path !== INIT.path) return next();
+  beforeRefusal = undefined;
+  await race();
+  return { status: TOO_MANY.status, body: TOO_MANY.body };
+});
+const inits = () => server.hitsFor(TT_API_HOST, INIT.path, "POST").length;
+
+/** Steps the first `n` of `ids`, 5 s apart on the service's clock; the first one's start, ms. */
+async function startEach(ids: string[], n: number): Promise<number> {
+  for (const id of ids.slice(0, n)) {
     assert.equal((await step(id)).state, "uploading", "init answered, the upload is next");
     clock.advance(5);
   }
-  const first = new Date((await row(ids[0]!)).started_at).getTime();
+  return new Date((await row(ids[0]!)).started_at).getTime();
+}
+
+/** Asserts `id` waits until `first` + 60 s (to the second) and reported that wait. */
+async function waitsForWindow(id: string, first: number, stops: UsageStop[], error: RegExp) {
+  const after = await row(id);
+  assert.equal(after.status, "pending");
+  assert.equal(after.started_at, null, "nothing started");
+  const due = new Date(after.next_attempt_at).getTime();
+  assert.ok(
+    due >= first + 60_000 && due <= first + 62_000,
+    `due when the first start leaves the minute (${due - first} ms after it)`,
+  );
+  assert.equal(stops.length, 1);
+  const [stop] = stops;
+  assert.deepEqual([stop!.scope, stop!.startsOnly], ["token", true]);
+  assert.equal(stop!.seconds, Math.round((due - after.updated_at.getTime()) / 1000), String(stop!.seconds));
+  assert.match(after.error, error);
+  assert.ok(after.error.includes(`waiting ${stop!.seconds} s`), after.error);
+}
+
+test("an account whose starts fill the window starts no post until its oldest start leaves it, without a call", async () => {
+  const account = await connectCreator(owner, tt.addCreator({ username: "six.a.minute" }));
+  const ids = await pendingDeliveries(account, 8);
+  const first = await startEach(ids, 6);
   const sixth = new Date((await row(ids[5]!)).started_at).getTime();
   assert.ok(sixth - first >= 25_000, "one init every 5 s on the service's clock");
 
@@ -76,23 +111,31 @@ test("a refused init waits until the account's oldest init of the last minute le
   assert.equal((await step(ids[0]!)).state, "processing");
   assert.equal(new Date((await row(ids[0]!)).started_at).getTime(), first);
 
-  server.fault(INIT, TOO_MANY);
+  const before = inits();
+  const held = await step(ids[6]!);
+  assert.equal(held.state, "pending");
+  assert.equal(inits(), before, "no init sent: TikTok would refuse it");
+  await waitsForWindow(ids[6]!, first, held.stops, /^waiting \d+ s: the account started 6 posts in the last 60 s/);
+});
+
+test("an init refused because another worker's start filled the window meanwhile waits for the window's oldest start", async () => {
+  const account = await connectCreator(owner, tt.addCreator({ username: "raced" }));
+  const ids = await pendingDeliveries(account, 7);
+  const first = await startEach(ids, 5);
+  // Five starts on record: this worker sends the init; the sixth start (another worker's) lands first.
+  beforeRefusal = async () => {
+    await app.ctx
+      .db("deliveries")
+      .where({ id: ids[5]! })
+      .update({ status: "uploading", started_at: clock.now() });
+  };
   const refusedAt = clock.now().getTime();
   const refused = await step(ids[6]!);
-  assert.equal(refused.state, "pending", "nothing started");
-  const after = await row(ids[6]!);
-  assert.equal(after.started_at, null);
-  const due = new Date(after.next_attempt_at).getTime();
-  assert.ok(
-    due >= first + 60_000 && due <= first + 62_000,
-    `due when the first init leaves the minute (${due - first} ms after it)`,
-  );
+  assert.equal(beforeRefusal, undefined, "the init was sent and refused");
+  assert.equal(refused.state, "pending");
+  await waitsForWindow(ids[6]!, first, refused.stops, /^rate limited by the network: waiting \d+ s$/);
+  const due = new Date((await row(ids[6]!)).next_attempt_at).getTime();
   assert.ok(due < refusedAt + 60_000, "sooner than a minute from the refusal");
-  assert.equal(refused.stops.length, 1);
-  const [stop] = refused.stops;
-  assert.deepEqual([stop!.scope, stop!.startsOnly], ["token", true]);
-  assert.equal(stop!.seconds, Math.round((due - after.updated_at.getTime()) / 1000), String(stop!.seconds));
-  assert.match(after.error, new RegExp(`^rate limited by the network: waiting ${stop!.seconds} s$`));
 });
 
 test("with fewer inits on record than the budget, a refused init waits the network's minute", async () => {

@@ -105,6 +105,8 @@ export function tiktokPublisher(http: SocialHttp, now: () => Date): NetworkPubli
       if (!options) return { state: "not_created" };
       return status(http, job, ids, options, saveIds, now);
     },
+
+    startWindow: INIT_WINDOW,
   };
 }
 
