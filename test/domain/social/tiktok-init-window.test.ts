@@ -115,7 +115,12 @@ test("an account whose starts fill the window starts no post until its oldest st
   const held = await step(ids[6]!);
   assert.equal(held.state, "pending");
   assert.equal(inits(), before, "no init sent: TikTok would refuse it");
-  await waitsForWindow(ids[6]!, first, held.stops, /^waiting \d+ s: the account started 6 posts in the last 60 s/);
+  await waitsForWindow(
+    ids[6]!,
+    first,
+    held.stops,
+    /^waiting \d+ s: the account started 6 posts in the last 60 s/,
+  );
 });
 
 test("an init refused because another worker's start filled the window meanwhile waits for the window's oldest start", async () => {
