@@ -327,7 +327,7 @@ export async function stepClaimed(
           seconds,
           source: `start budget (${window.calls} in ${window.seconds} s)`,
           startsOnly: true,
-          error: `waiting ${seconds} s: the account started ${window.calls} posts in the last ${window.seconds} s, the network's most`,
+          error: `waiting ${seconds} s: ${NETWORK_RULES[account.network].label} takes at most ${window.calls} new posts from an account in ${window.seconds} s, and this account started ${window.calls}`,
         });
     }
     if (row.status === "pending" && Object.keys(ids).length === 0 && adapter.publisher.publishingLimit) {

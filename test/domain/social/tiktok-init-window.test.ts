@@ -119,7 +119,7 @@ test("an account whose starts fill the window starts no post until its oldest st
     ids[6]!,
     first,
     held.stops,
-    /^waiting \d+ s: the account started 6 posts in the last 60 s/,
+    /^waiting \d+ s: TikTok takes at most 6 new posts from an account in 60 s, and this account started 6$/,
   );
 });
 
