@@ -318,7 +318,8 @@ export async function stepClaimed(
       return saveResult(app, row, r);
     }
     const window = adapter.publisher.startWindow;
-    if (row.status === "pending" && Object.keys(ids).length === 0 && window) {
+    const starting = row.status === "pending" && Object.keys(ids).length === 0;
+    if (starting && window) {
       // The account's start budget is kept, not met with a refusal: no start while its starts fill the window.
       const seconds = await startWindowFrees(app, row.social_account_id, window);
       if (seconds !== undefined)
@@ -330,7 +331,7 @@ export async function stepClaimed(
           error: `waiting ${seconds} s: ${NETWORK_RULES[account.network].label} takes at most ${window.calls} new posts from an account in ${window.seconds} s, and this account started ${window.calls}`,
         });
     }
-    if (row.status === "pending" && Object.keys(ids).length === 0 && adapter.publisher.publishingLimit) {
+    if (starting && adapter.publisher.publishingLimit) {
       const quota = await adapter.publisher.publishingLimit(job);
       if (quota && quota.used >= quota.limit)
         return fail(
@@ -347,9 +348,9 @@ export async function stepClaimed(
     if (err instanceof NetworkRateLimitError) {
       // A start budget over a documented window is free again when this service's oldest start in it
       // leaves it (./start-window.ts), usually well before a whole window from the refusal.
+      const window = err.startsOnly ? adapter.publisher.startWindow : undefined;
       const seconds =
-        (err.startWindow && (await startWindowFrees(app, row.social_account_id, err.startWindow))) ??
-        err.retryAfterSeconds;
+        (window && (await startWindowFrees(app, row.social_account_id, window))) ?? err.retryAfterSeconds;
       return waitForBudget(app, row, {
         scope: err.scope,
         seconds,

@@ -1,7 +1,7 @@
 /**
  * When an account's start budget frees a call (docs/operations.md "The delivery loop"): a network that
  * refuses a start for its per-account budget over a sliding window without saying when it is free again
- * (TikTok's init: 6 calls in any 60 seconds per user access token, NetworkRateLimitError `startWindow`) is
+ * (TikTok's init: 6 calls in any 60 seconds per user access token, `NetworkPublisher.startWindow`) is
  * free again once the oldest of the last `calls` starts leaves the window. The starts are the service's own
  * record of them (`deliveries.started_at`, set by ./delivery-step.ts as a delivery leaves `pending`).
  */

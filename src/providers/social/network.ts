@@ -244,7 +244,8 @@ export interface NetworkPublisher {
   /**
    * Optional: the network's per-account budget of the call that starts a post, over a sliding window
    * (TikTok's init, 6 in any 60 s). The engine starts no post while the account's starts on record fill it
-   * (src/domain/social/start-window.ts), so the budget is kept rather than met with a refusal.
+   * (src/domain/social/start-window.ts), so the budget is kept rather than met with a refusal; a start
+   * refused all the same (NetworkRateLimitError `startsOnly`) waits until the window's oldest start leaves it.
    */
   startWindow?: StartWindow;
 }
@@ -453,31 +454,22 @@ export class NetworkRateLimitError extends NetworkError {
    */
   readonly startsOnly: boolean;
   /**
-   * The start budget's documented window, when the network documents one and states no wait (TikTok's
-   * init: 6 calls in any 60 seconds per user access token): the engine then waits until its own oldest
-   * start of the account in the window leaves it (src/domain/social/start-window.ts), not `retryAfterSeconds`
-   * from the refusal. Only with `startsOnly`.
-   */
-  readonly startWindow: StartWindow | undefined;
-  /**
    * @param retryAfterSeconds how long the network asks to wait.
    * @param scope whose budget ran out, as the network states it: `token` (this account's token: Meta's
    *   user/Page limits 17, 32; X's per-user `x-rate-limit-*`) or `app` (every account of our app: Meta's
    *   app limit 4 / `X-App-Usage` at 100; YouTube's project quota). The metrics sync stops only that.
    * @param options.startsOnly see `startsOnly` (default false: every call of that scope waits).
-   * @param options.startWindow see `startWindow` (kept only with `startsOnly`).
    */
   constructor(
     message: string,
     retryAfterSeconds: number,
     scope: "token" | "app" = "token",
-    options: { startsOnly?: boolean; startWindow?: StartWindow | undefined } = {},
+    options: { startsOnly?: boolean } = {},
   ) {
     super(message);
     this.retryAfterSeconds = retryAfterSeconds;
     this.scope = scope;
     this.startsOnly = options.startsOnly === true;
-    this.startWindow = this.startsOnly ? options.startWindow : undefined;
   }
 }
 

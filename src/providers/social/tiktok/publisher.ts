@@ -132,8 +132,8 @@ export const INIT_WINDOW = { calls: 6, seconds: 60 } as const;
  * Runs a post's init call. Its rate limit is the init endpoints' own (each user access token 6 requests a
  * minute: https://developers.tiktok.com/doc/content-posting-api-reference-direct-post; the other endpoints
  * have theirs: https://developers.tiktok.com/doc/tiktok-api-v2-rate-limit), so a 429 says that only the
- * account's posts not started yet wait (NetworkRateLimitError `startsOnly`), not its uploads or status polls,
- * and names the window (`INIT_WINDOW`) so the engine waits only until its oldest init in it leaves it.
+ * account's posts not started yet wait (NetworkRateLimitError `startsOnly`), not its uploads or status polls;
+ * the engine waits until its oldest init in the publisher's window (`INIT_WINDOW`) leaves it.
  * @throws what `init` throws, a NetworkRateLimitError with `startsOnly` set.
  */
 async function initCall(init: () => Promise<void>): Promise<void> {
@@ -141,10 +141,7 @@ async function initCall(init: () => Promise<void>): Promise<void> {
     await init();
   } catch (err) {
     if (err instanceof NetworkRateLimitError && !err.startsOnly)
-      throw new NetworkRateLimitError(err.message, err.retryAfterSeconds, err.scope, {
-        startsOnly: true,
-        startWindow: INIT_WINDOW,
-      });
+      throw new NetworkRateLimitError(err.message, err.retryAfterSeconds, err.scope, { startsOnly: true });
     throw err;
   }
 }
