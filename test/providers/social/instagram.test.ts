@@ -2,7 +2,8 @@
  * The live Instagram adapter against the provider-shaped fake (test/fakes/instagram.ts) through
  * SOCIAL_HTTP_OVERRIDE: connect (authorize redirect, code exchange, long-lived token, account id beyond
  * 2^53, refresh), publishing (6-slide carousel, single image, Reels, JPEG only), publishing limit, and the
- * faults (crash after the container, lost media_publish answer, 429 with Retry-After, revoked token), and the
+ * faults (crash after the container, lost media_publish answer, 429 with Retry-After, revoked token), an image
+ * container's publishing limit read beside its status, and the
  * metrics of the analytics sync (followers_count, media insights, nulls for what Instagram does not give).
  */
 import assert from "node:assert/strict";
@@ -139,6 +140,40 @@ describe("publish", () => {
     for (const c of ids.children) assert.equal(ig.containers.get(c)!.isCarouselItem, true);
     assert.equal(ig.containers.get(ids.container)!.mediaType, "CAROUSEL");
     assert.equal(ig.publishes - before, 1);
+  });
+
+  test("an image container's publishing limit is read while its status is still on its way, not after", async () => {
+    const user = ig.addUser({ username: "two.reads" });
+    const job = jobFor({
+      network: "instagram",
+      networkAccountId: user.userId,
+      tokens: user.accessToken,
+      caption: "two reads at once",
+      type: "image",
+      media: [slides[0]!],
+    });
+    const a = adapter();
+    const save = saverFor(job);
+    assert.equal((await a.publisher.step(job, save)).state, "processing", "the container is made");
+    const container = (job.delivery.networkIds as { container: string }).container;
+    server.fault(
+      { host: IG_GRAPH_HOST, path: `/${container}`, method: "GET" },
+      { kind: "slow", delayMs: 1000 },
+    );
+    const statusHit = () => server.hitsFor(IG_GRAPH_HOST, `/${container}`, "GET").at(-1);
+    const limitHits = () => server.hitsFor(IG_GRAPH_HOST, `/${user.userId}/content_publishing_limit`).length;
+    const limitsBefore = limitHits();
+    let limitReadDuringStatus = false;
+    const stepping = a.publisher.step(job, save);
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 10));
+      const hit = statusHit();
+      if (hit && hit.status !== 0) break;
+      if (hit && limitHits() > limitsBefore) limitReadDuringStatus = true;
+    }
+    assert.equal((await stepping).state, "published");
+    assert.ok(limitReadDuringStatus, "the limit was asked before the status answered");
+    assert.equal(limitHits() - limitsBefore, 1, "one limit read");
   });
 
   test("a single JPEG image and a Reel", async () => {
