@@ -15,6 +15,7 @@ import { NETWORK_RULES } from "../providers/social/rules.ts";
 import type { Network } from "../providers/social/types.ts";
 import type { OperationRow, OperationState } from "../domain/operations/store.ts";
 import { firstCommentSection, removalsSection } from "./approval-extras.ts";
+import { timeInWords } from "../domain/account/time-zone.ts";
 
 export interface ApprovalView {
   op: OperationRow;
@@ -46,15 +47,10 @@ const STATE_TEXT: Record<OperationState, string> = {
     "Approved, but the outcome could not be confirmed. Check your records before asking again.",
 };
 
-/** `at` in `timeZone` as the owner reads it, e.g. "Tuesday, 1 December 2026 at 09:00 CET". */
-function localTime(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone, dateStyle: "full", timeStyle: "short" }).format(at);
-}
-
 /** `at` in the owner's time zone (UTC when none is chosen), named, with its instant as `datetime`. */
 function timeIn(at: Date, timeZone: string | null | undefined): RawHtml {
   const zone = timeZone || "UTC";
-  return html`<time datetime="${at.toISOString()}">${localTime(at, zone)} (${zone})</time>`;
+  return html`<time datetime="${at.toISOString()}">${timeInWords(at, zone)} (${zone})</time>`;
 }
 
 /**
@@ -64,10 +60,10 @@ function timeIn(at: Date, timeZone: string | null | undefined): RawHtml {
 function whenCell(when: string, timeZone: string | null | undefined, id = ""): RawHtml {
   const at = /^\d{4}-\d{2}-\d{2}T/.test(when) ? new Date(when) : undefined;
   if (!at || Number.isNaN(at.getTime())) return html`<td id="${id}when">${when}</td>`;
-  const utc = `${localTime(at, "UTC")} (UTC)`;
+  const utc = `${timeInWords(at, "UTC")} (UTC)`;
   return html`<td id="${id}when"><time datetime="${at.toISOString()}">${
     timeZone
-      ? html`<span id="${id}when-local">${localTime(at, timeZone)} (${timeZone})</span><br><span id="${id}when-utc">${utc}</span>`
+      ? html`<span id="${id}when-local">${timeInWords(at, timeZone)} (${timeZone})</span><br><span id="${id}when-utc">${utc}</span>`
       : html`<span id="${id}when-utc">${utc}</span> <span class="muted">(choose your time zone in <a href="/settings#account">settings</a> to see it in local time)</span>`
   }</time></td>`;
 }

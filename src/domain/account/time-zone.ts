@@ -5,6 +5,14 @@
 import type { Knex } from "../../db/knex.ts";
 import { ToolError } from "../../errors.ts";
 
+/**
+ * `at` in `timeZone` as a person reads it, e.g. "Tuesday, 1 December 2026 at 09:00" (British English, the
+ * day named, 24-hour time; the caller names the zone).
+ */
+export function timeInWords(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone, dateStyle: "full", timeStyle: "short" }).format(at);
+}
+
 /** The IANA time zones this runtime knows (Intl), plus UTC. */
 export function knownTimeZones(): string[] {
   const zones = Intl.supportedValuesOf("timeZone");

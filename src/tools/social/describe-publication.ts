@@ -12,19 +12,15 @@ import { type PreparedPublication, postLabel } from "../../domain/social/publish
 import { needsCarouselApproval } from "../../domain/social/deliveries.ts";
 import { destinationFits } from "../../domain/social/post-fit.ts";
 import { NETWORK_RULES } from "../../providers/social/rules.ts";
+import { timeInWords } from "../../domain/account/time-zone.ts";
 import type { ApprovalDescription } from "../../tool-contract.ts";
 
 /**
- * `at` as a person reads it in UTC, e.g. "Tuesday 1 December 2026 at 09:00 UTC" (the approval page's Time row
+ * `at` as a person reads it in UTC, e.g. "Tuesday, 1 December 2026 at 09:00 UTC" (the approval page's Time row
  * adds the owner's own time zone).
  */
 export function utcWords(at: Date): string {
-  const words = new Intl.DateTimeFormat("en-GB", {
-    timeZone: "UTC",
-    dateStyle: "full",
-    timeStyle: "short",
-  }).format(at);
-  return `${words} UTC`;
+  return `${timeInWords(at, "UTC")} UTC`;
 }
 
 /**
